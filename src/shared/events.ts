@@ -1,0 +1,248 @@
+// The event vocabulary the hub reducer consumes. The live protocol client (src/main/cli) and the
+// history reader (src/main/history) both turn what they read into these events, so a session
+// restored from disk is built by exactly the same code as a live one (DESIGN.md "One reducer").
+//
+// Every event that can come from a subagent carries `parentToolUseId` (the spawning Agent
+// tool_use id, null for the main agent); permission requests carry `agentId` instead, because the
+// CLI sends no parent id on them (PROTOCOL.md §3.3).
+
+import type {
+  ContentBlock,
+  Json,
+  JsonObject,
+  PermissionMode,
+  PermissionUpdate,
+  StreamEvent,
+  TaskUsage,
+  ToolResultBlock,
+  Usage,
+} from "./protocol/messages.js";
+
+export type ClientEvent =
+  | SessionInitEvent
+  | UserPromptEvent
+  | AssistantBlockEvent
+  | ToolResultEvent
+  | InterruptMarkerEvent
+  | StreamDeltaEvent
+  | TaskStartedEvent
+  | TaskProgressEvent
+  | TaskUpdatedEvent
+  | TaskNotificationEvent
+  | PermissionRequestEvent
+  | PermissionResolvedEvent
+  | PermissionCancelledEvent
+  | TurnResultEvent
+  | ApiRetryEvent
+  | StatusEvent
+  | CompactBoundaryEvent
+  | HookEvent
+  | PromptSuggestionEvent
+  | TitleEvent
+  | NoticeEvent
+  | ProcessExitEvent
+  | ProtocolProblemEvent;
+
+/** `system/init`; repeated at the start of every turn. The session id comes only from here. */
+export interface SessionInitEvent {
+  readonly kind: "session_init";
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly model: string;
+  readonly permissionMode: PermissionMode;
+  readonly tools: readonly string[];
+  readonly slashCommands: readonly string[];
+  readonly agents: readonly string[];
+  readonly cliVersion?: string;
+}
+
+/**
+ * A user prompt: the person's own (sent by Baton, or read from history), or a subagent's prompt
+ * echo (`parentToolUseId` set), which the hub keeps as the record's prompt, not as a block.
+ */
+export interface UserPromptEvent {
+  readonly kind: "user_prompt";
+  readonly uuid?: string;
+  readonly parentToolUseId: string | null;
+  readonly text: string;
+  /** Pasted images, as data the renderer can show (base64). */
+  readonly images?: readonly { readonly mediaType: string; readonly data: string }[];
+  readonly timestamp?: string;
+  /** History only: prompts injected by the CLI (caveats, compaction summaries). */
+  readonly isMeta?: boolean;
+}
+
+/** One completed assistant content block (text, thinking or tool_use). */
+export interface AssistantBlockEvent {
+  readonly kind: "assistant_block";
+  readonly uuid?: string;
+  /** Anthropic message id; several blocks of one response share it. */
+  readonly messageId: string;
+  readonly parentToolUseId: string | null;
+  readonly block: ContentBlock;
+  readonly model?: string;
+  /** Set on the CLI's synthetic "API Error: …" answers. */
+  readonly apiError?: string;
+  readonly timestamp?: string;
+}
+
+export interface ToolResultEvent {
+  readonly kind: "tool_result";
+  readonly uuid?: string;
+  readonly parentToolUseId: string | null;
+  readonly toolUseId: string;
+  /** The result as text (lists of text blocks joined); images are not inlined. */
+  readonly text: string;
+  readonly isError: boolean;
+  /** `tool_use_result` (stream) / `toolUseResult` (disk): structured output or an error string. */
+  readonly structured?: Json;
+  readonly content?: ToolResultBlock["content"];
+  readonly timestamp?: string;
+}
+
+/** "[Request interrupted by user…]" marker line. */
+export interface InterruptMarkerEvent {
+  readonly kind: "interrupt_marker";
+  readonly parentToolUseId: string | null;
+  readonly text: string;
+}
+
+/** A raw partial-message event (`--include-partial-messages`). */
+export interface StreamDeltaEvent {
+  readonly kind: "stream_delta";
+  readonly parentToolUseId: string | null;
+  readonly event: StreamEvent;
+}
+
+export interface TaskStartedEvent {
+  readonly kind: "task_started";
+  readonly taskId: string;
+  readonly toolUseId?: string;
+  readonly description?: string;
+  readonly subagentType?: string;
+  /** `local_agent` (a subagent) or `local_bash` (a long Bash call). */
+  readonly taskType?: string;
+  readonly prompt?: string;
+}
+export interface TaskProgressEvent {
+  readonly kind: "task_progress";
+  readonly taskId: string;
+  readonly toolUseId?: string;
+  readonly description?: string;
+  readonly lastToolName?: string;
+  readonly usage?: TaskUsage;
+  readonly summary?: string;
+}
+export interface TaskUpdatedEvent {
+  readonly kind: "task_updated";
+  readonly taskId: string;
+  readonly status?: string;
+  readonly endTime?: number;
+}
+export interface TaskNotificationEvent {
+  readonly kind: "task_notification";
+  readonly taskId: string;
+  readonly toolUseId?: string;
+  readonly status: string;
+  readonly summary?: string;
+  readonly outputFile?: string;
+  readonly usage?: TaskUsage;
+}
+
+export interface PermissionRequestEvent {
+  readonly kind: "permission_request";
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  /** The asking subagent's task id; absent for the main agent. */
+  readonly agentId?: string;
+  readonly input: JsonObject;
+  readonly description?: string;
+  readonly suggestions?: readonly PermissionUpdate[];
+  readonly blockedPath?: string;
+}
+export interface PermissionResolvedEvent {
+  readonly kind: "permission_resolved";
+  readonly requestId: string;
+  readonly behavior: "allow" | "deny";
+  /** Who decided: "user", "policy:<name>", "timeout", "error", "window-closed", … */
+  readonly decidedBy: string;
+  readonly message?: string;
+}
+export interface PermissionCancelledEvent {
+  readonly kind: "permission_cancelled";
+  readonly requestId: string;
+}
+
+export interface TurnResultEvent {
+  readonly kind: "turn_result";
+  readonly subtype: string;
+  readonly isError: boolean;
+  readonly result?: string;
+  readonly usage?: Usage;
+  readonly costUsd?: number;
+  readonly durationMs?: number;
+  readonly numTurns?: number;
+  readonly errors?: readonly string[];
+  readonly contextWindow?: number;
+  readonly permissionDenials?: readonly { readonly toolName: string; readonly toolUseId: string }[];
+}
+
+export interface ApiRetryEvent {
+  readonly kind: "api_retry";
+  readonly attempt: number;
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+  readonly errorStatus: number | null;
+  readonly error: string;
+}
+export interface StatusEvent {
+  readonly kind: "status";
+  readonly status: string | null;
+  readonly permissionMode?: PermissionMode;
+}
+export interface CompactBoundaryEvent {
+  readonly kind: "compact_boundary";
+  readonly trigger: string;
+  readonly preTokens?: number;
+  readonly postTokens?: number;
+}
+export interface HookEvent {
+  readonly kind: "hook";
+  readonly phase: "started" | "progress" | "response";
+  readonly hookName: string;
+  readonly hookEvent: string;
+  readonly output?: string;
+  readonly exitCode?: number;
+  readonly outcome?: string;
+}
+export interface PromptSuggestionEvent {
+  readonly kind: "prompt_suggestion";
+  readonly suggestion: string;
+}
+/** History only: `custom-title` / `ai-title` lines. */
+export interface TitleEvent {
+  readonly kind: "title";
+  readonly title: string;
+  readonly source: "custom" | "ai";
+}
+/** Anything else worth a line in the transcript. */
+export interface NoticeEvent {
+  readonly kind: "notice";
+  readonly level: "info" | "warning" | "error";
+  readonly text: string;
+}
+export interface ProcessExitEvent {
+  readonly kind: "process_exit";
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Set when the exit was not asked for (a crash). */
+  readonly error?: string;
+}
+/** A line Baton could not use: not JSON, too long, unknown type. Goes to the Console. */
+export interface ProtocolProblemEvent {
+  readonly kind: "protocol_problem";
+  readonly lineNumber: number;
+  readonly reason: string;
+  readonly excerpt?: string;
+}

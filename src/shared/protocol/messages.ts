@@ -1,0 +1,455 @@
+// The Claude Code CLI stream-json protocol (CLI 2.1.197, see ../shared/PROTOCOL.md), as types.
+// These describe the lines as the CLI writes them: snake_case, optional fields optional. The
+// parser (`parseMessage.ts`) checks the discriminating fields and hands the object on unchanged,
+// so a field Baton does not model is still there for whoever wants it.
+
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+export type JsonObject = { readonly [key: string]: Json };
+
+// ---- content blocks (Anthropic Messages API) --------------------------------------------------
+
+export interface TextBlock {
+  readonly type: "text";
+  readonly text: string;
+}
+export interface ThinkingBlock {
+  readonly type: "thinking";
+  readonly thinking: string;
+  readonly signature?: string;
+}
+export interface RedactedThinkingBlock {
+  readonly type: "redacted_thinking";
+  readonly data?: string;
+}
+export interface ToolUseBlock {
+  readonly type: "tool_use" | "server_tool_use" | "mcp_tool_use";
+  readonly id: string;
+  readonly name: string;
+  readonly input: JsonObject;
+}
+export interface ImageBlock {
+  readonly type: "image";
+  readonly source:
+    | { readonly type: "base64"; readonly media_type: string; readonly data: string }
+    | { readonly type: "url"; readonly url: string };
+}
+export interface ToolResultBlock {
+  readonly type: "tool_result";
+  readonly tool_use_id: string;
+  /** A string, or a list of text/image blocks (MCP tools return lists). */
+  readonly content?: string | readonly (TextBlock | ImageBlock | JsonObject)[];
+  readonly is_error?: boolean;
+}
+/** Any block type Baton does not model (documents, search results, …). */
+export interface OtherBlock {
+  readonly type: string;
+  readonly [key: string]: Json | undefined;
+}
+export type ContentBlock =
+  | TextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock
+  | ImageBlock
+  | ToolResultBlock;
+
+export interface Usage {
+  readonly input_tokens?: number;
+  readonly output_tokens?: number;
+  readonly cache_creation_input_tokens?: number;
+  readonly cache_read_input_tokens?: number;
+  readonly [key: string]: Json | undefined;
+}
+
+// ---- stdout: CLI → client ---------------------------------------------------------------------
+
+interface Envelope {
+  readonly session_id: string;
+  readonly uuid?: string;
+}
+
+export interface SystemInitMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "init";
+  readonly cwd: string;
+  readonly tools: readonly string[];
+  readonly mcp_servers: readonly { readonly name: string; readonly status: string }[];
+  readonly model: string;
+  readonly permissionMode: PermissionMode;
+  readonly slash_commands: readonly string[];
+  readonly apiKeySource?: string;
+  readonly claude_code_version?: string;
+  readonly output_style?: string;
+  readonly agents?: readonly string[];
+  readonly skills?: readonly string[];
+  readonly plugins?: readonly Json[];
+  readonly fast_mode_state?: string;
+}
+
+export interface AssistantMessage extends Envelope {
+  readonly type: "assistant";
+  readonly message: {
+    readonly id: string;
+    readonly type?: "message";
+    readonly role: "assistant";
+    readonly model: string;
+    /** One completed block per line on stdout; disk lines may carry several. */
+    readonly content: readonly ContentBlock[];
+    readonly stop_reason: string | null;
+    readonly usage?: Usage;
+  };
+  readonly parent_tool_use_id: string | null;
+  /** Present on subagent lines. */
+  readonly subagent_type?: string;
+  readonly task_description?: string;
+  /** Synthetic API-error answers (`model: "<synthetic>"`) say what went wrong here. */
+  readonly error?: string;
+}
+
+export interface UserMessage extends Envelope {
+  readonly type: "user";
+  readonly message: {
+    readonly role: "user";
+    readonly content: string | readonly ContentBlock[];
+  };
+  readonly parent_tool_use_id: string | null;
+  readonly timestamp?: string;
+  /** Structured tool output (`*Output` types of sdk-tools.d.ts), or an error string. */
+  readonly tool_use_result?: Json;
+  readonly subagent_type?: string;
+  readonly task_description?: string;
+  readonly isReplay?: boolean;
+  readonly isSynthetic?: boolean;
+}
+
+export interface ResultMessage extends Envelope {
+  readonly type: "result";
+  readonly subtype: "success" | "error_during_execution" | "error_max_turns" | "error_max_budget_usd" | string;
+  readonly is_error: boolean;
+  readonly api_error_status?: number | null;
+  readonly duration_ms?: number;
+  readonly duration_api_ms?: number;
+  readonly num_turns?: number;
+  readonly result?: string;
+  readonly stop_reason?: string | null;
+  readonly total_cost_usd?: number;
+  readonly usage?: Usage;
+  readonly modelUsage?: {
+    readonly [model: string]: {
+      readonly inputTokens?: number;
+      readonly outputTokens?: number;
+      readonly cacheReadInputTokens?: number;
+      readonly cacheCreationInputTokens?: number;
+      readonly costUSD?: number;
+      readonly contextWindow?: number;
+      readonly maxOutputTokens?: number;
+    };
+  };
+  readonly permission_denials?: readonly {
+    readonly tool_name: string;
+    readonly tool_use_id: string;
+    readonly tool_input: JsonObject;
+  }[];
+  readonly terminal_reason?: string;
+  readonly errors?: readonly string[];
+}
+
+/** Raw Anthropic SSE event, only with `--include-partial-messages`. */
+export interface StreamEventMessage extends Envelope {
+  readonly type: "stream_event";
+  readonly event: StreamEvent;
+  readonly parent_tool_use_id: string | null;
+  readonly ttft_ms?: number;
+}
+export type StreamEvent =
+  | { readonly type: "message_start"; readonly message: { readonly id: string; readonly model?: string; readonly usage?: Usage } }
+  | { readonly type: "content_block_start"; readonly index: number; readonly content_block: ContentBlock }
+  | { readonly type: "content_block_delta"; readonly index: number; readonly delta: StreamDelta }
+  | { readonly type: "content_block_stop"; readonly index: number }
+  | { readonly type: "message_delta"; readonly delta: { readonly stop_reason?: string | null }; readonly usage?: Usage }
+  | { readonly type: "message_stop" };
+export type StreamDelta =
+  | { readonly type: "text_delta"; readonly text: string }
+  | { readonly type: "thinking_delta"; readonly thinking: string }
+  | { readonly type: "signature_delta"; readonly signature: string }
+  | { readonly type: "input_json_delta"; readonly partial_json: string };
+
+export interface TaskUsage {
+  readonly total_tokens?: number;
+  readonly tool_uses?: number;
+  readonly duration_ms?: number;
+}
+
+export interface TaskStartedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "task_started";
+  readonly task_id: string;
+  readonly tool_use_id?: string;
+  readonly description?: string;
+  readonly subagent_type?: string;
+  /** `local_agent` for subagents, `local_bash` for a long Bash call. */
+  readonly task_type?: string;
+  readonly prompt?: string;
+}
+export interface TaskProgressMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "task_progress";
+  readonly task_id: string;
+  readonly tool_use_id?: string;
+  readonly description?: string;
+  readonly subagent_type?: string;
+  readonly usage?: TaskUsage;
+  readonly last_tool_name?: string;
+  readonly summary?: string;
+}
+export interface TaskUpdatedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "task_updated";
+  readonly task_id: string;
+  readonly patch: {
+    readonly status?: string;
+    readonly end_time?: number;
+    readonly [key: string]: Json | undefined;
+  };
+}
+export interface TaskNotificationMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "task_notification";
+  readonly task_id: string;
+  readonly tool_use_id?: string;
+  /** `completed`, `failed`, `stopped`, … */
+  readonly status: string;
+  readonly output_file?: string;
+  readonly summary?: string;
+  readonly usage?: TaskUsage;
+}
+
+export interface ApiRetryMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "api_retry";
+  readonly attempt: number;
+  readonly max_retries: number;
+  readonly retry_delay_ms: number;
+  readonly error_status: number | null;
+  readonly error: string;
+}
+export interface StatusMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "status";
+  readonly status: string | null;
+  readonly permissionMode?: PermissionMode;
+  readonly compact_result?: string;
+}
+export interface CompactBoundaryMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "compact_boundary";
+  readonly compact_metadata: {
+    readonly trigger: string;
+    readonly pre_tokens?: number;
+    readonly post_tokens?: number;
+    readonly duration_ms?: number;
+    readonly [key: string]: Json | undefined;
+  };
+}
+export interface HookStartedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "hook_started";
+  readonly hook_id: string;
+  readonly hook_name: string;
+  readonly hook_event: string;
+}
+export interface HookProgressMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "hook_progress";
+  readonly hook_id: string;
+  readonly hook_name: string;
+  readonly hook_event: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly output?: string;
+}
+export interface HookResponseMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "hook_response";
+  readonly hook_id: string;
+  readonly hook_name: string;
+  readonly hook_event: string;
+  readonly output?: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly exit_code?: number;
+  readonly outcome?: string;
+}
+export interface ThinkingTokensMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "thinking_tokens";
+  readonly estimated_tokens: number;
+  readonly estimated_tokens_delta?: number;
+}
+export interface SessionStateChangedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "session_state_changed";
+  /** `running`, `requires_action`, `idle`. */
+  readonly state: string;
+}
+export interface PromptSuggestionMessage extends Envelope {
+  readonly type: "prompt_suggestion";
+  readonly suggestion: string;
+}
+
+export type SystemMessage =
+  | SystemInitMessage
+  | TaskStartedMessage
+  | TaskProgressMessage
+  | TaskUpdatedMessage
+  | TaskNotificationMessage
+  | ApiRetryMessage
+  | StatusMessage
+  | CompactBoundaryMessage
+  | HookStartedMessage
+  | HookProgressMessage
+  | HookResponseMessage
+  | ThinkingTokensMessage
+  | SessionStateChangedMessage;
+
+// ---- control protocol (both directions) -------------------------------------------------------
+
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto" | string;
+
+export interface PermissionUpdate {
+  readonly type: "addRules" | "replaceRules" | "removeRules" | "setMode" | "addDirectories" | "removeDirectories";
+  readonly rules?: readonly { readonly toolName: string; readonly ruleContent?: string }[];
+  readonly behavior?: "allow" | "deny" | "ask";
+  readonly mode?: PermissionMode;
+  readonly directories?: readonly string[];
+  readonly destination: "userSettings" | "projectSettings" | "localSettings" | "session" | "cliArg";
+}
+
+export interface CanUseToolRequest {
+  readonly subtype: "can_use_tool";
+  readonly tool_name: string;
+  readonly display_name?: string;
+  readonly input: JsonObject;
+  readonly tool_use_id: string;
+  /** The subagent (task_id) that asked; absent for the main agent. */
+  readonly agent_id?: string;
+  readonly description?: string;
+  readonly permission_suggestions?: readonly PermissionUpdate[];
+  readonly blocked_path?: string;
+  readonly decision_reason?: string;
+}
+export interface HookCallbackRequest {
+  readonly subtype: "hook_callback";
+  readonly callback_id: string;
+  readonly input: JsonObject & { readonly hook_event_name?: string; readonly agent_id?: string };
+  readonly tool_use_id?: string;
+}
+export interface McpMessageRequest {
+  readonly subtype: "mcp_message";
+  readonly server_name: string;
+  readonly message: Json;
+}
+/** A request the CLI sends to the client. */
+export type IncomingControlRequest = CanUseToolRequest | HookCallbackRequest | McpMessageRequest;
+
+export interface ControlRequestMessage {
+  readonly type: "control_request";
+  readonly request_id: string;
+  readonly request: IncomingControlRequest;
+}
+
+export type ControlResponsePayload =
+  | { readonly subtype: "success"; readonly request_id: string; readonly response?: JsonObject }
+  | { readonly subtype: "error"; readonly request_id: string; readonly error: string };
+
+export interface ControlResponseMessage {
+  readonly type: "control_response";
+  readonly response: ControlResponsePayload;
+}
+export interface ControlCancelRequestMessage {
+  readonly type: "control_cancel_request";
+  readonly request_id: string;
+}
+export interface KeepAliveMessage {
+  readonly type: "keep_alive";
+}
+
+/** Every stdout line Baton knows, plus `unknown` for forward compatibility. */
+export type ProtocolMessage =
+  | SystemMessage
+  | AssistantMessage
+  | UserMessage
+  | ResultMessage
+  | StreamEventMessage
+  | PromptSuggestionMessage
+  | ControlRequestMessage
+  | ControlResponseMessage
+  | ControlCancelRequestMessage
+  | KeepAliveMessage
+  | UnknownMessage;
+
+/** A JSON line of a type or subtype this version of Baton does not know. Logged, never fatal. */
+export interface UnknownMessage {
+  readonly type: "unknown";
+  /** The line's own `type` (and `subtype`), for the log. */
+  readonly originalType: string;
+  readonly originalSubtype?: string;
+  readonly raw: Json;
+}
+
+// ---- stdin: client → CLI ----------------------------------------------------------------------
+
+export interface OutgoingUserMessage {
+  readonly type: "user";
+  readonly message: { readonly role: "user"; readonly content: string | readonly (TextBlock | ImageBlock)[] };
+  readonly parent_tool_use_id: null;
+  readonly session_id: string;
+  readonly uuid?: string;
+}
+
+export interface AgentDefinition {
+  readonly description: string;
+  readonly prompt: string;
+  readonly tools?: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  readonly model?: string;
+}
+
+export interface HookMatcher {
+  readonly matcher?: string;
+  readonly hookCallbackIds: readonly string[];
+  readonly timeout?: number;
+}
+
+export interface InitializeRequest {
+  readonly subtype: "initialize";
+  readonly hooks?: { readonly [event: string]: readonly HookMatcher[] };
+  readonly agents?: { readonly [name: string]: AgentDefinition };
+  readonly appendSystemPrompt?: string;
+  readonly title?: string;
+  readonly forwardSubagentText?: boolean;
+  readonly agentProgressSummaries?: boolean;
+  readonly promptSuggestions?: boolean;
+}
+export type OutgoingControlRequest =
+  | InitializeRequest
+  | { readonly subtype: "interrupt" }
+  | { readonly subtype: "set_permission_mode"; readonly mode: PermissionMode }
+  | { readonly subtype: "set_model"; readonly model?: string };
+
+export interface OutgoingControlRequestMessage {
+  readonly type: "control_request";
+  readonly request_id: string;
+  readonly request: OutgoingControlRequest;
+}
+
+/** The answer to `can_use_tool`. `allow` must echo the (possibly rewritten) input (PROTOCOL.md §3.3). */
+export type PermissionResult =
+  | {
+      readonly behavior: "allow";
+      readonly updatedInput: JsonObject;
+      readonly updatedPermissions?: readonly PermissionUpdate[];
+    }
+  | { readonly behavior: "deny"; readonly message: string; readonly interrupt?: boolean };
+
+export type ClientLine = OutgoingUserMessage | OutgoingControlRequestMessage | ControlResponseMessage | KeepAliveMessage;

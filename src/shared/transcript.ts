@@ -1,0 +1,100 @@
+// The one transcript model (DESIGN.md "One transcript model"): what the hub produces, SQLite
+// caches, the renderer draws and `baton replay/export --json` prints. Plain serialisable data.
+
+import type { Json, JsonObject, Usage } from "./protocol/messages.js";
+
+export type TranscriptStatus = "idle" | "running" | "error";
+
+export interface Transcript {
+  readonly sessionId: string;
+  readonly cwd?: string;
+  readonly model?: string;
+  readonly title?: string;
+  readonly permissionMode?: string;
+  readonly status: TranscriptStatus;
+  readonly blocks: readonly Block[];
+  /** Usage of the last turn (input/output/cache tokens). */
+  readonly usage?: Usage;
+  /** Total cost of the session so far, summed over turn results. */
+  readonly costUsd?: number;
+}
+
+export type BlockKind = "user" | "text" | "thinking" | "tool" | "notice";
+
+export interface Block {
+  readonly kind: BlockKind;
+  /** Stable id: the tool_use id for tools, `<uuid or message id>:<n>` for others. */
+  readonly id: string;
+  readonly text?: string;
+  readonly call?: ToolCallRecord;
+  /** Notices only. */
+  readonly level?: "info" | "warning" | "error";
+  /** Streaming text/thinking not yet completed by its `assistant` line. */
+  readonly streaming?: boolean;
+  readonly images?: readonly { readonly mediaType: string; readonly data: string }[];
+  readonly timestamp?: string;
+}
+
+export type ToolCallStatus = "pending" | "running" | "completed" | "failed" | "denied" | "stopped";
+
+export interface ToolCallRecord {
+  readonly toolUseId: string;
+  readonly name: string;
+  readonly input: JsonObject;
+  readonly status: ToolCallStatus;
+  readonly result?: { readonly text: string; readonly isError: boolean; readonly structured?: Json };
+  readonly permission?: PermissionState;
+  /** Only on Agent/Task calls (and tools whose input names a `subagent_type`). */
+  readonly subagent?: SubagentRecord;
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+}
+
+export interface PermissionState {
+  readonly requestId: string;
+  readonly state: "asked" | "allowed" | "denied" | "cancelled";
+  readonly decidedBy?: string;
+  readonly message?: string;
+}
+
+export type SubagentStatus = "running" | "completed" | "failed" | "stopped";
+
+export interface SubagentRecord {
+  readonly toolUseId: string;
+  /** The agent id (`a` + 16 hex); "" until `task_started` or the tool result names it. */
+  readonly taskId: string;
+  readonly subagentType: string;
+  readonly description: string;
+  readonly prompt: string;
+  readonly background: boolean;
+  readonly status: SubagentStatus;
+  readonly progressLine?: string;
+  readonly lastToolName?: string;
+  readonly totalTokens?: number;
+  readonly toolUses?: number;
+  readonly durationMs?: number;
+  readonly model?: string;
+  readonly summaryMarkdown?: string;
+  /** The subagent's own text, thinking and tool blocks, newest last, at most MaxNestedBlocks. */
+  readonly blocks: readonly Block[];
+  /** Older blocks dropped from `blocks`; the full list stays loadable from the sidechain. */
+  readonly droppedBlockCount: number;
+  /** Set when a history restore has not loaded this record's sidechain yet. */
+  readonly sidechainPath?: string;
+  readonly spawnDepth?: number;
+  /** Permission requests this subagent made, oldest first. */
+  readonly permissionHistory?: readonly {
+    readonly requestId: string;
+    readonly toolName: string;
+    readonly toolUseId: string;
+    readonly state: PermissionState["state"];
+    readonly decidedBy?: string;
+  }[];
+}
+
+export const MaxNestedBlocks = 120;
+
+/** Names the Agent tool has had: `Agent` (API, tool_use blocks) and `Task` (init.tools, old CLIs). */
+export function isAgentToolCall(name: string, input: JsonObject | undefined): boolean {
+  return name === "Agent" || name === "Task" || (input !== undefined && typeof input["subagent_type"] === "string");
+}
