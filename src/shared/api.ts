@@ -1,0 +1,143 @@
+// The one API the renderer talks to (DESIGN.md: "the preload exposes one typed API"). The same
+// interface is served by the Electron preload (IPC) and by web mode (WebSocket); the renderer
+// does not know which. Every call resolves to a Result; nothing throws across the boundary.
+
+import type { Block, Transcript } from "./transcript.js";
+import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
+
+export interface ApiError {
+  /** Stable code callers branch on: "not_found", "invalid_argument", "cli_not_found", "process_error", … */
+  readonly code: string;
+  readonly message: string;
+}
+
+export type Unsubscribe = () => void;
+
+/** A tab is one open session: live (a running CLI) or restored from history (read-only until resumed). */
+export interface TabInfo {
+  readonly tabId: string;
+  readonly sessionId?: string;
+  readonly title: string;
+  readonly live: boolean;
+  readonly cwd?: string;
+}
+
+export interface SessionSummary {
+  readonly sessionId: string;
+  readonly projectDir: string;
+  readonly path: string;
+  readonly title: string;
+  readonly cwd?: string;
+  readonly gitBranch?: string;
+  readonly firstTimestamp?: string;
+  readonly lastTimestamp?: string;
+  readonly promptCount: number;
+  readonly subagentCount: number;
+  readonly sizeBytes: number;
+}
+
+export interface SearchHit {
+  readonly sessionId: string;
+  readonly sessionTitle: string;
+  readonly project?: string;
+  readonly agentId?: string;
+  readonly subagentDescription?: string;
+  readonly timestamp?: string;
+  readonly kind: string;
+  /** Snippet with the matches between « and ». */
+  readonly snippet: string;
+}
+
+export interface NewSessionOptions {
+  readonly cwd: string;
+  readonly model?: string;
+  readonly permissionMode?: PermissionMode;
+  /** Continue this past session (`claude --resume`). */
+  readonly resumeSessionId?: string;
+  /** Start from this text as the first prompt (e.g. an approved plan). */
+  readonly initialPrompt?: string;
+}
+
+/** What the person answers to a permission request (incl. AskUserQuestion / ExitPlanMode). */
+export type PermissionAnswer =
+  | {
+      readonly behavior: "allow";
+      /** Rewritten input: AskUserQuestion answers, an edited plan. Default: the original input. */
+      readonly updatedInput?: JsonObject;
+      /** "Allow for this session": rules the CLI should remember. */
+      readonly updatedPermissions?: readonly PermissionUpdate[];
+    }
+  | { readonly behavior: "deny"; readonly message: string; readonly interrupt?: boolean };
+
+export interface PendingPermission {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly agentId?: string;
+  readonly input: JsonObject;
+  readonly description?: string;
+  readonly suggestions?: readonly PermissionUpdate[];
+}
+
+export interface SessionInfo {
+  readonly slashCommands: readonly string[];
+  readonly models: readonly { readonly value: string; readonly displayName: string }[];
+  readonly agents: readonly string[];
+}
+
+/**
+ * A batch of changes to one tab's transcript, coalesced per animation frame. Blocks are
+ * normalised: a block's nested blocks (subagent records) are listed by id in `children`.
+ */
+export interface TranscriptDelta {
+  readonly tabId: string;
+  /** Transcript fields other than blocks, when they changed. */
+  readonly meta?: Omit<Transcript, "blocks">;
+  /** Blocks added or changed, with nested blocks replaced by their ids. */
+  readonly upserts: readonly NormalizedBlock[];
+  /** New ordered child ids, by parent ("" = top level), for every parent whose list changed. */
+  readonly children: { readonly [parentId: string]: readonly string[] };
+  /** Permission requests now waiting for an answer in this tab (full list when it changed). */
+  readonly pending?: readonly PendingPermission[];
+  /** Set on the first delta of a tab and after a reset: the receiver drops what it had. */
+  readonly reset?: boolean;
+}
+
+/** A Block whose `call.subagent.blocks` is empty; the nested ids are in `TranscriptDelta.children[block.id]`. */
+export type NormalizedBlock = Block;
+
+export interface LogEntry {
+  readonly time: string;
+  readonly level: "debug" | "info" | "warning" | "error";
+  /** "cli-stderr", "protocol", "baton". */
+  readonly source: string;
+  readonly message: string;
+  readonly tabId?: string;
+  readonly fields?: JsonObject;
+}
+
+export interface BatonApi {
+  listTabs(): Promise<Result<readonly TabInfo[]>>;
+  listSessions(): Promise<Result<readonly SessionSummary[]>>;
+  searchHistory(query: string, limit?: number): Promise<Result<readonly SearchHit[]>>;
+  /** Restore a past session into a tab (or focus the tab that has it). */
+  openSession(sessionId: string): Promise<Result<TabInfo>>;
+  /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions). */
+  loadSubagentBlocks(tabId: string, toolUseId: string): Promise<Result<readonly Block[]>>;
+  newSession(options: NewSessionOptions): Promise<Result<TabInfo>>;
+  closeTab(tabId: string): Promise<Result<void>>;
+  sendPrompt(tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]): Promise<Result<void>>;
+  interrupt(tabId: string): Promise<Result<void>>;
+  setPermissionMode(tabId: string, mode: PermissionMode): Promise<Result<void>>;
+  setModel(tabId: string, model: string): Promise<Result<void>>;
+  answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<Result<void>>;
+  getSessionInfo(tabId: string): Promise<Result<SessionInfo>>;
+  /** Electron: a native folder picker; web mode: null (the renderer asks for a path). */
+  chooseDirectory(): Promise<Result<string | null>>;
+  /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
+  onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
+  onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
+  onLog(listener: (entry: LogEntry) => void): Unsubscribe;
+}
