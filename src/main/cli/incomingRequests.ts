@@ -1,0 +1,108 @@
+// Answers the requests the CLI sends to the client (`control_request` on stdout): permission
+// checks go to the permission gate, hook callbacks to an optional handler (default
+// `{continue: true}`), anything else gets an error answer so the CLI never waits forever.
+
+import type { ClientEvent } from "../../shared/events.js";
+import type {
+  ControlResponseMessage,
+  HookCallbackRequest,
+  IncomingControlRequest,
+  JsonObject,
+} from "../../shared/protocol/messages.js";
+import { createPermissionGate, type PermissionDecider, type PermissionGate } from "./permissionGate.js";
+
+/** Answers a hook callback; the returned object is the hook output (`{continue: true}`, …). */
+export type HookCallbackHandler = (request: HookCallbackRequest, signal: AbortSignal) => Promise<JsonObject>;
+
+export interface IncomingRequestsOptions {
+  readonly decidePermission: PermissionDecider;
+  readonly permissionTimeoutMs?: number;
+  readonly onHookCallback?: HookCallbackHandler;
+  /** Writes one line to stdin. */
+  send(line: ControlResponseMessage): void;
+  emit(event: ClientEvent): void;
+  log(level: "info" | "warning" | "error", message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface IncomingRequests {
+  handle(requestId: string, request: IncomingControlRequest | { readonly subtype: string }): void;
+  /** `control_cancel_request`: withdraws a permission check or a hook call. */
+  cancel(requestId: string): void;
+  /** Answers a request Baton could not read, so the CLI is not left waiting. */
+  refuse(requestId: string, reason: string): void;
+  readonly permissions: PermissionGate;
+  /** The process is gone: abort everything, answer nothing. */
+  abandonAll(): void;
+}
+
+export function createIncomingRequests(options: IncomingRequestsOptions): IncomingRequests {
+  const hookCalls = new Map<string, AbortController>();
+
+  const success = (requestId: string, response: JsonObject) =>
+    options.send({ type: "control_response", response: { subtype: "success", request_id: requestId, response } });
+  const failure = (requestId: string, error: string) =>
+    options.send({ type: "control_response", response: { subtype: "error", request_id: requestId, error } });
+
+  const permissions = createPermissionGate({
+    decide: options.decidePermission,
+    ...(options.permissionTimeoutMs !== undefined ? { timeoutMs: options.permissionTimeoutMs } : {}),
+    answer: (requestId, result) => success(requestId, result as unknown as JsonObject),
+    emit: options.emit,
+  });
+
+  function handleHook(requestId: string, request: HookCallbackRequest): void {
+    const handler = options.onHookCallback;
+    if (!handler) {
+      success(requestId, { continue: true });
+      return;
+    }
+    const controller = new AbortController();
+    hookCalls.set(requestId, controller);
+    Promise.resolve()
+      .then(() => handler(request, controller.signal))
+      .then(
+        (output) => {
+          if (hookCalls.delete(requestId)) success(requestId, output);
+        },
+        (error: unknown) => {
+          if (!hookCalls.delete(requestId)) return;
+          const text = error instanceof Error ? error.message : String(error);
+          options.log("error", "hook callback handler failed", { callbackId: request.callback_id, error: text });
+          failure(requestId, `Baton hook handler failed: ${text}`);
+        },
+      );
+  }
+
+  return {
+    handle(requestId, request) {
+      switch (request.subtype) {
+        case "can_use_tool":
+          permissions.handle(requestId, request as Extract<IncomingControlRequest, { subtype: "can_use_tool" }>);
+          return;
+        case "hook_callback":
+          handleHook(requestId, request as HookCallbackRequest);
+          return;
+        default:
+          options.log("warning", "unsupported control request from the CLI", { subtype: request.subtype, requestId });
+          failure(requestId, `Baton does not support control request "${request.subtype}"`);
+      }
+    },
+    cancel(requestId) {
+      if (permissions.cancel(requestId)) return;
+      const hook = hookCalls.get(requestId);
+      if (hook) {
+        hookCalls.delete(requestId);
+        hook.abort(new Error(`hook callback ${requestId} withdrawn by the CLI`));
+      }
+    },
+    refuse(requestId, reason) {
+      failure(requestId, `Baton could not read this request: ${reason}`);
+    },
+    permissions,
+    abandonAll() {
+      permissions.abandonAll();
+      for (const controller of hookCalls.values()) controller.abort(new Error("the Claude Code process is gone"));
+      hookCalls.clear();
+    },
+  };
+}

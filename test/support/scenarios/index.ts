@@ -1,0 +1,27 @@
+// Every recordable scenario, by name (`npm run record -- <name>` or `all`).
+import { backgroundSubagent } from "./backgroundSubagent.js";
+import { hooksAndAgents } from "./hooksAndAgents.js";
+import { interruptSubagent } from "./interruptSubagent.js";
+import { nestedSubagents } from "./nestedSubagents.js";
+import { parallelSubagents } from "./parallelSubagents.js";
+import { partialMessages } from "./partialMessages.js";
+import { permissions } from "./permissions.js";
+import { resume } from "./resume.js";
+import { subagent } from "./subagent.js";
+import type { Scenario } from "./types.js";
+
+export const SCENARIOS: readonly Scenario[] = [
+  subagent,
+  parallelSubagents,
+  backgroundSubagent,
+  nestedSubagents,
+  permissions,
+  interruptSubagent,
+  resume,
+  hooksAndAgents,
+  partialMessages,
+];
+
+export function findScenario(name: string): Scenario | undefined {
+  return SCENARIOS.find((s) => s.name === name);
+}
