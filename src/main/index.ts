@@ -1,0 +1,101 @@
+// Electron entry: wires the window and its security policies. The policies themselves are pure
+// functions in ./window/ (tested without Electron); this file only connects them to Electron.
+import { app, BrowserWindow, net, protocol, session, shell, type WebContents } from "electron";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveAppAsset } from "./window/appProtocol.js";
+import { contentSecurityPolicy } from "./window/contentSecurityPolicy.js";
+import { windowOpenHandler } from "./window/externalLinks.js";
+import { decideNavigation } from "./window/navigationPolicy.js";
+import { createWindowOptions } from "./window/windowOptions.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererDir = path.join(here, "../renderer");
+const preloadPath = path.join(here, "../preload/index.cjs");
+// Set by `electron-vite dev`; a packaged app always loads its own files.
+const devServerUrl = app.isPackaged ? undefined : process.env["ELECTRON_RENDERER_URL"];
+const appOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
+const csp = contentSecurityPolicy({ devServerOrigin: devServerUrl ? appOrigin : undefined });
+
+function openExternal(url: string): void {
+  shell.openExternal(url).catch((error: unknown) => console.error("baton: could not open link", url, error));
+}
+
+function serveAppProtocol(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppAsset(request.url, rendererDir);
+    if (!file) return new Response("Not found", { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(response.headers);
+    headers.set("Content-Security-Policy", csp);
+    return new Response(response.body, { status: response.status, headers });
+  });
+}
+
+function hardenSession(): void {
+  // No page needs the camera, notifications, geolocation, … : refuse every permission.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  if (devServerUrl) {
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [csp] } });
+    });
+  }
+}
+
+function guardNavigation(event: { preventDefault(): void }, url: string): void {
+  const decision = decideNavigation(url, appOrigin);
+  if (decision.kind === "allow") return;
+  event.preventDefault();
+  if (decision.kind === "open-external") openExternal(decision.url);
+}
+
+function hardenContents(contents: WebContents): void {
+  contents.on("will-attach-webview", (event) => event.preventDefault());
+  contents.on("will-navigate", (event) => guardNavigation(event, event.url));
+  contents.on("will-redirect", (event) => guardNavigation(event, event.url));
+  contents.setWindowOpenHandler((details) => windowOpenHandler(details, openExternal));
+}
+
+function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow(createWindowOptions({ preloadPath }));
+  window.once("ready-to-show", () => window.show());
+  window.loadURL(devServerUrl ?? APP_ENTRY_URL).catch((error: unknown) => {
+    console.error("baton: the window could not load the app", error);
+  });
+  return window;
+}
+
+function start(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+  ]);
+  app.enableSandbox();
+  app.on("web-contents-created", (_event, contents) => hardenContents(contents));
+  app.on("second-instance", () => {
+    const [window] = BrowserWindow.getAllWindows();
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  app.on("window-all-closed", () => {
+    if (process.platform !== "darwin") app.quit();
+  });
+  app.on("activate", () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+  });
+  app
+    .whenReady()
+    .then(() => {
+      hardenSession();
+      serveAppProtocol();
+      createMainWindow();
+    })
+    .catch((error: unknown) => {
+      console.error("baton: startup failed", error);
+      app.exit(1);
+    });
+}
+
+// A second launch hands over to the running instance (its window is focused) instead of racing it.
+if (app.requestSingleInstanceLock()) start();
+else app.quit();
