@@ -31,6 +31,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     "<stream.jsonl> [--stdin <stdin.jsonl>] [--json]",
     "Rebuild a session's transcript from a recorded stream-json file and print it",
   ),
+  lazyCommand("sessions", "./sessions.js", "[--projects-dir <dir>] [--json]", "List past Claude Code sessions, newest first"),
+  lazyCommand(
+    "export",
+    "./export.js",
+    "<sessionId | file.jsonl> [--projects-dir <dir>] [--json]",
+    "Print a past session with every subagent's transcript loaded",
+  ),
 ];
 
 export function version(): string {

@@ -1,0 +1,70 @@
+// `baton sessions`: every past Claude Code session under the projects folder, newest first.
+// Reads only; never writes under ~/.claude.
+
+import { parseArgs } from "node:util";
+import { resolveProjectsDir } from "../history/projectsDir.js";
+import { listSessions, type SessionSummary } from "../history/sessionList.js";
+import { ExitCode, type CommandIO } from "./commandIO.js";
+
+const HELP = `Usage: baton sessions [--projects-dir <dir>] [--json]
+
+Lists past Claude Code sessions, newest first: id, last activity, prompts, subagents, size, title.
+
+Options:
+  --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
+  --json                  Print the list as JSON
+`;
+
+export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+  let values: { "projects-dir"?: string; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: { "projects-dir": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.stderr(`baton sessions: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  if (values.help === true) {
+    io.stdout(HELP);
+    return ExitCode.ok;
+  }
+  const dir = resolveProjectsDir(values["projects-dir"] === undefined ? {} : { override: values["projects-dir"] });
+  const sessions = await listSessions(dir);
+  if (values.json === true) {
+    io.stdout(`${JSON.stringify({ projectsDir: dir, sessions }, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  if (sessions.length === 0) {
+    io.stdout(`No sessions under ${dir}\n`);
+    return ExitCode.ok;
+  }
+  io.stdout(renderTable(sessions));
+  return ExitCode.ok;
+}
+
+function renderTable(sessions: readonly SessionSummary[]): string {
+  const rows = sessions.map((s) => [
+    s.sessionId,
+    (s.lastTimestamp ?? new Date(s.modifiedMs).toISOString()).replace("T", " ").slice(0, 16),
+    String(s.promptCount),
+    String(s.subagentCount),
+    formatSize(s.sizeBytes),
+    s.cwd ?? s.project,
+    s.title === "" ? "(untitled)" : s.title,
+  ]);
+  const header = ["SESSION", "LAST", "PROMPTS", "AGENTS", "SIZE", "CWD", "TITLE"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+  return `${[line(header), ...rows.map(line)].join("\n")}\n`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,203 @@
+// One transcript line from disk → the ClientEvents the live stream would have produced for it
+// (PROTOCOL.md §6–7). Stateless: routing (which subagent a line belongs to), the session's init
+// and title priority are decided by `DiskMapper`, which calls this.
+
+import type {
+  AssistantBlockEvent,
+  ClientEvent,
+  ToolResultEvent,
+  UserPromptEvent,
+} from "../../shared/events.js";
+import type { ContentBlock, Json, JsonObject, ToolResultBlock } from "../../shared/protocol/messages.js";
+import { arr, bool, isObject, num, obj, str, textOf } from "./jsonFields.js";
+import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
+
+const InterruptPrefix = "[Request interrupted by user";
+
+/** Line types that are bookkeeping, not conversation; listed so the intent is visible. */
+const IgnoredTypes = new Set([
+  "summary",
+  "queue-operation",
+  "last-prompt",
+  "mode",
+  "permission-mode",
+  "file-history-snapshot",
+  "file-history-delta",
+  "progress",
+  "agent-name",
+  "tag",
+]);
+
+export function isIgnoredLineType(type: string | undefined): boolean {
+  return type === undefined || IgnoredTypes.has(type);
+}
+
+export function diskLineToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+  switch (str(line, "type")) {
+    case "user":
+      return userLineToEvents(line, parentToolUseId);
+    case "assistant":
+      return assistantLineToEvents(line, parentToolUseId);
+    case "system":
+      return systemLineToEvents(line);
+    case "attachment":
+      return attachmentToEvents(line, parentToolUseId);
+    default:
+      return [];
+  }
+}
+
+function envelope(line: JsonObject): { uuid?: string; timestamp?: string } {
+  const uuid = str(line, "uuid");
+  const timestamp = str(line, "timestamp");
+  return { ...(uuid !== undefined ? { uuid } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
+}
+
+function userLineToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+  const content = obj(line, "message")?.["content"];
+  if (typeof content === "string") return promptTextToEvents(line, content, [], parentToolUseId);
+  if (!Array.isArray(content)) return [];
+  const blocks = (content as readonly Json[]).filter(isObject);
+  // A result naming no tool_use cannot be placed; hand-made files have them.
+  const results = blocks.filter((b) => b["type"] === "tool_result" && typeof b["tool_use_id"] === "string");
+  const events: ClientEvent[] = results.map((b) =>
+    toolResultEvent(line, b, parentToolUseId, results.length === 1 ? line["toolUseResult"] : undefined),
+  );
+  const texts = blocks.filter((b) => b["type"] === "text").map((b) => textOf([b]));
+  const images = blocks.flatMap((b) => imageOf(b));
+  if (texts.length > 0 || images.length > 0) {
+    events.push(...promptTextToEvents(line, texts.join("\n"), images, parentToolUseId));
+  }
+  return events;
+}
+
+function imageOf(block: JsonObject): { mediaType: string; data: string }[] {
+  if (block["type"] !== "image") return [];
+  const source = obj(block, "source");
+  const data = str(source, "data");
+  if (str(source, "type") !== "base64" || data === undefined) return [];
+  return [{ mediaType: str(source, "media_type") ?? "image/png", data }];
+}
+
+function toolResultEvent(
+  line: JsonObject,
+  block: JsonObject,
+  parentToolUseId: string | null,
+  structured: Json | undefined,
+): ToolResultEvent {
+  const content = block["content"];
+  return {
+    kind: "tool_result",
+    ...envelope(line),
+    parentToolUseId,
+    toolUseId: str(block, "tool_use_id") ?? "",
+    text: textOf(content),
+    isError: bool(block, "is_error"),
+    ...(structured !== undefined ? { structured } : {}),
+    ...(content !== undefined && content !== null ? { content: content as ToolResultBlock["content"] } : {}),
+  };
+}
+
+function promptTextToEvents(
+  line: JsonObject,
+  text: string,
+  images: readonly { mediaType: string; data: string }[],
+  parentToolUseId: string | null,
+): ClientEvent[] {
+  if (images.length === 0 && text.startsWith(InterruptPrefix)) {
+    return [{ kind: "interrupt_marker", parentToolUseId, text }];
+  }
+  if (isTaskNotificationText(text) || obj(line, "origin")?.["kind"] === "task-notification") {
+    const event = parseTaskNotification(text);
+    return event === undefined ? [] : [event];
+  }
+  // Local-command output stays a visible prompt: the live stream shows it too (l).
+  const isMeta = bool(line, "isMeta") || bool(line, "isCompactSummary") || bool(line, "isVisibleInTranscriptOnly");
+  const prompt: UserPromptEvent = {
+    kind: "user_prompt",
+    ...envelope(line),
+    parentToolUseId,
+    text,
+    ...(images.length > 0 ? { images } : {}),
+    ...(isMeta ? { isMeta: true } : {}),
+  };
+  return [prompt];
+}
+
+function assistantLineToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+  const message = obj(line, "message");
+  const content = arr(message, "content");
+  if (content === undefined) return [];
+  const model = str(message, "model");
+  const synthetic = bool(line, "isApiErrorMessage") || model === "<synthetic>";
+  const apiError = synthetic ? (str(line, "error") ?? String(num(line, "apiErrorStatus") ?? "api_error")) : undefined;
+  const messageId = str(message, "id") ?? str(line, "uuid") ?? "";
+  const events: AssistantBlockEvent[] = [];
+  for (const [index, block] of content.entries()) {
+    if (!isObject(block) || typeof block["type"] !== "string") continue;
+    events.push({
+      kind: "assistant_block",
+      ...envelope(line),
+      messageId,
+      parentToolUseId,
+      block: wellFormed(block, `${str(line, "uuid") ?? messageId}:${index}`),
+      ...(model !== undefined ? { model } : {}),
+      ...(apiError !== undefined ? { apiError } : {}),
+    });
+  }
+  return events;
+}
+
+/** Hand-made files have tool_use blocks without id, name or input; the hub needs all three. */
+function wellFormed(block: JsonObject, fallbackId: string): ContentBlock {
+  const type = block["type"];
+  if (type !== "tool_use" && type !== "server_tool_use" && type !== "mcp_tool_use") return block as unknown as ContentBlock;
+  const id = str(block, "id");
+  const name = str(block, "name");
+  const input = obj(block, "input");
+  if (id !== undefined && id !== "" && name !== undefined && input !== undefined) return block as unknown as ContentBlock;
+  return { ...block, id: id !== undefined && id !== "" ? id : fallbackId, name: name ?? "unknown", input: input ?? {} } as unknown as ContentBlock;
+}
+
+function systemLineToEvents(line: JsonObject): ClientEvent[] {
+  const subtype = str(line, "subtype");
+  if (subtype === "compact_boundary" || subtype === "microcompact_boundary") {
+    const meta = obj(line, "compactMetadata") ?? obj(line, "compact_metadata") ?? obj(line, "microcompactMetadata");
+    const preTokens = num(meta, "preTokens") ?? num(meta, "pre_tokens");
+    const postTokens = num(meta, "postTokens") ?? num(meta, "post_tokens");
+    return [
+      {
+        kind: "compact_boundary",
+        trigger: str(meta, "trigger") ?? (subtype === "microcompact_boundary" ? "micro" : "unknown"),
+        ...(preTokens !== undefined ? { preTokens } : {}),
+        ...(postTokens !== undefined ? { postTokens } : {}),
+      },
+    ];
+  }
+  if (subtype === "api_error") {
+    const error = obj(line, "error");
+    const attempt = num(line, "retryAttempt");
+    const max = num(line, "maxRetries");
+    const what = str(error, "message") ?? str(obj(error, "error"), "message") ?? textOf(line["content"] ?? null);
+    const retry = attempt !== undefined ? ` (retry ${attempt}${max !== undefined ? `/${max}` : ""})` : "";
+    return [{ kind: "notice", level: "warning", text: `API error${retry}${what !== "" ? `: ${what}` : ""}` }];
+  }
+  if (subtype === undefined) {
+    // Old CLIs wrote plain notices ("Previous query still processing") as subtype-less system lines.
+    const text = str(line, "content");
+    if (text === undefined || text === "") return [];
+    const level = str(line, "level");
+    return [{ kind: "notice", level: level === "warning" || level === "error" ? level : "info", text }];
+  }
+  return [];
+}
+
+function attachmentToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+  const attachment = obj(line, "attachment");
+  if (str(attachment, "type") !== "queued_command") return [];
+  // A message typed while a turn ran: folded into that turn, so it has no user line of its own.
+  const prompt = attachment?.["prompt"];
+  const text = textOf(prompt ?? null);
+  if (text === "") return [];
+  return promptTextToEvents(line, text, [], parentToolUseId);
+}

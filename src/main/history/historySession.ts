@@ -1,0 +1,156 @@
+// A restored session: the hub state built from the main file, plus where each subagent's own
+// transcript can be read from. Sidechains are fed through the same reducer when asked for
+// (lazily, when a card is opened) or all at once (export).
+
+import type { ClientEvent } from "../../shared/events.js";
+import type { Block, Transcript } from "../../shared/transcript.js";
+import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import { DiskMapper, type AgentCall } from "./diskMapper.js";
+import { readJsonl } from "./jsonlReader.js";
+import { lineProblems, type HistoryProblem } from "./problems.js";
+import { linkSidechains, type SidechainFile } from "./sidechains.js";
+
+export interface HistorySession {
+  readonly sessionId: string;
+  readonly path: string;
+  readonly projectDir: string;
+  /** The file is complete: nothing still runs, so open calls end as stopped. */
+  readonly finished: boolean;
+  state: SessionState;
+  /** The main file's mapper and where its reading stopped, to follow a file that still grows. */
+  readonly mapper: DiskMapper;
+  readonly offset: number;
+  readonly calls: Map<string, AgentCall>;
+  readonly files: readonly SidechainFile[];
+  /** Agent tool_use id → its sidechain file. */
+  readonly links: Map<string, SidechainFile>;
+  /** Agent tool_use id → subagent events kept in the main file (old layouts). */
+  readonly embedded: Map<string, ClientEvent[]>;
+  /** Agent tool_use id → the full block list, once loaded. */
+  readonly loaded: Map<string, readonly Block[]>;
+  readonly problems: HistoryProblem[];
+}
+
+const ExitEvent: ClientEvent = { kind: "process_exit", code: 0, signal: null };
+
+export function createHistorySession(init: {
+  sessionId: string;
+  path: string;
+  projectDir: string;
+  finished: boolean;
+  events: readonly ClientEvent[];
+  mapper: DiskMapper;
+  offset: number;
+  files: readonly SidechainFile[];
+  problems: HistoryProblem[];
+}): HistorySession {
+  let state = reduceAll(createSessionState({ sessionId: init.sessionId }), init.events);
+  if (init.finished) state = reduce(state, ExitEvent);
+  const calls = new Map(init.mapper.agentCalls);
+  const embedded = new Map(init.mapper.embeddedSidechains);
+  return {
+    sessionId: init.sessionId,
+    path: init.path,
+    projectDir: init.projectDir,
+    finished: init.finished,
+    state,
+    mapper: init.mapper,
+    offset: init.offset,
+    calls,
+    files: init.files,
+    links: linkSidechains(init.files, calls, new Map(), (id) => embedded.has(id)),
+    embedded,
+    loaded: new Map(),
+    problems: init.problems,
+  };
+}
+
+/** Whether a subagent's own transcript can be loaded, and from where. */
+export function sidechainSource(session: HistorySession, toolUseId: string): string | undefined {
+  const file = session.links.get(toolUseId);
+  if (file !== undefined) return file.path;
+  return session.embedded.has(toolUseId) ? session.path : undefined;
+}
+
+/**
+ * Reads the subagent of `toolUseId` and feeds it through the reducer: its record gets its blocks
+ * (at most MaxNestedBlocks; older ones counted as dropped). Returns the full block list.
+ * A subagent with nothing on disk returns [] and stays a summary.
+ */
+export async function loadSubagentBlocks(session: HistorySession, toolUseId: string): Promise<readonly Block[]> {
+  const cached = session.loaded.get(toolUseId);
+  if (cached !== undefined) return cached;
+  if (!session.calls.has(toolUseId)) await loadUntilKnown(session, toolUseId);
+  const events = await readSubagentEvents(session, toolUseId);
+  if (events === undefined) {
+    session.loaded.set(toolUseId, []);
+    return [];
+  }
+  let state = reduceAll(session.state, events);
+  // The session has ended: calls inside this subagent that never got a result stopped with it.
+  if (session.finished) state = reduce(state, ExitEvent);
+  session.state = state;
+  const blocks = fullBlockList(session.sessionId, toolUseId, events);
+  session.loaded.set(toolUseId, blocks);
+  return blocks;
+}
+
+/** Loads every sidechain, nested ones included (for export). */
+export async function loadAllSubagents(session: HistorySession): Promise<void> {
+  for (;;) {
+    const pending = [...session.calls.keys()].filter((id) => !session.loaded.has(id) && sidechainSource(session, id) !== undefined);
+    if (pending.length === 0) return;
+    for (const id of pending) await loadSubagentBlocks(session, id);
+  }
+}
+
+export function currentTranscript(session: HistorySession): Transcript {
+  return toTranscript(session.state);
+}
+
+/** A nested agent's call lives in its parent's sidechain: load sidechains until it shows up. */
+async function loadUntilKnown(session: HistorySession, toolUseId: string): Promise<void> {
+  for (;;) {
+    const next = [...session.calls.keys()].find((id) => !session.loaded.has(id) && sidechainSource(session, id) !== undefined);
+    if (next === undefined || session.calls.has(toolUseId)) return;
+    await loadSubagentBlocks(session, next);
+    if (session.calls.has(toolUseId)) return;
+  }
+}
+
+async function readSubagentEvents(session: HistorySession, toolUseId: string): Promise<ClientEvent[] | undefined> {
+  const file = session.links.get(toolUseId);
+  if (file === undefined) return session.embedded.get(toolUseId);
+  const mapper = new DiskMapper({ sessionId: session.sessionId, sidechainOf: toolUseId });
+  const events: ClientEvent[] = [];
+  try {
+    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...mapper.map(value)) });
+    session.problems.push(...lineProblems(file.path, result.stats, result.problems));
+  } catch (error) {
+    session.problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });
+    return undefined;
+  }
+  for (const [id, call] of mapper.agentCalls) if (!session.calls.has(id)) session.calls.set(id, call);
+  for (const [id, list] of mapper.embeddedSidechains) if (!session.embedded.has(id)) session.embedded.set(id, list);
+  const links = linkSidechains(session.files, session.calls, session.links, (id) => session.embedded.has(id));
+  for (const [id, linked] of links) session.links.set(id, linked);
+  return events;
+}
+
+/**
+ * The subagent's blocks without the record's cap: the same events reduced as if they were a
+ * session of their own (parent id → top level), so ids and shapes match the record's blocks.
+ */
+function fullBlockList(sessionId: string, toolUseId: string, events: readonly ClientEvent[]): readonly Block[] {
+  let state = createSessionState({ sessionId });
+  for (const event of events) {
+    if (!("parentToolUseId" in event)) continue;
+    if (event.parentToolUseId !== toolUseId) {
+      state = reduce(state, event);
+      continue;
+    }
+    if (event.kind === "user_prompt") continue;
+    state = reduce(state, { ...event, parentToolUseId: null });
+  }
+  return toTranscript(reduce(state, ExitEvent)).blocks;
+}

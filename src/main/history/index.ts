@@ -1,0 +1,14 @@
+// Reading Claude Code's on-disk history (PROTOCOL.md §6–7) into the same events and reducer as
+// the live stream. Baton only reads under the projects folder; it never writes there.
+
+export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
+export { readJsonl, readAllJsonl, DefaultMaxLineBytes, type JsonlRecord, type JsonlStats, type JsonlProblem, type ReadJsonlResult } from "./jsonlReader.js";
+export { diskLineToEvents } from "./diskToEvents.js";
+export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";
+export { findSidechainFiles, linkSidechains, isCompactionAgent, type SidechainFile, type SidechainMeta } from "./sidechains.js";
+export { listSessions, summarizeSession, type SessionSummary } from "./sessionList.js";
+export { restoreSession, resolveSessionFile, annotatedTranscript, type RestoreOptions, type RestoreResult } from "./restore.js";
+export { loadSubagentBlocks, loadAllSubagents, sidechainSource, type HistorySession } from "./historySession.js";
+export { fullTranscript } from "./fullTranscript.js";
+export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
+export { HistoryError, type HistoryProblem, type HistoryProblemKind } from "./problems.js";

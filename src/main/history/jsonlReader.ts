@@ -1,0 +1,229 @@
+// Byte-offset JSONL reading for transcripts that may be huge, damaged or still being written.
+// Reads in chunks (never the whole file as one string), hands complete lines on one by one, and
+// returns the offset to continue from. An unterminated last line is held back unless the caller
+// says the file is final, so a half-written line is never parsed twice or in pieces.
+
+import { open } from "node:fs/promises";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { splitConcatenatedJson } from "./splitJson.js";
+
+/** Real transcripts hold 1.25 MB lines; a line past this cap is counted and skipped. */
+export const DefaultMaxLineBytes = 64 * 1024 * 1024;
+const DefaultChunkBytes = 1024 * 1024;
+const MaxKeptProblems = 50;
+const ExcerptChars = 120;
+
+export interface JsonlRecord {
+  readonly value: JsonObject;
+  /** 1-based, counted from `firstLineNumber`. */
+  readonly lineNumber: number;
+  /** Byte offset of the line's start. */
+  readonly offset: number;
+}
+
+export type JsonlProblemReason = "invalid_utf8" | "too_long" | "not_json" | "not_object" | "truncated";
+
+export interface JsonlProblem {
+  readonly reason: JsonlProblemReason;
+  readonly lineNumber: number;
+  readonly offset: number;
+  readonly excerpt?: string;
+}
+
+export interface JsonlStats {
+  lines: number;
+  records: number;
+  blank: number;
+  invalidUtf8: number;
+  tooLong: number;
+  notJson: number;
+  notObject: number;
+  /** Lines that held several JSON objects glued together (`}{`), each used. */
+  glued: number;
+  /** A final unterminated line that did not parse (a file copied mid-write). */
+  truncated: number;
+}
+
+export interface ReadJsonlOptions {
+  readonly offset?: number;
+  readonly firstLineNumber?: number;
+  /** Parse an unterminated last line too (the file is complete). */
+  readonly final?: boolean;
+  readonly maxLineBytes?: number;
+  readonly chunkBytes?: number;
+  /** Return false to stop reading after this record (e.g. only the first lines are wanted). */
+  readonly onRecord: (record: JsonlRecord) => void | boolean;
+}
+
+export interface ReadJsonlResult {
+  /** Where the next read should start: just after the last complete line handled. */
+  readonly nextOffset: number;
+  readonly nextLineNumber: number;
+  /** File size seen by this read. */
+  readonly size: number;
+  readonly stats: JsonlStats;
+  /** The first problems, for a log; `stats` has the full counts. */
+  readonly problems: readonly JsonlProblem[];
+}
+
+export function emptyStats(): JsonlStats {
+  return { lines: 0, records: 0, blank: 0, invalidUtf8: 0, tooLong: 0, notJson: 0, notObject: 0, glued: 0, truncated: 0 };
+}
+
+/** Reads complete lines from `offset` to the current end of the file. */
+export async function readJsonl(filePath: string, options: ReadJsonlOptions): Promise<ReadJsonlResult> {
+  const handle = await open(filePath, "r");
+  try {
+    const size = (await handle.stat()).size;
+    const sink = new LineSink(options);
+    const chunkBytes = options.chunkBytes ?? DefaultChunkBytes;
+    const buffer = Buffer.alloc(chunkBytes);
+    let position = Math.min(options.offset ?? 0, size);
+    sink.start(position);
+    while (position < size && !sink.stopped) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkBytes, size - position), position);
+      if (bytesRead === 0) break;
+      sink.push(buffer.subarray(0, bytesRead), position);
+      position += bytesRead;
+    }
+    return sink.finish(size);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a whole (finished) file and returns its records, for small files and tests. */
+export async function readAllJsonl(filePath: string): Promise<{ records: JsonlRecord[]; result: ReadJsonlResult }> {
+  const records: JsonlRecord[] = [];
+  const result = await readJsonl(filePath, { final: true, onRecord: (r) => { records.push(r); } });
+  return { records, result };
+}
+
+/** Splits pushed chunks into lines and parses them; keeps only the current partial line. */
+class LineSink {
+  private readonly stats = emptyStats();
+  private readonly problems: JsonlProblem[] = [];
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+  private readonly maxLineBytes: number;
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private skipping = false;
+  private lineStart = 0;
+  private lineNumber: number;
+  stopped = false;
+
+  constructor(private readonly options: ReadJsonlOptions) {
+    this.maxLineBytes = options.maxLineBytes ?? DefaultMaxLineBytes;
+    this.lineNumber = options.firstLineNumber ?? 1;
+  }
+
+  start(offset: number): void {
+    this.lineStart = offset;
+  }
+
+  push(chunk: Buffer, chunkOffset: number): void {
+    let from = 0;
+    while (from < chunk.length && !this.stopped) {
+      const newline = chunk.indexOf(10, from);
+      if (newline === -1) {
+        this.append(chunk.subarray(from));
+        return;
+      }
+      this.append(chunk.subarray(from, newline));
+      this.endLine();
+      from = newline + 1;
+      this.lineStart = chunkOffset + from;
+    }
+  }
+
+  finish(size: number): ReadJsonlResult {
+    let nextOffset = this.lineStart;
+    if (this.stopped) {
+      // Stopped early: continue from the line after the last one handled.
+    } else if (this.partBytes > 0 || this.skipping) {
+      if (this.options.final === true) {
+        this.endLine(true);
+        nextOffset = size;
+      }
+    } else {
+      nextOffset = size;
+    }
+    return { nextOffset, nextLineNumber: this.lineNumber, size, stats: this.stats, problems: this.problems };
+  }
+
+  private append(bytes: Buffer): void {
+    if (this.skipping || bytes.length === 0) return;
+    if (this.partBytes + bytes.length > this.maxLineBytes) {
+      this.skipping = true;
+      this.parts = [];
+      this.partBytes = 0;
+      return;
+    }
+    // Chunks are reused by the reader, so keep a copy.
+    this.parts.push(Buffer.from(bytes));
+    this.partBytes += bytes.length;
+  }
+
+  private endLine(unterminated = false): void {
+    const lineNumber = this.lineNumber++;
+    this.stats.lines++;
+    const wasSkipping = this.skipping;
+    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
+    this.parts = [];
+    this.partBytes = 0;
+    this.skipping = false;
+    if (wasSkipping) {
+      this.stats.tooLong++;
+      this.problem("too_long", lineNumber);
+      return;
+    }
+    let text: string;
+    try {
+      text = this.decoder.decode(bytes);
+    } catch {
+      this.stats.invalidUtf8++;
+      this.problem("invalid_utf8", lineNumber);
+      return;
+    }
+    text = text.trim();
+    if (text === "") {
+      this.stats.blank++;
+      return;
+    }
+    this.parseLine(text, lineNumber, unterminated);
+  }
+
+  private parseLine(text: string, lineNumber: number, unterminated: boolean): void {
+    let values: unknown[];
+    try {
+      values = [JSON.parse(text)];
+    } catch {
+      const pieces = splitConcatenatedJson(text);
+      if (pieces === undefined) {
+        if (unterminated) this.stats.truncated++;
+        else this.stats.notJson++;
+        this.problem(unterminated ? "truncated" : "not_json", lineNumber, text);
+        return;
+      }
+      this.stats.glued++;
+      values = pieces;
+    }
+    for (const value of values) {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        this.stats.notObject++;
+        this.problem("not_object", lineNumber, text);
+        continue;
+      }
+      this.stats.records++;
+      if (this.options.onRecord({ value: value as JsonObject, lineNumber, offset: this.lineStart }) === false) {
+        this.stopped = true;
+      }
+    }
+  }
+
+  private problem(reason: JsonlProblemReason, lineNumber: number, text?: string): void {
+    if (this.problems.length >= MaxKeptProblems) return;
+    const problem: JsonlProblem = { reason, lineNumber, offset: this.lineStart };
+    this.problems.push(text === undefined ? problem : { ...problem, excerpt: text.slice(0, ExcerptChars) });
+  }
+}

@@ -1,0 +1,171 @@
+// Reopening a past session: find its file, read the main transcript through DiskMapper into the
+// hub, find its subagents' files, and mark every subagent card whose own transcript can still be
+// loaded (`sidechainPath`). A missing sidechain leaves the card with its summary, not an error.
+
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import type { ClientEvent } from "../../shared/events.js";
+import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
+import { DiskMapper } from "./diskMapper.js";
+import {
+  createHistorySession,
+  currentTranscript,
+  loadAllSubagents,
+  sidechainSource,
+  type HistorySession,
+} from "./historySession.js";
+import { readJsonl } from "./jsonlReader.js";
+import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
+import { resolveProjectsDir, sessionIdFromPath } from "./projectsDir.js";
+import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
+
+export interface RestoreOptions {
+  /** Defaults to `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`. */
+  readonly projectsDir?: string;
+  /** Read every subagent's transcript now (export) instead of when its card opens. */
+  readonly loadSidechains?: boolean;
+  /** The file may still grow (a live session): do not end open calls as stopped. */
+  readonly live?: boolean;
+}
+
+export interface RestoreResult {
+  readonly transcript: Transcript;
+  readonly problems: readonly HistoryProblem[];
+  readonly session: HistorySession;
+}
+
+/** A session id (looked up under the projects folder) or a path to a `.jsonl` file. */
+export async function resolveSessionFile(pathOrId: string, projectsDir?: string): Promise<string> {
+  if (pathOrId.endsWith(".jsonl") || pathOrId.includes("/") || pathOrId.includes(path.sep)) {
+    const file = path.resolve(pathOrId);
+    if (!(await isFile(file))) throw new HistoryError("not_found", pathOrId, `No transcript file at ${file}`);
+    return file;
+  }
+  const root = resolveProjectsDir(projectsDir === undefined ? {} : { override: projectsDir });
+  let projects: string[];
+  try {
+    projects = await readdir(root);
+  } catch {
+    throw new HistoryError("not_found", pathOrId, `No projects folder at ${root}`);
+  }
+  for (const project of projects.sort()) {
+    const candidate = path.join(root, project, `${pathOrId}.jsonl`);
+    if (await isFile(candidate)) return candidate;
+  }
+  throw new HistoryError("not_found", pathOrId, `No session ${pathOrId} under ${root}`);
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function restoreSession(pathOrId: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+  const file = await resolveSessionFile(pathOrId, options.projectsDir);
+  const sessionId = sessionIdFromPath(file);
+  const projectDir = path.dirname(file);
+  const mapper = new DiskMapper({ sessionId, standalone: path.basename(file).startsWith("agent-") });
+  const events: ClientEvent[] = [];
+  const problems: HistoryProblem[] = [];
+  let offset = 0;
+  try {
+    const result = await readJsonl(file, {
+      final: options.live !== true,
+      onRecord: ({ value }) => void events.push(...mapper.map(value)),
+    });
+    problems.push(...lineProblems(file, result.stats, result.problems));
+    offset = result.nextOffset;
+  } catch (error) {
+    throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
+  }
+  // The init went out before the file said which model and mode it used; now it has.
+  const init = mapper.initEvent();
+  const at = events.findIndex((e) => e.kind === "session_init");
+  if (at === -1) events.unshift(init);
+  else events[at] = init;
+  if (mapper.unlinkedSidechainLines > 0) {
+    problems.push({
+      kind: "unlinked_sidechain_rows",
+      path: file,
+      message: `${mapper.unlinkedSidechainLines} sidechain row(s) match no Task call`,
+      count: mapper.unlinkedSidechainLines,
+    });
+  }
+  const files = await findSidechainFiles(projectDir, sessionId);
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, events, mapper, offset, files, problems });
+  await linkForkedSidechains(session);
+  if (options.loadSidechains === true) {
+    await loadAllSubagents(session);
+    reportUnlinked(session);
+  }
+  return { transcript: annotatedTranscript(session), problems: session.problems, session };
+}
+
+/** A fork copies the main lines but not the sidechains: find them in the session it came from. */
+async function linkForkedSidechains(session: HistorySession): Promise<void> {
+  const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
+  if (missing.length === 0) return;
+  const wanted = new Set(missing.map((c) => c.toolUseId));
+  for (const file of await findSiblingSidechains(session.projectDir, session.sessionId, wanted)) {
+    const id = file.meta?.toolUseId;
+    if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
+  }
+}
+
+function reportUnlinked(session: HistorySession): void {
+  const linked = new Set([...session.links.values()].map((f) => f.path));
+  for (const file of session.files) {
+    if (linked.has(file.path)) continue;
+    session.problems.push({ kind: "unlinked_sidechain", path: file.path, message: `subagent ${file.agentId} matches no Agent call` });
+  }
+}
+
+const annotated = new WeakMap<HistorySession, { state: unknown; loaded: number; links: number; transcript: Transcript }>();
+
+/**
+ * The session's transcript with `sidechainPath` on every card whose transcript is not loaded yet.
+ * The same object is returned until the session changes, so callers can compare by identity.
+ */
+export function annotatedTranscript(session: HistorySession): Transcript {
+  const cached = annotated.get(session);
+  if (cached !== undefined && cached.state === session.state && cached.loaded === session.loaded.size && cached.links === session.links.size) {
+    return cached.transcript;
+  }
+  const transcript = currentTranscript(session);
+  const result = { ...transcript, blocks: annotateBlocks(session, transcript.blocks) };
+  annotated.set(session, { state: session.state, loaded: session.loaded.size, links: session.links.size, transcript: result });
+  return result;
+}
+
+function annotateBlocks(session: HistorySession, blocks: readonly Block[]): readonly Block[] {
+  let changed = false;
+  const out = blocks.map((block) => {
+    const record = block.call?.subagent;
+    if (block.call === undefined || record === undefined) return block;
+    const next = annotateRecord(session, record);
+    if (next === record) return block;
+    changed = true;
+    return { ...block, call: { ...block.call, subagent: next } };
+  });
+  return changed ? out : blocks;
+}
+
+function annotateRecord(session: HistorySession, record: SubagentRecord): SubagentRecord {
+  const nested = annotateBlocks(session, record.blocks);
+  const file = session.links.get(record.toolUseId);
+  const source = sidechainSource(session, record.toolUseId);
+  const needsPath = source !== undefined && !session.loaded.has(record.toolUseId);
+  const stopped = file?.meta?.stoppedByUser === true && record.status === "running";
+  const taskId = record.taskId === "" && file !== undefined ? file.agentId : record.taskId;
+  if (nested === record.blocks && !needsPath && !stopped && taskId === record.taskId) return record;
+  return {
+    ...record,
+    blocks: nested,
+    taskId,
+    ...(needsPath ? { sidechainPath: source } : {}),
+    ...(stopped ? { status: "stopped" as const } : {}),
+  };
+}

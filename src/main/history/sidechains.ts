@@ -1,0 +1,196 @@
+// Finding a session's subagent transcripts and the Agent/Task call each belongs to
+// (PROTOCOL.md §6.3). Layouts, newest first:
+//   <project>/<session>/subagents/agent-<id>.jsonl (+ .meta.json naming `toolUseId`, `spawnDepth`)
+//   the same without .meta.json (linked through the call's result: `agentId`, or by prompt)
+//   <project>/agent-<id>.jsonl at the project root (CLI 2.0.x; lines carry the parent sessionId)
+// Inline `isSidechain` rows and `agent_progress` mirrors live in the main file (see DiskMapper).
+// `agent-acompact-*` files hold compaction requests, not subagents.
+
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import type { AgentCall } from "./diskMapper.js";
+import { isObject, num, obj, str, textOf } from "./jsonFields.js";
+import { readJsonl } from "./jsonlReader.js";
+
+export interface SidechainMeta {
+  readonly agentType?: string;
+  readonly description?: string;
+  readonly toolUseId?: string;
+  readonly spawnDepth?: number;
+  readonly stoppedByUser?: boolean;
+}
+
+export interface SidechainFile {
+  readonly agentId: string;
+  readonly path: string;
+  readonly layout: "subagents" | "root";
+  readonly meta?: SidechainMeta;
+  /** The first prompt in the file, for linking files that have no meta.json. */
+  readonly prompt?: string;
+}
+
+const AgentFile = /^agent-(.+)\.jsonl$/;
+
+export function isCompactionAgent(agentId: string): boolean {
+  return agentId.startsWith("acompact");
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
+  let text: string;
+  try {
+    text = await readFile(metaPath, "utf8");
+  } catch {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value as never)) return undefined;
+  const o = value as JsonObject;
+  const pick = <T>(v: T | undefined): T | undefined => v;
+  const agentType = pick(str(o, "agentType"));
+  const description = pick(str(o, "description"));
+  const toolUseId = pick(str(o, "toolUseId"));
+  const spawnDepth = pick(num(o, "spawnDepth"));
+  return {
+    ...(agentType !== undefined ? { agentType } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(toolUseId !== undefined ? { toolUseId } : {}),
+    ...(spawnDepth !== undefined ? { spawnDepth } : {}),
+    ...(o["stoppedByUser"] === true ? { stoppedByUser: true } : {}),
+  };
+}
+
+/** The first lines of a sidechain: its session id and its prompt (line 0 when stored). */
+async function readHead(filePath: string): Promise<{ sessionId?: string; prompt?: string }> {
+  let sessionId: string | undefined;
+  let prompt: string | undefined;
+  let seen = 0;
+  try {
+    await readJsonl(filePath, {
+      final: true,
+      onRecord: ({ value }) => {
+        sessionId ??= str(value, "sessionId");
+        if (str(value, "type") === "user" && prompt === undefined) {
+          const text = textOf(obj(value, "message")?.["content"] ?? null);
+          if (text !== "") prompt = text;
+        }
+        seen++;
+        return prompt === undefined && seen < 8;
+      },
+    });
+  } catch {
+    return {};
+  }
+  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(prompt !== undefined ? { prompt } : {}) };
+}
+
+/** Every sidechain file of `sessionId` under `projectDir`. Missing folders give an empty list. */
+export async function findSidechainFiles(projectDir: string, sessionId: string): Promise<SidechainFile[]> {
+  const files: SidechainFile[] = [];
+  const subDir = path.join(projectDir, sessionId, "subagents");
+  for (const name of (await listDir(subDir)).sort()) {
+    const agentId = AgentFile.exec(name)?.[1];
+    if (agentId === undefined || isCompactionAgent(agentId)) continue;
+    const filePath = path.join(subDir, name);
+    const meta = await readMeta(path.join(subDir, `agent-${agentId}.meta.json`));
+    const head = meta?.toolUseId === undefined ? await readHead(filePath) : {};
+    files.push({
+      agentId,
+      path: filePath,
+      layout: "subagents",
+      ...(meta !== undefined ? { meta } : {}),
+      ...(head.prompt !== undefined ? { prompt: head.prompt } : {}),
+    });
+  }
+  for (const name of (await listDir(projectDir)).sort()) {
+    const agentId = AgentFile.exec(name)?.[1];
+    if (agentId === undefined || isCompactionAgent(agentId)) continue;
+    const filePath = path.join(projectDir, name);
+    const head = await readHead(filePath);
+    if (head.sessionId !== sessionId) continue;
+    files.push({ agentId, path: filePath, layout: "root", ...(head.prompt !== undefined ? { prompt: head.prompt } : {}) });
+  }
+  return files;
+}
+
+/**
+ * Links sidechain files to Agent calls: by meta `toolUseId`, else by the agent id the call's
+ * result named, else by the prompt text. Returns toolUseId → file for newly linked files;
+ * `files` that stay unlinked may belong to calls not read yet (nested agents).
+ */
+export function linkSidechains(
+  files: readonly SidechainFile[],
+  calls: ReadonlyMap<string, AgentCall>,
+  alreadyLinked: ReadonlyMap<string, SidechainFile>,
+  hasEmbedded: (toolUseId: string) => boolean = () => false,
+): Map<string, SidechainFile> {
+  const links = new Map<string, SidechainFile>();
+  const taken = new Set<string>([...alreadyLinked.values()].map((f) => f.path));
+  const isFree = (toolUseId: string): boolean => !alreadyLinked.has(toolUseId) && !links.has(toolUseId);
+  const claim = (toolUseId: string, file: SidechainFile): void => {
+    links.set(toolUseId, file);
+    taken.add(file.path);
+  };
+  for (const file of files) {
+    const id = file.meta?.toolUseId;
+    if (id !== undefined && !taken.has(file.path) && calls.has(id) && isFree(id)) claim(id, file);
+  }
+  for (const file of files) {
+    if (taken.has(file.path)) continue;
+    const call = [...calls.values()].find((c) => c.agentId === file.agentId && isFree(c.toolUseId));
+    if (call !== undefined) claim(call.toolUseId, file);
+  }
+  for (const file of files) {
+    if (taken.has(file.path) || file.prompt === undefined) continue;
+    const prompt = file.prompt.trim();
+    const call = [...calls.values()].find((c) => c.prompt.trim() === prompt && c.agentId === undefined && isFree(c.toolUseId));
+    if (call !== undefined) claim(call.toolUseId, file);
+  }
+  // Last resort for files that name nothing: a call that names no agent and wants this agent type.
+  for (const file of files) {
+    if (taken.has(file.path) || file.meta?.toolUseId !== undefined) continue;
+    const type = file.meta?.agentType;
+    const call = [...calls.values()].find(
+      (c) => c.agentId === undefined && !c.failed && isFree(c.toolUseId) && !hasEmbedded(c.toolUseId) && (type === undefined || c.subagentType === "" || c.subagentType === type),
+    );
+    if (call !== undefined) claim(call.toolUseId, file);
+  }
+  return links;
+}
+
+/**
+ * Sidechains of other sessions in the same project whose meta names one of `toolUseIds`: a
+ * `--fork-session` copy keeps the Agent calls but not their sidechains (PROTOCOL.md §6.5).
+ */
+export async function findSiblingSidechains(
+  projectDir: string,
+  sessionId: string,
+  toolUseIds: ReadonlySet<string>,
+): Promise<SidechainFile[]> {
+  const found: SidechainFile[] = [];
+  for (const entry of (await listDir(projectDir)).sort()) {
+    if (entry === sessionId || entry.endsWith(".jsonl") || entry === "memory") continue;
+    const subDir = path.join(projectDir, entry, "subagents");
+    for (const name of await listDir(subDir)) {
+      const agentId = /^agent-(.+)\.meta\.json$/.exec(name)?.[1];
+      if (agentId === undefined || isCompactionAgent(agentId)) continue;
+      const meta = await readMeta(path.join(subDir, name));
+      if (meta?.toolUseId === undefined || !toolUseIds.has(meta.toolUseId)) continue;
+      found.push({ agentId, path: path.join(subDir, `agent-${agentId}.jsonl`), layout: "subagents", meta });
+    }
+  }
+  return found;
+}

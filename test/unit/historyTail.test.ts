@@ -1,0 +1,114 @@
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
+import { restoreSession } from "../../src/main/history/restore.js";
+import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import type { ClientEvent } from "../../src/shared/events.js";
+
+let dir: string;
+const followers: Follower[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "baton-tail-"));
+});
+afterEach(() => {
+  followers.splice(0).forEach((f) => f.stop());
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitFor(what: string, ok: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const line = (o: object) => `${JSON.stringify(o)}\n`;
+
+describe("followJsonl", () => {
+  it("emits a line written in two halves once, whole, when it is complete", async () => {
+    const file = path.join(dir, "s.jsonl");
+    writeFileSync(file, line({ n: 1 }));
+    const seen: unknown[] = [];
+    const f = followJsonl(file, { pollMs: 20, onRecords: (rs) => rs.forEach((r) => seen.push(r.value)) });
+    followers.push(f);
+    await waitFor("first line", () => seen.length === 1);
+    const whole = line({ n: 2, text: "a longer line, written by a slow writer" });
+    appendFileSync(file, whole.slice(0, 15));
+    await f.check();
+    expect(seen).toEqual([{ n: 1 }]);
+    appendFileSync(file, whole.slice(15));
+    await waitFor("second line", () => seen.length === 2);
+    await f.check();
+    expect(seen).toEqual([{ n: 1 }, { n: 2, text: "a longer line, written by a slow writer" }]);
+  });
+
+  it("reads again from the start when the file is truncated", async () => {
+    const file = path.join(dir, "t.jsonl");
+    writeFileSync(file, line({ n: 1 }) + line({ n: 2 }));
+    const seen: unknown[] = [];
+    let resets = 0;
+    const f = followJsonl(file, { pollMs: 20, onReset: () => (resets++, seen.splice(0)), onRecords: (rs) => rs.forEach((r) => seen.push(r.value)) });
+    followers.push(f);
+    await waitFor("two lines", () => seen.length === 2);
+    truncateSync(file, 0);
+    writeFileSync(file, line({ n: 9 }));
+    await waitFor("reset and re-read", () => resets === 1 && seen.length === 1);
+    expect(seen).toEqual([{ n: 9 }]);
+  });
+
+  it("reads the new file when it is replaced by another one", async () => {
+    const file = path.join(dir, "r.jsonl");
+    writeFileSync(file, line({ old: 1 }) + line({ old: 2 }) + line({ old: 3 }));
+    const seen: unknown[] = [];
+    let resets = 0;
+    const f = followJsonl(file, { pollMs: 20, onReset: () => (resets++, seen.splice(0)), onRecords: (rs) => rs.forEach((r) => seen.push(r.value)) });
+    followers.push(f);
+    await waitFor("old lines", () => seen.length === 3);
+    const next = path.join(dir, "r.next");
+    writeFileSync(next, line({ fresh: 1 }) + line({ fresh: 2 }) + line({ fresh: 3 }) + line({ fresh: 4 }));
+    renameSync(next, file);
+    await waitFor("the replacement", () => resets >= 1 && seen.length === 4);
+    expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }, { fresh: 4 }]);
+  });
+
+  it("emits nothing after stop", async () => {
+    const file = path.join(dir, "stop.jsonl");
+    writeFileSync(file, line({ n: 1 }));
+    const seen: unknown[] = [];
+    const f = followJsonl(file, { pollMs: 20, onRecords: (rs) => rs.forEach((r) => seen.push(r.value)) });
+    await waitFor("first line", () => seen.length === 1);
+    f.stop();
+    appendFileSync(file, line({ n: 2 }));
+    await f.check();
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+});
+
+describe("followTranscript after a live restore", () => {
+  it("continues the restored session with the lines the CLI appends", async () => {
+    const project = path.join(dir, "-home-user-code-live");
+    const sessionId = "0c0c0c0c-1111-4222-8333-444444444444";
+    const file = path.join(project, `${sessionId}.jsonl`);
+    const base = { sessionId, cwd: "/home/user/code/live", version: "2.1.197", isSidechain: false };
+    const prompt = { ...base, type: "user", uuid: "u1", message: { role: "user", content: "hi" } };
+    const answer = { ...base, type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", model: "m", content: [{ type: "text", text: "hello" }] } };
+    mkdirSync(project, { recursive: true });
+    writeFileSync(file, line(prompt) + line(answer).slice(0, 30));
+    const { session } = await restoreSession(file, { live: true });
+    expect(toTranscript(session.state).blocks.map((b) => b.kind)).toEqual(["user"]);
+    const events: ClientEvent[] = [];
+    const f = followTranscript(file, { offset: session.offset, mapper: session.mapper, pollMs: 20, onEvents: (e) => events.push(...e) });
+    followers.push(f);
+    appendFileSync(file, line(answer).slice(30));
+    await waitFor("the answer", () => events.length > 0);
+    const t = toTranscript(reduceAll(session.state, events));
+    expect(t.cwd).toBe("/home/user/code/live");
+    expect(t.blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["user", "hi"],
+      ["text", "hello"],
+    ]);
+  });
+});
