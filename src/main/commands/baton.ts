@@ -38,6 +38,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     "<sessionId | file.jsonl> [--projects-dir <dir>] [--json]",
     "Print a past session with every subagent's transcript loaded",
   ),
+  lazyCommand(
+    "index",
+    "./indexCommand.js",
+    "[--projects-dir <dir>] [--db <file>] [--json]",
+    "Build or refresh the search index of Claude Code history",
+  ),
+  lazyCommand(
+    "search",
+    "./search.js",
+    "<query> [--projects-dir <dir>] [--db <file>] [--limit N] [--json]",
+    "Full-text search over all history, subagents included",
+  ),
+  lazyCommand(
+    "web",
+    "./web.js",
+    "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>]",
+    "Serve Baton's UI to a browser on this machine (127.0.0.1, token-protected)",
+  ),
 ];
 
 export function version(): string {

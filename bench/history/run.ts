@@ -1,0 +1,121 @@
+// History index benchmark: `node --import tsx bench/history/run.ts [--scale 0.01] [--dir D] [--fresh]`.
+// Generates (once per scale; not committed) an archive shaped like ~/.claude/projects — at scale 1:
+// 2,000 sessions, >= 2 GB, one 100 MB session of 35,000 lines with 400 subagents — then measures
+// cold index vs bare read + JSON.parse, unchanged re-scan, search latency and peak RSS.
+// Targets: cold <= 2x bare parse; unchanged re-scan <= 100 ms; search p95 <= 50 ms.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { restoreSession } from "../../src/main/history/restore.js";
+import { openStore } from "../../src/main/store/storeClient.js";
+import { generateArchive, type ArchiveStats } from "./generateArchive.js";
+import { buildQueries } from "./queries.js";
+
+const { values } = parseArgs({
+  options: { scale: { type: "string", default: "1" }, dir: { type: "string" }, fresh: { type: "boolean" } },
+});
+const scale = Number(values.scale);
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const dataDir = values.dir ?? path.join(repoRoot, "bench", ".data", `history-${scale}`);
+const projectsDir = path.join(dataDir, "projects");
+const statsFile = path.join(dataDir, "archive.json");
+
+function archive(): ArchiveStats {
+  if (!values.fresh && fs.existsSync(statsFile)) return JSON.parse(fs.readFileSync(statsFile, "utf8")) as ArchiveStats;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const t = performance.now();
+  const stats = generateArchive(projectsDir, {
+    sessions: Math.max(2, Math.round(2000 * scale)),
+    totalBytes: 2.05e9 * scale,
+    big: { bytes: 100e6 * scale, lines: Math.max(50, Math.round(35_000 * scale)), subagents: Math.max(1, Math.round(400 * scale)) },
+  });
+  fs.writeFileSync(statsFile, JSON.stringify(stats));
+  console.log(`generated ${mb(stats.bytes)} in ${stats.files} files in ${secs(performance.now() - t)}`);
+  return stats;
+}
+
+/** The floor: read every transcript byte and JSON.parse every line, nothing else. */
+function bareParse(dir: string): { ms: number; lines: number } {
+  const t = performance.now();
+  let lines = 0;
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".jsonl")) {
+        for (const line of fs.readFileSync(p, "utf8").split("\n")) {
+          if (line !== "") {
+            JSON.parse(line);
+            lines++;
+          }
+        }
+      }
+    }
+  };
+  walk(dir);
+  return { ms: performance.now() - t, lines };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(1)} MB`;
+const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+const stats = archive();
+const bigLines = fs.readFileSync(stats.bigSessionPath, "utf8").split("\n").length - 1;
+console.log(
+  `archive: ${stats.sessions} sessions, ${stats.subagents} subagents, ${stats.files} files, ${mb(stats.bytes)}, ${stats.lines} lines; ` +
+    `big session ${mb(fs.statSync(stats.bigSessionPath).size)}, ${bigLines} lines`,
+);
+
+const bare = bareParse(projectsDir);
+console.log(`bare read + JSON.parse: ${secs(bare.ms)} (${bare.lines} lines)`);
+
+const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-bench-db-"));
+const store = await openStore({ dbPath: path.join(dbDir, "history.db") });
+try {
+  let t = performance.now();
+  const cold = await store.index(projectsDir);
+  const coldMs = performance.now() - t;
+  console.log(
+    `cold index: ${secs(coldMs)} = ${(coldMs / bare.ms).toFixed(2)}x bare parse (target <= 2x); ` +
+      `${cold.rowsTotal} rows, ${cold.sessionsTotal} sessions; db ${mb(fs.statSync(path.join(dbDir, "history.db")).size)}`,
+  );
+  t = performance.now();
+  const again = await store.index(projectsDir);
+  const rescanMs = performance.now() - t;
+  console.log(`unchanged re-scan: ${rescanMs.toFixed(1)} ms (target <= 100 ms); ${again.filesSkipped}/${again.filesSeen} files skipped`);
+
+  const queries = buildQueries(stats);
+  const times: number[] = [];
+  const byKind = new Map<string, number[]>();
+  let hits = 0;
+  for (const { q, kind } of queries) {
+    const q0 = performance.now();
+    hits += (await store.search(q, { limit: 20 })).length;
+    const ms = performance.now() - q0;
+    times.push(ms);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `search (${queries.length} queries, limit 20, ${hits} hits): p50 ${percentile(times, 50).toFixed(1)} ms, ` +
+      `p95 ${percentile(times, 95).toFixed(1)} ms (target <= 50 ms), max ${times[times.length - 1]!.toFixed(1)} ms`,
+  );
+  const worst = [...byKind].map(([kind, ms]) => `${kind} ${Math.max(...ms).toFixed(0)}`);
+  console.log(`  slowest per kind (ms): ${worst.join(", ")}`);
+} finally {
+  await store.close();
+  fs.rmSync(dbDir, { recursive: true, force: true });
+}
+
+// Time to first screen of the big session: restoring its main transcript (sidechains load lazily).
+const r0 = performance.now();
+const restored = await restoreSession(stats.bigSessionPath);
+console.log(
+  `restore big session (${mb(fs.statSync(stats.bigSessionPath).size)}): ${secs(performance.now() - r0)}, ` +
+    `${restored.transcript.blocks.length} top-level blocks`,
+);
+console.log(`peak RSS (process incl. worker): ${mb(process.resourceUsage().maxRSS * 1024)}`);

@@ -1,0 +1,89 @@
+// `baton search "<query>"`: refreshes the index (only new bytes), then prints the best matches.
+import { parseArgs } from "node:util";
+import { STORE_OPTIONS_HELP, storeLocation } from "../store/commandOptions.js";
+import { StoreError } from "../store/errors.js";
+import type { SearchHit } from "../store/search.js";
+import { openStore } from "../store/storeClient.js";
+import { ExitCode, type CommandIO } from "./commandIO.js";
+
+const HELP = `Usage: baton search <query> [--projects-dir <dir>] [--db <file>] [--limit N] [--json]
+
+Full-text search over Claude Code history: prompts, assistant text and thinking, tool inputs and
+outputs, and every subagent's transcript. Words must all match; "quoted words" match as a
+phrase; word* matches a prefix. Matches are shown best first, with the matched words in « ».
+
+Options:
+${STORE_OPTIONS_HELP}
+  --limit <n>             At most n results (default 20)
+  --json                  Print the results as JSON
+`;
+
+export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+  let values: { "projects-dir"?: string; db?: string; json?: boolean; help?: boolean; limit?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        "projects-dir": { type: "string" },
+        db: { type: "string" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (err) {
+    io.stderr(`baton search: ${(err as Error).message}\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  if (values.help) {
+    io.stdout(HELP);
+    return ExitCode.ok;
+  }
+  const query = positionals.join(" ");
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (query.trim() === "" || !Number.isInteger(limit) || limit < 1) {
+    io.stderr(`baton search: ${query.trim() === "" ? "give a query" : "--limit takes a positive whole number"}\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  const where = storeLocation(values);
+  try {
+    const store = await openStore({ dbPath: where.dbPath });
+    try {
+      const report = await store.index(where.projectsDir);
+      if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
+      const read = report.filesNew + report.filesAppended + report.filesReindexed;
+      if (read > 0) io.stderr(`baton search: indexed ${read} new or changed file(s) in ${report.ms} ms\n`);
+      const hits = await store.search(query, { limit });
+      io.stdout(values.json ? `${JSON.stringify(hits, null, 2)}\n` : describe(hits, query));
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    if (err instanceof StoreError && err.code === "bad_query") {
+      io.stderr(`baton search: ${err.message}\n`);
+      return ExitCode.usage;
+    }
+    io.stderr(`baton search: ${err instanceof StoreError ? err.message : String(err)}\n`);
+    return ExitCode.failure;
+  }
+  return ExitCode.ok;
+}
+
+export function describe(hits: readonly SearchHit[], query: string): string {
+  if (hits.length === 0) return `No matches for ${JSON.stringify(query)}.\n`;
+  const blocks = hits.map((h) => {
+    const who = h.subagent
+      ? `subagent ${h.subagent.description ?? h.subagent.agentType ?? "?"} (${h.subagent.agentId})`
+      : "main";
+    const snippet = h.snippet.replace(/\s+/g, " ").trim();
+    return [
+      `${h.sessionTitle ?? "(untitled)"} — ${h.cwd ?? h.project ?? "?"}`,
+      `  ${h.time ?? "?"}  ${who}  ${h.kind}`,
+      `  ${snippet}`,
+      `  session ${h.sessionId}  line ${h.ref}`,
+    ].join("\n");
+  });
+  return `${blocks.join("\n\n")}\n`;
+}

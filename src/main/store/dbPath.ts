@@ -1,0 +1,39 @@
+// Where the history index lives: Baton's own config dir, never inside ~/.claude (DESIGN.md
+// "Baton never writes into ~/.claude").
+import os from "node:os";
+import path from "node:path";
+import { StoreError } from "./errors.js";
+
+export const DB_FILE_NAME = "history.db";
+
+export interface DbPathEnv {
+  readonly home: string;
+  readonly xdgConfigHome?: string | undefined;
+}
+
+export function processDbPathEnv(): DbPathEnv {
+  return { home: os.homedir(), xdgConfigHome: process.env["XDG_CONFIG_HOME"] };
+}
+
+export function defaultDbPath(env: DbPathEnv = processDbPathEnv()): string {
+  const base = env.xdgConfigHome ? env.xdgConfigHome : path.join(env.home, ".config");
+  return path.join(base, "baton", DB_FILE_NAME);
+}
+
+export function defaultProjectsDir(env: DbPathEnv = processDbPathEnv()): string {
+  return path.join(env.home, ".claude", "projects");
+}
+
+/** Throws `forbidden_path` when `dbPath` would put the database inside `~/.claude`. */
+export function checkDbPath(dbPath: string, env: DbPathEnv = processDbPathEnv()): string {
+  const resolved = path.resolve(dbPath);
+  const claudeDir = path.resolve(env.home, ".claude");
+  const rel = path.relative(claudeDir, resolved);
+  if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) {
+    throw new StoreError(
+      "forbidden_path",
+      `refusing to put Baton's database inside ${claudeDir} (got ${resolved}); choose another --db`,
+    );
+  }
+  return resolved;
+}

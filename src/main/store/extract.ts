@@ -1,0 +1,176 @@
+// What the index keeps from one transcript line: searchable text rows, per-file facts (times,
+// prompt count, titles, cwd, branch) and subagent bookkeeping. Lines are turned into ClientEvents
+// by the history reader (src/main/history/diskToEvents.ts), so search sees what a restore shows.
+import type { ClientEvent } from "../../shared/events.js";
+import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import { diskLineToEvents } from "../history/diskToEvents.js";
+
+export type RowKind = "prompt" | "text" | "thinking" | "tool_input" | "tool_output";
+
+/** Long tool inputs/outputs are cut: enough to find them, not a copy of every file read. */
+export const MAX_TOOL_TEXT = 4096;
+const MAX_TEXT = 64 * 1024;
+const TITLE_CHARS = 200;
+const SPAWN_TOOLS = new Set(["Agent", "Task"]);
+
+export interface TextRow {
+  readonly text: string;
+  readonly kind: RowKind;
+  readonly time: string | null;
+  readonly ref: string;
+}
+
+/** Facts accumulated over a file; persisted with its indexed offset. */
+export interface FileFacts {
+  firstTime: string | null;
+  lastTime: string | null;
+  promptCount: number;
+  cwd: string | null;
+  gitBranch: string | null;
+  customTitle: string | null;
+  aiTitle: string | null;
+  firstPrompt: string | null;
+}
+
+export interface SpawnSeen {
+  readonly toolUseId: string;
+}
+export interface SpawnResult {
+  readonly toolUseId: string;
+  readonly status: string;
+}
+export interface Notified {
+  readonly agentId: string;
+  readonly status: string;
+}
+
+/** Everything one batch of lines produced; flushed to SQLite in one transaction. */
+export interface Extracted {
+  rows: TextRow[];
+  spawns: SpawnSeen[];
+  results: SpawnResult[];
+  notified: Notified[];
+}
+
+export function emptyExtracted(): Extracted {
+  return { rows: [], spawns: [], results: [], notified: [] };
+}
+
+export function extractLine(
+  line: JsonObject,
+  lineNumber: number,
+  isMain: boolean,
+  facts: FileFacts,
+  out: Extracted,
+): void {
+  noteEnvelope(line, facts);
+  const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
+  const events = diskLineToEvents(line, null);
+  for (let i = 0; i < events.length; i++) {
+    extractEvent(events[i]!, `${lineNumber}#${i}`, time, isMain, facts, out);
+  }
+}
+
+function noteEnvelope(line: JsonObject, facts: FileFacts): void {
+  const type = line["type"];
+  if (type === "custom-title" && typeof line["customTitle"] === "string") facts.customTitle = line["customTitle"];
+  if (type === "ai-title" && typeof line["aiTitle"] === "string") facts.aiTitle = line["aiTitle"];
+  const ts = line["timestamp"];
+  if (typeof ts === "string") {
+    if (facts.firstTime === null || ts < facts.firstTime) facts.firstTime = ts;
+    if (facts.lastTime === null || ts > facts.lastTime) facts.lastTime = ts;
+  }
+  if (typeof line["cwd"] === "string" && facts.cwd === null) facts.cwd = line["cwd"];
+  if (typeof line["gitBranch"] === "string") facts.gitBranch = line["gitBranch"];
+}
+
+function extractEvent(
+  event: ClientEvent,
+  ref: string,
+  lineTime: string | null,
+  isMain: boolean,
+  facts: FileFacts,
+  out: Extracted,
+): void {
+  switch (event.kind) {
+    case "user_prompt": {
+      const time = event.timestamp ?? lineTime;
+      push(out, event.text, "prompt", time, ref, MAX_TEXT);
+      if (isMain && event.isMeta !== true) {
+        facts.promptCount++;
+        if (facts.firstPrompt === null) facts.firstPrompt = oneLine(event.text).slice(0, TITLE_CHARS);
+      }
+      return;
+    }
+    case "assistant_block":
+      extractBlock(event.block as unknown as JsonObject, ref, event.timestamp ?? lineTime, out);
+      return;
+    case "tool_result":
+      push(out, event.text, "tool_output", event.timestamp ?? lineTime, ref, MAX_TOOL_TEXT);
+      if (event.toolUseId !== "") out.results.push({ toolUseId: event.toolUseId, status: resultStatus(event) });
+      return;
+    case "task_notification":
+      out.notified.push({ agentId: event.taskId, status: event.status });
+      return;
+    default:
+      return;
+  }
+}
+
+function extractBlock(block: JsonObject, ref: string, time: string | null, out: Extracted): void {
+  const type = block["type"];
+  if (type === "text" && typeof block["text"] === "string") {
+    push(out, block["text"], "text", time, ref, MAX_TEXT);
+  } else if (type === "thinking" && typeof block["thinking"] === "string") {
+    push(out, block["thinking"], "thinking", time, ref, MAX_TEXT);
+  } else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") {
+    const name = typeof block["name"] === "string" ? block["name"] : "";
+    push(out, `${name} ${flattenInput(block["input"])}`, "tool_input", time, ref, MAX_TOOL_TEXT);
+    if (SPAWN_TOOLS.has(name) && typeof block["id"] === "string") out.spawns.push({ toolUseId: block["id"] });
+  }
+}
+
+/** How an Agent call ended, as far as its tool_result tells (PROTOCOL.md 6.4). */
+function resultStatus(event: Extract<ClientEvent, { kind: "tool_result" }>): string {
+  if (event.isError || typeof event.structured === "string") return "error";
+  const s = event.structured;
+  if (s !== null && typeof s === "object" && !Array.isArray(s)) {
+    const status = (s as JsonObject)["status"];
+    if (status === "async_launched") return "running";
+    if (typeof status === "string") return status;
+  }
+  return "completed";
+}
+
+/** Tool input values as text (strings verbatim, the rest as JSON), not the JSON punctuation. */
+function flattenInput(input: Json | undefined): string {
+  if (input === null || input === undefined) return "";
+  if (typeof input === "string") return input;
+  if (typeof input !== "object") return String(input);
+  const parts: string[] = [];
+  const values = Array.isArray(input) ? input : Object.values(input as JsonObject);
+  for (const v of values) parts.push(typeof v === "string" ? v : JSON.stringify(v));
+  return parts.join("\n");
+}
+
+function push(out: Extracted, text: string, kind: RowKind, time: string | null, ref: string, max: number): void {
+  if (text.trim() === "") return;
+  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, ref });
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function emptyFacts(): FileFacts {
+  return {
+    firstTime: null,
+    lastTime: null,
+    promptCount: 0,
+    cwd: null,
+    gitBranch: null,
+    customTitle: null,
+    aiTitle: null,
+    firstPrompt: null,
+  };
+}

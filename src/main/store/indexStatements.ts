@@ -1,0 +1,217 @@
+// Prepared statements of the incremental indexer, and the SQL that derives sessions and subagent
+// status from what the files recorded.
+import type Database from "better-sqlite3";
+import type { Extracted, FileFacts } from "./extract.js";
+
+export interface FileRow {
+  readonly id: number;
+  readonly path: string;
+  readonly session_id: string;
+  readonly size: number;
+  readonly identity: string;
+  readonly mtime_ms: number;
+  readonly indexed_offset: number;
+  readonly boundary: string;
+  readonly line_count: number;
+}
+
+export interface FileProgress {
+  readonly offset: number;
+  readonly lineCount: number;
+  readonly boundary: string;
+  /** Set on the last flush of a scan: the stat the next scan compares against. */
+  readonly stat?: { readonly size: number; readonly mtimeMs: number; readonly identity: string };
+}
+
+export class IndexStatements {
+  readonly allFiles: Database.Statement<[], FileRow>;
+  private readonly insertFile: Database.Statement;
+  private readonly fileOffset: Database.Statement<[number], { indexed_offset: number }>;
+  private readonly loadFacts: Database.Statement<[number], Record<string, unknown>>;
+  private readonly maxRowid: Database.Statement<[], { rowid: number }>;
+  private readonly insertText: Database.Statement;
+  private readonly insertRange: Database.Statement;
+  private readonly insertSpawn: Database.Statement;
+  private readonly updateSpawnResult: Database.Statement;
+  private readonly insertNote: Database.Statement;
+  private readonly saveProgress: Database.Statement;
+  private readonly saveStat: Database.Statement;
+  private readonly upsertSubagent: Database.Statement;
+  private readonly rangesOf: Database.Statement<[number], { lo: number; hi: number }>;
+  private readonly deleteRange: Database.Statement;
+  private readonly deleteRanges: Database.Statement;
+  private readonly deleteSpawns: Database.Statement;
+  private readonly deleteNotes: Database.Statement;
+  private readonly resetFile: Database.Statement;
+  private readonly deleteFileRow: Database.Statement;
+  private readonly sessionUpsert: Database.Statement;
+  private readonly subagentDerive: Database.Statement;
+  private readonly sessionFileCount: Database.Statement<[string], { n: number }>;
+  private readonly deleteSessionRows: Database.Statement[];
+
+  constructor(private readonly db: Database.Database) {
+    this.allFiles = db.prepare(
+      "SELECT id, path, session_id, size, identity, mtime_ms, indexed_offset, boundary, line_count FROM files",
+    );
+    this.insertFile = db.prepare(
+      `INSERT INTO files (path, session_id, agent_id, project, size, identity, mtime_ms, indexed_offset)
+       VALUES (?, ?, ?, ?, -1, ?, 0, 0)`,
+    );
+    this.fileOffset = db.prepare("SELECT indexed_offset FROM files WHERE id = ?");
+    this.loadFacts = db.prepare(
+      `SELECT first_time, last_time, prompt_count, cwd, git_branch, custom_title, ai_title, first_prompt
+       FROM files WHERE id = ?`,
+    );
+    this.maxRowid = db.prepare("SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1");
+    this.insertText = db.prepare(
+      "INSERT INTO search_text (rowid, text, session_id, agent_id, kind, time, ref) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.insertRange = db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (?, ?, ?)");
+    this.insertSpawn = db.prepare(
+      "INSERT OR IGNORE INTO spawns (session_id, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
+    );
+    this.updateSpawnResult = db.prepare(
+      "UPDATE spawns SET result_status = ? WHERE session_id = ? AND tool_use_id = ?",
+    );
+    this.insertNote = db.prepare("INSERT INTO task_notes (session_id, task_id, status, file_id) VALUES (?, ?, ?, ?)");
+    this.saveProgress = db.prepare(
+      `UPDATE files SET indexed_offset = @offset, line_count = @lineCount, boundary = @boundary,
+         first_time = @firstTime, last_time = @lastTime, prompt_count = @promptCount, cwd = @cwd,
+         git_branch = @gitBranch, custom_title = @customTitle, ai_title = @aiTitle, first_prompt = @firstPrompt
+       WHERE id = @id`,
+    );
+    this.saveStat = db.prepare("UPDATE files SET size = ?, mtime_ms = ?, identity = ? WHERE id = ?");
+    this.upsertSubagent = db.prepare(
+      `INSERT INTO subagents (session_id, agent_id, tool_use_id, agent_type, description, spawn_depth, stopped_by_user)
+       VALUES (@sessionId, @agentId, @toolUseId, @agentType, @description, @spawnDepth, @stopped)
+       ON CONFLICT (session_id, agent_id) DO UPDATE SET tool_use_id = excluded.tool_use_id,
+         agent_type = excluded.agent_type, description = excluded.description,
+         spawn_depth = excluded.spawn_depth, stopped_by_user = excluded.stopped_by_user`,
+    );
+    this.rangesOf = db.prepare("SELECT lo, hi FROM file_rows WHERE file_id = ?");
+    this.deleteRange = db.prepare("DELETE FROM search_text WHERE rowid BETWEEN ? AND ?");
+    this.deleteRanges = db.prepare("DELETE FROM file_rows WHERE file_id = ?");
+    this.deleteSpawns = db.prepare("DELETE FROM spawns WHERE file_id = ?");
+    this.deleteNotes = db.prepare("DELETE FROM task_notes WHERE file_id = ?");
+    this.resetFile = db.prepare(
+      `UPDATE files SET size = -1, identity = ?, mtime_ms = 0, indexed_offset = 0, boundary = '', line_count = 0,
+         first_time = NULL, last_time = NULL, prompt_count = 0, cwd = NULL, git_branch = NULL,
+         custom_title = NULL, ai_title = NULL, first_prompt = NULL
+       WHERE id = ?`,
+    );
+    this.deleteFileRow = db.prepare("DELETE FROM files WHERE id = ?");
+    this.sessionUpsert = db.prepare(SESSION_UPSERT);
+    this.subagentDerive = db.prepare(SUBAGENT_DERIVE);
+    this.sessionFileCount = db.prepare("SELECT count(*) AS n FROM files WHERE session_id = ?");
+    this.deleteSessionRows = ["sessions WHERE id", "subagents WHERE session_id", "spawns WHERE session_id", "task_notes WHERE session_id"].map(
+      (what) => db.prepare(`DELETE FROM ${what} = ?`),
+    );
+  }
+
+  createFile(path: string, sessionId: string, agentId: string | null, project: string, identity: string): number {
+    return Number(this.insertFile.run(path, sessionId, agentId, project, identity).lastInsertRowid);
+  }
+
+  offsetOf(fileId: number): number | undefined {
+    return this.fileOffset.get(fileId)?.indexed_offset;
+  }
+
+  facts(fileId: number): FileFacts {
+    const r = this.loadFacts.get(fileId) ?? {};
+    const s = (k: string): string | null => (typeof r[k] === "string" ? (r[k] as string) : null);
+    return {
+      firstTime: s("first_time"),
+      lastTime: s("last_time"),
+      promptCount: typeof r["prompt_count"] === "number" ? r["prompt_count"] : 0,
+      cwd: s("cwd"),
+      gitBranch: s("git_branch"),
+      customTitle: s("custom_title"),
+      aiTitle: s("ai_title"),
+      firstPrompt: s("first_prompt"),
+    };
+  }
+
+  /** Writes one batch; the caller holds the IMMEDIATE transaction. */
+  writeBatch(
+    file: { readonly id: number; readonly sessionId: string; readonly agentId: string | null },
+    batch: Extracted,
+    facts: FileFacts,
+    progress: FileProgress,
+  ): void {
+    if (batch.rows.length > 0) {
+      const lo = (this.maxRowid.get()?.rowid ?? 0) + 1;
+      let rowid = lo;
+      for (const row of batch.rows) {
+        this.insertText.run(rowid++, row.text, file.sessionId, file.agentId, row.kind, row.time, row.ref);
+      }
+      this.insertRange.run(file.id, lo, rowid - 1);
+    }
+    for (const s of batch.spawns) this.insertSpawn.run(file.sessionId, s.toolUseId, file.id, file.agentId);
+    for (const r of batch.results) this.updateSpawnResult.run(r.status, file.sessionId, r.toolUseId);
+    for (const n of batch.notified) this.insertNote.run(file.sessionId, n.agentId, n.status, file.id);
+    this.saveProgress.run({ id: file.id, offset: progress.offset, lineCount: progress.lineCount, boundary: progress.boundary, ...facts });
+    if (progress.stat) this.saveStat.run(progress.stat.size, progress.stat.mtimeMs, progress.stat.identity, file.id);
+  }
+
+  upsertSubagentMeta(meta: {
+    sessionId: string;
+    agentId: string;
+    toolUseId: string | null;
+    agentType: string | null;
+    description: string | null;
+    spawnDepth: number | null;
+    stopped: number;
+  }): void {
+    this.upsertSubagent.run(meta);
+  }
+
+  /** Removes everything a file contributed; `identity` undefined deletes the file row too. */
+  clearFile(fileId: number, identity?: string): void {
+    for (const r of this.rangesOf.all(fileId)) this.deleteRange.run(r.lo, r.hi);
+    this.deleteRanges.run(fileId);
+    this.deleteSpawns.run(fileId);
+    this.deleteNotes.run(fileId);
+    if (identity === undefined) this.deleteFileRow.run(fileId);
+    else this.resetFile.run(identity, fileId);
+  }
+
+  /** Re-derives a session's row (or deletes it when its files are gone) and its subagents' status. */
+  refreshSession(sessionId: string): void {
+    if ((this.sessionFileCount.get(sessionId)?.n ?? 0) === 0) {
+      for (const stmt of this.deleteSessionRows) stmt.run(sessionId);
+      return;
+    }
+    this.subagentDerive.run(sessionId);
+    this.sessionUpsert.run({ id: sessionId });
+  }
+}
+
+const SESSION_UPSERT = `
+  INSERT INTO sessions (id, project, cwd, title, git_branch, first_time, last_time, prompt_count, subagent_count, size)
+  SELECT @id,
+    (SELECT project FROM files WHERE session_id = @id ORDER BY agent_id IS NOT NULL LIMIT 1),
+    (SELECT cwd FROM files WHERE session_id = @id AND cwd IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
+    (SELECT coalesce(custom_title, ai_title, first_prompt) FROM files WHERE session_id = @id AND agent_id IS NULL),
+    (SELECT git_branch FROM files WHERE session_id = @id AND git_branch IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
+    (SELECT min(first_time) FROM files WHERE session_id = @id),
+    (SELECT max(last_time) FROM files WHERE session_id = @id),
+    (SELECT coalesce(sum(prompt_count), 0) FROM files WHERE session_id = @id AND agent_id IS NULL),
+    (SELECT count(*) FROM subagents WHERE session_id = @id),
+    (SELECT coalesce(sum(max(size, 0)), 0) FROM files WHERE session_id = @id)
+  WHERE true
+  ON CONFLICT (id) DO UPDATE SET project = excluded.project, cwd = excluded.cwd, title = excluded.title,
+    git_branch = excluded.git_branch, first_time = excluded.first_time, last_time = excluded.last_time,
+    prompt_count = excluded.prompt_count, subagent_count = excluded.subagent_count, size = excluded.size`;
+
+// A nested agent's parent is whoever made the Agent tool_use its meta.json names (PROTOCOL.md 6.3).
+const SUBAGENT_DERIVE = `
+  UPDATE subagents SET
+    parent_agent_id = (SELECT p.spawner_agent_id FROM spawns p
+                       WHERE p.session_id = subagents.session_id AND p.tool_use_id = subagents.tool_use_id),
+    status = CASE WHEN stopped_by_user = 1 THEN 'stopped' ELSE coalesce(
+      (SELECT n.status FROM task_notes n WHERE n.session_id = subagents.session_id AND n.task_id = subagents.agent_id
+       ORDER BY n.rowid DESC LIMIT 1),
+      (SELECT coalesce(p.result_status, 'running') FROM spawns p
+       WHERE p.session_id = subagents.session_id AND p.tool_use_id = subagents.tool_use_id),
+      'unknown') END
+  WHERE session_id = ?`;

@@ -1,0 +1,121 @@
+// The async face of the store: every call is a message to the store worker, answered by id.
+// The owner calls close(), which closes the database and terminates the worker.
+import { Worker } from "node:worker_threads";
+import { StoreError, type StoreErrorInfo } from "./errors.js";
+import type { IndexResult, StoreInfo } from "./storeService.js";
+import type { SearchHit, SearchOptions } from "./search.js";
+import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "./sessions.js";
+import type { StoreMethod, StoreMethods, StoreResponse, StoreWorkerData } from "./workerProtocol.js";
+
+export interface StoreClient {
+  readonly info: StoreInfo;
+  index(projectsDir: string): Promise<IndexResult>;
+  search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
+  listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
+  listSubagents(sessionId: string): Promise<readonly SubagentSummary[]>;
+  /** Closes the database (checkpointing the WAL) and stops the worker. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  readonly dbPath: string;
+  readonly batchBytes?: number;
+  /**
+   * The worker module; defaults to storeWorker next to this file (.ts under tsx, .js when built).
+   * A bundled app passes its emitted worker chunk here.
+   */
+  readonly workerEntry?: URL;
+}
+
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/** Starts the worker and opens the database; rejects with a StoreError (e.g. `newer_schema`). */
+export async function openStore(options: OpenStoreOptions): Promise<StoreClient> {
+  const here = import.meta.url;
+  const entry = options.workerEntry ?? new URL(here.endsWith(".ts") ? "./storeWorker.ts" : "./storeWorker.js", here);
+  const workerData: StoreWorkerData = {
+    dbPath: options.dbPath,
+    entry: entry.href,
+    ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
+  };
+  // A .ts entry (tests, `npx baton` under tsx) needs the bootstrap that registers tsx first.
+  const script = entry.pathname.endsWith(".ts") ? new URL("./workerBoot.mjs", here) : entry;
+  const worker = new Worker(script, { workerData });
+  const conn = new Connection(worker);
+  try {
+    const info = (await conn.ready) as StoreInfo;
+    return conn.client(info);
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+class Connection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private closing: Promise<void> | undefined;
+  private dead: StoreError | undefined;
+  readonly ready: Promise<unknown>;
+
+  constructor(private readonly worker: Worker) {
+    let opened!: Pending;
+    this.ready = new Promise((resolve, reject) => (opened = { resolve, reject }));
+    this.pending.set(0, opened);
+    worker.on("message", (msg: StoreResponse) => this.settle(msg));
+    worker.on("error", (err) => this.fail(new StoreError("internal", `store worker failed: ${err.message}`)));
+    worker.on("exit", (code) => this.fail(new StoreError("closed", `store worker exited (code ${code})`)));
+  }
+
+  client(info: StoreInfo): StoreClient {
+    return {
+      info,
+      index: (projectsDir) => this.call("index", { projectsDir }),
+      search: (query, options) => this.call("search", { query, ...(options ? { options } : {}) }),
+      listSessions: (options) => this.call("listSessions", options ? { options } : {}),
+      listSubagents: (sessionId) => this.call("listSubagents", { sessionId }),
+      close: () => this.close(),
+    };
+  }
+
+  private call<M extends StoreMethod>(method: M, params: StoreMethods[M]["params"]): Promise<StoreMethods[M]["value"]> {
+    if (this.dead) return Promise.reject(this.dead);
+    if (this.closing && method !== "close") return Promise.reject(new StoreError("closed", "the store is closed"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ id, method, params });
+    });
+  }
+
+  private settle(msg: StoreResponse): void {
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.value);
+    else p.reject(fromInfo(msg.error));
+  }
+
+  private fail(err: StoreError): void {
+    this.dead ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  private close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (!this.dead) {
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref());
+        await Promise.race([this.call("close", {}).catch(() => undefined), timeout]);
+      }
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+}
+
+function fromInfo(error: StoreErrorInfo): StoreError {
+  return new StoreError(error.code, error.message);
+}

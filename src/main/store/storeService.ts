@@ -1,0 +1,114 @@
+// The store as one object on one thread: the worker wraps it, tests can use it directly. Owns the
+// database handle; index runs are serialised, searches may run between an index run's batches.
+import type Database from "better-sqlite3";
+import { checkDbPath } from "./dbPath.js";
+import { isCorruption, StoreError } from "./errors.js";
+import { Indexer, type IndexReport } from "./indexer.js";
+import { schemaVersion } from "./migrate.js";
+import { moveAside, openDatabase } from "./openDatabase.js";
+import { Searcher, type SearchHit, type SearchOptions } from "./search.js";
+import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "./sessions.js";
+
+export interface StoreInfo {
+  readonly dbPath: string;
+  readonly schemaVersion: number;
+  /** Where a damaged database was moved, if that happened since open. */
+  readonly movedAsideTo: string | null;
+}
+
+export interface IndexResult extends IndexReport {
+  readonly movedAsideTo: string | null;
+}
+
+export interface StoreServiceOptions {
+  readonly dbPath: string;
+  /** Bytes of transcript per write transaction (smaller in tests to exercise batching). */
+  readonly batchBytes?: number;
+}
+
+export class StoreService {
+  private db: Database.Database;
+  private indexer: Indexer;
+  private searcher: Searcher;
+  private movedAsideTo: string | null;
+  private indexing: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  readonly dbPath: string;
+
+  constructor(private readonly options: StoreServiceOptions) {
+    this.dbPath = checkDbPath(options.dbPath);
+    const opened = openDatabase(this.dbPath);
+    this.db = opened.db;
+    this.movedAsideTo = opened.movedAsideTo ?? null;
+    this.indexer = new Indexer(this.db, options.batchBytes);
+    this.searcher = new Searcher(this.db);
+  }
+
+  info(): StoreInfo {
+    this.assertOpen();
+    return { dbPath: this.dbPath, schemaVersion: schemaVersion(this.db), movedAsideTo: this.movedAsideTo };
+  }
+
+  /** Refreshes the index from `projectsDir`; a damaged database is moved aside and rebuilt. */
+  index(projectsDir: string): Promise<IndexResult> {
+    const run = this.indexing.then(async () => {
+      this.assertOpen();
+      try {
+        return { ...(await this.indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+      } catch (err) {
+        if (!isCorruption(err)) throw err;
+        this.recover();
+        return { ...(await this.indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+      }
+    });
+    this.indexing = run.catch(() => undefined);
+    return run;
+  }
+
+  search(query: string, options?: SearchOptions): SearchHit[] {
+    return this.guard(() => this.searcher.search(query, options));
+  }
+
+  listSessions(options?: ListSessionsOptions): SessionSummary[] {
+    return this.guard(() => listSessions(this.db, options));
+  }
+
+  listSubagents(sessionId: string): SubagentSummary[] {
+    return this.guard(() => listSubagents(this.db, sessionId));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private guard<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return fn();
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      const movedTo = this.recover();
+      throw new StoreError(
+        "corrupt_recovered",
+        `the index was damaged; it was moved to ${movedTo} and a fresh one opened: index again to rebuild it`,
+      );
+    }
+  }
+
+  /** Closes the damaged file, moves it aside and starts a fresh one. */
+  private recover(): string {
+    this.db.close();
+    const movedTo = moveAside(this.dbPath);
+    this.db = openDatabase(this.dbPath).db;
+    this.indexer = new Indexer(this.db, this.options.batchBytes);
+    this.searcher = new Searcher(this.db);
+    this.movedAsideTo = movedTo;
+    return movedTo;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError("closed", "the store is closed");
+  }
+}

@@ -1,0 +1,35 @@
+// Messages between StoreClient (any thread) and the store worker. Every request has an id; every
+// answer names it and is `{ok: true, value}` or `{ok: false, error}`.
+import type { StoreErrorInfo } from "./errors.js";
+import type { IndexResult, StoreInfo } from "./storeService.js";
+import type { SearchHit, SearchOptions } from "./search.js";
+import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "./sessions.js";
+
+export interface StoreMethods {
+  info: { params: Record<string, never>; value: StoreInfo };
+  index: { params: { readonly projectsDir: string }; value: IndexResult };
+  search: { params: { readonly query: string; readonly options?: SearchOptions }; value: readonly SearchHit[] };
+  listSessions: { params: { readonly options?: ListSessionsOptions }; value: readonly SessionSummary[] };
+  listSubagents: { params: { readonly sessionId: string }; value: readonly SubagentSummary[] };
+  close: { params: Record<string, never>; value: null };
+}
+
+export type StoreMethod = keyof StoreMethods;
+
+export interface StoreRequest<M extends StoreMethod = StoreMethod> {
+  readonly id: number;
+  readonly method: M;
+  readonly params: StoreMethods[M]["params"];
+}
+
+export type StoreResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: StoreErrorInfo };
+
+/** id 0 is the worker's "opened" answer, sent once before any request is served. */
+export type StoreResponse = { readonly id: number } & StoreResult<unknown>;
+
+export interface StoreWorkerData {
+  readonly dbPath: string;
+  readonly batchBytes?: number;
+  /** The module the bootstrap imports (a .ts file under tsx, a .js file when built). */
+  readonly entry: string;
+}

@@ -1,0 +1,98 @@
+// The store behind its worker thread, as the app and the commands use it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateArchive } from "../../bench/history/generateArchive.js";
+import { StoreError } from "../../src/main/store/errors.js";
+import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
+import { openStore } from "../../src/main/store/storeClient.js";
+
+let tmp: string;
+let projects: string;
+let marker: string;
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-client-"));
+  projects = path.join(tmp, "projects");
+  // One big session: enough work that an index on this thread would stall its timers for long.
+  generateArchive(projects, { sessions: 3, totalBytes: 14e6, big: { bytes: 12e6, lines: 4000, subagents: 20 }, seed: 7 });
+  marker = "sessmark0";
+}, 60_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function rejection(p: Promise<unknown>): Promise<StoreError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error("expected a rejection");
+}
+
+// Starting a worker under tsx takes a second or more on a busy machine.
+describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
+  it("indexes in the worker while this thread's timers keep ticking and searches are answered", async () => {
+    const store = await openStore({ dbPath: path.join(tmp, "busy.db") });
+    try {
+      const gaps: number[] = [];
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        gaps.push(now - last);
+        last = now;
+      }, 5);
+      const order: string[] = [];
+      const started = performance.now();
+      const indexing = store.index(projects).then((r) => {
+        order.push("index");
+        return r;
+      });
+      const searching = store.search("anything at all").then(() => order.push("search"));
+      const report = await indexing;
+      await searching;
+      const indexMs = performance.now() - started;
+      clearInterval(timer);
+
+      expect(report.filesNew).toBeGreaterThan(20);
+      expect(order).toEqual(["search", "index"]);
+      expect(gaps.length).toBeGreaterThan(5);
+      // On this thread, one 8 MB write batch alone would be a single gap of most of the run.
+      expect(Math.max(...gaps)).toBeLessThan(indexMs / 4);
+      const hits = await store.search(marker);
+      expect(hits[0]?.kind).toBe("prompt");
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it("sends errors back typed, and keeps working after one", async () => {
+    const store = await openStore({ dbPath: path.join(tmp, "errors.db") });
+    try {
+      const err = await rejection(store.search('  "" * '));
+      expect(err.code).toBe("bad_query");
+      expect((await rejection(store.index(path.join(tmp, "no-such-dir")))).code).toBe("projects_dir_missing");
+      expect(await store.listSessions()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses a newer database through the worker, and stops the worker", async () => {
+    const dbPath = path.join(tmp, "newer.db");
+    const db = new Database(dbPath);
+    db.pragma(`user_version = ${LATEST_VERSION + 5}`);
+    db.close();
+    const err = await rejection(openStore({ dbPath }));
+    expect(err.code).toBe("newer_schema");
+  });
+
+  it("after close(), calls fail with `closed`; close() can be called twice", async () => {
+    const store = await openStore({ dbPath: path.join(tmp, "closed.db") });
+    await store.close();
+    await store.close();
+    expect((await rejection(store.search("x"))).code).toBe("closed");
+  });
+});
