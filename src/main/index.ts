@@ -1,8 +1,12 @@
 // Electron entry: wires the window and its security policies. The policies themselves are pure
 // functions in ./window/ (tested without Electron); this file only connects them to Electron.
-import { app, BrowserWindow, net, protocol, session, shell, type WebContents } from "electron";
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type WebContents } from "electron";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { createAppCore, type AppCore } from "./app/createAppCore.js";
+import { resolveProjectsDir } from "./history/projectsDir.js";
+import { registerIpc } from "./ipc/registerIpc.js";
+import { defaultDbPath } from "./store/dbPath.js";
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveAppAsset } from "./window/appProtocol.js";
 import { contentSecurityPolicy } from "./window/contentSecurityPolicy.js";
 import { windowOpenHandler } from "./window/externalLinks.js";
@@ -57,8 +61,50 @@ function hardenContents(contents: WebContents): void {
   contents.setWindowOpenHandler((details) => windowOpenHandler(details, openExternal));
 }
 
+let core: AppCore | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+async function chooseDirectory(): Promise<string | null> {
+  const options = { properties: ["openDirectory" as const, "createDirectory" as const] };
+  const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
+/** The headless core and the IPC bridge, before any page can call it. */
+async function startCore(): Promise<void> {
+  core = await createAppCore({
+    projectsDir: resolveProjectsDir(),
+    dbPath: defaultDbPath(),
+    searchFrom: [app.getAppPath(), process.cwd()],
+    service: { chooseDirectory },
+  });
+  registerIpc(ipcMain, core.service, () => mainWindow, appOrigin);
+}
+
+/** Quit: deny open permission requests, stop every CLI, close the index — then really quit. */
+function stopCoreOnQuit(): void {
+  let stopped = false;
+  app.on("before-quit", (event) => {
+    if (stopped || core === undefined) return;
+    event.preventDefault();
+    stopped = true;
+    core
+      .close()
+      .catch((error: unknown) => console.error("baton: shutdown failed", error))
+      .finally(() => app.quit());
+  });
+  process.on("SIGTERM", () => app.quit());
+}
+
 function createMainWindow(): BrowserWindow {
   const window = new BrowserWindow(createWindowOptions({ preloadPath }));
+  mainWindow = window;
+  // Permission requests wait for a person only while a window is open (then fail closed).
+  const releasePresence = core?.manager.acquirePresence();
+  window.on("closed", () => {
+    releasePresence?.();
+    if (mainWindow === window) mainWindow = undefined;
+  });
   window.once("ready-to-show", () => window.show());
   window.loadURL(devServerUrl ?? APP_ENTRY_URL).catch((error: unknown) => {
     console.error("baton: the window could not load the app", error);
@@ -71,6 +117,7 @@ function start(): void {
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
   app.enableSandbox();
+  stopCoreOnQuit();
   app.on("web-contents-created", (_event, contents) => hardenContents(contents));
   app.on("second-instance", () => {
     const [window] = BrowserWindow.getAllWindows();
@@ -85,9 +132,10 @@ function start(): void {
   });
   app
     .whenReady()
-    .then(() => {
+    .then(async () => {
       hardenSession();
       serveAppProtocol();
+      await startCore();
       createMainWindow();
     })
     .catch((error: unknown) => {

@@ -68,6 +68,14 @@ export type PermissionAnswer =
       readonly updatedInput?: JsonObject;
       /** "Allow for this session": rules the CLI should remember. */
       readonly updatedPermissions?: readonly PermissionUpdate[];
+      /** "session": remember the request's own rule suggestions for this session (when no updatedPermissions). */
+      readonly scope?: "once" | "session";
+      /** AskUserQuestion: the answer per question text; a multi-select answer as a list (sent comma-joined). */
+      readonly answers?: { readonly [question: string]: string | readonly string[] };
+      /** ExitPlanMode: the plan as the person edited it. */
+      readonly plan?: string;
+      /** ExitPlanMode "approve and clear context": the plan continues in a fresh session (a new tab). */
+      readonly clearContext?: boolean;
     }
   | { readonly behavior: "deny"; readonly message: string; readonly interrupt?: boolean };
 
@@ -141,3 +149,45 @@ export interface BatonApi {
   onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
   onLog(listener: (entry: LogEntry) => void): Unsubscribe;
 }
+
+/** The request/response methods of BatonApi (subscriptions excluded): one IPC channel and one RPC name each. */
+export const BatonMethodNames = [
+  "listTabs",
+  "listSessions",
+  "searchHistory",
+  "openSession",
+  "loadSubagentBlocks",
+  "newSession",
+  "closeTab",
+  "sendPrompt",
+  "interrupt",
+  "setPermissionMode",
+  "setModel",
+  "answerPermission",
+  "getSessionInfo",
+  "chooseDirectory",
+] as const satisfies readonly (keyof BatonApi)[];
+export type BatonMethodName = (typeof BatonMethodNames)[number];
+
+/** Electron IPC channel names: one per method, plus the pushed events and transcript subscriptions. */
+export const IpcChannels = {
+  method: (name: BatonMethodName): string => `baton:${name}`,
+  subscribeTranscript: "baton:subscribeTranscript",
+  unsubscribeTranscript: "baton:unsubscribeTranscript",
+  transcriptDelta: "baton:event:transcriptDelta",
+  tabsChanged: "baton:event:tabsChanged",
+  log: "baton:event:log",
+} as const;
+
+/** Web mode: what the page sends over the WebSocket (`/ws`). */
+export type WsClientMessage =
+  | { readonly type: "call"; readonly id: number; readonly method: BatonMethodName; readonly args: readonly unknown[] }
+  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "transcript"; readonly tabId: string }
+  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "tabs" | "log" }
+  | { readonly type: "unsubscribe"; readonly sub: string };
+
+/** Web mode: what the server sends back. `event.data` is a TranscriptDelta, TabInfo[] or LogEntry by topic. */
+export type WsServerMessage =
+  | { readonly type: "result"; readonly id: number; readonly result: Result<unknown> }
+  | { readonly type: "event"; readonly sub: string; readonly data: unknown }
+  | { readonly type: "error"; readonly error: ApiError };

@@ -1,0 +1,105 @@
+// The main-process implementation of BatonApi. Every call from the page enters through `call`:
+// arguments are validated first, failures come back as Results, nothing throws. The Electron IPC
+// bridge and the web-mode WebSocket both talk to this one object.
+
+import type {
+  BatonApi,
+  BatonMethodName,
+  LogEntry,
+  NewSessionOptions,
+  PermissionAnswer,
+  Result,
+  TabInfo,
+  TranscriptDelta,
+  Unsubscribe,
+} from "../../shared/api.js";
+import type { PermissionMode } from "../../shared/protocol/messages.js";
+import { validateArgs } from "../ipc/validators.js";
+import { toApiError } from "./appError.js";
+import type { SessionManager } from "./sessionManager.js";
+
+export interface BatonServiceOptions {
+  /** Electron's folder picker; absent in web mode (answers null). */
+  readonly chooseDirectory?: () => Promise<string | null>;
+}
+
+export class BatonService implements BatonApi {
+  constructor(
+    readonly manager: SessionManager,
+    private readonly options: BatonServiceOptions = {},
+  ) {}
+
+  /** Validates untrusted arguments, runs the method, and always resolves to a Result. */
+  async call(method: BatonMethodName, args: unknown): Promise<Result<unknown>> {
+    const checked = validateArgs(method, args);
+    if (!checked.ok) return checked;
+    try {
+      const value = await this.dispatch(method, checked.args);
+      return { ok: true, value };
+    } catch (error) {
+      return { ok: false, error: toApiError(error) };
+    }
+  }
+
+  private dispatch(method: BatonMethodName, a: readonly unknown[]): Promise<unknown> | unknown {
+    const m = this.manager;
+    switch (method) {
+      case "listTabs":
+        return m.listTabs();
+      case "listSessions":
+        return m.listSessions();
+      case "searchHistory":
+        return m.searchHistory(a[0] as string, a[1] as number | undefined);
+      case "openSession":
+        return m.openSession(a[0] as string);
+      case "loadSubagentBlocks":
+        return m.loadSubagentBlocks(a[0] as string, a[1] as string);
+      case "newSession":
+        return m.newSession(a[0] as NewSessionOptions);
+      case "closeTab":
+        return m.closeTab(a[0] as string);
+      case "sendPrompt":
+        return m.sendPrompt(a[0] as string, a[1] as string, a[2] as { mediaType: string; data: string }[] | undefined);
+      case "interrupt":
+        return m.interrupt(a[0] as string);
+      case "setPermissionMode":
+        return m.setPermissionMode(a[0] as string, a[1] as PermissionMode);
+      case "setModel":
+        return m.setModel(a[0] as string, a[1] as string);
+      case "answerPermission":
+        return m.answerPermission(a[0] as string, a[1] as string, a[2] as PermissionAnswer);
+      case "getSessionInfo":
+        return m.getSessionInfo(a[0] as string);
+      case "chooseDirectory":
+        return this.options.chooseDirectory ? this.options.chooseDirectory() : null;
+    }
+  }
+
+  listTabs = () => this.call("listTabs", []) as ReturnType<BatonApi["listTabs"]>;
+  listSessions = () => this.call("listSessions", []) as ReturnType<BatonApi["listSessions"]>;
+  searchHistory = (query: string, limit?: number) => this.call("searchHistory", [query, limit]) as ReturnType<BatonApi["searchHistory"]>;
+  openSession = (sessionId: string) => this.call("openSession", [sessionId]) as ReturnType<BatonApi["openSession"]>;
+  loadSubagentBlocks = (tabId: string, toolUseId: string) =>
+    this.call("loadSubagentBlocks", [tabId, toolUseId]) as ReturnType<BatonApi["loadSubagentBlocks"]>;
+  newSession = (options: NewSessionOptions) => this.call("newSession", [options]) as Promise<Result<TabInfo>>;
+  closeTab = (tabId: string) => this.call("closeTab", [tabId]) as Promise<Result<void>>;
+  sendPrompt = (tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]) =>
+    this.call("sendPrompt", [tabId, text, images]) as Promise<Result<void>>;
+  interrupt = (tabId: string) => this.call("interrupt", [tabId]) as Promise<Result<void>>;
+  setPermissionMode = (tabId: string, mode: PermissionMode) => this.call("setPermissionMode", [tabId, mode]) as Promise<Result<void>>;
+  setModel = (tabId: string, model: string) => this.call("setModel", [tabId, model]) as Promise<Result<void>>;
+  answerPermission = (tabId: string, requestId: string, answer: PermissionAnswer) =>
+    this.call("answerPermission", [tabId, requestId, answer]) as Promise<Result<void>>;
+  getSessionInfo = (tabId: string) => this.call("getSessionInfo", [tabId]) as ReturnType<BatonApi["getSessionInfo"]>;
+  chooseDirectory = () => this.call("chooseDirectory", []) as ReturnType<BatonApi["chooseDirectory"]>;
+
+  onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe {
+    return this.manager.subscribeTranscript(tabId, listener);
+  }
+  onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe {
+    return this.manager.onTabsChanged(listener);
+  }
+  onLog(listener: (entry: LogEntry) => void): Unsubscribe {
+    return this.manager.onLog(listener);
+  }
+}

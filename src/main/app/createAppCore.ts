@@ -1,0 +1,83 @@
+// Wires the headless core once, for the Electron window and for `baton web` alike: find the
+// CLI, open the history index (optional: search says "unavailable" without it), build the
+// session manager and the service. `close()` shuts down in order: sessions, then the store.
+
+import { findClaude } from "../cli/findClaude.js";
+import { checkDbPath } from "../store/dbPath.js";
+import { openStore, type StoreClient } from "../store/storeClient.js";
+import { BatonService, type BatonServiceOptions } from "./batonService.js";
+import { createHistorySource } from "./historySource.js";
+import { LogBus } from "./logBus.js";
+import { SessionManager, type SessionManagerOptions } from "./sessionManager.js";
+
+export interface AppCoreOptions {
+  readonly projectsDir: string;
+  /** The history index; undefined: no index (search unavailable). */
+  readonly dbPath?: string;
+  /** An explicit `claude` binary; else BATON_CLAUDE_PATH, PATH, node_modules, install dirs. */
+  readonly claudePath?: string;
+  /** Folders whose node_modules/.bin are searched for `claude`. */
+  readonly searchFrom?: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+  readonly permissionGraceMs?: number;
+  readonly clientDefaults?: SessionManagerOptions["clientDefaults"];
+  readonly service?: BatonServiceOptions;
+}
+
+export interface AppCore {
+  readonly manager: SessionManager;
+  readonly service: BatonService;
+  readonly log: LogBus;
+  close(): Promise<void>;
+}
+
+export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
+  const log = new LogBus();
+  const found = findClaude({
+    ...(options.claudePath !== undefined ? { explicitPath: options.claudePath } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.searchFrom ? { searchFrom: options.searchFrom } : {}),
+  });
+  if (!found.found) log.baton("error", "Claude Code CLI not found; new sessions will fail", { tried: found.tried.map((t) => t.path) });
+  else log.baton("info", "using claude", { path: found.path, source: found.source });
+
+  const store = options.dbPath === undefined ? undefined : await openIndex(options.dbPath, options.projectsDir, log);
+  const manager = new SessionManager({
+    claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
+    ...(options.env ? { env: options.env } : {}),
+    history: createHistorySource({ projectsDir: options.projectsDir, ...(store ? { store } : {}) }),
+    log,
+    ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
+    // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
+    clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
+  });
+  const service = new BatonService(manager, options.service);
+  let closing: Promise<void> | undefined;
+  return {
+    manager,
+    service,
+    log,
+    close() {
+      closing ??= (async () => {
+        await manager.shutdown();
+        await store?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Opens the index and refreshes it in the background; failures only cost search. */
+async function openIndex(dbPath: string, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
+  try {
+    const store = await openStore({ dbPath: checkDbPath(dbPath) });
+    void store.index(projectsDir).then(
+      (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
+      (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
+    );
+    return store;
+  } catch (error) {
+    log.baton("warning", "history index unavailable; search is off", { dbPath, error: String(error) });
+    return undefined;
+  }
+}

@@ -1,0 +1,89 @@
+// What the app needs from history and the search index, behind a small interface (so the
+// session manager does not care whether a store is configured, and tests can fake it).
+
+import type { SearchHit, SessionSummary } from "../../shared/api.js";
+import type { Block, Transcript } from "../../shared/transcript.js";
+import { annotatedTranscript, restoreSession } from "../history/restore.js";
+import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
+import { listSessions } from "../history/sessionList.js";
+import type { StoreClient } from "../store/storeClient.js";
+
+/** A past session opened from disk. */
+export interface RestoredSession {
+  readonly sessionId: string;
+  readonly cwd?: string;
+  transcript(): Transcript;
+  /** Loads a subagent's own blocks; the transcript changes (the card gets them). */
+  loadSubagentBlocks(toolUseId: string): Promise<readonly Block[]>;
+}
+
+export interface HistorySource {
+  listSessions(): Promise<readonly SessionSummary[]>;
+  /** Throws an error with a `code` ("not_found", "unreadable") when it cannot. */
+  restore(sessionId: string): Promise<RestoredSession>;
+  /** Undefined when no search index is available. */
+  search?(query: string, limit: number): Promise<readonly SearchHit[]>;
+}
+
+export function createHistorySource(options: { readonly projectsDir: string; readonly store?: StoreClient }): HistorySource {
+  const { projectsDir, store } = options;
+  return {
+    async listSessions() {
+      const sessions = await listSessions(projectsDir);
+      return sessions.map((s) => ({
+        sessionId: s.sessionId,
+        projectDir: s.project,
+        path: s.path,
+        title: s.title,
+        ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+        ...(s.gitBranch !== undefined ? { gitBranch: s.gitBranch } : {}),
+        ...(s.firstTimestamp !== undefined ? { firstTimestamp: s.firstTimestamp } : {}),
+        ...(s.lastTimestamp !== undefined ? { lastTimestamp: s.lastTimestamp } : {}),
+        promptCount: s.promptCount,
+        subagentCount: s.subagentCount,
+        sizeBytes: s.sizeBytes,
+      }));
+    },
+    async restore(sessionId) {
+      const { session } = await restoreSession(sessionId, { projectsDir });
+      return restoredFrom(session);
+    },
+    ...(store !== undefined
+      ? {
+          async search(query: string, limit: number) {
+            const hits = await store.search(query, { limit });
+            return hits.map((h) => ({
+              sessionId: h.sessionId,
+              sessionTitle: h.sessionTitle ?? "",
+              ...(h.project !== null ? { project: h.project } : {}),
+              ...(h.subagent !== null ? { agentId: h.subagent.agentId } : {}),
+              ...(h.subagent?.description != null ? { subagentDescription: h.subagent.description } : {}),
+              ...(h.time !== null ? { timestamp: h.time } : {}),
+              kind: h.kind,
+              snippet: h.snippet,
+            }));
+          },
+        }
+      : {}),
+  };
+}
+
+function restoredFrom(session: HistorySession): RestoredSession {
+  // annotatedTranscript builds new objects each call: compute once per change of session state.
+  let cachedFor = session.state;
+  let cachedLoaded = session.loaded.size;
+  let cached = annotatedTranscript(session);
+  return {
+    sessionId: session.sessionId,
+    ...(cached.cwd !== undefined ? { cwd: cached.cwd } : {}),
+    transcript() {
+      if (session.state !== cachedFor || session.loaded.size !== cachedLoaded) {
+        cachedFor = session.state;
+        cachedLoaded = session.loaded.size;
+        cached = annotatedTranscript(session);
+      }
+      return cached;
+    },
+    loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
+  };
+}

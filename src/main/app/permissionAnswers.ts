@@ -1,0 +1,60 @@
+// What a person's answer means to the CLI (PROTOCOL.md §3.3, §3.4): "allow for this session" adds
+// the request's own rule suggestions with destination "session"; AskUserQuestion answers go back
+// as `updatedInput.answers` keyed by question text (multi-select comma-joined); an edited plan
+// goes back in `updatedInput.plan`. Pure.
+
+import type { PendingPermission, PermissionAnswer } from "../../shared/api.js";
+import type { JsonObject, PermissionUpdate } from "../../shared/protocol/messages.js";
+import type { PermissionDecision } from "../cli/permissionGate.js";
+
+export const ClearContextMessage =
+  "The user approved this plan and chose to clear the context: it continues in a fresh session. Stop here.";
+
+export type AnswerOutcome =
+  | { readonly ok: true; readonly decision: PermissionDecision; readonly startFreshWith?: string }
+  | { readonly ok: false; readonly code: "invalid_argument"; readonly message: string };
+
+export function decisionFor(request: PendingPermission, answer: PermissionAnswer): AnswerOutcome {
+  if (answer.behavior === "deny") {
+    return { ok: true, decision: { behavior: "deny", message: answer.message, ...(answer.interrupt ? { interrupt: true } : {}), decidedBy: "user" } };
+  }
+  let input: JsonObject = answer.updatedInput ?? request.input;
+  if (answer.answers !== undefined) {
+    if (request.toolName !== "AskUserQuestion") return invalid("answers are only for AskUserQuestion");
+    input = { ...input, answers: joinAnswers(answer.answers) };
+  }
+  if (answer.plan !== undefined || answer.clearContext === true) {
+    if (request.toolName !== "ExitPlanMode") return invalid("plan and clearContext are only for ExitPlanMode");
+  }
+  if (answer.plan !== undefined) input = { ...input, plan: answer.plan };
+  if (answer.clearContext === true) {
+    // Allowing would let this session start on the plan too; it stops, and a new one carries it out.
+    const plan = typeof input["plan"] === "string" ? input["plan"] : "";
+    return { ok: true, decision: { behavior: "deny", message: ClearContextMessage, interrupt: true, decidedBy: "user" }, startFreshWith: plan };
+  }
+  const permissions = answer.updatedPermissions ?? (answer.scope === "session" ? sessionRules(request.suggestions) : undefined);
+  return {
+    ok: true,
+    decision: {
+      behavior: "allow",
+      updatedInput: input,
+      ...(permissions !== undefined && permissions.length > 0 ? { updatedPermissions: permissions } : {}),
+      decidedBy: "user",
+    },
+  };
+}
+
+/** The request's addRules suggestions, remembered for this session only. */
+export function sessionRules(suggestions: readonly PermissionUpdate[] | undefined): PermissionUpdate[] {
+  return (suggestions ?? []).filter((s) => s.type === "addRules").map((s) => ({ ...s, destination: "session" as const }));
+}
+
+export function joinAnswers(answers: { readonly [question: string]: string | readonly string[] }): JsonObject {
+  const out: Record<string, string> = {};
+  for (const [question, value] of Object.entries(answers)) out[question] = typeof value === "string" ? value : value.join(", ");
+  return out;
+}
+
+function invalid(message: string): AnswerOutcome {
+  return { ok: false, code: "invalid_argument", message };
+}

@@ -1,0 +1,306 @@
+// The app core's tabs: each live tab owns a CLI (LiveSession), each restored tab a past session
+// read from disk. Owns the permission broker, the delta publisher and the log bus; `shutdown()`
+// stops every CLI and fails every open permission request closed.
+
+import type {
+  LogEntry,
+  NewSessionOptions,
+  PermissionAnswer,
+  SearchHit,
+  SessionInfo,
+  SessionSummary,
+  TabInfo,
+} from "../../shared/api.js";
+import type { PermissionMode } from "../../shared/protocol/messages.js";
+import type { Block, Transcript } from "../../shared/transcript.js";
+import type { ClaudeClientOptions } from "../cli/claudeClient.js";
+import { AppError, toApiError } from "./appError.js";
+import { DeltaPublisher, type DeltaListener } from "./deltaPublisher.js";
+import type { HistorySource, RestoredSession } from "./historySource.js";
+import { LiveSession, type ClientFactory } from "./liveSession.js";
+import { LogBus } from "./logBus.js";
+import { PermissionBroker } from "./permissionBroker.js";
+import { decisionFor } from "./permissionAnswers.js";
+import { tabTitle } from "./tabTitle.js";
+
+export interface SessionManagerOptions {
+  readonly claudePath: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly history?: HistorySource;
+  readonly log?: LogBus;
+  /** How long permission requests wait with no UI connected before they are denied. Default 30 s. */
+  readonly permissionGraceMs?: number;
+  /** Delta tick. Default 16 ms. */
+  readonly publishIntervalMs?: number;
+  /** Extra client options for every CLI (stop timeouts, partial messages, …). */
+  readonly clientDefaults?: Partial<Omit<ClaudeClientOptions, "claudePath" | "cwd" | "env" | "decidePermission" | "log" | "tap">>;
+  readonly createClient?: ClientFactory;
+}
+
+type Tab =
+  | { readonly kind: "live"; readonly tabId: string; readonly cwd: string; readonly session: LiveSession }
+  | { readonly kind: "restored"; readonly tabId: string; readonly session: RestoredSession };
+
+export class SessionManager {
+  readonly log: LogBus;
+  readonly broker: PermissionBroker;
+  private readonly publisher: DeltaPublisher;
+  private readonly tabs = new Map<string, Tab>();
+  private readonly tabListeners = new Set<(tabs: readonly TabInfo[]) => void>();
+  private lastInfos = new Map<string, TabInfo>();
+  private nextTab = 1;
+  private shuttingDown: Promise<void> | undefined;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.log = options.log ?? new LogBus();
+    this.broker = new PermissionBroker({
+      graceMs: options.permissionGraceMs ?? 30_000,
+      onChange: (tabId) => this.publisher.markDirty(tabId),
+      log: (message, fields) => this.log.baton("warning", message, fields),
+    });
+    this.publisher = new DeltaPublisher(
+      { transcript: (tabId) => this.transcriptOf(tabId), pending: (tabId) => this.broker.pending(tabId) },
+      options.publishIntervalMs ?? 16,
+      (error) => this.log.baton("error", "a transcript subscriber failed", { error: String(error) }),
+    );
+  }
+
+  listTabs(): readonly TabInfo[] {
+    return [...this.tabs.values()].map((tab) => this.infoOf(tab));
+  }
+
+  async newSession(options: NewSessionOptions): Promise<TabInfo> {
+    this.assertRunning();
+    const tabId = this.newTabId();
+    const session = new LiveSession({
+      tabId,
+      client: {
+        ...this.options.clientDefaults,
+        claudePath: this.options.claudePath,
+        cwd: options.cwd,
+        ...(this.options.env ? { env: this.options.env } : {}),
+        ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}),
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.resumeSessionId !== undefined ? { resume: options.resumeSessionId } : {}),
+      },
+      decidePermission: this.broker.deciderFor(tabId),
+      log: this.log,
+      onChange: () => this.changed(tabId),
+      ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
+    });
+    const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
+    this.tabs.set(tabId, tab);
+    this.emitTabs();
+    try {
+      await session.start();
+    } catch (error) {
+      this.log.baton("error", "could not start claude", { error: toApiError(error).message }, tabId);
+      await this.removeTab(tabId);
+      throw error;
+    }
+    this.log.baton("info", "session started", { cwd: options.cwd, resume: options.resumeSessionId ?? null }, tabId);
+    if (options.initialPrompt !== undefined) session.client.send(options.initialPrompt);
+    return this.infoOf(tab);
+  }
+
+  async openSession(sessionId: string): Promise<TabInfo> {
+    this.assertRunning();
+    const existing = [...this.tabs.values()].find((t) => this.sessionIdOf(t) === sessionId);
+    if (existing !== undefined) return this.infoOf(existing);
+    const history = this.requireHistory();
+    const session = await history.restore(sessionId);
+    const tab: Tab = { kind: "restored", tabId: this.newTabId(), session };
+    this.tabs.set(tab.tabId, tab);
+    this.emitTabs();
+    return this.infoOf(tab);
+  }
+
+  async closeTab(tabId: string): Promise<void> {
+    this.tab(tabId);
+    await this.removeTab(tabId);
+  }
+
+  async sendPrompt(tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]): Promise<void> {
+    const session = this.live(tabId);
+    // A CLI that crashed since the last turn continues the same conversation in a new process.
+    if (!session.client.running && session.client.sessionId !== undefined) await session.client.restart();
+    session.client.send(images?.length ? { text, images } : text);
+  }
+
+  async interrupt(tabId: string): Promise<void> {
+    await this.live(tabId).client.interrupt();
+  }
+
+  async setPermissionMode(tabId: string, mode: PermissionMode): Promise<void> {
+    await this.live(tabId).client.setPermissionMode(mode);
+  }
+
+  async setModel(tabId: string, model: string): Promise<void> {
+    await this.live(tabId).client.setModel(model);
+  }
+
+  async answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<void> {
+    const tab = this.tab(tabId);
+    const request = this.broker.find(tabId, requestId);
+    if (request === undefined) throw new AppError("not_found", `No permission request ${requestId} is waiting in this tab`);
+    const outcome = decisionFor(request, answer);
+    if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+    this.broker.answer(tabId, requestId, outcome.decision);
+    this.log.baton("info", "permission answered", { requestId, toolName: request.toolName, behavior: answer.behavior }, tabId);
+    if (outcome.startFreshWith !== undefined && tab.kind === "live") {
+      const model = tab.session.transcript.model;
+      await this.newSession({ cwd: tab.cwd, permissionMode: "default", initialPrompt: outcome.startFreshWith, ...(model ? { model } : {}) });
+    }
+  }
+
+  getSessionInfo(tabId: string): SessionInfo {
+    const init = this.live(tabId).initialize;
+    return {
+      slashCommands: init?.commands.map((c) => c.name) ?? [],
+      models: init?.models.map((m) => ({ value: m.value, displayName: m.displayName ?? m.value })) ?? [],
+      agents: init?.agents.map((a) => a.name) ?? [],
+    };
+  }
+
+  async loadSubagentBlocks(tabId: string, toolUseId: string): Promise<readonly Block[]> {
+    const tab = this.tab(tabId);
+    if (tab.kind === "restored") {
+      const blocks = await tab.session.loadSubagentBlocks(toolUseId);
+      this.changed(tabId);
+      return blocks;
+    }
+    const block = findBlock(tab.session.transcript.blocks, toolUseId);
+    const record = block?.call?.subagent;
+    if (record === undefined) throw new AppError("not_found", `No subagent ${toolUseId} in this tab`);
+    return record.blocks;
+  }
+
+  async listSessions(): Promise<readonly SessionSummary[]> {
+    return this.options.history ? this.options.history.listSessions() : [];
+  }
+
+  async searchHistory(query: string, limit = 50): Promise<readonly SearchHit[]> {
+    const search = this.options.history?.search;
+    if (search === undefined) throw new AppError("search_unavailable", "No search index is available (the history store is not open)");
+    return search(query, limit);
+  }
+
+  subscribeTranscript(tabId: string, listener: DeltaListener): () => void {
+    return this.publisher.subscribe(tabId, listener);
+  }
+  onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): () => void {
+    this.tabListeners.add(listener);
+    return () => this.tabListeners.delete(listener);
+  }
+  /** Replays the Console's ring first, then follows. */
+  onLog(listener: (entry: LogEntry) => void): () => void {
+    for (const entry of this.log.entries()) listener(entry);
+    return this.log.subscribe(listener);
+  }
+  /** A UI is connected until the returned function is called (see PermissionBroker). */
+  acquirePresence(): () => void {
+    return this.broker.acquirePresence();
+  }
+
+  /** Denies every open request, stops every CLI, stops every timer. Idempotent. */
+  shutdown(): Promise<void> {
+    this.shuttingDown ??= (async () => {
+      this.broker.close();
+      const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t.session] : []));
+      await Promise.allSettled(live.map((s) => s.stop()));
+      this.publisher.close();
+      this.tabs.clear();
+      this.tabListeners.clear();
+    })();
+    return this.shuttingDown;
+  }
+
+  private async removeTab(tabId: string): Promise<void> {
+    const tab = this.tabs.get(tabId);
+    if (tab === undefined) return;
+    this.broker.denyTab(tabId, "tab-closed", "The tab was closed; denied.");
+    this.tabs.delete(tabId);
+    this.publisher.drop(tabId);
+    this.emitTabs();
+    if (tab.kind === "live") await tab.session.stop();
+  }
+
+  private changed(tabId: string): void {
+    this.publisher.markDirty(tabId);
+    const tab = this.tabs.get(tabId);
+    if (tab === undefined) return;
+    const before = this.lastInfos.get(tabId);
+    const now = this.infoOf(tab);
+    if (before === undefined || before.title !== now.title || before.sessionId !== now.sessionId || before.live !== now.live) this.emitTabs();
+  }
+
+  private emitTabs(): void {
+    const infos = this.listTabs();
+    this.lastInfos = new Map(infos.map((i) => [i.tabId, i]));
+    for (const listener of [...this.tabListeners]) {
+      try {
+        listener(infos);
+      } catch (error) {
+        this.log.baton("error", "a tabs listener failed", { error: String(error) });
+      }
+    }
+  }
+
+  private infoOf(tab: Tab): TabInfo {
+    const transcript = this.transcriptOf(tab.tabId);
+    const sessionId = this.sessionIdOf(tab);
+    const cwd = tab.kind === "live" ? tab.cwd : (transcript?.cwd ?? tab.session.cwd);
+    return {
+      tabId: tab.tabId,
+      ...(sessionId ? { sessionId } : {}),
+      title: tabTitle(transcript),
+      live: tab.kind === "live" && tab.session.client.running,
+      ...(cwd !== undefined ? { cwd } : {}),
+    };
+  }
+
+  private sessionIdOf(tab: Tab): string | undefined {
+    return tab.kind === "live" ? tab.session.sessionId : tab.session.sessionId;
+  }
+
+  private transcriptOf(tabId: string): Transcript | undefined {
+    const tab = this.tabs.get(tabId);
+    if (tab === undefined) return undefined;
+    return tab.kind === "live" ? tab.session.transcript : tab.session.transcript();
+  }
+
+  private tab(tabId: string): Tab {
+    const tab = this.tabs.get(tabId);
+    if (tab === undefined) throw new AppError("not_found", `No tab ${tabId}`);
+    return tab;
+  }
+
+  private live(tabId: string): LiveSession {
+    const tab = this.tab(tabId);
+    if (tab.kind !== "live") throw new AppError("read_only", "This tab shows a past session; resume it to continue");
+    return tab.session;
+  }
+
+  private requireHistory(): HistorySource {
+    if (this.options.history === undefined) throw new AppError("history_unavailable", "No history folder is configured");
+    return this.options.history;
+  }
+
+  private assertRunning(): void {
+    if (this.shuttingDown !== undefined) throw new AppError("shutting_down", "Baton is shutting down");
+  }
+
+  private newTabId(): string {
+    return `tab-${this.nextTab++}`;
+  }
+}
+
+function findBlock(blocks: readonly Block[], id: string): Block | undefined {
+  for (const block of blocks) {
+    if (block.id === id) return block;
+    const nested = block.call?.subagent?.blocks;
+    const found = nested === undefined ? undefined : findBlock(nested, id);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,115 @@
+// Argument validators for every BatonApi method, applied to whatever arrives from the page
+// (Electron IPC or web-mode WebSocket) before anything runs. Wrong types, unknown fields, extra
+// arguments and oversized values become `invalid_argument`. Pure.
+
+import type { ApiError, BatonMethodName } from "../../shared/api.js";
+import { arrayOf, anyOf, bool, int, jsonObject, MaxText, object, oneOf, record, str, type Check } from "./check.js";
+
+const Id = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:-]+$/ });
+/** A session id, never a path: openSession must not become "read any file". */
+const SessionId = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/ });
+const PermissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"];
+const Mode = oneOf(PermissionModes);
+const ModelName = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:@\[\]\/-]+$/ });
+const AbsolutePath = str({ min: 1, max: 4096, pattern: /^(\/|[A-Za-z]:[\\/])/ });
+
+const Image = object({ mediaType: oneOf(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: str({ min: 1, max: 30_000_000, pattern: /^[A-Za-z0-9+/=\s]+$/ }) });
+
+const Rule = object({ toolName: str({ min: 1, max: 200 }) }, { ruleContent: str({ max: 10_000 }) });
+const PermissionUpdate = object(
+  {
+    type: oneOf(["addRules", "replaceRules", "removeRules", "setMode", "addDirectories", "removeDirectories"]),
+    destination: oneOf(["userSettings", "projectSettings", "localSettings", "session", "cliArg"]),
+  },
+  { rules: arrayOf(Rule, 100), behavior: oneOf(["allow", "deny", "ask"]), mode: Mode, directories: arrayOf(AbsolutePath, 100) },
+);
+
+const Allow = object(
+  { behavior: oneOf(["allow"]) },
+  {
+    updatedInput: jsonObject(),
+    updatedPermissions: arrayOf(PermissionUpdate, 100),
+    scope: oneOf(["once", "session"]),
+    answers: record(anyOf(str({ max: 100_000 }), arrayOf(str({ max: 10_000 }), 100)), 50),
+    plan: str({ max: MaxText }),
+    clearContext: bool,
+  },
+);
+const Deny = object({ behavior: oneOf(["deny"]), message: str({ max: 100_000 }) }, { interrupt: bool });
+const Answer: Check = (v, path) => {
+  const behavior = typeof v === "object" && v !== null ? (v as { behavior?: unknown }).behavior : undefined;
+  if (behavior === "allow") return Allow(v, path);
+  if (behavior === "deny") return Deny(v, path);
+  return `${path}.behavior must be "allow" or "deny"`;
+};
+
+const NewSession = object(
+  { cwd: AbsolutePath },
+  { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: str({ min: 1, max: MaxText }) },
+);
+
+interface Spec {
+  readonly required: readonly Check[];
+  readonly optional?: readonly Check[];
+}
+
+const Specs: { readonly [M in BatonMethodName]: Spec } = {
+  listTabs: { required: [] },
+  listSessions: { required: [] },
+  searchHistory: { required: [str({ min: 1, max: 1000 })], optional: [int(1, 500)] },
+  openSession: { required: [SessionId] },
+  loadSubagentBlocks: { required: [Id, Id] },
+  newSession: { required: [NewSession] },
+  closeTab: { required: [Id] },
+  sendPrompt: { required: [Id, str({ min: 1, max: MaxText })], optional: [arrayOf(Image, 20)] },
+  interrupt: { required: [Id] },
+  setPermissionMode: { required: [Id, Mode] },
+  setModel: { required: [Id, ModelName] },
+  answerPermission: { required: [Id, Id, Answer] },
+  getSessionInfo: { required: [Id] },
+  chooseDirectory: { required: [] },
+};
+
+const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
+  listTabs: [],
+  listSessions: [],
+  searchHistory: ["query", "limit"],
+  openSession: ["sessionId"],
+  loadSubagentBlocks: ["tabId", "toolUseId"],
+  newSession: ["options"],
+  closeTab: ["tabId"],
+  sendPrompt: ["tabId", "text", "images"],
+  interrupt: ["tabId"],
+  setPermissionMode: ["tabId", "mode"],
+  setModel: ["tabId", "model"],
+  answerPermission: ["tabId", "requestId", "answer"],
+  getSessionInfo: ["tabId"],
+  chooseDirectory: [],
+};
+
+export function isMethodName(name: unknown): name is BatonMethodName {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(Specs, name);
+}
+
+/** The arguments, checked; trailing undefined optionals are dropped. */
+export function validateArgs(method: BatonMethodName, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: ApiError } {
+  if (!Array.isArray(args)) return invalid(`${method}: arguments must be a list`);
+  const spec = Specs[method];
+  const names = ArgNames[method];
+  const optional = spec.optional ?? [];
+  const list = [...args];
+  while (list.length > spec.required.length && list[list.length - 1] === undefined) list.pop();
+  if (list.length < spec.required.length) return invalid(`${method}: expected ${spec.required.length} argument(s), got ${list.length}`);
+  if (list.length > spec.required.length + optional.length) return invalid(`${method}: too many arguments (${list.length})`);
+  for (let i = 0; i < list.length; i++) {
+    const check = i < spec.required.length ? spec.required[i]! : optional[i - spec.required.length]!;
+    if (i >= spec.required.length && list[i] === undefined) continue;
+    const error = check(list[i], names[i] ?? `argument ${i + 1}`);
+    if (error !== undefined) return invalid(`${method}: ${error}`);
+  }
+  return { ok: true, args: list };
+}
+
+function invalid(message: string): { ok: false; error: ApiError } {
+  return { ok: false, error: { code: "invalid_argument", message } };
+}

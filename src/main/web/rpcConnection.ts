@@ -1,0 +1,85 @@
+// One WebSocket client of web mode: calls go to BatonService (which validates them), subscriptions
+// forward events until unsubscribed or the socket closes. Transport-agnostic (takes `send`).
+
+import type { WsServerMessage } from "../../shared/api.js";
+import type { BatonService } from "../app/batonService.js";
+import { isPlainObject } from "../ipc/check.js";
+import { isMethodName } from "../ipc/validators.js";
+
+export interface RpcConnection {
+  /** Handles one text frame from the page. */
+  handle(text: string): void;
+  /** The socket closed: end every subscription. */
+  close(): void;
+}
+
+const MaxSubscriptions = 1000;
+
+export function createRpcConnection(service: BatonService, send: (message: WsServerMessage) => void): RpcConnection {
+  const subscriptions = new Map<string, () => void>();
+  let closed = false;
+  const fail = (message: string) => send({ type: "error", error: { code: "bad_message", message } });
+
+  function subscribe(message: Record<string, unknown>): void {
+    const { sub, topic, tabId } = message;
+    if (typeof sub !== "string" || sub.length === 0 || sub.length > 100) return fail("subscribe needs a string `sub`");
+    if (subscriptions.has(sub)) return fail(`subscription ${sub} exists`);
+    if (subscriptions.size >= MaxSubscriptions) return fail("too many subscriptions");
+    const emit = (data: unknown) => {
+      if (!closed) send({ type: "event", sub, data });
+    };
+    let stop: () => void;
+    if (topic === "transcript" && typeof tabId === "string" && tabId.length <= 200) stop = service.onTranscriptDelta(tabId, emit);
+    else if (topic === "tabs") {
+      stop = service.onTabsChanged(emit);
+      // The current list first, like the reset of a transcript subscription.
+      emit(service.manager.listTabs());
+    } else if (topic === "log") stop = service.onLog(emit);
+    else return fail("unknown subscription topic");
+    subscriptions.set(sub, stop);
+  }
+
+  return {
+    handle(text) {
+      if (closed) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return fail("not JSON");
+      }
+      if (!isPlainObject(message)) return fail("a message must be an object");
+      switch (message.type) {
+        case "call": {
+          const { id, method, args } = message;
+          if (typeof id !== "number" || !Number.isSafeInteger(id)) return fail("call needs a numeric `id`");
+          if (!isMethodName(method)) {
+            send({ type: "result", id, result: { ok: false, error: { code: "unknown_method", message: `No method ${String(method)}` } } });
+            return;
+          }
+          void service.call(method, args).then((result) => {
+            if (!closed) send({ type: "result", id, result });
+          });
+          return;
+        }
+        case "subscribe":
+          return subscribe(message);
+        case "unsubscribe": {
+          const stop = typeof message.sub === "string" ? subscriptions.get(message.sub) : undefined;
+          if (stop === undefined) return;
+          subscriptions.delete(message.sub as string);
+          stop();
+          return;
+        }
+        default:
+          return fail("unknown message type");
+      }
+    },
+    close() {
+      closed = true;
+      for (const stop of subscriptions.values()) stop();
+      subscriptions.clear();
+    },
+  };
+}
+

@@ -1,0 +1,148 @@
+// Web mode: the built renderer and the BatonApi over a WebSocket, on 127.0.0.1 only, behind the
+// per-launch token (see webAuth.ts). `close()` ends every socket and the server; the service's
+// sessions belong to the caller.
+
+import { readFile, stat } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { WsServerMessage } from "../../shared/api.js";
+import type { BatonService } from "../app/batonService.js";
+import { createRpcConnection } from "./rpcConnection.js";
+import { resolveStatic } from "./staticFiles.js";
+import { createSecrets, decideHttp, decideUpgrade, type WebSecrets } from "./webAuth.js";
+import { commonHeaders, contentType, webCsp } from "./webHeaders.js";
+
+export interface WebServerOptions {
+  readonly service: BatonService;
+  /** The built renderer (`out/renderer`). */
+  readonly rendererDir: string;
+  /** 0 or absent: any free port. */
+  readonly port?: number;
+  /** Only loopback is allowed. */
+  readonly host?: "127.0.0.1";
+  /** For tests: fixed secrets. */
+  readonly secrets?: WebSecrets;
+  readonly maxPayloadBytes?: number;
+}
+
+export interface WebServer {
+  /** Open this once: it carries the token, which becomes a cookie. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const HeartbeatMs = 30_000;
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const host = "127.0.0.1";
+  const secrets = options.secrets ?? createSecrets();
+  const sockets = new Set<Socket>();
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    void handleHttp(req, res, port, secrets, options.rendererDir);
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024 * 1024 });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.on("upgrade", (req, socket, head) => {
+    const decision = decideUpgrade(
+      { url: req.url ?? "/", host: req.headers.host, origin: req.headers.origin, cookie: req.headers.cookie },
+      port,
+      secrets,
+    );
+    if (decision.kind === "deny") {
+      socket.end(`HTTP/1.1 ${decision.status} ${http.STATUS_CODES[decision.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, options.service));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}/?token=${secrets.token}`,
+    port,
+    close() {
+      closing ??= (async () => {
+        for (const client of wss.clients) client.terminate();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+function serveSocket(ws: WebSocket, service: BatonService): void {
+  const release = service.manager.acquirePresence();
+  const send = (message: WsServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const rpc = createRpcConnection(service, send);
+  let alive = true;
+  const heartbeat = setInterval(() => {
+    // A peer that vanished without a close frame must not count as a connected window forever.
+    if (!alive) return ws.terminate();
+    alive = false;
+    ws.ping();
+  }, HeartbeatMs);
+  ws.on("pong", () => (alive = true));
+  ws.on("message", (data, isBinary) => {
+    if (isBinary) return send({ type: "error", error: { code: "bad_message", message: "text frames only" } });
+    rpc.handle(data.toString());
+  });
+  ws.on("close", () => {
+    clearInterval(heartbeat);
+    rpc.close();
+    release();
+  });
+  ws.on("error", () => ws.terminate());
+}
+
+async function handleHttp(req: http.IncomingMessage, res: http.ServerResponse, port: number, secrets: WebSecrets, rendererDir: string): Promise<void> {
+  const base = commonHeaders();
+  const decision = decideHttp({ method: req.method ?? "GET", url: req.url ?? "/", host: req.headers.host, cookie: req.headers.cookie }, port, secrets);
+  if (decision.kind === "deny") {
+    res.writeHead(decision.status, { ...base, "Content-Type": "text/plain; charset=utf-8" }).end(`${decision.message}\n`);
+    return;
+  }
+  if (decision.kind === "redirect") {
+    res.writeHead(303, { ...base, Location: decision.location, "Set-Cookie": decision.setCookie }).end();
+    return;
+  }
+  const file = resolveStatic(decision.pathname, rendererDir);
+  const body = file === undefined ? undefined : await readIfFile(file);
+  if (file === undefined || body === undefined) {
+    res.writeHead(404, { ...base, "Content-Type": "text/plain; charset=utf-8" }).end("Not found\n");
+    return;
+  }
+  const type = contentType(file);
+  const headers: Record<string, string> = { ...base, "Content-Type": type, "Content-Length": String(body.length) };
+  if (type.startsWith("text/html")) headers["Content-Security-Policy"] = webCsp(port);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+async function readIfFile(file: string): Promise<Buffer | undefined> {
+  try {
+    if (!(await stat(file)).isFile()) return undefined;
+    return await readFile(file);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,125 @@
+// The Electron bridge without Electron: argument validators, the sender check, and registerIpc
+// with an in-memory ipcMain — a foreign frame gets "forbidden", bad arguments "invalid_argument",
+// and nothing reaches the session manager in either case.
+
+import { describe, expect, it } from "vitest";
+import { BatonMethodNames, IpcChannels, type Result } from "../../src/shared/api.js";
+import { BatonService } from "../../src/main/app/batonService.js";
+import { SessionManager } from "../../src/main/app/sessionManager.js";
+import { registerIpc, type FrameLike, type IpcEventLike, type WebContentsLike } from "../../src/main/ipc/registerIpc.js";
+import { isTrustedSender } from "../../src/main/ipc/senderPolicy.js";
+import { validateArgs } from "../../src/main/ipc/validators.js";
+
+describe("validateArgs", () => {
+  const invalid = { ok: false, error: { code: "invalid_argument" } };
+
+  it("accepts well-formed calls and drops trailing undefined optionals", () => {
+    expect(validateArgs("listTabs", [])).toEqual({ ok: true, args: [] });
+    expect(validateArgs("searchHistory", ["auth bug", undefined])).toEqual({ ok: true, args: ["auth bug"] });
+    expect(validateArgs("newSession", [{ cwd: "/home/user/code/x", permissionMode: "plan", model: "claude-opus-4-8[1m]" }])).toMatchObject({ ok: true });
+    expect(validateArgs("sendPrompt", ["tab-1", "hi", [{ mediaType: "image/png", data: "iVBORw0KGgo=" }]])).toMatchObject({ ok: true });
+    expect(validateArgs("answerPermission", ["tab-1", "9535765f-0c65", { behavior: "allow", scope: "session" }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerPermission", ["tab-1", "r1", { behavior: "allow", answers: { "Which sizes?": ["S", "L"] } }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerPermission", ["tab-1", "r1", { behavior: "deny", message: "no", interrupt: true }])).toMatchObject({ ok: true });
+  });
+
+  it("rejects wrong types, missing and extra arguments", () => {
+    expect(validateArgs("closeTab", [42])).toMatchObject(invalid);
+    expect(validateArgs("closeTab", [])).toMatchObject(invalid);
+    expect(validateArgs("closeTab", ["tab-1", "extra"])).toMatchObject(invalid);
+    expect(validateArgs("listTabs", "not a list")).toMatchObject(invalid);
+    expect(validateArgs("searchHistory", ["q", 0])).toMatchObject(invalid);
+    expect(validateArgs("searchHistory", ["q", 1.5])).toMatchObject(invalid);
+    expect(validateArgs("setPermissionMode", ["tab-1", "yolo"])).toMatchObject(invalid);
+    expect(validateArgs("sendPrompt", ["tab-1", ""])).toMatchObject(invalid);
+    expect(validateArgs("sendPrompt", ["tab-1", "hi", [{ mediaType: "text/html", data: "x" }]])).toMatchObject(invalid);
+  });
+
+  it("rejects unknown fields and malformed answers", () => {
+    expect(validateArgs("newSession", [{ cwd: "/x", shell: "rm -rf /" }])).toMatchObject(invalid);
+    expect(validateArgs("newSession", [{ cwd: "relative/path" }])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["t", "r", { behavior: "allow", extra: 1 }])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["t", "r", { behavior: "deny" }])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["t", "r", { behavior: "maybe" }])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["t", "r", { behavior: "allow", updatedPermissions: [{ type: "addRules", destination: "everywhere" }] }])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["t", "r", Object.assign(Object.create({ polluted: true }), { behavior: "allow" })])).toMatchObject(invalid);
+  });
+
+  it("never lets openSession or a resume take a path", () => {
+    expect(validateArgs("openSession", ["../../etc/passwd"])).toMatchObject(invalid);
+    expect(validateArgs("openSession", ["/home/user/.claude/projects/x/s.jsonl"])).toMatchObject(invalid);
+    expect(validateArgs("openSession", ["9d2c6e80-1f2a-4c1e-9b7e-0a1b2c3d4e5f"])).toMatchObject({ ok: true });
+    expect(validateArgs("newSession", [{ cwd: "/x", resumeSessionId: "../x" }])).toMatchObject(invalid);
+  });
+});
+
+describe("isTrustedSender", () => {
+  it("trusts only pages of the app origin", () => {
+    expect(isTrustedSender("app://baton/index.html", "app://baton")).toBe(true);
+    expect(isTrustedSender("http://localhost:5173/", "http://localhost:5173")).toBe(true);
+    expect(isTrustedSender("app://evil/index.html", "app://baton")).toBe(false);
+    expect(isTrustedSender("https://baton/index.html", "app://baton")).toBe(false);
+    expect(isTrustedSender("http://localhost:5174/", "http://localhost:5173")).toBe(false);
+    expect(isTrustedSender("app://user:pw@baton/", "app://baton")).toBe(false);
+    expect(isTrustedSender("", "app://baton")).toBe(false);
+    expect(isTrustedSender("not a url", "app://baton")).toBe(false);
+  });
+});
+
+describe("registerIpc", () => {
+  function setup() {
+    const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
+    const sent: { channel: string; payload: unknown }[] = [];
+    const mainFrame: FrameLike = { url: "app://baton/index.html" };
+    const contents: WebContentsLike = { mainFrame, send: (channel, payload) => sent.push({ channel, payload }), isDestroyed: () => false };
+    const manager = new SessionManager({ claudePath: "/nonexistent/claude" });
+    const dispose = registerIpc(
+      { handle: (c, l) => handlers.set(c, l), removeHandler: (c) => handlers.delete(c) },
+      new BatonService(manager),
+      () => ({ webContents: contents }),
+      "app://baton",
+    );
+    const invoke = (channel: string, event: IpcEventLike, ...args: unknown[]) => Promise.resolve(handlers.get(channel)!(event, ...args)) as Promise<Result<unknown>>;
+    return { handlers, sent, contents, mainFrame, manager, dispose, invoke };
+  }
+
+  it("registers one named channel per method and no generic one", () => {
+    const { handlers, dispose } = setup();
+    for (const method of BatonMethodNames) expect(handlers.has(IpcChannels.method(method))).toBe(true);
+    expect([...handlers.keys()].some((c) => /invoke|call$/i.test(c))).toBe(false);
+    dispose();
+    expect(handlers.size).toBe(0);
+  });
+
+  it("answers the app's main frame, refuses iframes, other windows and other origins", async () => {
+    const { contents, mainFrame, invoke } = setup();
+    const channel = IpcChannels.method("listTabs");
+    expect(await invoke(channel, { sender: contents, senderFrame: mainFrame })).toEqual({ ok: true, value: [] });
+    const forbidden = { ok: false, error: { code: "forbidden" } };
+    expect(await invoke(channel, { sender: contents, senderFrame: { url: "app://baton/index.html" } })).toMatchObject(forbidden);
+    expect(await invoke(channel, { sender: contents, senderFrame: null })).toMatchObject(forbidden);
+    const other: WebContentsLike = { ...contents };
+    expect(await invoke(channel, { sender: other, senderFrame: mainFrame })).toMatchObject(forbidden);
+    (mainFrame as { url: string }).url = "https://evil.example/";
+    expect(await invoke(channel, { sender: contents, senderFrame: mainFrame })).toMatchObject(forbidden);
+  });
+
+  it("validates arguments before the manager sees them", async () => {
+    const { contents, mainFrame, invoke } = setup();
+    const event = { sender: contents, senderFrame: mainFrame };
+    expect(await invoke(IpcChannels.method("closeTab"), event, { tabId: "x" })).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    expect(await invoke(IpcChannels.method("closeTab"), event, "tab-9")).toMatchObject({ ok: false, error: { code: "not_found" } });
+    expect(await invoke(IpcChannels.subscribeTranscript, event, 7)).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+  });
+
+  it("pushes tab changes and log entries to the window on named channels", async () => {
+    const { contents, mainFrame, invoke, sent, manager } = setup();
+    manager.log.baton("info", "hello");
+    const failed = await invoke(IpcChannels.method("newSession"), { sender: contents, senderFrame: mainFrame }, { cwd: "/nonexistent/dir" });
+    expect(failed).toMatchObject({ ok: false, error: { code: "bad_working_directory" } });
+    expect(sent.some((s) => s.channel === IpcChannels.log && (s.payload as { message: string }).message === "hello")).toBe(true);
+    // The tab appeared while starting and went away when the start failed.
+    const tabLists = sent.filter((s) => s.channel === IpcChannels.tabsChanged).map((s) => (s.payload as unknown[]).length);
+    expect(tabLists).toEqual([1, 0]);
+  });
+});
