@@ -1,0 +1,111 @@
+// Cost of the hub reducer on top of parsing: parse (parseLine + toClientEvents) alone vs parse +
+// reduce, over an in-memory stream of ≥ 1 M lines with many parallel subagents. Target: reduce
+// adds at most 30 % to parsing. Prints figures; it is not a test.
+//
+//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent]
+
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { ClientEvent } from "../../src/shared/events.js";
+import { parseLine } from "../../src/shared/protocol/parseMessage.js";
+import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
+import { createSessionState, reduce, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { generateStream } from "./generate.js";
+
+const lineCount = Number(process.argv[2] ?? 1_000_000);
+const parallel = Number(process.argv[3] ?? 48);
+const steps = Number(process.argv[4] ?? 150);
+const Segment = 20_000;
+const Target = 0.3;
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const heapMiB = (): number => {
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+function parseOnly(lines: readonly string[], from: number, to: number): number {
+  let events = 0;
+  for (let i = from; i < to; i++) {
+    const parsed = parseLine(lines[i] as string, i + 1);
+    if (parsed.ok) events += toClientEvents(parsed.message, i + 1).length;
+  }
+  return events;
+}
+
+function parseAndReduce(lines: readonly string[], from: number, to: number, start: SessionState): { events: number; state: SessionState } {
+  let events = 0;
+  let state = start;
+  for (let i = from; i < to; i++) {
+    const parsed = parseLine(lines[i] as string, i + 1);
+    if (!parsed.ok) continue;
+    const batch: ClientEvent[] = toClientEvents(parsed.message, i + 1);
+    for (const event of batch) state = reduce(state, event);
+    events += batch.length;
+  }
+  return { events, state };
+}
+
+function time<T>(fn: () => T): { ms: number; value: T } {
+  const start = process.hrtime.bigint();
+  const value = fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+const baseHeap = heapMiB();
+console.log(`stream: ≥ ${lineCount.toLocaleString()} lines generated in memory, ${parallel} parallel subagents × ${steps} tool calls per turn`);
+
+// The machine is shared, so load comes in bursts. The stream is produced in segments (only one is
+// held at a time, as a live client would); each is parsed alone twice (before and after) and
+// parsed + reduced once in between, continuing one session state. Per-segment ratios are
+// compared, and their median reported, so a burst hits both sides.
+let parseMs = 0;
+let reduceMs = 0;
+let events = 0;
+let lineTotal = 0;
+let bytes = 0;
+let finalState = createSessionState();
+const ratios: number[] = [];
+const measure = (segment: readonly string[]): void => {
+  const before = time(() => parseOnly(segment, 0, segment.length)).ms;
+  const both = time(() => parseAndReduce(segment, 0, segment.length, finalState));
+  const after = time(() => parseOnly(segment, 0, segment.length)).ms;
+  const parse = Math.min(before, after);
+  finalState = both.value.state;
+  events += both.value.events;
+  parseMs += parse;
+  reduceMs += both.ms;
+  ratios.push(both.ms / parse - 1);
+};
+let segment: string[] = [];
+for (const line of generateStream(lineCount, { parallel, stepsPerAgent: steps })) {
+  segment.push(line);
+  lineTotal++;
+  bytes += line.length + 1;
+  if (segment.length === Segment) {
+    measure(segment);
+    segment = [];
+  }
+}
+if (segment.length > 0) measure(segment);
+segment = [];
+ratios.sort((a, b) => a - b);
+const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
+const quartile = ratios[Math.floor(ratios.length / 4)] ?? 0;
+
+const stateHeap = heapMiB();
+console.log(`lines: ${lineTotal.toLocaleString()} (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
+const t = time(() => toTranscript(finalState));
+const transcript = t.value;
+const cards = transcript.blocks.filter((b) => b.call?.subagent !== undefined).length;
+const overhead = median;
+const rate = (ms: number): string => `${((events / ms) * 1000).toLocaleString(undefined, { maximumFractionDigits: 0 })} events/s`;
+
+console.log(`events: ${events.toLocaleString()}`);
+console.log(`parse only:      ${parseMs.toFixed(0)} ms  ${rate(parseMs)}`);
+console.log(`parse + reduce:  ${reduceMs.toFixed(0)} ms  ${rate(reduceMs)}`);
+console.log(`reduce alone:    ${rate(reduceMs - parseMs)} (${(((reduceMs - parseMs) / events) * 1000).toFixed(2)} µs/event)`);
+console.log(`reduce overhead: ${(overhead * 100).toFixed(1)} % median over ${ratios.length} segments, ${(quartile * 100).toFixed(1)} % lower quartile, ${((reduceMs / parseMs - 1) * 100).toFixed(1)} % in total (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
+console.log(`toTranscript:    ${t.ms.toFixed(1)} ms for ${transcript.blocks.length.toLocaleString()} top-level blocks, ${cards.toLocaleString()} subagent cards`);
+console.log(`memory: final state ${(stateHeap - baseHeap).toFixed(0)} MiB (heap after GC), ${((stateHeap - baseHeap) * 2 ** 20 / lineTotal).toFixed(0)} bytes per line`);

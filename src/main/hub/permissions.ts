@@ -1,0 +1,65 @@
+// Permission requests land on the tool call they concern (found by tool_use id, which is unique;
+// the asking subagent is found by agent id = task id), whether the request comes before the
+// tool_use line (foreground subagents), after it (main agent), or the tool_use never comes on
+// stdout (nested agents): then it waits, and the subagent's permissionHistory still shows it.
+
+import type { PermissionCancelledEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
+import type { PermissionState, SubagentRecord } from "../../shared/transcript.js";
+import { editCall, findCall, type Draft } from "./draft.js";
+import { agentToolUseId, editRecordById } from "./subagentRecords.js";
+import { statusForPermission } from "./toolCalls.js";
+
+export function onPermissionRequest(d: Draft, ev: PermissionRequestEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
+  d.lineage.permissions.set(ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall }, d.version);
+  setPermission(d, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined });
+  if (agentCall !== undefined) {
+    const entry = { requestId: ev.requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "asked" as const, decidedBy: undefined };
+    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+  }
+}
+
+export function onPermissionResolved(d: Draft, ev: PermissionResolvedEvent): void {
+  const state: PermissionState = {
+    requestId: ev.requestId,
+    state: ev.behavior === "allow" ? "allowed" : "denied",
+    decidedBy: ev.decidedBy,
+    message: ev.message,
+  };
+  settle(d, ev.requestId, state);
+}
+
+export function onPermissionCancelled(d: Draft, ev: PermissionCancelledEvent): void {
+  settle(d, ev.requestId, { requestId: ev.requestId, state: "cancelled", decidedBy: undefined, message: undefined });
+}
+
+function settle(d: Draft, requestId: string, state: PermissionState): void {
+  const link = d.lineage.permissions.get(requestId, d.version);
+  if (link === undefined) return;
+  setPermission(d, link.toolUseId, state);
+  if (link.agentToolUseId !== undefined) editRecordById(d, link.agentToolUseId, (r) => withHistoryState(r, state));
+}
+
+function setPermission(d: Draft, toolUseId: string, state: PermissionState): void {
+  const found = findCall(d, toolUseId);
+  if (found === undefined) {
+    d.lineage.earlyPermissions.set(toolUseId, state, d.version);
+    return;
+  }
+  editCall(d, found.path, (call) => {
+    // A result already decided the status; only a denial can still explain it.
+    const status = call.result === undefined ? statusForPermission(state.state, call.status) : state.state === "denied" && call.result.isError ? "denied" : call.status;
+    return { ...call, status, permission: state };
+  });
+}
+
+function withHistoryState(record: SubagentRecord, state: PermissionState): SubagentRecord {
+  const history = record.permissionHistory;
+  if (history === undefined) return record;
+  return {
+    ...record,
+    permissionHistory: history.map((h) =>
+      h.requestId === state.requestId ? { ...h, state: state.state, decidedBy: state.decidedBy } : h,
+    ),
+  };
+}

@@ -1,0 +1,168 @@
+// Subagent records and the task_* lifecycle: task_started links a task id to its Agent tool_use
+// (either may come first), progress feeds the live card, updates and notifications move the status
+// until the final tool_result has spoken.
+
+import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent } from "../../shared/events.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import type { SubagentRecord, SubagentStatus } from "../../shared/transcript.js";
+import { editCall, editRecord, findCall, type Draft } from "./draft.js";
+import { makeRecord, recordWith } from "./shapes.js";
+import { stopOpenUnder } from "./stopping.js";
+
+export function newRecord(toolUseId: string, input: JsonObject, depth: number | undefined): SubagentRecord {
+  const text = (key: string): string => {
+    const value = input[key];
+    return typeof value === "string" ? value : "";
+  };
+  return makeRecord({
+    toolUseId,
+    taskId: "",
+    subagentType: text("subagent_type"),
+    description: text("description"),
+    prompt: text("prompt"),
+    background: input["run_in_background"] === true,
+    status: "running",
+    blocks: [],
+    droppedBlockCount: 0,
+    spawnDepth: depth,
+  });
+}
+
+/** What task events learned before the tool_use arrived wins over the tool_use input. */
+export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefined): SubagentRecord {
+  if (draft === undefined) return base;
+  return {
+    ...draft,
+    toolUseId: base.toolUseId,
+    subagentType: draft.subagentType || base.subagentType,
+    description: draft.description || base.description,
+    prompt: draft.prompt || base.prompt,
+    background: draft.background || base.background,
+    spawnDepth: base.spawnDepth,
+  };
+}
+
+export function mapTaskStatus(status: string | undefined): SubagentStatus | undefined {
+  switch (status) {
+    case "completed":
+      return "completed";
+    case "failed":
+    case "error":
+      return "failed";
+    case "killed":
+    case "stopped":
+    case "cancelled":
+      return "stopped";
+    case "running":
+    case "pending":
+      return "running";
+    default:
+      return undefined;
+  }
+}
+
+/** Applies `fn` to the record of `toolUseId`, in the tree or among drafts. */
+export function editRecordById(d: Draft, toolUseId: string, fn: (record: SubagentRecord) => SubagentRecord): boolean {
+  const found = findCall(d, toolUseId);
+  if (found !== undefined) {
+    if (found.call.subagent === undefined) return false;
+    editRecord(d, found.path, fn);
+    return true;
+  }
+  const draft = d.lineage.drafts.get(toolUseId, d.version);
+  if (draft === undefined) return false;
+  d.lineage.drafts.set(toolUseId, fn(draft), d.version);
+  return true;
+}
+
+/** The Agent tool_use id a task event concerns; undefined for Bash tasks and unknown tasks. */
+export function agentToolUseId(d: Draft, taskId: string, fallback: string | undefined): string | undefined {
+  const link = d.lineage.tasks.get(taskId, d.version);
+  if (link?.kind === "bash") return undefined;
+  return link?.toolUseId ?? fallback;
+}
+
+export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
+  const tasks = d.lineage.tasks;
+  const known = tasks.get(ev.taskId, d.version);
+  if (ev.taskType === "local_bash") {
+    if (known === undefined && ev.toolUseId !== undefined) tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" }, d.version);
+    return;
+  }
+  if (known !== undefined) {
+    // A SendMessage continuation: same task, new tool_use id; it resumes in the background.
+    if (known.kind === "agent") {
+      d.lineage.settled.set(known.toolUseId, undefined, d.version);
+      editRecordById(d, known.toolUseId, (r) => ({ ...r, status: "running", background: true }));
+    }
+    return;
+  }
+  if (ev.toolUseId === undefined) return;
+  tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "agent" }, d.version);
+  const fill = (r: SubagentRecord): SubagentRecord => ({
+    ...r,
+    taskId: ev.taskId,
+    description: ev.description ?? r.description,
+    subagentType: ev.subagentType ?? r.subagentType,
+    prompt: ev.prompt ?? r.prompt,
+  });
+  const found = findCall(d, ev.toolUseId);
+  if (found === undefined) {
+    const draft = d.lineage.drafts.get(ev.toolUseId, d.version) ?? newRecord(ev.toolUseId, {}, undefined);
+    d.lineage.drafts.set(ev.toolUseId, fill(draft), d.version);
+    return;
+  }
+  const depth = found.path.length;
+  editCall(d, found.path, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
+}
+
+export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
+  const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
+  if (id === undefined) return;
+  const u = ev.usage;
+  editRecordById(d, id, (r) =>
+    recordWith(
+      r,
+      r.status,
+      ev.description ?? r.progressLine,
+      ev.lastToolName ?? r.lastToolName,
+      u?.total_tokens ?? r.totalTokens,
+      u?.tool_uses ?? r.toolUses,
+      u?.duration_ms ?? r.durationMs,
+      r.blocks,
+      r.droppedBlockCount,
+    ),
+  );
+}
+
+export function onTaskUpdated(d: Draft, ev: TaskUpdatedEvent): void {
+  const id = agentToolUseId(d, ev.taskId, undefined);
+  if (id !== undefined) setTaskStatus(d, id, mapTaskStatus(ev.status));
+}
+
+export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
+  const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
+  if (id === undefined) return;
+  editRecordById(d, id, (r) => {
+    const u = ev.usage;
+    return {
+      ...r,
+      summaryMarkdown: r.summaryMarkdown ?? ev.summary,
+      totalTokens: u?.total_tokens ?? r.totalTokens,
+      toolUses: u?.tool_uses ?? r.toolUses,
+      durationMs: u?.duration_ms ?? r.durationMs,
+    };
+  });
+  setTaskStatus(d, id, mapTaskStatus(ev.status));
+}
+
+function setTaskStatus(d: Draft, toolUseId: string, status: SubagentStatus | undefined): void {
+  if (status === undefined || d.lineage.settled.get(toolUseId, d.version) === true) return;
+  const apiError = d.lineage.apiErrors.get(toolUseId, d.version);
+  const next = status === "completed" && apiError !== undefined ? "failed" : status;
+  editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next }));
+  if (next !== "running") {
+    const found = findCall(d, toolUseId);
+    if (found !== undefined) stopOpenUnder(d, found.path);
+  }
+}

@@ -1,0 +1,81 @@
+// The Agent call's own tool_result: the last word on a foreground subagent (status, totals, model,
+// summary), or the launch receipt of a background one (which stays running).
+
+import type { ToolResultEvent } from "../../shared/events.js";
+import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
+import type { Draft } from "./draft.js";
+import { mapTaskStatus } from "./subagentRecords.js";
+
+const InterruptText = /^The user doesn't want to proceed with this tool use/;
+const ApiErrorText = /^API Error/;
+/** The trailer the CLI appends for the model: "agentId: … (use SendMessage …)\n<usage>…</usage>". */
+const Trailer = /^agentId: \S+ \(use SendMessage[\s\S]*$/;
+
+export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): ToolCallRecord {
+  const record = call.subagent;
+  if (record === undefined) return call;
+  const s = asObject(ev.structured);
+  if (s?.["status"] === "async_launched") {
+    const launched: SubagentRecord = {
+      ...record,
+      background: true,
+      taskId: record.taskId || str(s["agentId"]) || "",
+      model: str(s["resolvedModel"]) ?? record.model,
+    };
+    return { ...call, subagent: launched };
+  }
+  d.lineage.settled.set(call.toolUseId, true, d.version);
+  const summary = summaryText(ev, s);
+  if (ev.isError) {
+    const stopped = InterruptText.test(ev.text);
+    const status = stopped ? "stopped" : "failed";
+    return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text } };
+  }
+  const apiError = d.lineage.apiErrors.get(call.toolUseId, d.version) ?? (ApiErrorText.test(summary) ? summary : undefined);
+  const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof s?.["status"] === "string" ? s["status"] : undefined) ?? "completed");
+  const settled: SubagentRecord = {
+    ...record,
+    status,
+    taskId: record.taskId || str(s?.["agentId"]) || "",
+    subagentType: str(s?.["agentType"]) ?? record.subagentType,
+    model: str(s?.["resolvedModel"]) ?? record.model,
+    durationMs: num(s?.["totalDurationMs"]) ?? record.durationMs,
+    totalTokens: num(s?.["totalTokens"]) ?? record.totalTokens,
+    toolUses: num(s?.["totalToolUseCount"]) ?? record.toolUses,
+    summaryMarkdown: summary || apiError || record.summaryMarkdown,
+  };
+  return { ...call, subagent: settled };
+}
+
+/** The subagent's final text: the structured `content`, else the result blocks minus the trailer. */
+function summaryText(ev: ToolResultEvent, s: JsonObject | undefined): string {
+  const fromStructured = textsOf(s?.["content"]);
+  if (fromStructured.length > 0) return fromStructured.join("\n\n");
+  const blocks = Array.isArray(ev.content) ? textsOf(ev.content as Json) : [];
+  const kept = blocks.filter((t) => !Trailer.test(t));
+  if (kept.length > 0) return kept.join("\n\n");
+  return ev.text.replace(/\n*agentId: \S+ \(use SendMessage[\s\S]*$/, "").trim();
+}
+
+function textsOf(value: Json | undefined): string[] {
+  if (!Array.isArray(value)) return [];
+  const out: string[] = [];
+  for (const item of value as readonly Json[]) {
+    const o = asObject(item);
+    if (o?.["type"] === "text" && typeof o["text"] === "string") out.push(o["text"]);
+  }
+  return out;
+}
+
+function asObject(value: Json | undefined): JsonObject | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as JsonObject) : undefined;
+}
+
+function str(value: Json | undefined): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function num(value: Json | undefined): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}

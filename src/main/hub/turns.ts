@@ -1,0 +1,94 @@
+// Session-level events: init, prompts, turn results, notices and the end of the process.
+
+import type {
+  ApiRetryEvent,
+  CompactBoundaryEvent,
+  InterruptMarkerEvent,
+  ProcessExitEvent,
+  SessionInitEvent,
+  TurnResultEvent,
+  UserPromptEvent,
+} from "../../shared/events.js";
+import type { Block } from "../../shared/transcript.js";
+import { addBlock, addNotice, editCall, findCall, nextId, pathOf, type Draft } from "./draft.js";
+import { makeBlock } from "./shapes.js";
+import { finishStreaming } from "./streaming.js";
+import { stopOpen } from "./stopping.js";
+import { editRecordById } from "./subagentRecords.js";
+
+export function onSessionInit(d: Draft, ev: SessionInitEvent): void {
+  // Repeated at the start of every turn: it updates the header, it is not a block.
+  d.meta = { ...d.meta, sessionId: ev.sessionId, cwd: ev.cwd, model: ev.model, permissionMode: ev.permissionMode, status: "running" };
+  d.inTurn = true;
+}
+
+export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
+  if (ev.parentToolUseId !== null) {
+    // A subagent's prompt echo: it is the record's prompt, not a block. Unknown parent → top level.
+    const text = ev.text;
+    if (editRecordById(d, ev.parentToolUseId, (r) => (r.prompt === "" ? { ...r, prompt: text } : r))) return;
+  } else if (ev.isMeta === true) {
+    return;
+  }
+  if (ev.uuid !== undefined && pathOf(d, ev.uuid) !== undefined) return; // fed twice (live, then history)
+  const block: Block = makeBlock({ kind: "user", id: ev.uuid ?? nextId(d, "user"), text: ev.text, images: ev.images, timestamp: ev.timestamp });
+  addBlock(d, undefined, block);
+  if (ev.parentToolUseId === null) {
+    d.meta = { ...d.meta, status: "running" };
+    d.inTurn = true;
+  }
+}
+
+export function onInterruptMarker(d: Draft, ev: InterruptMarkerEvent): void {
+  addNotice(d, "warning", ev.text);
+  if (ev.parentToolUseId === null) endTurn(d);
+}
+
+export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
+  if (ev.costUsd !== undefined) {
+    // total_cost_usd is cumulative within one CLI process; a smaller value means a new process.
+    const previous = d.costThisProcess ?? 0;
+    if (ev.costUsd < previous) d.costBefore += previous;
+    d.costThisProcess = ev.costUsd;
+  }
+  for (const denial of ev.permissionDenials ?? []) markDenied(d, denial.toolUseId);
+  if (ev.isError) addNotice(d, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
+  for (const error of ev.errors ?? []) addNotice(d, "error", error);
+  d.meta = { ...d.meta, status: "idle", ...(ev.usage === undefined ? {} : { usage: ev.usage }) };
+  endTurn(d);
+}
+
+function markDenied(d: Draft, toolUseId: string): void {
+  const found = findCall(d, toolUseId);
+  if (found !== undefined && found.call.status !== "completed") editCall(d, found.path, (c) => ({ ...c, status: "denied" }));
+}
+
+function endTurn(d: Draft): void {
+  finishStreaming(d);
+  stopOpen(d, { spareBackground: true });
+  d.inTurn = false;
+}
+
+export function onApiRetry(d: Draft, ev: ApiRetryEvent): void {
+  const status = ev.errorStatus === null ? "" : ` ${ev.errorStatus}`;
+  addNotice(d, "warning", `API error${status} (${ev.error}); retry ${ev.attempt}/${ev.maxRetries} in ${Math.round(ev.retryDelayMs)} ms`);
+}
+
+export function onCompactBoundary(d: Draft, ev: CompactBoundaryEvent): void {
+  const tokens = ev.preTokens !== undefined && ev.postTokens !== undefined ? ` (${ev.preTokens} → ${ev.postTokens} tokens)` : "";
+  addNotice(d, "info", `Conversation compacted, ${ev.trigger}${tokens}`);
+}
+
+export function onProcessExit(d: Draft, ev: ProcessExitEvent): void {
+  d.costBefore += d.costThisProcess ?? 0;
+  d.costThisProcess = undefined;
+  finishStreaming(d);
+  stopOpen(d, { spareBackground: false });
+  d.inTurn = false;
+  if (ev.error !== undefined) {
+    addNotice(d, "error", ev.error);
+    d.meta = { ...d.meta, status: "error" };
+  } else if (d.meta.status === "running") {
+    d.meta = { ...d.meta, status: "idle" };
+  }
+}

@@ -1,0 +1,147 @@
+// Every recorded CLI run, replayed through parser → mapper → hub, checked against what the
+// recording itself says (counted from its lines, not hard-coded).
+
+import { describe, expect, it } from "vitest";
+import { isAgentToolCall } from "../../src/shared/transcript.js";
+import { createSessionState, findToolCall, reduce, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
+import { allCalls, recordOf, replayRecording, systemLines, toolResults, toolUses, type Replayed } from "./hubTestKit.js";
+
+const skip = warnIfNoRecordings("hubRecordings");
+const runs: Replayed[] = skip ? [] : listRecordings().flatMap(replayRecording);
+
+describe.skipIf(skip)("hub on every recording", () => {
+  it.each(runs.map((r) => [r.label, r] as const))("%s: no subagent line reaches the top level", (_label, r) => {
+    const subagentUuids = new Set(r.lines.filter((l) => typeof l.parent_tool_use_id === "string").map((l) => l.uuid as string));
+    const subagentToolIds = new Set(toolUses(r.lines).filter((u) => u.parent !== null).map((u) => u.id));
+    for (const block of r.transcript.blocks) {
+      expect(subagentToolIds.has(block.id), block.id).toBe(false);
+      expect(subagentUuids.has(block.id.split(":")[0] ?? ""), block.id).toBe(false);
+    }
+  });
+
+  it.each(runs.map((r) => [r.label, r] as const))("%s: each Agent record holds exactly its subagent's tool calls, with results", (_label, r) => {
+    const uses = toolUses(r.lines);
+    const results = new Map(toolResults(r.lines).map((x) => [x.id, x]));
+    for (const agent of uses.filter((u) => isAgentToolCall(u.name, u.input))) {
+      const record = recordOf(r.transcript, agent.id);
+      expect(record, agent.id).toBeDefined();
+      const nestedIds = record?.blocks.filter((b) => b.kind === "tool").map((b) => b.id) ?? [];
+      expect(nestedIds).toEqual(uses.filter((u) => u.parent === agent.id).map((u) => u.id));
+      for (const id of nestedIds) {
+        const call = findToolCall(r.state, id);
+        const result = results.get(id);
+        if (result === undefined) expect(call?.status).toBe("stopped");
+        else expect(call?.result?.isError).toBe(result.isError);
+      }
+    }
+  });
+
+  it.each(runs.map((r) => [r.label, r] as const))("%s: progress, totals and summary reach the card", (_label, r) => {
+    const tasks = systemLines(r.lines, "task_started").filter((t) => t.task_type !== "local_bash");
+    const finals = new Map(toolResults(r.lines).map((x) => [x.id, x]));
+    for (const task of tasks) {
+      const record = recordOf(r.transcript, task.tool_use_id);
+      expect(record?.taskId).toBe(task.task_id);
+      expect(record?.description).toBe(task.description);
+      const progress = systemLines(r.lines, "task_progress").filter((p) => p.task_id === task.task_id).at(-1);
+      if (progress !== undefined) {
+        expect(record?.progressLine).toBe(progress.description);
+        expect(record?.lastToolName).toBe(progress.last_tool_name);
+      }
+      const structured = finals.get(task.tool_use_id)?.structured as Record<string, unknown> | undefined;
+      if (structured?.status === "completed") {
+        expect(record?.status).toBe("completed");
+        expect(record?.totalTokens).toBe(structured.totalTokens);
+        expect(record?.toolUses).toBe(structured.totalToolUseCount);
+        const text = (structured.content as { text: string }[]).map((c) => c.text).join("\n\n");
+        expect(record?.summaryMarkdown).toBe(text);
+        expect(record?.summaryMarkdown).not.toContain("agentId:");
+      }
+    }
+  });
+
+  it.each(runs.map((r) => [r.label, r] as const))("%s: a parent id that matches no record falls back to the top level", (_label, r) => {
+    const next = reduce(r.state, {
+      kind: "assistant_block",
+      uuid: "orphan-line",
+      messageId: "msg_orphan",
+      parentToolUseId: "toolu_no_such_agent",
+      block: { type: "tool_use", id: "toolu_orphan", name: "Bash", input: { command: "true" } },
+    });
+    const top = toTranscript(next).blocks;
+    expect(top.at(-1)?.id).toBe("toolu_orphan");
+    expect(top.length).toBe(r.transcript.blocks.length + 1);
+  });
+
+  it.each(runs.map((r) => [r.label, r] as const))("%s: nothing stays running after the last turn unless it is a live background agent", (_label, r) => {
+    if (r.lines.at(-1)?.type !== "result") return;
+    expect(r.transcript.status).toBe("idle");
+    for (const { call } of allCalls(r.transcript)) {
+      expect(["running", "pending"]).not.toContain(call.status);
+      if (call.subagent?.status === "running") expect(call.subagent.background).toBe(true);
+    }
+  });
+
+  it.each(runs.map((r) => [r.label, r] as const))("%s: every answered permission request sits on its tool call", (_label, r) => {
+    const answers = new Map(
+      r.stdinLines.filter((l) => l.type === "control_response").map((l) => [l.response.request_id as string, l.response]),
+    );
+    const requests = r.lines.filter((l) => l.type === "control_request" && l.request.subtype === "can_use_tool");
+    for (const req of requests) {
+      const call = findToolCall(r.state, req.request.tool_use_id);
+      const answer = answers.get(req.request_id);
+      const expected = answer === undefined ? "asked" : answer.response?.behavior === "allow" ? "allowed" : "denied";
+      expect(call?.permission, req.request_id).toEqual(expect.objectContaining({ requestId: req.request_id, state: expected }));
+      if (expected === "denied") expect(call?.status).toBe("denied");
+      if (req.request.agent_id === undefined) continue;
+      const owner = allCalls(r.transcript).find((c) => c.call.toolUseId === req.request.tool_use_id)?.owner;
+      expect(owner?.taskId).toBe(req.request.agent_id);
+      expect(owner?.permissionHistory?.map((p) => p.requestId)).toContain(req.request_id);
+    }
+  });
+});
+
+describe.skipIf(skip)("hub on specific recordings", () => {
+  const run = (name: string): Replayed | undefined => runs.find((r) => r.label.startsWith(`${name}/`));
+
+  it.skipIf(run("i1-interrupt-subagent") === undefined)("i1: the interrupted subagent and its Bash are stopped, not completed", () => {
+    const r = run("i1-interrupt-subagent") as Replayed;
+    const agent = toolUses(r.lines).find((u) => isAgentToolCall(u.name, u.input));
+    const record = recordOf(r.transcript, agent?.id ?? "");
+    expect(record?.status).toBe("stopped");
+    const nested = record?.blocks.filter((b) => b.kind === "tool") ?? [];
+    expect(nested.length).toBeGreaterThan(0);
+    for (const b of nested) expect(b.call?.status).toBe("stopped");
+    expect(r.transcript.blocks.some((b) => b.kind === "notice" && b.text?.startsWith("[Request interrupted"))).toBe(true);
+  });
+
+  it.skipIf(run("d1-background-agent") === undefined)("d1: the background agent completes after its turn, holding its own text and tools", () => {
+    const r = run("d1-background-agent") as Replayed;
+    const agent = toolUses(r.lines).find((u) => u.input.run_in_background === true);
+    const record = recordOf(r.transcript, agent?.id ?? "");
+    expect(record?.background).toBe(true);
+    expect(record?.status).toBe("completed");
+    const ownText = r.lines.filter((l) => l.type === "assistant" && l.parent_tool_use_id === agent?.id && l.message.content[0].type === "text");
+    expect(record?.blocks.filter((b) => b.kind === "text").map((b) => b.text)).toEqual(ownText.map((l) => l.message.content[0].text));
+    // The first turn ended while it ran: it must not have been stopped then.
+    const firstResult = r.events.findIndex((e) => e.kind === "turn_result");
+    const mid = reduceAll(createSessionState(), r.events.slice(0, firstResult + 1));
+    expect(recordOf(toTranscript(mid), agent?.id ?? "")?.status).toBe("running");
+  });
+
+  it.skipIf(run("e-nested-agents") === undefined)("e: the depth-2 agent is a card inside the outer agent's card", () => {
+    const r = run("e-nested-agents") as Replayed;
+    const tasks = systemLines(r.lines, "task_started");
+    const uses = toolUses(r.lines);
+    const inner = tasks.find((t) => uses.find((u) => u.id === t.tool_use_id)?.parent !== null);
+    const innerUse = uses.find((u) => u.id === inner?.tool_use_id);
+    expect(innerUse?.parent).toBeTruthy();
+    const outer = recordOf(r.transcript, innerUse?.parent ?? "");
+    const innerBlock = outer?.blocks.find((b) => b.id === innerUse?.id);
+    expect(innerBlock?.call?.subagent?.taskId).toBe(inner?.task_id);
+    expect(innerBlock?.call?.subagent?.spawnDepth).toBe(2);
+    expect(innerBlock?.call?.subagent?.status).toBe("completed");
+    expect(r.transcript.blocks.some((b) => b.id === innerUse?.id)).toBe(false);
+  });
+});

@@ -1,0 +1,310 @@
+// The routing rules of the hub, one test each, on hand-written event sequences.
+
+import { describe, expect, it } from "vitest";
+import { MaxNestedBlocks } from "../../src/shared/transcript.js";
+import { findToolCall, reduce, toTranscript } from "../../src/main/hub/index.js";
+import { ev, recordOf, run } from "./hubTestKit.js";
+
+const start = [ev.init(), ev.prompt("go")];
+
+describe("subagent records", () => {
+  it.each(["Agent", "Task"])("a tool_use named %s gets a record", (name) => {
+    const { t } = run([...start, ev.use("toolu_A", name, { description: "d", prompt: "p" })]);
+    expect(t.blocks.at(-1)?.call?.subagent).toEqual(expect.objectContaining({ toolUseId: "toolu_A", description: "d", prompt: "p", status: "running" }));
+  });
+
+  it("any tool whose input names a subagent_type gets a record; others do not", () => {
+    const { t } = run([...start, ev.use("toolu_X", "Spawn", { subagent_type: "Explore" }), ev.use("toolu_B", "Bash", { command: "ls" })]);
+    expect(recordOf(t, "toolu_X")?.subagentType).toBe("Explore");
+    expect(recordOf(t, "toolu_B")).toBeUndefined();
+  });
+
+  it("task_started fills the record whether it comes before or after the tool_use", () => {
+    const after = run([...start, ev.agent("toolu_A", "d"), ev.started("a1", "toolu_A")]).t;
+    const before = run([...start, ev.started("a1", "toolu_A"), ev.agent("toolu_A", "d")]).t;
+    for (const t of [after, before]) {
+      expect(recordOf(t, "toolu_A")).toEqual(expect.objectContaining({ taskId: "a1", description: "task a1", prompt: "prompt of a1" }));
+      expect(t.blocks.filter((b) => b.kind === "tool")).toHaveLength(1);
+    }
+  });
+
+  it("a SendMessage continuation's task events go to the original record", () => {
+    const { t } = run([
+      ...start,
+      ev.agent("toolu_A", "d"),
+      ev.started("a1", "toolu_A"),
+      ev.agentDone("toolu_A", "first answer", "a1"),
+      ev.use("toolu_SM", "SendMessage", { to: "a1", message: "more" }),
+      ev.started("a1", "toolu_SM", { prompt: "more" }),
+      ev.result("toolu_SM", "resumed in the background"),
+      ev.use("toolu_in", "Bash", { command: "echo more" }, "toolu_A"),
+      ev.progress("a1", "Running more"),
+      ev.notified("a1", "completed", "more done"),
+    ]);
+    const record = recordOf(t, "toolu_A");
+    expect(record?.progressLine).toBe("Running more");
+    expect(record?.status).toBe("completed");
+    expect(record?.blocks.map((b) => b.id)).toEqual(["toolu_in"]);
+    expect(recordOf(t, "toolu_SM")).toBeUndefined();
+  });
+});
+
+describe("routing by parent tool_use id", () => {
+  it("subagent text and tool calls go into the record, the prompt echo becomes its prompt", () => {
+    const { t, state } = run([
+      ...start,
+      ev.agent("toolu_A", "d"),
+      ev.prompt("the real prompt", "toolu_A"),
+      ev.text("u1", "sub thinking aloud", "toolu_A"),
+      ev.use("toolu_s1", "Bash", { command: "ls" }, "toolu_A"),
+      ev.result("toolu_s1", "file", "toolu_A"),
+    ]);
+    expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool"]);
+    const record = recordOf(t, "toolu_A");
+    expect(record?.blocks.map((b) => b.kind)).toEqual(["text", "tool"]);
+    expect(findToolCall(state, "toolu_s1")).toEqual(expect.objectContaining({ status: "completed", result: { text: "file", isError: false } }));
+  });
+
+  it("a parent id that matches no record falls back to the top level", () => {
+    const { t } = run([...start, ev.text("u1", "lost", "toolu_nobody"), ev.use("toolu_x", "Bash", {}, "toolu_nobody")]);
+    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "u1:0", "toolu_x"]);
+  });
+
+  it("events for a completed record (lazy history load) append without changing its status, and are not duplicated", () => {
+    const live = [...start, ev.agent("toolu_A", "d"), ev.started("a1", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A"), ev.result("toolu_s1", "ok", "toolu_A"), ev.agentDone("toolu_A", "done", "a1"), ev.turnEnd()];
+    const sidechain = [ev.text("u-side", "thought from disk", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A"), ev.result("toolu_s1", "ok", "toolu_A")];
+    const { t } = run([...live, ...sidechain, ...sidechain]);
+    const record = recordOf(t, "toolu_A");
+    expect(record?.status).toBe("completed");
+    expect(record?.blocks.map((b) => b.id)).toEqual(["toolu_s1", "u-side:0"]);
+  });
+});
+
+describe("streaming", () => {
+  const delta = (parent: string | null, event: object) => ({ kind: "stream_delta", parentToolUseId: parent, event }) as const;
+  const msg = "msg_1";
+  const opening = [
+    delta(null, { type: "message_start", message: { id: msg } }),
+    delta(null, { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    delta(null, { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } }),
+    delta(null, { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "lo" } }),
+  ];
+
+  it("deltas build a streaming block that the complete assistant line replaces in place", () => {
+    const streaming = run([...start, ...opening] as never).t;
+    expect(streaming.blocks.at(-1)).toEqual(expect.objectContaining({ kind: "text", text: "Hello", streaming: true }));
+    const done = run([...start, ...opening, ev.text("u1", "Hello", null, msg), delta(null, { type: "content_block_stop", index: 0 })] as never).t;
+    expect(done.blocks.filter((b) => b.kind === "text")).toEqual([expect.objectContaining({ id: "u1:0", text: "Hello" })]);
+    expect(done.blocks.at(-1)?.streaming).toBeUndefined();
+  });
+
+  it("deltas with a parent id never touch the top level", () => {
+    const { t } = run([...start, ...opening, delta("toolu_A", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "SUB" } })] as never);
+    expect(t.blocks.at(-1)?.text).toBe("Hello");
+  });
+
+  it("a stream cut off by the end of the turn keeps its text and stops streaming", () => {
+    const { t } = run([...start, ...opening, ev.turnEnd()] as never);
+    expect(t.blocks.find((b) => b.kind === "text")).toEqual(expect.objectContaining({ text: "Hello", streaming: false }));
+  });
+});
+
+describe("nested agents", () => {
+  it("depth 2: a task_started that names an Agent call inside a subagent makes a child card there, even before the tool_use", () => {
+    const { t } = run([
+      ...start,
+      ev.agent("toolu_A", "outer"),
+      ev.started("a_out", "toolu_A"),
+      ev.progress("a_out", "inner", "Agent"),
+      ev.started("a_in", "toolu_sub_1", { description: "inner" }),
+      ev.agent("toolu_sub_1", "inner", "toolu_A"),
+      ev.progress("a_in", "Running echo"),
+      // The inner agent's own Bash never appears on stdout; its permission request does.
+      ev.ask("req_in", "toolu_subB_0", "a_in"),
+      ev.answer("req_in", "deny"),
+      ev.notified("a_in", "completed", "inner done"),
+    ]);
+    const inner = recordOf(t, "toolu_A")?.blocks.find((b) => b.id === "toolu_sub_1")?.call?.subagent;
+    expect(inner).toEqual(expect.objectContaining({ taskId: "a_in", spawnDepth: 2, status: "completed", progressLine: "Running echo" }));
+    expect(inner?.permissionHistory).toEqual([expect.objectContaining({ requestId: "req_in", toolUseId: "toolu_subB_0", state: "denied" })]);
+    expect(t.blocks.some((b) => b.id === "toolu_sub_1")).toBe(false);
+  });
+
+  it("depth 3: a task whose Agent call never appears stays pending, off the top level, without crashing", () => {
+    const events = [
+      ...start,
+      ev.agent("toolu_A", "outer"),
+      ev.started("a_out", "toolu_A"),
+      ev.agent("toolu_B", "middle", "toolu_A"),
+      ev.started("a_mid", "toolu_B"),
+      ev.progress("a_mid", "deepest", "Agent"),
+      ev.started("a_deep", "toolu_hidden"),
+      ev.progress("a_deep", "Running ls"),
+      ev.ask("req_deep", "toolu_hidden_bash", "a_deep"),
+      ev.answer("req_deep", "allow"),
+      ev.updated("a_deep", "completed"),
+      ev.notified("a_deep", "completed", "deep done"),
+      ev.turnEnd(),
+    ];
+    const { t, state } = run(events);
+    expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool"]);
+    expect(findToolCall(state, "toolu_hidden")).toBeUndefined();
+    // If the call turns up later (history), the pending record is attached with what it learned.
+    const later = toTranscript(reduce(state, ev.agent("toolu_hidden", "deepest", "toolu_B")));
+    const deep = recordOf(later, "toolu_hidden");
+    expect(deep).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls", spawnDepth: 3 }));
+    expect(deep?.permissionHistory).toEqual([expect.objectContaining({ requestId: "req_deep", state: "allowed" })]);
+  });
+
+  it("local_bash tasks never make a record", () => {
+    const { t } = run([...start, ev.use("toolu_b", "Bash", { command: "sleep 5" }), ev.started("b1", "toolu_b", { taskType: "local_bash" }), ev.notified("b1", "completed", "slow"), ev.result("toolu_b", "slow")]);
+    expect(t.blocks.at(-1)?.call).toEqual(expect.objectContaining({ status: "completed" }));
+    expect(t.blocks.at(-1)?.call?.subagent).toBeUndefined();
+  });
+});
+
+describe("status", () => {
+  const bg = [...start, ev.agent("toolu_A", "bg", null, { run_in_background: true }), ev.started("a1", "toolu_A"), ev.result("toolu_A", "Async agent launched", null, { structured: { isAsync: true, status: "async_launched", agentId: "a1" } })];
+
+  it("a background agent stays running after its launch result and its turn, then completes on its notification", () => {
+    const mid = run([...bg, ev.turnEnd(), ev.use("toolu_s", "Bash", {}, "toolu_A")]);
+    expect(recordOf(mid.t, "toolu_A")).toEqual(expect.objectContaining({ status: "running", background: true }));
+    expect(findToolCall(mid.state, "toolu_s")?.status).toBe("running");
+    const done = run([...bg, ev.turnEnd(), ev.notified("a1", "completed", 'Agent "bg" finished')]).t;
+    expect(recordOf(done, "toolu_A")?.status).toBe("completed");
+  });
+
+  it("a background agent completes on a terminal task_updated alone", () => {
+    expect(recordOf(run([...bg, ev.turnEnd(), ev.updated("a1", "completed")]).t, "toolu_A")?.status).toBe("completed");
+  });
+
+  it("foreground subagents and tool calls still running at turn end become stopped", () => {
+    const { t, state } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), ev.use("toolu_m", "Read", {}), ev.turnEnd()]);
+    expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
+    expect(findToolCall(state, "toolu_s")?.status).toBe("stopped");
+    expect(findToolCall(state, "toolu_m")?.status).toBe("stopped");
+  });
+
+  it("an interrupt stops foreground work; killed maps to stopped", () => {
+    const { t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), { kind: "interrupt_marker", parentToolUseId: null, text: "[Request interrupted by user]" }]);
+    expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
+    expect(recordOf(run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.updated("a1", "killed")]).t, "toolu_A")?.status).toBe("stopped");
+  });
+
+  it("the final tool_result has the last word over task events", () => {
+    const { t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.updated("a1", "killed"), ev.agentDone("toolu_A", "all good", "a1"), ev.notified("a1", "stopped")]);
+    expect(recordOf(t, "toolu_A")).toEqual(
+      expect.objectContaining({ status: "completed", model: "claude-sub", durationMs: 1234, totalTokens: 999, toolUses: 3, summaryMarkdown: "all good" }),
+    );
+  });
+
+  it("a subagent answering with a synthetic API error is failed with the error visible", () => {
+    const { t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.notified("a1", "completed"), ev.agentDone("toolu_A", "API Error: 400 bad request", "a1")]);
+    expect(recordOf(t, "toolu_A")).toEqual(expect.objectContaining({ status: "failed", summaryMarkdown: "API Error: 400 bad request" }));
+  });
+
+  it("tool status: failed on is_error, denied on denial text", () => {
+    const { state } = run([...start, ev.use("t1", "Bash", {}), ev.result("t1", "Exit code 3", null, { isError: true }), ev.use("t2", "Bash", {}), ev.result("t2", "The user doesn't want to proceed with this tool use.", null, { isError: true })]);
+    expect(findToolCall(state, "t1")?.status).toBe("failed");
+    expect(findToolCall(state, "t2")?.status).toBe("denied");
+  });
+});
+
+describe("live card data", () => {
+  it("task_progress feeds the card; the tool_result text beats the notification summary and loses its trailer", () => {
+    const events = [...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.progress("a1", "Running ls", "Bash", 77)];
+    expect(recordOf(run(events).t, "toolu_A")).toEqual(expect.objectContaining({ progressLine: "Running ls", lastToolName: "Bash", totalTokens: 77, toolUses: 1, durationMs: 5 }));
+    expect(recordOf(run([...events, ev.notified("a1", "completed", "short")]).t, "toolu_A")?.summaryMarkdown).toBe("short");
+    const plain = { ...(ev.agentDone("toolu_A", "Final **answer**", "a1") as object), structured: undefined };
+    expect(recordOf(run([...events, ev.notified("a1", "completed", "short"), plain as never]).t, "toolu_A")?.summaryMarkdown).toBe("Final **answer**");
+  });
+
+  it(`keeps at most ${MaxNestedBlocks} nested blocks and counts the dropped ones`, () => {
+    const extra = 7;
+    const nested = Array.from({ length: MaxNestedBlocks + extra }, (_, i) => ev.text(`u${i}`, `step ${i}`, "toolu_A"));
+    const { t } = run([...start, ev.agent("toolu_A", "fg"), ev.use("toolu_first", "Bash", {}, "toolu_A"), ...nested, ev.result("toolu_first", "late", "toolu_A")]);
+    const record = recordOf(t, "toolu_A");
+    expect(record?.blocks).toHaveLength(MaxNestedBlocks);
+    expect(record?.droppedBlockCount).toBe(extra + 1);
+    expect(record?.blocks.at(-1)?.text).toBe(`step ${MaxNestedBlocks + extra - 1}`);
+  });
+});
+
+describe("permissions", () => {
+  it("main agent: the request after the tool_use marks it pending, the answer decides", () => {
+    const asked = run([...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1")]).state;
+    expect(findToolCall(asked, "t1")).toEqual(expect.objectContaining({ status: "pending", permission: { requestId: "r1", state: "asked" } }));
+    const denied = reduce(asked, ev.answer("r1", "deny", "no"));
+    expect(findToolCall(denied, "t1")).toEqual(expect.objectContaining({ status: "denied", permission: expect.objectContaining({ state: "denied", decidedBy: "user", message: "no" }) }));
+    const allowed = reduce(asked, ev.answer("r1", "allow"));
+    expect(findToolCall(allowed, "t1")?.status).toBe("running");
+  });
+
+  it("foreground subagent: the request before its tool_use lands on the call and in the record's history", () => {
+    const { state, t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.ask("r1", "toolu_s", "a1"), ev.answer("r1", "allow"), ev.use("toolu_s", "Bash", {}, "toolu_A")]);
+    expect(findToolCall(state, "toolu_s")).toEqual(expect.objectContaining({ status: "running", permission: expect.objectContaining({ state: "allowed" }) }));
+    expect(recordOf(t, "toolu_A")?.permissionHistory).toEqual([{ requestId: "r1", toolName: "Bash", toolUseId: "toolu_s", state: "allowed", decidedBy: "user" }]);
+  });
+
+  it("a withdrawn request is cancelled", () => {
+    const { state } = run([...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1"), { kind: "permission_cancelled", requestId: "r1" }]);
+    expect(findToolCall(state, "t1")).toEqual(expect.objectContaining({ status: "running", permission: { requestId: "r1", state: "cancelled" } }));
+  });
+});
+
+describe("session", () => {
+  it("init repeated every turn updates the header only; status runs from prompt to result; cost is per process", () => {
+    const { t } = run([ev.init("s-1"), ev.prompt("one"), ev.turnEnd(0.5), ev.init("s-1"), ev.prompt("two"), ev.turnEnd(0.75), { kind: "process_exit", code: 0, signal: null }, ev.init("s-1"), ev.turnEnd(0.25)]);
+    expect(t.blocks.map((b) => b.kind)).toEqual(["user", "user"]);
+    expect(t.sessionId).toBe("s-1");
+    expect(t.costUsd).toBeCloseTo(1.0);
+    expect(t.status).toBe("idle");
+    expect(run([ev.init(), ev.prompt("x")]).t.status).toBe("running");
+  });
+
+  it("errors become notices; status, compaction, title and a crash are shown", () => {
+    const { t } = run([
+      ev.init(),
+      { kind: "api_retry", attempt: 1, maxRetries: 3, retryDelayMs: 500, errorStatus: 529, error: "overloaded" },
+      ev.turnEnd(undefined, { isError: true, result: "API Error: 500", errors: ["diag"] }),
+      { kind: "status", status: null, permissionMode: "plan" },
+      { kind: "compact_boundary", trigger: "manual", preTokens: 10, postTokens: 5 },
+      { kind: "title", title: "My session", source: "ai" },
+      { kind: "process_exit", code: null, signal: "SIGKILL", error: "claude crashed" },
+    ]);
+    expect(t.blocks.map((b) => `${b.level}:${b.text}`)).toEqual([
+      expect.stringMatching(/^warning:.*529.*retry 1\/3/),
+      "error:API Error: 500",
+      "error:diag",
+      expect.stringMatching(/^info:Conversation compacted/),
+      "error:claude crashed",
+    ]);
+    expect(t).toEqual(expect.objectContaining({ permissionMode: "plan", title: "My session", status: "error" }));
+  });
+});
+
+describe("purity", () => {
+  it("a state never changes after it is returned, and reducing it again forks cleanly", () => {
+    const base = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A")]).state;
+    const snapshot = JSON.stringify(toTranscript(base));
+    const a = reduce(base, ev.use("toolu_x", "Bash", {}, "toolu_A"));
+    const b = reduce(base, ev.use("toolu_y", "Bash", {}, "toolu_A"));
+    expect(JSON.stringify(toTranscript(base))).toBe(snapshot);
+    expect(findToolCall(base, "toolu_x")).toBeUndefined();
+    expect(findToolCall(a, "toolu_y")).toBeUndefined();
+    expect(recordOf(toTranscript(b), "toolu_A")?.blocks.map((x) => x.id)).toEqual(["toolu_y"]);
+    const a2 = reduce(a, ev.result("toolu_x", "ok", "toolu_A"));
+    expect(findToolCall(a2, "toolu_x")?.status).toBe("completed");
+    expect(findToolCall(a, "toolu_x")?.status).toBe("running");
+  });
+
+  it("an update inside one card shares every other block", () => {
+    const before = run([...start, ev.agent("toolu_A", "a"), ev.agent("toolu_B", "b"), ev.started("a1", "toolu_A"), ev.started("b1", "toolu_B")]).state;
+    const after = reduce(before, ev.progress("a1", "moving"));
+    const [t0, t1] = [toTranscript(before), toTranscript(after)];
+    expect(t1.blocks[2]).toBe(t0.blocks[2]);
+    expect(t1.blocks[0]).toBe(t0.blocks[0]);
+    expect(t1.blocks[1]).not.toBe(t0.blocks[1]);
+    expect(toTranscript(after)).toBe(t1);
+  });
+});
