@@ -1,25 +1,19 @@
-// Placeholder shell: the five panels of DESIGN.md as labelled landmarks, empty until the real UI.
+import { useEffect } from "react";
+import { interruptActive } from "./actions.js";
+import { DockLayout } from "./layout/DockLayout.js";
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
+
 export function App() {
-  return (
-    <div className="app">
-      <header className="toolbar">
-        <h1>Baton</h1>
-      </header>
-      <nav className="panel hierarchy" aria-label="Hierarchy">
-        <h2>Hierarchy</h2>
-      </nav>
-      <main className="panel transcript" aria-label="Transcript">
-        <h2>Transcript</h2>
-      </main>
-      <aside className="panel inspector" aria-label="Inspector">
-        <h2>Inspector</h2>
-      </aside>
-      <section className="panel project" aria-label="Project">
-        <h2>Project</h2>
-      </section>
-      <section className="panel console" aria-label="Console">
-        <h2>Console</h2>
-      </section>
-    </div>
-  );
+  useEffect(() => {
+    // Esc anywhere outside a text field interrupts the running session (the composer handles its own).
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === "Escape" && !isTyping(e.target) && !e.defaultPrevented) interruptActive();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  return <DockLayout />;
 }

@@ -1,0 +1,55 @@
+// The Unity-style window: toolbar on top, Hierarchy/Project tabs left, Transcript in the centre,
+// Inspector right, Console at the bottom. Sizes and the chosen left tab are remembered.
+import { useEffect, useState } from "react";
+import { ConsolePanel } from "../panels/ConsolePanel.js";
+import { Hierarchy } from "../panels/Hierarchy.js";
+import { Inspector } from "../panels/Inspector.js";
+import { ProjectPanel } from "../panels/ProjectPanel.js";
+import { Toolbar } from "../panels/Toolbar.js";
+import { loadLayout, saveLayout, type Layout } from "../store/persist.js";
+import { TranscriptPanel } from "../transcript/TranscriptPanel.js";
+import { Splitter } from "./Splitter.js";
+
+const LeftTabs = ["Hierarchy", "Project"] as const;
+
+export function DockLayout() {
+  const [layout, setLayout] = useState<Layout>(loadLayout);
+  useEffect(() => saveLayout(layout), [layout]);
+  const update = (patch: Partial<Layout>): void => setLayout((l) => ({ ...l, ...patch }));
+  return (
+    <div className="dock" style={{ gridTemplateColumns: `${layout.left}px 4px 1fr 4px ${layout.right}px`, gridTemplateRows: `auto 1fr 4px ${layout.bottom}px` }}>
+      <Toolbar />
+      <div className="dock-left">
+        <div className="panel-tabs" role="tablist" aria-label="Left panels">
+          {LeftTabs.map((t) => (
+            <button key={t} role="tab" aria-selected={layout.leftTab === t} onClick={() => update({ leftTab: t })}>
+              {t}
+            </button>
+          ))}
+        </div>
+        <section className="panel" aria-label="Hierarchy" hidden={layout.leftTab !== "Hierarchy"}>
+          <Hierarchy />
+        </section>
+        <section className="panel" aria-label="Project" hidden={layout.leftTab !== "Project"}>
+          <ProjectPanel />
+        </section>
+      </div>
+      <Splitter label="Resize left panels" orientation="vertical" value={layout.left} sign={1} min={160} max={600} onChange={(left) => update({ left })} />
+      <TranscriptPanel />
+      <Splitter label="Resize Inspector" orientation="vertical" value={layout.right} sign={-1} min={200} max={700} onChange={(right) => update({ right })} />
+      <div className="dock-right">
+        <div className="panel-title">Inspector</div>
+        <section className="panel" aria-label="Inspector">
+          <Inspector />
+        </section>
+      </div>
+      <Splitter label="Resize Console" orientation="horizontal" value={layout.bottom} sign={-1} min={60} max={600} onChange={(bottom) => update({ bottom })} />
+      <div className="dock-bottom">
+        <div className="panel-title">Console</div>
+        <section className="panel" aria-label="Console">
+          <ConsolePanel />
+        </section>
+      </div>
+    </div>
+  );
+}

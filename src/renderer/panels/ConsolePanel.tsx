@@ -1,0 +1,42 @@
+// Log entries from the CLI's stderr, the protocol layer and Baton itself, filterable by level.
+import { useState } from "react";
+import type { LogEntry } from "../../shared/api.js";
+import { useApp } from "../store/appStore.js";
+
+const Levels: readonly LogEntry["level"][] = ["debug", "info", "warning", "error"];
+const Rank: Record<LogEntry["level"], number> = { debug: 0, info: 1, warning: 2, error: 3 };
+const Shown = 500;
+
+export function ConsolePanel() {
+  const logs = useApp((s) => s.logs);
+  const [min, setMin] = useState<LogEntry["level"]>("info");
+  const [text, setText] = useState("");
+  const filtered = logs.filter((l) => Rank[l.level] >= Rank[min] && (text === "" || l.message.includes(text) || l.source.includes(text)));
+  return (
+    <div className="console-body">
+      <div className="console-bar">
+        <label>
+          Level{" "}
+          <select aria-label="Minimum level" value={min} onChange={(e) => setMin(e.target.value as LogEntry["level"])}>
+            {Levels.map((l) => (
+              <option key={l} value={l}>{l}</option>
+            ))}
+          </select>
+        </label>
+        <input type="search" aria-label="Filter log" placeholder="Filter…" value={text} onChange={(e) => setText(e.target.value)} />
+        <span className="dim">{filtered.length} entries</span>
+      </div>
+      <ol className="log" aria-label="Log entries">
+        {filtered.slice(-Shown).map((l, i) => (
+          <li key={i} className={`log-${l.level}`}>
+            <span className="time">{l.time.slice(11, 19)}</span>
+            <span className="lvl">{l.level}</span>
+            <span className="src">{l.source}</span>
+            <span className="msg">{l.message}</span>
+            {l.fields !== undefined ? <span className="fields">{JSON.stringify(l.fields)}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+// The session as a tree: conductor → subagents → nested subagents, with live status icons.
+import { memo } from "react";
+import { select, useApp } from "../store/appStore.js";
+import { useBlock, useChildren } from "../store/selectors.js";
+import { subagentIcon } from "../util/format.js";
+
+function useSubagentIds(tabId: string, parentId: string): string {
+  // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
+  const ids = useChildren(tabId, parentId);
+  return useApp((s) => {
+    const blocks = s.tabs[tabId]?.transcript.blocksById;
+    return ids.filter((id) => blocks?.get(id)?.call?.subagent !== undefined).join("\n");
+  });
+}
+
+export function Hierarchy() {
+  const tabId = useApp((s) => s.activeTabId);
+  const title = useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta?.title ?? s.tabs[tabId]?.info.title : undefined));
+  const status = useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta?.status : undefined));
+  if (tabId === undefined) return <div className="empty">No session.</div>;
+  return (
+    <ul className="tree" role="tree" aria-label="Agents">
+      <li role="treeitem" aria-expanded={true} aria-selected={false}>
+        <div className="node conductor">
+          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? <span className="spinner" /> : "●"}</span> Conductor
+          <span className="dim"> {title}</span>
+        </div>
+        <Children tabId={tabId} parentId="" />
+      </li>
+    </ul>
+  );
+}
+
+function Children({ tabId, parentId }: { tabId: string; parentId: string }) {
+  const joined = useSubagentIds(tabId, parentId);
+  if (joined === "") return null;
+  return (
+    <ul role="group">
+      {joined.split("\n").map((id) => (
+        <Node key={id} tabId={tabId} id={id} />
+      ))}
+    </ul>
+  );
+}
+
+const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
+  const block = useBlock(tabId, id);
+  const selected = useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === id);
+  const record = block?.call?.subagent;
+  if (record === undefined) return null;
+  return (
+    <li role="treeitem" aria-selected={selected} aria-label={`${record.subagentType}: ${record.description}`}>
+      <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={record.status}>
+        <span className={`icon st-${record.status}`}>{record.status === "running" ? <span className="spinner" /> : subagentIcon(record.status)}</span>
+        <span className="agent-type">{record.subagentType}</span> {record.description}
+      </button>
+      <Children tabId={tabId} parentId={id} />
+    </li>
+  );
+});

@@ -1,0 +1,95 @@
+// Everything about the selected subagent or tool call.
+import type { ReactNode } from "react";
+import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
+import { Markdown } from "../markdown/Markdown.js";
+import { useApp } from "../store/appStore.js";
+import { ToolBody } from "../transcript/toolBodies.js";
+import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
+
+function Row({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+export function Inspector() {
+  const block = useApp((s) => (s.selection !== undefined ? s.tabs[s.selection.tabId]?.transcript.blocksById.get(s.selection.blockId) : undefined));
+  if (block?.call === undefined) return <div className="empty">Select a subagent or tool call.</div>;
+  return block.call.subagent !== undefined ? <SubagentDetails block={block} record={block.call.subagent} /> : <ToolDetails call={block.call} />;
+}
+
+function SubagentDetails({ block, record }: { block: Block; record: SubagentRecord }) {
+  const call = block.call!;
+  return (
+    <div className="inspector-body" aria-label="Subagent details">
+      <h3>» {record.subagentType}</h3>
+      <dl className="props">
+        <Row name="Description">{record.description}</Row>
+        <Row name="Status">{record.status}</Row>
+        <Row name="Agent id">{record.taskId || "–"}</Row>
+        <Row name="Model">{record.model ?? "–"}</Row>
+        <Row name="Tokens">{formatTokens(record.totalTokens)}</Row>
+        <Row name="Tool uses">{record.toolUses ?? "–"}</Row>
+        <Row name="Duration">{formatDuration(record.durationMs ?? elapsedMs(call.startedAt, call.endedAt, Date.now()))}</Row>
+        {record.background ? <Row name="Mode">background</Row> : null}
+        {record.spawnDepth !== undefined ? <Row name="Depth">{record.spawnDepth}</Row> : null}
+      </dl>
+      <h4>Prompt</h4>
+      <pre className="out">{record.prompt}</pre>
+      {record.summaryMarkdown !== undefined ? (
+        <>
+          <h4>Summary</h4>
+          <Markdown text={record.summaryMarkdown} />
+        </>
+      ) : null}
+      <h4>Permission history</h4>
+      {record.permissionHistory === undefined || record.permissionHistory.length === 0 ? (
+        <div className="dim">No requests.</div>
+      ) : (
+        <ul className="perm-history">
+          {record.permissionHistory.map((p) => (
+            <li key={p.requestId}>
+              {p.toolName} — <span className={`perm-badge ${p.state}`}>{p.state}</span>
+              {p.decidedBy !== undefined ? <span className="dim"> by {p.decidedBy}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ToolDetails({ call }: { call: ToolCallRecord }) {
+  return (
+    <div className="inspector-body" aria-label="Tool call details">
+      <h3>{call.name}</h3>
+      <dl className="props">
+        <Row name="Status">{call.status}</Row>
+        <Row name="Id">{call.toolUseId}</Row>
+        <Row name="Started">{call.startedAt ?? "–"}</Row>
+        <Row name="Ended">{call.endedAt ?? "–"}</Row>
+        <Row name="Duration">{formatDuration(elapsedMs(call.startedAt, call.endedAt, Date.now()))}</Row>
+        {call.permission !== undefined ? (
+          <Row name="Permission">
+            {call.permission.state}
+            {call.permission.decidedBy !== undefined ? ` by ${call.permission.decidedBy}` : ""}
+            {call.permission.message !== undefined ? `: ${call.permission.message}` : ""}
+          </Row>
+        ) : null}
+      </dl>
+      <ToolBody call={call} />
+      <h4>Input</h4>
+      <pre className="json">{JSON.stringify(call.input, null, 2)}</pre>
+      {call.result !== undefined ? (
+        <>
+          <h4>Result{call.result.isError ? " (error)" : ""}</h4>
+          <pre className="out">{call.result.text}</pre>
+          {call.result.structured !== undefined ? <pre className="json">{JSON.stringify(call.result.structured, null, 2)}</pre> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

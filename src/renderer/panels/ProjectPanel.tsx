@@ -1,0 +1,106 @@
+// Past sessions by project, newest first, with live full-text search over all of them.
+import { useEffect, useMemo, useState } from "react";
+import type { SearchHit, SessionSummary } from "../../shared/api.js";
+import { api, report } from "../apiClient.js";
+import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
+
+export function refreshSessions(): void {
+  void api().listSessions().then((r) => {
+    const list = report("List sessions", r);
+    if (list !== undefined) setSessions(list);
+  });
+}
+
+async function open(sessionId: string): Promise<void> {
+  const tab = report("Open session", await api().openSession(sessionId));
+  if (tab === undefined) return;
+  if (!tab.live) markRestored(tab.tabId);
+  setActiveTab(tab.tabId);
+}
+
+/** «match» → <mark>match</mark>, as React nodes (never HTML). */
+export function Snippet({ text }: { text: string }) {
+  const parts = text.split(/«|»/);
+  return <span className="snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark key={i}>{p}</mark> : p))}</span>;
+}
+
+function projectName(s: SessionSummary): string {
+  return s.cwd ?? s.projectDir;
+}
+
+export function ProjectPanel() {
+  const sessions = useApp((s) => s.sessions);
+  const [query, setQuery] = useState("");
+  const [hits, setHits] = useState<readonly SearchHit[] | undefined>(undefined);
+  useEffect(refreshSessions, []);
+  useEffect(() => {
+    const q = query.trim();
+    if (q === "") {
+      setHits(undefined);
+      return;
+    }
+    let live = true;
+    const timer = setTimeout(() => {
+      void api().searchHistory(q, 50).then((r) => {
+        if (live) setHits(report("Search", r) ?? []);
+      });
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+
+  const groups = useMemo(() => {
+    const sorted = [...sessions].sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? ""));
+    const byProject = new Map<string, SessionSummary[]>();
+    for (const s of sorted) byProject.set(projectName(s), [...(byProject.get(projectName(s)) ?? []), s]);
+    return [...byProject];
+  }, [sessions]);
+
+  return (
+    <div className="project-body">
+      <div className="search-row">
+        <input type="search" aria-label="Search history" placeholder="Search all sessions…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button aria-label="Refresh sessions" onClick={refreshSessions}>⟳</button>
+      </div>
+      {hits !== undefined ? (
+        <ul className="hits" aria-label="Search results">
+          {hits.length === 0 ? <li className="dim">No matches.</li> : null}
+          {hits.map((h, i) => (
+            <li key={i}>
+              <button className="hit" onClick={() => void open(h.sessionId)}>
+                <div className="hit-title">
+                  {h.sessionTitle}
+                  {h.subagentDescription !== undefined ? <span className="dim"> » {h.subagentDescription}</span> : null}
+                </div>
+                <Snippet text={h.snippet} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="sessions" aria-label="Sessions">
+          {groups.length === 0 ? <div className="dim">No past sessions.</div> : null}
+          {groups.map(([project, list]) => (
+            <div key={project} className="project-group">
+              <div className="project-name" title={project}>{project}</div>
+              <ul>
+                {list.map((s) => (
+                  <li key={s.sessionId}>
+                    <button className="session-item" onClick={() => void open(s.sessionId)} aria-label={`Open session ${s.title}`}>
+                      <span className="title">{s.title}</span>
+                      <span className="dim">
+                        {s.lastTimestamp?.slice(0, 16).replace("T", " ")} · {s.promptCount} prompts{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

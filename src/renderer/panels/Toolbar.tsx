@@ -1,0 +1,99 @@
+// Session controls and the running session's numbers.
+import { useState } from "react";
+import { api, report } from "../apiClient.js";
+import { interruptActive } from "../actions.js";
+import { setActiveTab, useApp } from "../store/appStore.js";
+import { useActiveTab } from "../store/selectors.js";
+import { formatCost, formatTokens } from "../util/format.js";
+
+const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+const ContextWindow = 200_000;
+
+function NewSession() {
+  const [asking, setAsking] = useState(false);
+  const [cwd, setCwd] = useState(() => localStorage.getItem("baton.lastCwd") ?? "");
+  const start = async (dir: string): Promise<void> => {
+    localStorage.setItem("baton.lastCwd", dir);
+    setAsking(false);
+    const tab = report("New session", await api().newSession({ cwd: dir }));
+    if (tab !== undefined) setActiveTab(tab.tabId);
+  };
+  const begin = async (): Promise<void> => {
+    const chosen = await api().chooseDirectory();
+    if (chosen.ok && chosen.value !== null) await start(chosen.value);
+    else if (chosen.ok) setAsking(true);
+    else report("Choose directory", chosen);
+  };
+  if (!asking) return <button onClick={() => void begin()}>+ New session</button>;
+  return (
+    <form
+      className="cwd-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (cwd.trim() !== "") void start(cwd.trim());
+      }}
+    >
+      <input aria-label="Working directory" placeholder="/path/to/project" value={cwd} onChange={(e) => setCwd(e.target.value)} autoFocus
+        onKeyDown={(e) => e.key === "Escape" && setAsking(false)} />
+      <button type="submit" className="primary">Start</button>
+    </form>
+  );
+}
+
+export function Toolbar() {
+  const tab = useActiveTab();
+  const meta = tab?.transcript.meta;
+  const tabId = tab?.info.tabId;
+  const usage = meta?.usage;
+  const context = (usage?.input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
+  const running = meta?.status === "running";
+  const waiting = (tab?.transcript.pending.length ?? 0) > 0;
+  const models = tab?.sessionInfo?.models ?? [];
+  const restored = useApp((s) => tabId !== undefined && s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
+  return (
+    <header className="toolbar" role="toolbar" aria-label="Session controls">
+      <span className="brand">Baton</span>
+      <NewSession />
+      <label className="tb-field">
+        Model
+        <select
+          aria-label="Model"
+          disabled={tabId === undefined || restored}
+          value={meta?.model ?? ""}
+          onChange={(e) => tabId !== undefined && void api().setModel(tabId, e.target.value).then((r) => report("Set model", r))}
+        >
+          {meta?.model !== undefined && !models.some((m) => m.value === meta.model) ? <option value={meta.model}>{meta.model}</option> : null}
+          {models.length === 0 && meta?.model === undefined ? <option value="">–</option> : null}
+          {models.map((m) => (
+            <option key={m.value} value={m.value}>{m.displayName}</option>
+          ))}
+        </select>
+      </label>
+      <label className="tb-field">
+        Mode
+        <select
+          aria-label="Permission mode"
+          disabled={tabId === undefined || restored}
+          value={meta?.permissionMode ?? "default"}
+          onChange={(e) => tabId !== undefined && void api().setPermissionMode(tabId, e.target.value).then((r) => report("Set mode", r))}
+        >
+          {[...new Set([...Modes, meta?.permissionMode ?? "default"])].map((m) => (
+            <option key={m} value={m}>{m}</option>
+          ))}
+        </select>
+      </label>
+      <button className={running ? "danger" : ""} disabled={!running} onClick={interruptActive} title="Interrupt (Esc)">
+        ■ Interrupt
+      </button>
+      <span className="spacer" />
+      <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
+        {waiting ? "waiting for you" : (meta?.status ?? "no session")}
+      </span>
+      <span className="stat" title="Session cost">{formatCost(meta?.costUsd)}</span>
+      <span className="stat" title="Tokens in / out of the last turn">
+        {formatTokens(usage?.input_tokens)} in · {formatTokens(usage?.output_tokens)} out
+      </span>
+      <span className="stat" title="Context used">ctx {Math.round((context / ContextWindow) * 100)}%</span>
+    </header>
+  );
+}

@@ -1,0 +1,129 @@
+// The renderer's one zustand store: open tabs, each with its normalised transcript (blocks by id,
+// children by parent id, meta, pending permissions), plus UI state that must outlive any single
+// component: selection, which cards are expanded, logs, and the past-session list.
+
+import { create } from "zustand";
+import type { LogEntry, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { NormalizedBlock } from "../../shared/api.js";
+import type { Block } from "../../shared/transcript.js";
+import { applyDelta, emptyTranscriptStore, normalizeBlock, type TranscriptStore } from "../../shared/delta/index.js";
+import { loadExpanded, saveExpanded } from "./persist.js";
+
+export interface TabState {
+  readonly info: TabInfo;
+  readonly transcript: TranscriptStore;
+  readonly sessionInfo?: SessionInfo;
+}
+
+export type Selection = { readonly tabId: string; readonly blockId: string } | undefined;
+
+export interface AppState {
+  readonly tabOrder: readonly string[];
+  readonly tabs: Readonly<Record<string, TabState>>;
+  readonly activeTabId: string | undefined;
+  readonly selection: Selection;
+  /** Expanded subagent cards and tool groups, by toolUseId / group key. */
+  readonly expanded: Readonly<Record<string, boolean>>;
+  readonly logs: readonly LogEntry[];
+  readonly sessions: readonly SessionSummary[];
+  /** Tabs opened from history (read-only until resumed). TabInfo.live is also false while a CLI starts. */
+  readonly restored: Readonly<Record<string, true>>;
+  /** Bumped to ask the transcript to scroll a block into view. */
+  readonly scrollRequest: { readonly blockId: string; readonly seq: number } | undefined;
+}
+
+export const MaxLogEntries = 2000;
+
+export const useApp = create<AppState>()(() => ({
+  tabOrder: [],
+  tabs: {},
+  activeTabId: undefined,
+  selection: undefined,
+  expanded: loadExpanded(),
+  logs: [],
+  sessions: [],
+  restored: {},
+  scrollRequest: undefined,
+}));
+
+export function emptyTab(info: TabInfo): TabState {
+  return { info, transcript: emptyTranscriptStore() };
+}
+
+/** Replaces the tab list, keeping the transcripts of tabs that stay open. */
+export function setTabs(list: readonly TabInfo[]): void {
+  useApp.setState((s) => {
+    const tabs: Record<string, TabState> = {};
+    for (const info of list) {
+      const old = s.tabs[info.tabId];
+      tabs[info.tabId] = old !== undefined ? { ...old, info } : emptyTab(info);
+    }
+    const order = list.map((t) => t.tabId);
+    // A tab that just appeared (new session, plan continued in a fresh one) comes to the front.
+    const added = order.filter((id) => s.tabs[id] === undefined);
+    const kept = s.activeTabId !== undefined && tabs[s.activeTabId] !== undefined ? s.activeTabId : order[order.length - 1];
+    const active = added.length > 0 ? added[added.length - 1] : kept;
+    return { tabs, tabOrder: order, activeTabId: active };
+  });
+}
+
+export function setActiveTab(tabId: string): void {
+  useApp.setState({ activeTabId: tabId });
+}
+
+export function setSessionInfo(tabId: string, info: SessionInfo): void {
+  useApp.setState((s) => {
+    const tab = s.tabs[tabId];
+    return tab === undefined ? {} : { tabs: { ...s.tabs, [tabId]: { ...tab, sessionInfo: info } } };
+  });
+}
+
+export function setExpanded(key: string, open: boolean): void {
+  const s = useApp.getState();
+  const tab = s.activeTabId !== undefined ? s.tabs[s.activeTabId] : undefined;
+  useApp.setState({ expanded: { ...s.expanded, [key]: open } });
+  saveExpanded(tab?.transcript.meta?.sessionId ?? "", key, open);
+}
+
+export function select(tabId: string, blockId: string, scroll: boolean): void {
+  useApp.setState((s) => ({
+    selection: { tabId, blockId },
+    ...(scroll ? { scrollRequest: { blockId, seq: (s.scrollRequest?.seq ?? 0) + 1 } } : {}),
+  }));
+}
+
+export function addLog(entry: LogEntry): void {
+  useApp.setState((s) => {
+    const logs = s.logs.length >= MaxLogEntries ? s.logs.slice(s.logs.length - MaxLogEntries + 1) : s.logs.slice();
+    logs.push(entry);
+    return { logs };
+  });
+}
+
+export function setSessions(sessions: readonly SessionSummary[]): void {
+  useApp.setState({ sessions });
+}
+
+/** Puts lazily loaded nested blocks (a restored subagent's sidechain) under their card. */
+export function insertNested(tabId: string, parentId: string, blocks: readonly Block[]): void {
+  const upserts: NormalizedBlock[] = [];
+  const children: Record<string, readonly string[]> = {};
+  const walk = (parent: string, list: readonly Block[]): void => {
+    children[parent] = list.map((b) => b.id);
+    for (const b of list) {
+      upserts.push(normalizeBlock(b));
+      const nested = b.call?.subagent?.blocks;
+      if (nested !== undefined && nested.length > 0) walk(b.id, nested);
+    }
+  };
+  walk(parentId, blocks);
+  useApp.setState((s) => {
+    const tab = s.tabs[tabId];
+    if (tab === undefined) return {};
+    return { tabs: { ...s.tabs, [tabId]: { ...tab, transcript: applyDelta(tab.transcript, { tabId, upserts, children }) } } };
+  });
+}
+
+export function markRestored(tabId: string): void {
+  useApp.setState((s) => ({ restored: { ...s.restored, [tabId]: true } }));
+}

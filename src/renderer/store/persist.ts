@@ -1,0 +1,88 @@
+// Small pieces of UI state kept across restarts in localStorage: expanded cards per session,
+// composer drafts, prompt history, panel layout. Storage errors (quota, disabled) lose only
+// the convenience, never the session.
+
+const ExpandedKey = "baton.expanded";
+const LayoutKey = "baton.layout";
+
+function read<T>(key: string, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : (JSON.parse(raw) as T);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or unavailable: the UI keeps working without persistence.
+  }
+}
+
+type ExpandedBySession = Record<string, string[]>;
+
+/** All expanded keys of every session (tool use ids are globally unique). */
+export function loadExpanded(): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const keys of Object.values(read<ExpandedBySession>(ExpandedKey, {}))) {
+    if (Array.isArray(keys)) for (const key of keys) out[key] = true;
+  }
+  return out;
+}
+
+export function saveExpanded(sessionId: string, key: string, open: boolean): void {
+  const all = read<ExpandedBySession>(ExpandedKey, {});
+  const set = new Set(all[sessionId] ?? []);
+  if (open) set.add(key);
+  else set.delete(key);
+  all[sessionId] = [...set];
+  write(ExpandedKey, all);
+}
+
+export function loadDraft(key: string): string {
+  return read<string>(`baton.draft.${key}`, "");
+}
+
+export function saveDraft(key: string, text: string): void {
+  if (text === "") {
+    try {
+      localStorage.removeItem(`baton.draft.${key}`);
+    } catch {
+      // ignore: see write()
+    }
+    return;
+  }
+  write(`baton.draft.${key}`, text);
+}
+
+export function loadPromptHistory(): string[] {
+  const list = read<unknown>("baton.prompts", []);
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+}
+
+export function pushPromptHistory(text: string): void {
+  const list = loadPromptHistory().filter((x) => x !== text);
+  list.push(text);
+  write("baton.prompts", list.slice(-100));
+}
+
+export interface Layout {
+  readonly left: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly leftTab: "Hierarchy" | "Project";
+}
+
+export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy" };
+
+export function loadLayout(): Layout {
+  const saved = read<Partial<Layout>>(LayoutKey, {});
+  return { ...DefaultLayout, ...saved };
+}
+
+export function saveLayout(layout: Layout): void {
+  write(LayoutKey, layout);
+}

@@ -1,0 +1,46 @@
+// Hooks that read one thing from the store, so a component re-renders only when that thing changes.
+
+import type { PendingPermission } from "../../shared/api.js";
+import type { Block } from "../../shared/transcript.js";
+import type { TranscriptMeta } from "../../shared/delta/index.js";
+import { useApp, type TabState } from "./appStore.js";
+
+const NoIds: readonly string[] = Object.freeze([]);
+const NoPending: readonly PendingPermission[] = Object.freeze([]);
+
+export function useActiveTab(): TabState | undefined {
+  return useApp((s) => (s.activeTabId !== undefined ? s.tabs[s.activeTabId] : undefined));
+}
+
+export function useBlock(tabId: string, blockId: string): Block | undefined {
+  return useApp((s) => s.tabs[tabId]?.transcript.blocksById.get(blockId));
+}
+
+export function useChildren(tabId: string, parentId: string): readonly string[] {
+  return useApp((s) => s.tabs[tabId]?.transcript.children.get(parentId) ?? NoIds);
+}
+
+export function useMeta(tabId: string | undefined): TranscriptMeta | undefined {
+  return useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta : undefined));
+}
+
+export function usePending(tabId: string): readonly PendingPermission[] {
+  return useApp((s) => s.tabs[tabId]?.transcript.pending ?? NoPending);
+}
+
+export function useExpanded(key: string): boolean {
+  return useApp((s) => s.expanded[key] === true);
+}
+
+/** The pending request for one tool call of the main agent, if it waits. */
+export function usePendingForTool(tabId: string, toolUseId: string): PendingPermission | undefined {
+  return useApp((s) => s.tabs[tabId]?.transcript.pending.find((p) => p.toolUseId === toolUseId && p.agentId === undefined));
+}
+
+/** Requests a subagent made (matched by its task id), shown on its card. */
+export function usePendingForAgent(tabId: string, taskId: string): readonly PendingPermission[] {
+  const pending = usePending(tabId);
+  if (taskId === "") return NoPending;
+  const mine = pending.filter((p) => p.agentId === taskId);
+  return mine.length === 0 ? NoPending : mine;
+}

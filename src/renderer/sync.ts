@@ -1,0 +1,64 @@
+// Connects the store to the BatonApi: the tab list, one delta subscription per open tab, logs,
+// session info. Returns a function that stops every subscription.
+import type { BatonApi, TabInfo } from "../shared/api.js";
+import { addLog, setSessionInfo, setTabs, useApp } from "./store/appStore.js";
+import { enqueueDelta } from "./store/deltaQueue.js";
+import { startNotifications } from "./notifications.js";
+import { refreshSessions } from "./panels/ProjectPanel.js";
+
+export function startSync(api: BatonApi): () => void {
+  const subscriptions = new Map<string, () => void>();
+  const infoAsked = new Set<string>();
+
+  const askInfo = (tab: TabInfo): void => {
+    if (!tab.live || infoAsked.has(tab.tabId)) return;
+    infoAsked.add(tab.tabId);
+    void api.getSessionInfo(tab.tabId).then((r) => {
+      if (r.ok) setSessionInfo(tab.tabId, r.value);
+      else infoAsked.delete(tab.tabId);
+    });
+  };
+
+  const onTabs = (tabs: readonly TabInfo[]): void => {
+    setTabs(tabs);
+    const open = new Set(tabs.map((t) => t.tabId));
+    for (const [tabId, stop] of subscriptions) {
+      if (open.has(tabId)) continue;
+      stop();
+      subscriptions.delete(tabId);
+    }
+    for (const tab of tabs) {
+      if (!subscriptions.has(tab.tabId)) subscriptions.set(tab.tabId, api.onTranscriptDelta(tab.tabId, enqueueDelta));
+      askInfo(tab);
+    }
+  };
+
+  const stopTabs = api.onTabsChanged((tabs) => {
+    onTabs(tabs);
+    // A session that ends or starts shows up in the history list.
+    refreshSessions();
+  });
+  const stopLog = api.onLog(addLog);
+  void api.listTabs().then((r) => {
+    if (r.ok) onTabs(r.value);
+  });
+  // Slash commands arrive with the CLI's init; ask again once a live tab has a session id.
+  const stopInfo = useApp.subscribe((s, prev) => {
+    for (const tabId of s.tabOrder) {
+      const tab = s.tabs[tabId];
+      if (tab?.info.live === true && tab.sessionInfo?.slashCommands.length === 0 && tab.transcript.meta?.sessionId !== prev.tabs[tabId]?.transcript.meta?.sessionId) {
+        infoAsked.delete(tabId);
+        askInfo(tab.info);
+      }
+    }
+  });
+  const stopNotify = startNotifications();
+  return () => {
+    stopTabs();
+    stopLog();
+    stopInfo();
+    stopNotify();
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+  };
+}

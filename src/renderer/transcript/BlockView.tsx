@@ -1,0 +1,43 @@
+// One block of any kind, top level or nested.
+import { memo } from "react";
+import type { Block } from "../../shared/transcript.js";
+import { Markdown } from "../markdown/Markdown.js";
+import { SubagentCard } from "./SubagentCard.js";
+import { ToolCard } from "./ToolCard.js";
+
+export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
+  switch (block.kind) {
+    case "user":
+      return (
+        <div className="user-prompt" aria-label="Prompt" data-block-id={block.id}>
+          <div className="who">You</div>
+          <div className="user-text">{block.text}</div>
+          {block.images?.map((img, i) => (
+            <img key={i} className="thumb" alt="attached" src={`data:${img.mediaType};base64,${img.data}`} />
+          ))}
+        </div>
+      );
+    case "text":
+      return (
+        <div className={`assistant ${block.streaming === true ? "streaming" : ""}`} data-block-id={block.id}>
+          <Markdown text={block.text ?? ""} />
+        </div>
+      );
+    case "thinking":
+      return (
+        <details className="thinking" data-block-id={block.id}>
+          <summary>Thinking{block.streaming === true ? "…" : ""}</summary>
+          <div className="thinking-text">{block.text}</div>
+        </details>
+      );
+    case "notice":
+      return (
+        <div className={`notice ${block.level ?? "info"}`} role={block.level === "error" ? "alert" : "note"} data-block-id={block.id}>
+          {block.text}
+        </div>
+      );
+    case "tool":
+      if (block.call === undefined) return null;
+      return block.call.subagent !== undefined ? <SubagentCard tabId={tabId} block={block} /> : <ToolCard tabId={tabId} block={block} nested={nested} />;
+  }
+});

@@ -1,0 +1,148 @@
+// The prompt box. Enter sends, Shift+Enter is a newline, Esc interrupts, ↑ in an empty box recalls
+// earlier prompts, "/" completes slash commands, pasted or dropped images are attached. The draft
+// is saved as you type and survives a restart.
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { api, report } from "../apiClient.js";
+import { setActiveTab, useApp } from "../store/appStore.js";
+import { loadDraft, loadPromptHistory, pushPromptHistory, saveDraft } from "../store/persist.js";
+import { interruptActive } from "../actions.js";
+
+interface Image {
+  readonly mediaType: string;
+  readonly data: string;
+}
+
+function readImage(file: File): Promise<Image | undefined> {
+  return new Promise((resolve) => {
+    if (!file.type.startsWith("image/")) return resolve(undefined);
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve({ mediaType: file.type, data: url.slice(url.indexOf(",") + 1) });
+    };
+    reader.onerror = () => resolve(undefined);
+    reader.readAsDataURL(file);
+  });
+}
+
+export function Composer({ tabId }: { tabId: string }) {
+  const tab = useApp((s) => s.tabs[tabId]);
+  const draftKey = tab?.info.sessionId ?? tabId;
+  const [text, setText] = useState(() => loadDraft(draftKey));
+  const [images, setImages] = useState<Image[]>([]);
+  const [historyIndex, setHistoryIndex] = useState(-1);
+  const [pick, setPick] = useState(0);
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  // The key moves from tab id to session id once the CLI names the session: keep what is typed.
+  useEffect(() => setText((t) => (t !== "" ? t : loadDraft(draftKey))), [draftKey]);
+  useEffect(() => saveDraft(draftKey, text), [draftKey, text]);
+
+  const commands = tab?.sessionInfo?.slashCommands ?? [];
+  const slash = /^\/(\S*)$/.exec(text);
+  const matches = slash !== null ? commands.filter((c) => c.startsWith(slash[1]!)).slice(0, 8) : [];
+
+  const send = async (): Promise<void> => {
+    const prompt = text.trim();
+    if ((prompt === "" && images.length === 0) || tab === undefined) return;
+    pushPromptHistory(prompt);
+    setText("");
+    setImages([]);
+    setHistoryIndex(-1);
+    // A restored tab answers "read_only": continue that session with `claude --resume`.
+    const sent = await api().sendPrompt(tabId, prompt, images);
+    if (sent.ok || sent.error.code !== "read_only") {
+      report("Send prompt", sent);
+      return;
+    }
+    const cwd = tab.info.cwd ?? tab.transcript.meta?.cwd;
+    if (cwd === undefined) return;
+    const resume = tab.info.sessionId ?? tab.transcript.meta?.sessionId;
+    const opened = report("Resume session", await api().newSession({ cwd, ...(resume !== undefined ? { resumeSessionId: resume } : {}), initialPrompt: prompt }));
+    if (opened !== undefined) setActiveTab(opened.tabId);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (matches.length > 0 && (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey))) {
+      e.preventDefault();
+      setText(`/${matches[Math.min(pick, matches.length - 1)]!} `);
+      setPick(0);
+      return;
+    }
+    if (matches.length > 0 && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+      e.preventDefault();
+      setPick((p) => (p + (e.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length);
+      return;
+    }
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      interruptActive();
+    } else if (e.key === "ArrowUp" && (text === "" || historyIndex >= 0)) {
+      const history = loadPromptHistory();
+      const next = historyIndex < 0 ? history.length - 1 : historyIndex - 1;
+      if (next >= 0 && history[next] !== undefined) {
+        e.preventDefault();
+        setHistoryIndex(next);
+        setText(history[next]);
+      }
+    }
+  };
+
+  const addFiles = async (files: FileList | File[]): Promise<void> => {
+    const read = await Promise.all([...files].map(readImage));
+    const ok = read.filter((x): x is Image => x !== undefined);
+    if (ok.length > 0) setImages((list) => [...list, ...ok]);
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const files = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+    if (files.length === 0) return;
+    e.preventDefault();
+    void addFiles(files);
+  };
+  const onDrop = (e: DragEvent<HTMLDivElement>): void => {
+    if (e.dataTransfer.files.length === 0) return;
+    e.preventDefault();
+    void addFiles(e.dataTransfer.files);
+  };
+
+  const restored = useApp((s) => s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
+  return (
+    <div className="composer" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
+      {images.length > 0 ? (
+        <div className="attachments">
+          {images.map((img, i) => (
+            <button key={i} className="thumb-btn" aria-label={`Remove image ${i + 1}`} onClick={() => setImages((l) => l.filter((_, j) => j !== i))}>
+              <img className="thumb" alt="" src={`data:${img.mediaType};base64,${img.data}`} />
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {matches.length > 0 ? (
+        <ul className="slash" role="listbox" aria-label="Slash commands">
+          {matches.map((c, i) => (
+            <li key={c} role="option" aria-selected={i === pick} onMouseDown={(e) => { e.preventDefault(); setText(`/${c} `); ref.current?.focus(); }}>
+              /{c}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <textarea
+        ref={ref}
+        aria-label="Prompt"
+        placeholder={restored ? "Continue this session (resumes it)…" : "Ask Claude…  (Enter to send, Shift+Enter for a newline, Esc to interrupt)"}
+        value={text}
+        rows={Math.min(8, Math.max(2, text.split("\n").length))}
+        onChange={(e) => {
+          setText(e.target.value);
+          setHistoryIndex(-1);
+          setPick(0);
+        }}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+// A waiting permission request, shown on the card of the agent that asked. AskUserQuestion and
+// ExitPlanMode arrive as permission requests too and get their own forms.
+import { useState } from "react";
+import type { PendingPermission, PermissionAnswer } from "../../shared/api.js";
+import type { PermissionState } from "../../shared/transcript.js";
+import { api, report } from "../apiClient.js";
+import { toolSummary } from "../util/format.js";
+import { AskUserQuestionForm } from "./AskUserQuestionForm.js";
+import { PlanReview } from "./PlanReview.js";
+
+export function useAnswer(tabId: string, requestId: string): [boolean, (answer: PermissionAnswer) => void] {
+  const [busy, setBusy] = useState(false);
+  const answer = (value: PermissionAnswer): void => {
+    setBusy(true);
+    void api()
+      .answerPermission(tabId, requestId, value)
+      .then((r) => {
+        report("Answer permission", r);
+        if (!r.ok) setBusy(false);
+      });
+  };
+  return [busy, answer];
+}
+
+export function PermissionPrompt({ tabId, request }: { tabId: string; request: PendingPermission }) {
+  if (request.toolName === "AskUserQuestion") return <AskUserQuestionForm tabId={tabId} request={request} />;
+  if (request.toolName === "ExitPlanMode") return <PlanReview tabId={tabId} request={request} />;
+  return <ToolPermission tabId={tabId} request={request} />;
+}
+
+function ToolPermission({ tabId, request }: { tabId: string; request: PendingPermission }) {
+  const [busy, answer] = useAnswer(tabId, request.requestId);
+  const [message, setMessage] = useState("");
+  const summary = toolSummary(request.toolName, request.input);
+  return (
+    <section className="perm" aria-label="Permission request" data-request-id={request.requestId}>
+      <div className="perm-title">
+        <span className="perm-dot" aria-hidden="true">●</span> Waiting: <b>{request.toolName}</b> {summary !== "" ? <code>{summary}</code> : null}
+      </div>
+      {request.description !== undefined && request.description !== summary ? <div className="dim">{request.description}</div> : null}
+      <div className="perm-actions">
+        <button disabled={busy} className="primary" onClick={() => answer({ behavior: "allow", updatedInput: request.input })}>
+          Allow
+        </button>
+        <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "session" })}>
+          Allow for this session
+        </button>
+        <input
+          aria-label="Deny message"
+          placeholder="Reason (optional)"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") answer({ behavior: "deny", message: message || "Denied by the user" });
+            e.stopPropagation();
+          }}
+        />
+        <button disabled={busy} className="danger" onClick={() => answer({ behavior: "deny", message: message || "Denied by the user" })}>
+          Deny
+        </button>
+      </div>
+    </section>
+  );
+}
+
+const BadgeText: Record<PermissionState["state"], string> = {
+  asked: "asked",
+  allowed: "allowed",
+  denied: "denied",
+  cancelled: "withdrawn",
+};
+
+export function PermissionBadge({ state }: { state: PermissionState }) {
+  return (
+    <span className={`perm-badge ${state.state}`} title={state.message ?? state.decidedBy ?? ""}>
+      {BadgeText[state.state]}
+      {state.decidedBy !== undefined && state.decidedBy !== "user" ? ` · ${state.decidedBy}` : ""}
+      {state.state === "denied" && state.message !== undefined ? `: ${state.message}` : ""}
+    </span>
+  );
+}

@@ -1,0 +1,5 @@
+import { useApp } from "../store/appStore.js";
+
+export function useSelected(tabId: string, blockId: string): boolean {
+  return useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === blockId);
+}

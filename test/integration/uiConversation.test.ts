@@ -1,0 +1,192 @@
+// Browser tests of steering a session: permission requests on the card of the agent that asked,
+// AskUserQuestion and ExitPlanMode round trips, Esc interrupting a running subagent.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiConversation: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+function requestText(app: WebApp, agent: string, turn: number): string {
+  const r = app.model.requests.find((x) => x.agent === agent && x.turn === turn);
+  return r === undefined ? "" : JSON.stringify(r.body["messages"]);
+}
+
+describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
+  it("puts a subagent's permission requests on its card; Allow runs, Deny reports the message", async () => {
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Asking sub", "[[SUB-A]] touch two files")] }, { blocks: [text("Permissions handled.")] }],
+        "SUB-A": [
+          { blocks: [bashCall("touch sub-allow.txt", "Create sub allow file")] },
+          { blocks: [bashCall("touch sub-deny.txt", "Create sub deny file")] },
+          { blocks: [text("One allowed, one denied.")] },
+        ],
+      },
+      { cwdName: "permissions-ui" },
+    );
+    const { baton, env } = app;
+    await baton.newSession();
+    await baton.send("touch some files");
+    const card = baton.subagentCard("general-purpose", "Asking sub");
+    const prompt = baton.permissionOn(card);
+    await pw(prompt).toContainText("touch sub-allow.txt", { timeout: 30_000 });
+    // The session visibly waits: on the card and in the toolbar.
+    await pw(card).toHaveAttribute("data-status", "running");
+    await pw(baton.page.getByLabel("Session status")).toHaveText("waiting for you");
+    await baton.screenshot("permission-on-subagent-card");
+    await prompt.getByRole("button", { name: "Allow", exact: true }).click();
+
+    await pw(prompt).toContainText("touch sub-deny.txt", { timeout: 30_000 });
+    expect(fs.existsSync(path.join(env.cwd, "sub-allow.txt"))).toBe(true);
+    await prompt.getByRole("textbox", { name: "Deny message" }).fill("Not this file, please");
+    await prompt.getByRole("button", { name: "Deny" }).click();
+
+    await pw(baton.transcript).toContainText("Permissions handled.", { timeout: 60_000 });
+    await pw(prompt).toHaveCount(0);
+    expect(fs.existsSync(path.join(env.cwd, "sub-deny.txt"))).toBe(false);
+    await baton.expand(card);
+    const denied = baton.toolCards("Bash", card).filter({ hasText: "touch sub-deny.txt" });
+    await pw(denied).toContainText("Not this file, please", { timeout: 10_000 });
+    await pw(baton.toolCards("Bash", card).filter({ hasText: "touch sub-allow.txt" })).toContainText("allowed");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("shows each parallel subagent's request on its own card, answered independently", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [agentCall("Left task", "[[SUB-A]] touch left"), agentCall("Right task", "[[SUB-B]] touch right")] },
+          { blocks: [text("Both asked.")] },
+        ],
+        "SUB-A": [{ blocks: [bashCall("touch left.txt", "Create left file")] }, { blocks: [text("Left done.")] }],
+        "SUB-B": [{ blocks: [bashCall("touch right.txt", "Create right file")] }, { blocks: [text("Right done.")] }],
+      },
+      { cwdName: "parallel-permissions-ui" },
+    );
+    const { baton, env } = app;
+    await baton.newSession();
+    await baton.send("touch in parallel");
+    const left = baton.subagentCard("general-purpose", "Left task");
+    const right = baton.subagentCard("general-purpose", "Right task");
+    await pw(baton.permissionOn(left)).toContainText("touch left.txt", { timeout: 30_000 });
+    await pw(baton.permissionOn(right)).toContainText("touch right.txt", { timeout: 30_000 });
+    await pw(baton.permissionOn(left)).not.toContainText("right.txt");
+    // Answer the second one first.
+    await baton.permissionOn(right).getByRole("button", { name: "Deny" }).click();
+    await pw(baton.permissionOn(right)).toHaveCount(0, { timeout: 20_000 });
+    await pw(baton.permissionOn(left)).toHaveCount(1);
+    await baton.permissionOn(left).getByRole("button", { name: "Allow", exact: true }).click();
+    await pw(baton.transcript).toContainText("Both asked.", { timeout: 60_000 });
+    expect(fs.existsSync(path.join(env.cwd, "left.txt"))).toBe(true);
+    expect(fs.existsSync(path.join(env.cwd, "right.txt"))).toBe(false);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("answers AskUserQuestion with single, multi and free-text choices", async () => {
+    const questions = [
+      { question: "Which color should we use?", header: "Color", multiSelect: false, options: [{ label: "Red", description: "Warm" }, { label: "Blue", description: "Cool" }] },
+      { question: "Which sizes?", header: "Size", multiSelect: true, options: [{ label: "S", description: "Small" }, { label: "M", description: "Medium" }, { label: "L", description: "Large" }] },
+      { question: "Which name?", header: "Name", multiSelect: false, options: [{ label: "Alpha", description: "" }, { label: "Beta", description: "" }] },
+    ];
+    app = await startWebApp(
+      {
+        main: [{ blocks: [{ type: "tool_use", name: "AskUserQuestion", input: { questions } }] }, { blocks: [text("Thanks for answering.")] }],
+      },
+      { cwdName: "ask-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("ask me things");
+    const form = baton.transcript.getByRole("region", { name: "Permission request" });
+    await pw(form).toContainText("Which color should we use?", { timeout: 30_000 });
+    await form.getByRole("radio", { name: /Blue/ }).check();
+    await form.getByRole("checkbox", { name: /^S/ }).check();
+    await form.getByRole("checkbox", { name: /^L/ }).check();
+    await form.getByRole("textbox", { name: "Other answer to Which name?" }).fill("Gamma");
+    await baton.screenshot("ask-user-question");
+    await form.getByRole("button", { name: "Submit answers" }).click();
+    await pw(baton.transcript).toContainText("Thanks for answering.", { timeout: 30_000 });
+    const sent = requestText(app, "main", 1);
+    expect(sent).toContain('\\"Which color should we use?\\"=\\"Blue\\"');
+    expect(sent).toContain('\\"Which sizes?\\"=\\"S, L\\"');
+    expect(sent).toContain('\\"Which name?\\"=\\"Gamma\\"');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("reviews an ExitPlanMode plan: edit, then approve; the model gets the edited plan", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [{ type: "tool_use", name: "ExitPlanMode", input: { plan: "# Plan\n\n1. Read the code\n2. Change it" } }] },
+          { blocks: [text("Plan approved, starting.")] },
+        ],
+      },
+      { cwdName: "plan-ui" },
+    );
+    const { baton, page } = app;
+    await baton.newSession();
+    await page.getByRole("combobox", { name: "Permission mode" }).selectOption("plan");
+    await baton.send("make a plan");
+    const review = baton.transcript.getByRole("region", { name: "Permission request" });
+    await pw(review.getByRole("heading", { name: "Plan" })).toBeVisible({ timeout: 30_000 });
+    await baton.screenshot("plan-review");
+    await review.getByRole("button", { name: "Edit" }).click();
+    await review.getByRole("textbox", { name: "Plan" }).fill("# Plan\n\n1. Read the code\n2. Change it\n3. Run the tests");
+    await review.getByRole("button", { name: "Approve", exact: true }).click();
+    await pw(baton.transcript).toContainText("Plan approved, starting.", { timeout: 30_000 });
+    expect(requestText(app, "main", 1)).toContain("3. Run the tests");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("rejects a plan with feedback that reaches the model", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [{ type: "tool_use", name: "ExitPlanMode", input: { plan: "# Plan\n\nDelete everything" } }] },
+          { blocks: [text("Understood, revising.")] },
+        ],
+      },
+      { cwdName: "plan-reject-ui" },
+    );
+    const { baton, page } = app;
+    await baton.newSession();
+    await page.getByRole("combobox", { name: "Permission mode" }).selectOption("plan");
+    await baton.send("make a plan");
+    const review = baton.transcript.getByRole("region", { name: "Permission request" });
+    await review.getByRole("textbox", { name: "Feedback" }).fill("Keep the data, only remove temp files");
+    await review.getByRole("button", { name: "Reject" }).click();
+    await pw(baton.transcript).toContainText("Understood, revising.", { timeout: 30_000 });
+    expect(requestText(app, "main", 1)).toContain("Keep the data, only remove temp files");
+  });
+
+  it("interrupts a running subagent with Esc; its card shows stopped", async () => {
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Long task", "[[SUB-A]] long")] }, { blocks: [text("Still here.")] }],
+        "SUB-A": [{ blocks: [bashCall("sleep 30", "Sleep a long time")] }, { blocks: [text("never reached")] }],
+      },
+      { cwdName: "interrupt-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("start a long subagent");
+    const card = baton.subagentCard("general-purpose", "Long task");
+    await pw(baton.progressOf(card)).toContainText("Sleep a long time", { timeout: 30_000 });
+    await baton.composer.focus();
+    await baton.composer.press("Escape");
+    await pw(card).toHaveAttribute("data-status", "stopped", { timeout: 30_000 });
+    await pw(card.locator(":scope > header")).toContainText("■");
+    expect(app.pageErrors).toEqual([]);
+  });
+});

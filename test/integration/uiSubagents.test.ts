@@ -1,0 +1,148 @@
+// Browser tests of subagent cards through web mode: the real CLI against the scripted model
+// server, the real app core and web server, the built renderer in Chromium.
+import { afterEach, describe, expect, it } from "vitest";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiSubagents: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
+  it("shows a running subagent live, then its summary, with its steps only inside the card", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [agentCall("Echo via subagent", "[[SUB-A]] run three commands and report")] },
+          { blocks: [text("All done. The subagent reported back.")] },
+        ],
+        "SUB-A": [
+          { blocks: [bashCall("echo hello-from-sub", "Echo a greeting")], delayMs: 1200 },
+          { blocks: [bashCall("echo second-step", "Second step")], delayMs: 1500 },
+          { blocks: [bashCall("echo third-step", "Third step")], delayMs: 1500 },
+          { blocks: [text("Three commands ran: **hello-from-sub**, second-step, third-step.")], delayMs: 1500 },
+        ],
+      },
+      { cwdName: "subagent-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("please delegate this");
+
+    const card = baton.subagentCard("general-purpose", "Echo via subagent");
+    await pw(card).toHaveAttribute("data-status", "running", { timeout: 30_000 });
+    const progress = baton.progressOf(card);
+    await pw(progress).toContainText("Running Echo a greeting", { timeout: 30_000 });
+    const firstTokens = await progress.getByLabel("Tokens").textContent();
+    await pw(progress).toContainText("Running Second step", { timeout: 30_000 });
+    await pw(progress.getByLabel("Tokens")).not.toHaveText(firstTokens ?? "", { timeout: 10_000 });
+    await baton.screenshot("subagent-running");
+
+    await pw(card).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await pw(card.locator(":scope > .summary-md")).toContainText("Three commands ran");
+    await pw(card.locator(":scope > .summary-md strong")).toHaveText("hello-from-sub");
+    await pw(baton.transcript).toContainText("All done. The subagent reported back.", { timeout: 30_000 });
+
+    // Nothing of the subagent leaks to the top level.
+    await pw(baton.toolCards("Bash")).toHaveCount(0);
+    await baton.expand(card);
+    const bash = baton.toolCards("Bash", card);
+    await pw(bash).toHaveCount(3);
+    await pw(bash.first().getByLabel("Command")).toContainText("echo hello-from-sub");
+    await pw(bash.first().getByLabel("Output")).toContainText("hello-from-sub");
+    await baton.screenshot("subagent-expanded");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("gives parallel subagents their own cards and shows a depth-2 agent inside its parent", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [agentCall("Alpha task", "[[SUB-A]] do two steps"), agentCall("Outer task", "[[SUB-B]] delegate further")] },
+          { blocks: [text("Both subagents finished.")] },
+        ],
+        "SUB-A": [
+          { blocks: [bashCall("echo alpha-1", "Alpha step one")], delayMs: 300 },
+          { blocks: [bashCall("echo alpha-2", "Alpha step two")] },
+          { blocks: [text("Alpha done.")] },
+        ],
+        "SUB-B": [
+          { blocks: [text("Delegating to an inner agent."), agentCall("Inner task", "[[SUB-C]] run echo")] },
+          { blocks: [text("Inner agent reported back.")] },
+        ],
+        "SUB-C": [{ blocks: [bashCall("echo from-depth-two", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
+      },
+      { cwdName: "parallel-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("run things in parallel");
+    const alpha = baton.subagentCard("general-purpose", "Alpha task");
+    const outer = baton.subagentCard("general-purpose", "Outer task");
+    await pw(alpha).toBeVisible({ timeout: 30_000 });
+    await pw(outer).toBeVisible();
+    await pw(baton.transcript).toContainText("Both subagents finished.", { timeout: 90_000 });
+    await pw(alpha).toHaveAttribute("data-status", "completed");
+    await pw(outer).toHaveAttribute("data-status", "completed");
+
+    await baton.expand(alpha);
+    await pw(baton.toolCards("Bash", alpha)).toHaveCount(2);
+    await pw(alpha).toContainText("echo alpha-1");
+    await pw(alpha).not.toContainText("from-depth-two");
+
+    await baton.expand(outer);
+    const inner = baton.subagentCard("general-purpose", "Inner task", outer);
+    await pw(inner).toBeVisible({ timeout: 30_000 });
+    await pw(inner).toHaveAttribute("data-status", "completed");
+    await pw(inner.locator(":scope > .summary-md")).toContainText("Inner done.");
+    // The inner agent's card is inside the outer one only.
+    await pw(baton.subagentCard("general-purpose", "Inner task")).toHaveCount(1);
+    await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Inner task" })).toBeVisible();
+    await baton.screenshot("parallel-and-nested");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("keeps a card expanded through progress ticks and scrolling it away and back", async () => {
+    // Many blocks after the card, so scrolling to the end unmounts its row.
+    const filler = Array.from({ length: 16 }, (_, i) => text(`Paragraph ${i}: ${"lorem ipsum ".repeat(60)}`));
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick")] }, { blocks: [text("Finished."), ...filler] }],
+        "SUB-A": [
+          { blocks: [bashCall("echo tick-1", "Tick one")], delayMs: 800 },
+          { blocks: [bashCall("echo tick-2", "Tick two")], delayMs: 1500 },
+          { blocks: [bashCall("echo tick-3", "Tick three")], delayMs: 1500 },
+          { blocks: [text("Ticked.")], delayMs: 800 },
+        ],
+      },
+      { cwdName: "expand-ui", viewport: { width: 1280, height: 700 } },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("tick please");
+    const card = baton.subagentCard("general-purpose", "Ticking task");
+    await pw(baton.progressOf(card)).toContainText("Tick one", { timeout: 30_000 });
+    await baton.expand(card);
+    await pw(baton.progressOf(card)).toContainText("Tick two", { timeout: 30_000 });
+    await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true");
+    await pw(baton.toolCards("Bash", card)).toHaveCount(2, { timeout: 30_000 });
+    await pw(card).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true");
+
+    // Scroll far enough that the card's row unmounts, then come back.
+    await pw(baton.transcript).toContainText("Paragraph 15", { timeout: 30_000 });
+    await baton.conversation.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await pw(card).toHaveCount(0, { timeout: 10_000 });
+    await baton.conversation.evaluate((el) => (el.scrollTop = 0));
+    await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true", { timeout: 10_000 });
+    await pw(baton.toolCards("Bash", card)).toHaveCount(3);
+    expect(app.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+// Page object for Baton's window: tests say what a person does ("start a session", "expand the
+// card", "allow") and find things the way a person (or a screen reader) would: by role and name.
+import fs from "node:fs";
+import path from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { repoRoot } from "./buildRenderer.js";
+
+export const ScreenshotDir = path.join(repoRoot, "docs", "screenshots");
+
+export class BatonPage {
+  constructor(
+    readonly page: Page,
+    private readonly defaultCwd: string,
+  ) {}
+
+  get transcript(): Locator {
+    return this.page.getByRole("region", { name: "Transcript" });
+  }
+  get hierarchy(): Locator {
+    return this.page.getByRole("region", { name: "Hierarchy" });
+  }
+  get project(): Locator {
+    return this.page.getByRole("region", { name: "Project" });
+  }
+  get inspector(): Locator {
+    return this.page.getByRole("region", { name: "Inspector" });
+  }
+  get console(): Locator {
+    return this.page.getByRole("region", { name: "Console" });
+  }
+  get composer(): Locator {
+    return this.page.getByRole("textbox", { name: "Prompt" });
+  }
+  get conversation(): Locator {
+    return this.transcript.getByLabel("Conversation");
+  }
+
+  async waitReady(): Promise<void> {
+    await this.page.getByRole("toolbar", { name: "Session controls" }).waitFor();
+  }
+
+  /** New session in web mode: the toolbar asks for the working directory. */
+  async newSession(cwd = this.defaultCwd): Promise<void> {
+    await this.page.getByRole("button", { name: "New session" }).click();
+    await this.page.getByRole("textbox", { name: "Working directory" }).fill(cwd);
+    await this.page.getByRole("button", { name: "Start" }).click();
+    // Starting the CLI can take a while on a loaded machine.
+    await this.transcript.getByRole("tab", { selected: true }).waitFor({ timeout: 60_000 });
+  }
+
+  async send(text: string): Promise<void> {
+    await this.composer.fill(text);
+    await this.composer.press("Enter");
+  }
+
+  subagentCard(type: string, description: string, within: Locator = this.transcript): Locator {
+    return within.getByRole("article", { name: `Subagent ${type}: ${description}`, exact: true });
+  }
+
+  toolCards(name: string, within: Locator = this.transcript): Locator {
+    return within.getByRole("article", { name: `Tool ${name}`, exact: true });
+  }
+
+  /** The expand button in the card's own header (not a nested card's). */
+  expandButton(card: Locator): Locator {
+    return card.locator(":scope > header").getByRole("button", { name: /Expand|Collapse/ });
+  }
+
+  async expand(card: Locator): Promise<void> {
+    const button = this.expandButton(card);
+    if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+  }
+
+  /** The card's own permission prompt(s), not those of nested cards. */
+  permissionOn(card: Locator): Locator {
+    return card.locator(":scope > section[aria-label='Permission request']");
+  }
+
+  progressOf(card: Locator): Locator {
+    return card.locator(":scope > .progress");
+  }
+
+  async status(): Promise<string> {
+    return (await this.page.getByLabel("Session status").textContent()) ?? "";
+  }
+
+  async openLeftTab(name: "Hierarchy" | "Project"): Promise<void> {
+    await this.page.getByRole("tablist", { name: "Left panels" }).getByRole("tab", { name }).click();
+  }
+
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(ScreenshotDir, { recursive: true });
+    const file = path.join(ScreenshotDir, `${name}.png`);
+    // Log fields carry this machine's paths (the claude binary, temp dirs): keep them out of the repo.
+    const hide = (hidden: boolean) =>
+      this.page.evaluate((h) => {
+        for (const el of document.querySelectorAll<HTMLElement>(".log .fields")) el.style.visibility = h ? "hidden" : "";
+      }, hidden);
+    await hide(true);
+    await this.page.screenshot({ path: file });
+    await hide(false);
+    return file;
+  }
+}

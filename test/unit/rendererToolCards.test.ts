@@ -1,0 +1,70 @@
+// Tool card bodies rendered to static HTML: the Edit diff comes from the structured patch, TodoWrite
+// is a checklist, MCP tools name their server, tool output stays text (never HTML).
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { ToolCallRecord } from "../../src/shared/transcript.js";
+import { ToolBody } from "../../src/renderer/transcript/toolBodies.js";
+import { mcpName, toolSummary } from "../../src/renderer/util/format.js";
+
+const render = (call: ToolCallRecord): string => renderToStaticMarkup(createElement(ToolBody, { call }));
+const call = (name: string, input: ToolCallRecord["input"], result?: ToolCallRecord["result"]): ToolCallRecord => ({
+  toolUseId: "toolu_1",
+  name,
+  input,
+  status: "completed",
+  ...(result !== undefined ? { result } : {}),
+});
+
+describe("tool card bodies", () => {
+  it("draws an Edit diff from structuredPatch", () => {
+    const html = render(
+      call("Edit", { file_path: "/home/user/code/x/a.ts", old_string: "a", new_string: "b" }, {
+        text: "ok",
+        isError: false,
+        structured: { filePath: "/home/user/code/x/a.ts", structuredPatch: [{ oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: [" keep", "-const a = 1;", "+const a = 2;"] }] },
+      }),
+    );
+    expect(html).toContain("@@ -3 +3 @@");
+    expect(html).toMatch(/class="dl del">-const a = 1;/);
+    expect(html).toMatch(/class="dl add">\+const a = 2;/);
+    expect(html).toMatch(/class="dl ctx"> keep/);
+  });
+
+  it("falls back to old/new strings when there is no patch yet", () => {
+    const html = render(call("Edit", { file_path: "/x", old_string: "old line", new_string: "new line" }));
+    expect(html).toContain("-old line");
+    expect(html).toContain("+new line");
+  });
+
+  it("shows TodoWrite as a checklist", () => {
+    const html = render(
+      call("TodoWrite", { todos: [{ content: "Write tests", status: "completed", activeForm: "" }, { content: "Ship", status: "in_progress", activeForm: "" }, { content: "Rest", status: "pending", activeForm: "" }] }),
+    );
+    expect(html).toContain('aria-label="Todo list"');
+    expect(html).toMatch(/class="todo completed">.*☑.*Write tests/);
+    expect(html).toMatch(/class="todo in_progress">.*◐.*Ship/);
+    expect(html).toMatch(/class="todo pending">.*☐.*Rest/);
+  });
+
+  it("keeps Bash output as text", () => {
+    const html = render(call("Bash", { command: "echo '<b>x</b>'" }, { text: "<img src=x onerror=alert(1)>", isError: false }));
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+
+  it("names the MCP server and shows input and result as JSON", () => {
+    expect(mcpName("mcp__github__create_issue")).toEqual({ server: "github", tool: "create_issue" });
+    expect(mcpName("Bash")).toBeUndefined();
+    const html = render(call("mcp__github__create_issue", { title: "Bug" }, { text: "created", isError: false, structured: { number: 7 } }));
+    expect(html).toContain("MCP server github");
+    expect(html).toContain("&quot;title&quot;: &quot;Bug&quot;");
+    expect(html).toContain("&quot;number&quot;: 7");
+  });
+
+  it("summarises calls in one line", () => {
+    expect(toolSummary("Bash", { command: "ls -la" })).toBe("ls -la");
+    expect(toolSummary("Read", { file_path: "/home/user/code/project/src/a.ts" })).toBe("…/src/a.ts");
+    expect(toolSummary("Grep", { pattern: "TODO" })).toBe("TODO");
+  });
+});
