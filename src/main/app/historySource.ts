@@ -3,6 +3,7 @@
 
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
+import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/firstScreen.js";
 import { annotatedTranscript, restoreSession } from "../history/restore.js";
 import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
 import { listSessions } from "../history/sessionList.js";
@@ -15,6 +16,14 @@ export interface RestoredSession {
   transcript(): Transcript;
   /** Loads a subagent's own blocks; the transcript changes (the card gets them). */
   loadSubagentBlocks(toolUseId: string): Promise<readonly Block[]>;
+  /**
+   * A big session opens on its newest blocks while the rest is read in the background: this settles
+   * when `transcript()` has become the whole session (or, with `error`, when that failed and the
+   * transcript says so). Absent when the session was complete from the start.
+   */
+  readonly loaded?: Promise<{ readonly error?: string }>;
+  /** Stops reading in the background (the tab closed). */
+  close?(): void;
 }
 
 export interface HistorySource {
@@ -45,8 +54,8 @@ export function createHistorySource(options: { readonly projectsDir: string; rea
       }));
     },
     async restore(sessionId) {
-      const { session } = await restoreSession(sessionId, { projectsDir });
-      return restoredFrom(session);
+      const first = await restoreFirstScreen(sessionId, { projectsDir });
+      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir);
     },
     ...(store !== undefined
       ? {
@@ -85,5 +94,34 @@ function restoredFrom(session: HistorySession): RestoredSession {
       return cached;
     },
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
+  };
+}
+
+/** Shows the first screen now; the full restore replaces it when ready (see RestoredSession.loaded). */
+function restoredInBackground(first: FirstScreen, projectsDir: string): RestoredSession {
+  const abort = new AbortController();
+  let full: RestoredSession | undefined;
+  let shown = first.transcript;
+  const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal }).then(
+    ({ session }) => {
+      full = restoredFrom(session);
+      return {};
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      shown = { ...shown, blocks: shown.blocks.map((b) => (b.id === EarlierBlocksNoticeId ? { ...b, level: "error" as const, text: `The earlier part of this session could not be read: ${message}` } : b)) };
+      return { error: message };
+    },
+  );
+  return {
+    sessionId: first.sessionId,
+    ...(first.transcript.cwd !== undefined ? { cwd: first.transcript.cwd } : {}),
+    transcript: () => full?.transcript() ?? shown,
+    async loadSubagentBlocks(toolUseId) {
+      await loaded;
+      return full !== undefined ? full.loadSubagentBlocks(toolUseId) : loadSubagentBlocks(first.session, toolUseId);
+    },
+    loaded,
+    close: () => abort.abort(),
   };
 }

@@ -112,6 +112,13 @@ export class SessionManager {
     const tab: Tab = { kind: "restored", tabId: this.newTabId(), session };
     this.tabs.set(tab.tabId, tab);
     this.emitTabs();
+    // A big session opened on its newest blocks: publish the whole transcript once it is read.
+    void session.loaded?.then(({ error }) => {
+      if (this.tabs.get(tab.tabId) !== tab) return;
+      if (error !== undefined) this.log.baton("error", "could not read the whole session", { sessionId, error }, tab.tabId);
+      this.publisher.reset(tab.tabId);
+      this.changed(tab.tabId);
+    });
     return this.infoOf(tab);
   }
 
@@ -206,6 +213,7 @@ export class SessionManager {
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
       this.broker.close();
+      for (const tab of this.tabs.values()) if (tab.kind === "restored") tab.session.close?.();
       const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t.session] : []));
       await Promise.allSettled(live.map((s) => s.stop()));
       this.publisher.close();
@@ -223,6 +231,7 @@ export class SessionManager {
     this.publisher.drop(tabId);
     this.emitTabs();
     if (tab.kind === "live") await tab.session.stop();
+    else tab.session.close?.();
   }
 
   private changed(tabId: string): void {

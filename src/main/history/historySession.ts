@@ -2,12 +2,13 @@
 // transcript can be read from. Sidechains are fed through the same reducer when asked for
 // (lazily, when a card is opened) or all at once (export).
 
-import type { ClientEvent } from "../../shared/events.js";
+import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
 import { lineProblems, type HistoryProblem } from "./problems.js";
+import { shareResultText } from "./sharedStrings.js";
 import { linkSidechains, type SidechainFile } from "./sidechains.js";
 
 export interface HistorySession {
@@ -33,19 +34,46 @@ export interface HistorySession {
 
 const ExitEvent: ClientEvent = { kind: "process_exit", code: 0, signal: null };
 
+/** Reduces the events of a main file's lines as they are read, so no event list is kept. */
+export class MainFileReducer {
+  private state: SessionState;
+
+  constructor(
+    readonly sessionId: string,
+    readonly mapper: DiskMapper,
+  ) {
+    this.state = createSessionState({ sessionId });
+  }
+
+  add(events: readonly ClientEvent[]): void {
+    for (const event of events) this.state = reduce(this.state, shareResultText(event));
+  }
+
+  /**
+   * The state once every line is in. The init went out before the file said which model and mode it
+   * used; now it has, so it is reduced again (the init only sets the header). A finished session's
+   * process has exited: open calls end as stopped.
+   */
+  finish(finished: boolean, init: SessionInitEvent = this.mapper.initEvent()): SessionState {
+    let state = reduce(this.state, init);
+    if (finished) state = reduce(state, ExitEvent);
+    return state;
+  }
+}
+
 export function createHistorySession(init: {
   sessionId: string;
   path: string;
   projectDir: string;
   finished: boolean;
-  events: readonly ClientEvent[];
+  /** The main file's lines reduced (see MainFileReducer.finish). */
+  state: SessionState;
   mapper: DiskMapper;
   offset: number;
   files: readonly SidechainFile[];
   problems: HistoryProblem[];
 }): HistorySession {
-  let state = reduceAll(createSessionState({ sessionId: init.sessionId }), init.events);
-  if (init.finished) state = reduce(state, ExitEvent);
+  const state = init.state;
   const calls = new Map(init.mapper.agentCalls);
   const embedded = new Map(init.mapper.embeddedSidechains);
   return {
@@ -124,7 +152,7 @@ async function readSubagentEvents(session: HistorySession, toolUseId: string): P
   const mapper = new DiskMapper({ sessionId: session.sessionId, sidechainOf: toolUseId });
   const events: ClientEvent[] = [];
   try {
-    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...mapper.map(value)) });
+    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...mapper.map(value).map(shareResultText)) });
     session.problems.push(...lineProblems(file.path, result.stats, result.problems));
   } catch (error) {
     session.problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });

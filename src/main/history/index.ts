@@ -12,3 +12,11 @@ export { loadSubagentBlocks, loadAllSubagents, sidechainSource, type HistorySess
 export { fullTranscript } from "./fullTranscript.js";
 export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
 export { HistoryError, type HistoryProblem, type HistoryProblemKind } from "./problems.js";
+export {
+  restoreFirstScreen,
+  DefaultFirstScreenBlocks,
+  EarlierBlocksNoticeId,
+  type FirstScreen,
+  type FirstScreenOptions,
+} from "./firstScreen.js";
+export { TailReader, DefaultTailChunkBytes, type TailLine, type TailReaderOptions } from "./tailReader.js";

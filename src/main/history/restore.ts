@@ -4,10 +4,10 @@
 
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { ClientEvent } from "../../shared/events.js";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { DiskMapper } from "./diskMapper.js";
 import {
+  MainFileReducer,
   createHistorySession,
   currentTranscript,
   loadAllSubagents,
@@ -19,6 +19,9 @@ import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { resolveProjectsDir, sessionIdFromPath } from "./projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
 
+/** The reader awaits each chunk: this bounds how long a restore holds the event loop at a time. */
+const RestoreChunkBytes = 256 * 1024;
+
 export interface RestoreOptions {
   /** Defaults to `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`. */
   readonly projectsDir?: string;
@@ -26,6 +29,8 @@ export interface RestoreOptions {
   readonly loadSidechains?: boolean;
   /** The file may still grow (a live session): do not end open calls as stopped. */
   readonly live?: boolean;
+  /** Stops reading (a tab closed before its restore finished); the restore rejects with the reason. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RestoreResult {
@@ -68,24 +73,31 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const sessionId = sessionIdFromPath(file);
   const projectDir = path.dirname(file);
   const mapper = new DiskMapper({ sessionId, standalone: path.basename(file).startsWith("agent-") });
-  const events: ClientEvent[] = [];
+  // Each line goes through the reducer as it is read: neither the file's text nor its events are
+  // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
+  const reducer = new MainFileReducer(sessionId, mapper);
+  // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file.
+  const sidechains = findSidechainFiles(projectDir, sessionId);
+  sidechains.catch(() => undefined);
   const problems: HistoryProblem[] = [];
+  const signal = options.signal;
   let offset = 0;
   try {
     const result = await readJsonl(file, {
       final: options.live !== true,
-      onRecord: ({ value }) => void events.push(...mapper.map(value)),
+      chunkBytes: RestoreChunkBytes,
+      onRecord: ({ value }) => {
+        reducer.add(mapper.map(value));
+        return signal?.aborted !== true;
+      },
     });
     problems.push(...lineProblems(file, result.stats, result.problems));
     offset = result.nextOffset;
   } catch (error) {
     throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
   }
-  // The init went out before the file said which model and mode it used; now it has.
-  const init = mapper.initEvent();
-  const at = events.findIndex((e) => e.kind === "session_init");
-  if (at === -1) events.unshift(init);
-  else events[at] = init;
+  signal?.throwIfAborted();
+  const state = reducer.finish(options.live !== true);
   if (mapper.unlinkedSidechainLines > 0) {
     problems.push({
       kind: "unlinked_sidechain_rows",
@@ -94,8 +106,9 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
       count: mapper.unlinkedSidechainLines,
     });
   }
-  const files = await findSidechainFiles(projectDir, sessionId);
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, events, mapper, offset, files, problems });
+  const files = await sidechains;
+  signal?.throwIfAborted();
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, state, mapper, offset, files, problems });
   await linkForkedSidechains(session);
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);
@@ -105,7 +118,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
 }
 
 /** A fork copies the main lines but not the sidechains: find them in the session it came from. */
-async function linkForkedSidechains(session: HistorySession): Promise<void> {
+export async function linkForkedSidechains(session: HistorySession): Promise<void> {
   const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
   if (missing.length === 0) return;
   const wanted = new Set(missing.map((c) => c.toolUseId));

@@ -1,0 +1,59 @@
+// The sidechain files of just the Agent calls on the first screen. A session with hundreds of
+// subagents has hundreds of meta.json files; reading them all would cost the first screen more
+// than its lines. Calls whose result named an agent id are looked up directly; if any call cannot
+// be placed that way, every file is listed as the full restore does.
+
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import type { AgentCall } from "./diskMapper.js";
+import { isObject, num, str } from "./jsonFields.js";
+import { findSidechainFiles, type SidechainFile, type SidechainMeta } from "./sidechains.js";
+
+export async function windowSidechainFiles(
+  projectDir: string,
+  sessionId: string,
+  calls: ReadonlyMap<string, AgentCall>,
+): Promise<SidechainFile[]> {
+  if (calls.size === 0) return [];
+  const subDir = path.join(projectDir, sessionId, "subagents");
+  let names: Set<string>;
+  try {
+    names = new Set(await readdir(subDir));
+  } catch {
+    names = new Set();
+  }
+  const files: SidechainFile[] = [];
+  for (const call of calls.values()) {
+    const name = call.agentId === undefined ? undefined : `agent-${call.agentId}.jsonl`;
+    // No agent id (an interrupted call, an old layout): only the full linking can place its file.
+    if (name === undefined || !names.has(name)) return findSidechainFiles(projectDir, sessionId);
+    const meta = await readMeta(path.join(subDir, `agent-${call.agentId}.meta.json`));
+    // A meta naming another call means this file is not simply this call's: let the full linking decide.
+    if (meta?.toolUseId !== undefined && meta.toolUseId !== call.toolUseId) return findSidechainFiles(projectDir, sessionId);
+    files.push({ agentId: call.agentId!, path: path.join(subDir, name), layout: "subagents", ...(meta !== undefined ? { meta } : {}) });
+  }
+  return files;
+}
+
+async function readMeta(file: string): Promise<SidechainMeta | undefined> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value as never)) return undefined;
+  const o = value as JsonObject;
+  const agentType = str(o, "agentType");
+  const description = str(o, "description");
+  const toolUseId = str(o, "toolUseId");
+  const spawnDepth = num(o, "spawnDepth");
+  return {
+    ...(agentType !== undefined ? { agentType } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(toolUseId !== undefined ? { toolUseId } : {}),
+    ...(spawnDepth !== undefined ? { spawnDepth } : {}),
+    ...(o["stoppedByUser"] === true ? { stoppedByUser: true } : {}),
+  };
+}
