@@ -1,5 +1,7 @@
 // `npm run build` / `npm start`: main (ESM, Node target), preload (CommonJS: Electron loads a
-// sandboxed preload as a classic script) and the React renderer.
+// sandboxed preload as a classic script) and the React renderer. The store's worker threads are
+// entries of their own so the bundle has a file to start them from (out/main/storeWorker.js,
+// out/main/extractWorker.js), next to index.js where their callers look for them.
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
 import { resolve } from "node:path";
@@ -7,7 +9,13 @@ import { resolve } from "node:path";
 export default defineConfig({
   main: {
     build: {
-      lib: { entry: resolve("src/main/index.ts"), formats: ["es"] },
+      rolldownOptions: {
+        input: {
+          index: resolve("src/main/index.ts"),
+          storeWorker: resolve("src/main/store/storeWorker.ts"),
+          extractWorker: resolve("src/main/store/extractWorker.ts"),
+        },
+      },
     },
   },
   preload: {

@@ -1,8 +1,10 @@
 // Electron entry: wires the window and its security policies. The policies themselves are pure
 // functions in ./window/ (tested without Electron); this file only connects them to Electron.
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type WebContents } from "electron";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { electronBindingPath } from "../../scripts/electronNativePaths.mjs";
 import { createAppCore, type AppCore } from "./app/createAppCore.js";
 import { resolveProjectsDir } from "./history/projectsDir.js";
 import { registerIpc } from "./ipc/registerIpc.js";
@@ -16,6 +18,8 @@ import { createWindowOptions } from "./window/windowOptions.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, "../renderer");
 const preloadPath = path.join(here, "../preload/index.cjs");
+// The store's worker thread is an entry of its own in the bundle (electron.vite.config.ts).
+const storeWorkerEntry = pathToFileURL(path.join(here, "storeWorker.js"));
 // Set by `electron-vite dev`; a packaged app always loads its own files.
 const devServerUrl = app.isPackaged ? undefined : process.env["ELECTRON_RENDERER_URL"];
 const appOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
@@ -70,11 +74,21 @@ async function chooseDirectory(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
+/** better-sqlite3 built for Electron's ABI by scripts/electronNative.mjs (`npm start` runs it). */
+function storeNativeBinding(): string | undefined {
+  const file = electronBindingPath(process.versions, process.arch, app.getAppPath());
+  if (file === undefined || fs.existsSync(file)) return file;
+  console.warn(`baton: ${file} is missing, so history search is off; run \`node scripts/electronNative.mjs\` (needs network)`);
+  return undefined;
+}
+
 /** The headless core and the IPC bridge, before any page can call it. */
 async function startCore(): Promise<void> {
+  const nativeBinding = storeNativeBinding();
   core = await createAppCore({
     projectsDir: resolveProjectsDir(),
     dbPath: defaultDbPath(),
+    storeRuntime: { workerEntry: storeWorkerEntry, ...(nativeBinding !== undefined ? { nativeBinding } : {}) },
     searchFrom: [app.getAppPath(), process.cwd()],
     service: { chooseDirectory },
   });

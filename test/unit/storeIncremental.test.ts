@@ -43,6 +43,20 @@ function fileRow(): { indexed_offset: number; line_count: number; size: number }
 const sessionsOf = (q: string): string[] => store.search(q).map((h) => h.sessionId);
 
 describe("incremental indexing", () => {
+  it("a file another indexer (another process) added meanwhile is seen as known, not added twice", async () => {
+    await store.index(projects);
+    fs.writeFileSync(file, prompt("mike one") + prompt("mike two"));
+    const other = new StoreService({ dbPath });
+    try {
+      expect((await other.index(projects)).filesNew).toBe(1);
+    } finally {
+      other.close();
+    }
+    const again = await store.index(projects);
+    expect(again).toMatchObject({ filesNew: 0, filesSkipped: 1, rowsAdded: 0 });
+    expect(store.search("mike")).toHaveLength(2);
+  });
+
   it("a re-scan of unchanged files reads nothing", async () => {
     fs.writeFileSync(file, prompt("alpha one") + prompt("alpha two"));
     const first = await store.index(projects);
@@ -68,6 +82,19 @@ describe("incremental indexing", () => {
     expect(store.search("alpha")).toHaveLength(3);
     expect(store.search("bravo").map((h) => h.ref)).toEqual(expect.arrayContaining(["4#0", "5#0"]));
     expect(store.listSessions()[0]?.promptCount).toBe(5);
+  });
+
+  it("append after append: each re-scan reads only the new bytes, and an unchanged one reads nothing", async () => {
+    fs.writeFileSync(file, prompt("oscar one") + prompt("oscar two"));
+    await store.index(projects);
+    for (const text of ["oscar three", "oscar four"]) {
+      const more = prompt(text);
+      fs.appendFileSync(file, more);
+      expect(await store.index(projects)).toMatchObject({ filesAppended: 1, rowsAdded: 1, bytesRead: Buffer.byteLength(more) });
+      expect(await store.index(projects)).toMatchObject({ filesSkipped: 1, bytesRead: 0 });
+    }
+    expect(store.search("oscar")).toHaveLength(4);
+    expect(fileRow()).toMatchObject({ line_count: 4, indexed_offset: fs.statSync(file).size });
   });
 
   it("holds back a half-written last line until it is complete", async () => {

@@ -4,7 +4,7 @@
 
 import { findClaude } from "../cli/findClaude.js";
 import { checkDbPath } from "../store/dbPath.js";
-import { openStore, type StoreClient } from "../store/storeClient.js";
+import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
 import { BatonService, type BatonServiceOptions } from "./batonService.js";
 import { createHistorySource } from "./historySource.js";
 import { LogBus } from "./logBus.js";
@@ -14,6 +14,8 @@ export interface AppCoreOptions {
   readonly projectsDir: string;
   /** The history index; undefined: no index (search unavailable). */
   readonly dbPath?: string;
+  /** How the bundled app starts the index: its emitted worker file, its Electron-ABI SQLite binary. */
+  readonly storeRuntime?: Pick<OpenStoreOptions, "workerEntry" | "nativeBinding">;
   /** An explicit `claude` binary; else BATON_CLAUDE_PATH, PATH, node_modules, install dirs. */
   readonly claudePath?: string;
   /** Folders whose node_modules/.bin are searched for `claude`. */
@@ -41,7 +43,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   if (!found.found) log.baton("error", "Claude Code CLI not found; new sessions will fail", { tried: found.tried.map((t) => t.path) });
   else log.baton("info", "using claude", { path: found.path, source: found.source });
 
-  const store = options.dbPath === undefined ? undefined : await openIndex(options.dbPath, options.projectsDir, log);
+  const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, options.projectsDir, log);
   const manager = new SessionManager({
     claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
     ...(options.env ? { env: options.env } : {}),
@@ -68,9 +70,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 }
 
 /** Opens the index and refreshes it in the background; failures only cost search. */
-async function openIndex(dbPath: string, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
+async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
+  const { dbPath } = storeOptions;
   try {
-    const store = await openStore({ dbPath: checkDbPath(dbPath) });
+    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath) });
     void store.index(projectsDir).then(
       (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
       (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),

@@ -129,8 +129,13 @@ class LineSink {
         this.append(chunk.subarray(from));
         return;
       }
-      this.append(chunk.subarray(from, newline));
-      this.endLine();
+      if (this.partBytes === 0 && !this.skipping && newline - from <= this.maxLineBytes) {
+        // The whole line is in this chunk: decode it in place, no copy.
+        this.endLine(false, chunk.subarray(from, newline));
+      } else {
+        this.append(chunk.subarray(from, newline));
+        this.endLine();
+      }
       from = newline + 1;
       this.lineStart = chunkOffset + from;
     }
@@ -164,11 +169,12 @@ class LineSink {
     this.partBytes += bytes.length;
   }
 
-  private endLine(unterminated = false): void {
+  /** Ends the current line: `whole` when it lies in one chunk, else the parts appended so far. */
+  private endLine(unterminated = false, whole?: Buffer): void {
     const lineNumber = this.lineNumber++;
     this.stats.lines++;
     const wasSkipping = this.skipping;
-    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
+    const bytes = whole ?? (this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes));
     this.parts = [];
     this.partBytes = 0;
     this.skipping = false;

@@ -1,7 +1,8 @@
 // Finds every transcript under a projects dir (PROTOCOL.md 6.1): `<P>/<session>.jsonl` and
 // `<P>/<session>/subagents/agent-<id>.jsonl`, plus CLI 2.0.x sidechains at the project root
 // (`<P>/agent-<id>.jsonl`, whose session is only named inside). Directory reads only, so an
-// unchanged re-scan stays cheap; stat happens in the indexer.
+// unchanged re-scan stays cheap; stat happens in the indexer. A `DirCache` keeps listings between
+// scans: a directory whose mtime has not moved costs one stat instead of a read.
 import fs from "node:fs";
 import path from "node:path";
 import { isCompactionAgent } from "../history/sidechains.js";
@@ -16,45 +17,87 @@ export interface DiscoveredFile {
   readonly agentId: string | null;
 }
 
+interface Listing {
+  readonly files: readonly string[];
+  readonly dirs: ReadonlySet<string>;
+}
+
+/**
+ * A listing is reused only when the directory's mtime is unchanged and was already in the past
+ * (by `RACY_MS`) when it was read: a file added in the same clock tick as the listing would
+ * otherwise leave the mtime equal and go unseen.
+ */
+const RACY_MS = 2000;
+
+export class DirCache {
+  private readonly entries = new Map<string, { readonly mtimeMs: number; readonly listedAt: number; readonly listing: Listing }>();
+
+  list(dir: string): Listing {
+    const st = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) {
+      this.entries.delete(dir);
+      return EMPTY;
+    }
+    const cached = this.entries.get(dir);
+    if (cached && cached.mtimeMs === st.mtimeMs && cached.listedAt - st.mtimeMs > RACY_MS) return cached.listing;
+    const listedAt = Date.now();
+    const listing = readListing(dir);
+    this.entries.set(dir, { mtimeMs: st.mtimeMs, listedAt, listing });
+    return listing;
+  }
+}
+
+const EMPTY: Listing = { files: [], dirs: new Set() };
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
-export function discoverTranscripts(projectsDir: string): DiscoveredFile[] {
+export function discoverTranscripts(dir: string, cache: DirCache = new DirCache()): DiscoveredFile[] {
+  const projectsDir = path.resolve(dir);
   const out: DiscoveredFile[] = [];
-  for (const project of readDir(projectsDir)) {
-    if (!project.isDirectory()) continue;
-    const projectDir = path.join(projectsDir, project.name);
-    const entries = readDir(projectDir);
-    const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const rootAgent = AGENT_FILE.exec(entry.name)?.[1];
+  for (const project of cache.list(projectsDir).dirs) {
+    const projectDir = join(projectsDir, project);
+    const { files, dirs } = cache.list(projectDir);
+    for (const name of files) {
+      const rootAgent = AGENT_FILE.exec(name)?.[1];
       if (rootAgent !== undefined && !isCompactionAgent(rootAgent)) {
-        out.push({ path: path.join(projectDir, entry.name), project: project.name, sessionId: null, agentId: rootAgent });
+        out.push({ path: join(projectDir, name), project, sessionId: null, agentId: rootAgent });
       }
-      if (!isMainTranscriptName(entry.name)) continue;
-      const sessionId = entry.name.slice(0, -".jsonl".length);
-      if (dirs.has(sessionId)) out.push(...sidechainsOf(projectDir, project.name, sessionId));
-      out.push({ path: path.join(projectDir, entry.name), project: project.name, sessionId, agentId: null });
+      if (!isMainTranscriptName(name)) continue;
+      const sessionId = name.slice(0, -".jsonl".length);
+      if (dirs.has(sessionId)) out.push(...sidechainsOf(cache, projectDir, project, sessionId));
+      out.push({ path: join(projectDir, name), project, sessionId, agentId: null });
     }
   }
   return out;
 }
 
-function sidechainsOf(projectDir: string, project: string, sessionId: string): DiscoveredFile[] {
-  const dir = path.join(projectDir, sessionId, "subagents");
+function sidechainsOf(cache: DirCache, projectDir: string, project: string, sessionId: string): DiscoveredFile[] {
+  const dir = join(join(projectDir, sessionId), "subagents");
   const out: DiscoveredFile[] = [];
-  for (const entry of readDir(dir)) {
-    const match = AGENT_FILE.exec(entry.name);
-    if (!entry.isFile() || !match?.[1] || isCompactionAgent(match[1])) continue;
-    out.push({ path: path.join(dir, entry.name), project, sessionId, agentId: match[1] });
+  for (const name of cache.list(dir).files) {
+    const match = AGENT_FILE.exec(name);
+    if (!match?.[1] || isCompactionAgent(match[1])) continue;
+    out.push({ path: join(dir, name), project, sessionId, agentId: match[1] });
   }
   return out;
 }
 
-function readDir(dir: string): fs.Dirent[] {
+/** `dir` is already absolute and normal and `name` a plain entry name: path.join's work is not needed. */
+function join(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+function readListing(dir: string): Listing {
+  let entries: fs.Dirent[];
   try {
-    return fs.readdirSync(dir, { withFileTypes: true });
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return EMPTY;
   }
+  const files: string[] = [];
+  const dirs = new Set<string>();
+  for (const e of entries) {
+    if (e.isFile()) files.push(e.name);
+    else if (e.isDirectory()) dirs.add(e.name);
+  }
+  return { files, dirs };
 }

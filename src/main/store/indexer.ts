@@ -1,16 +1,19 @@
 // Incremental indexing of a projects dir. Each file remembers its indexed byte offset, size,
 // mtime and identity (dev:ino): an unchanged file costs one stat, an appended one is read from
-// its offset, a truncated or replaced one is cleared and read again. Every batch is written in
-// one IMMEDIATE transaction together with the offset it reaches, so a crash loses nothing.
+// its offset, a truncated or replaced one is cleared and read again. Every chunk is written in
+// an IMMEDIATE transaction together with the offset it reaches, so a crash loses nothing. Large
+// runs parse on an extract worker while this thread writes (chunkSource.ts).
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { readJsonl } from "../history/jsonlReader.js";
-import { discoverTranscripts, type DiscoveredFile } from "./discover.js";
-import { emptyExtracted, extractLine, type Extracted, type FileFacts } from "./extract.js";
+import { chunksInline, chunksInWorker } from "./chunkSource.js";
+import { ChunkWriter, type WriteCounters, type WriteTarget } from "./chunkWriter.js";
+import { DirCache, discoverTranscripts, type DiscoveredFile } from "./discover.js";
+import { StoreError } from "./errors.js";
+import type { FileChunk, FileJob } from "./extractFile.js";
+import { classify, identityOf, isUnchanged, sessionIdInside, type Outcome } from "./fileChanges.js";
 import { IndexStatements, type FileRow } from "./indexStatements.js";
 import { readSubagentMeta } from "./subagentMeta.js";
-import { StoreError } from "./errors.js";
 
 export interface IndexReport {
   readonly projectsDir: string;
@@ -31,41 +34,55 @@ export interface IndexReport {
 }
 
 type SessionFile = DiscoveredFile & { readonly sessionId: string };
-type Outcome = "skipped" | "new" | "appended" | "reindexed";
+type Work = { readonly file: SessionFile; readonly row: FileRow | undefined; readonly st: fs.Stats };
 
-const BOUNDARY_BYTES = 16;
-const HEAD_BYTES = 64 * 1024;
-const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
+/** Transcript bytes per write transaction (see chunkWriter.ts). */
+const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
+/** Transcript bytes per extracted chunk: what the extract worker hands over at a time. */
+const MAX_CHUNK_BYTES = 8 * 1024 * 1024;
+/** Runs reading at least this much parse on an extract worker; smaller ones are not worth starting it. */
+export const DEFAULT_PARALLEL_BYTES = 16 * 1024 * 1024;
 
-interface Counters {
-  bytesRead: number;
-  linesRead: number;
-  badLines: number;
-  rowsAdded: number;
+export interface IndexerOptions {
+  /** Transcript bytes per write transaction (smaller in tests to exercise batching). */
+  readonly batchBytes?: number;
+  /** Read on an extract worker when a run has at least this many bytes to read. */
+  readonly parallelBytes?: number;
 }
 
 export class Indexer {
   private readonly stmts: IndexStatements;
+  private readonly batchBytes: number;
+  private readonly parallelBytes: number;
+  private readonly dirs = new DirCache();
+  private readonly versions: Database.Statement<[], { data: number; changes: number }>;
+  /** The files table as last read or written here, and the database state it matches. */
+  private known: { readonly key: string; readonly rows: ReadonlyMap<string, FileRow> } | undefined;
 
   constructor(
     private readonly db: Database.Database,
-    private readonly batchBytes = DEFAULT_BATCH_BYTES,
+    options: IndexerOptions = {},
   ) {
     this.stmts = new IndexStatements(db);
+    this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+    this.parallelBytes = options.parallelBytes ?? DEFAULT_PARALLEL_BYTES;
+    // data_version moves when another connection commits, total_changes when this one writes.
+    this.versions = db.prepare("SELECT (SELECT data_version FROM pragma_data_version) AS data, total_changes() AS changes");
   }
 
   async indexProjects(projectsDir: string): Promise<IndexReport> {
     const started = performance.now();
     const root = path.resolve(projectsDir);
     if (!fs.existsSync(root)) throw new StoreError("projects_dir_missing", `projects dir not found: ${root}`);
-    const found = discoverTranscripts(root);
-    const known = new Map(this.stmts.allFiles.all().map((r) => [r.path, r]));
+    const found = discoverTranscripts(root, this.dirs);
+    const before = this.versions.get()!;
+    const known = this.knownFiles(before);
     const outcomes: Record<Outcome, number> = { skipped: 0, new: 0, appended: 0, reindexed: 0 };
-    const counters: Counters = { bytesRead: 0, linesRead: 0, badLines: 0, rowsAdded: 0 };
+    const counters: WriteCounters = { bytesRead: 0, linesRead: 0, badLines: 0, rowsAdded: 0 };
     const changed = new Set<string>();
     // Stat everything first, then read changed files oldest first, so rowids follow time and
     // search's recency window (search.ts) holds the newest matches.
-    const work: { file: SessionFile; row: FileRow | undefined; st: fs.Stats }[] = [];
+    const work: Work[] = [];
     for (const found1 of found) {
       const row = known.get(found1.path);
       const st = fs.statSync(found1.path, { throwIfNoEntry: false });
@@ -77,18 +94,20 @@ export class Indexer {
       work.push({ file: { ...found1, sessionId }, row, st });
     }
     work.sort((a, b) => a.st.mtimeMs - b.st.mtimeMs || (a.file.path < b.file.path ? -1 : 1));
-    for (const { file, row, st } of work) {
-      const outcome = await this.indexFile(file, row, st, counters);
-      outcomes[outcome]++;
-      if (outcome !== "skipped") changed.add(file.sessionId);
+    let written: ReadonlyMap<string, FileRow> | undefined = new Map();
+    if (work.length > 0) {
+      const planned = this.prepare(work, outcomes);
+      for (const p of planned) changed.add(p.target.sessionId);
+      written = await this.read(planned, counters);
     }
-    const removed = this.removeVanished(root, found, known, changed);
+    const gone = this.removeVanished(root, found, known, changed);
     // Nothing changed: take no write lock, so a re-scan never waits on another writer.
     if (changed.size > 0) {
       this.db.transaction(() => {
         for (const sessionId of changed) this.stmts.refreshSession(sessionId);
       }).immediate();
     }
+    this.rememberFiles(before, known, written, gone);
     return {
       projectsDir: root,
       filesSeen: found.length,
@@ -96,7 +115,7 @@ export class Indexer {
       filesNew: outcomes.new,
       filesAppended: outcomes.appended,
       filesReindexed: outcomes.reindexed,
-      filesRemoved: removed,
+      filesRemoved: gone.length,
       ...counters,
       sessionsChanged: changed.size,
       sessionsTotal: count(this.db, "SELECT count(*) AS n FROM sessions"),
@@ -105,67 +124,99 @@ export class Indexer {
     };
   }
 
-  private async indexFile(file: SessionFile, row: FileRow | undefined, st: fs.Stats, counters: Counters): Promise<Outcome> {
-    const identity = `${st.dev}:${st.ino}`;
-    const outcome = classify(file.path, row, st, identity);
-    const meta = file.agentId !== null ? readSubagentMeta(file.path, file.sessionId, file.agentId) : undefined;
-    const start = this.db
-      .transaction(() => {
-        let id = row?.id;
-        if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
-        else if (outcome === "reindexed") this.stmts.clearFile(id, identity);
-        else if (this.stmts.offsetOf(id) !== row?.indexed_offset) return undefined; // another indexer moved on
-        if (meta) this.stmts.upsertSubagentMeta(meta);
-        return id;
-      })
-      .immediate();
-    if (start === undefined) return "skipped";
-    const from = outcome === "appended" && row ? row.indexed_offset : 0;
-    const lines = outcome === "appended" && row ? row.line_count : 0;
-    await this.readInto({ ...file, id: start }, from, lines, { size: st.size, mtimeMs: st.mtimeMs, identity }, counters);
-    return outcome;
+  /** The files table, re-read only when another connection wrote since this one last knew it. */
+  private knownFiles(now: { data: number; changes: number }): ReadonlyMap<string, FileRow> {
+    const key = `${now.data}:${now.changes}`;
+    if (this.known?.key !== key) {
+      this.known = { key, rows: new Map(this.stmts.allFiles.all().map((r) => [r.path, r])) };
+    }
+    return this.known.rows;
   }
 
-  private async readInto(
-    file: SessionFile & { readonly id: number },
-    fromOffset: number,
-    fromLines: number,
-    stat: { size: number; mtimeMs: number; identity: string },
-    counters: Counters,
-  ): Promise<void> {
-    const facts: FileFacts = this.stmts.facts(file.id);
-    const isMain = file.agentId === null;
-    let batch: Extracted = emptyExtracted();
-    let batchStart = fromOffset;
-    let lastOffset = -1;
-    const flush = (offset: number, lineCount: number, final: boolean): void => {
-      const boundary = readBoundary(file.path, offset);
-      this.db
-        .transaction(() => {
-          this.stmts.writeBatch(file, batch, facts, { offset, lineCount, boundary, ...(final ? { stat } : {}) });
-        })
-        .immediate();
-      counters.rowsAdded += batch.rows.length;
-      batch = emptyExtracted();
-      batchStart = offset;
-    };
-    const result = await readJsonl(file.path, {
-      offset: fromOffset,
-      firstLineNumber: fromLines + 1,
-      onRecord: (record) => {
-        // Glued lines give several records at one offset: never cut a batch between them.
-        if (record.offset !== lastOffset && record.offset - batchStart >= this.batchBytes) {
-          flush(record.offset, record.lineNumber - 1, false);
-        }
-        lastOffset = record.offset;
-        extractLine(record.value, record.lineNumber, isMain, facts, batch);
-      },
-    });
-    flush(result.nextOffset, result.nextLineNumber - 1, true);
-    const s = result.stats;
-    counters.bytesRead += result.nextOffset - fromOffset;
-    counters.linesRead += s.lines;
-    counters.badLines += s.invalidUtf8 + s.tooLong + s.notJson + s.notObject;
+  /**
+   * After a run, the files table is what it was plus what this run wrote, unless another
+   * connection also wrote meanwhile: then the next run reads it again.
+   */
+  private rememberFiles(
+    before: { data: number; changes: number },
+    known: ReadonlyMap<string, FileRow>,
+    written: ReadonlyMap<string, FileRow> | undefined,
+    gone: readonly FileRow[],
+  ): void {
+    const after = this.versions.get()!;
+    if (after.data !== before.data || written === undefined) {
+      this.known = undefined;
+      return;
+    }
+    if (written.size === 0 && gone.length === 0) return;
+    const rows = new Map(known);
+    for (const r of gone) rows.delete(r.path);
+    for (const [p, r] of written) rows.set(p, r);
+    this.known = { key: `${after.data}:${after.changes}`, rows };
+  }
+
+  /** One transaction for every file to read: create, clear or keep its row; its subagent meta. */
+  private prepare(work: readonly Work[], outcomes: Record<Outcome, number>): Planned[] {
+    const metas = work.map(({ file }) =>
+      file.agentId !== null ? readSubagentMeta(file.path, file.sessionId, file.agentId) : undefined,
+    );
+    const kinds = work.map(({ file, row, st }) => classify(file.path, row, st, identityOf(st)));
+    return this.db
+      .transaction(() => {
+        const planned: Planned[] = [];
+        work.forEach(({ file, row, st }, i) => {
+          const identity = identityOf(st);
+          const outcome = kinds[i]!;
+          let id = row?.id;
+          if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
+          else if (outcome === "reindexed") this.stmts.clearFile(id, identity);
+          else if (this.stmts.offsetOf(id) !== row?.indexed_offset) {
+            outcomes.skipped++; // another indexer moved on
+            return;
+          }
+          const meta = metas[i];
+          if (meta) this.stmts.upsertSubagentMeta(meta);
+          outcomes[outcome]++;
+          const appended = outcome === "appended" && row !== undefined;
+          const fromOffset = appended ? row.indexed_offset : 0;
+          planned.push({
+            target: { ...file, id, fromOffset, stat: { size: st.size, mtimeMs: st.mtimeMs, identity } },
+            job: {
+              path: file.path,
+              isMain: file.agentId === null,
+              fromOffset,
+              fromLines: appended ? row.line_count : 0,
+              facts: this.stmts.facts(id),
+            },
+          });
+        });
+        return planned;
+      })
+      .immediate();
+  }
+
+  /** Reads and writes the planned files; returns their files-table rows as now written. */
+  private async read(planned: readonly Planned[], counters: WriteCounters): Promise<ReadonlyMap<string, FileRow> | undefined> {
+    const writer = new ChunkWriter(this.db, this.stmts, planned.map((p) => p.target), this.batchBytes, counters);
+    const jobs = planned.map((p) => p.job);
+    const chunkBytes = Math.min(this.batchBytes, MAX_CHUNK_BYTES);
+    const sink = (chunk: FileChunk): void => writer.add(chunk);
+    const toRead = planned.reduce((n, p) => n + Math.max(0, p.target.stat.size - p.target.fromOffset), 0);
+    if (toRead < this.parallelBytes) {
+      await chunksInline(jobs, chunkBytes, sink);
+      writer.flush();
+      return writtenRows(planned, writer);
+    }
+    // A large run (a first index, a rebuild): skip the WAL syncs at checkpoints. A power cut
+    // mid-run can then damage the index, which is moved aside and rebuilt from the JSONL files.
+    this.db.pragma("synchronous = OFF");
+    try {
+      if (!(await chunksInWorker(jobs, chunkBytes, sink))) await chunksInline(jobs, chunkBytes, sink);
+      writer.flush();
+    } finally {
+      this.db.pragma("synchronous = NORMAL");
+    }
+    return writtenRows(planned, writer);
   }
 
   private removeVanished(
@@ -173,10 +224,10 @@ export class Indexer {
     found: readonly DiscoveredFile[],
     known: ReadonlyMap<string, FileRow>,
     changed: Set<string>,
-  ): number {
+  ): FileRow[] {
     const present = new Set(found.map((f) => f.path));
     const gone = [...known.values()].filter((r) => r.path.startsWith(root + path.sep) && !present.has(r.path));
-    if (gone.length === 0) return 0;
+    if (gone.length === 0) return gone;
     this.db
       .transaction(() => {
         for (const r of gone) {
@@ -185,54 +236,34 @@ export class Indexer {
         }
       })
       .immediate();
-    return gone.length;
+    return gone;
   }
 }
 
-function isUnchanged(row: FileRow | undefined, st: fs.Stats): boolean {
-  return row !== undefined && row.identity === `${st.dev}:${st.ino}` && row.size === st.size && row.mtime_ms === st.mtimeMs;
+interface Planned {
+  readonly target: WriteTarget;
+  readonly job: FileJob;
 }
 
-function classify(filePath: string, row: FileRow | undefined, st: fs.Stats, identity: string): Outcome {
-  if (!row) return "new";
-  if (row.identity !== identity || st.size < row.indexed_offset) return "reindexed";
-  // Same size but a new mtime: rewritten in place.
-  if (st.size === row.size && st.mtimeMs !== row.mtime_ms) return "reindexed";
-  // Truncated and regrown past the offset: the bytes before the offset changed.
-  if (readBoundary(filePath, row.indexed_offset) !== row.boundary) return "reindexed";
-  return "appended";
-}
-
-/** Hex of the bytes just before `offset`: cheap evidence that the indexed prefix is unchanged. */
-function readBoundary(filePath: string, offset: number): string {
-  const len = Math.min(BOUNDARY_BYTES, offset);
-  if (len === 0) return "";
-  const buf = Buffer.alloc(len);
-  const fd = fs.openSync(filePath, "r");
-  try {
-    const n = fs.readSync(fd, buf, 0, len, offset - len);
-    return buf.subarray(0, n).toString("hex");
-  } finally {
-    fs.closeSync(fd);
+/** Undefined unless every planned file was written to its end. */
+function writtenRows(planned: readonly Planned[], writer: ChunkWriter): Map<string, FileRow> | undefined {
+  const rows = new Map<string, FileRow>();
+  for (const [i, { target }] of planned.entries()) {
+    const end = writer.ends.get(i);
+    if (!end) return undefined;
+    rows.set(target.path, {
+      id: target.id,
+      path: target.path,
+      session_id: target.sessionId,
+      size: target.stat.size,
+      identity: target.stat.identity,
+      mtime_ms: target.stat.mtimeMs,
+      indexed_offset: end.offset,
+      boundary: end.boundary,
+      line_count: end.lineCount,
+    });
   }
-}
-
-/** A root-layout sidechain names its session only in its lines (CLI 2.0.x). */
-function sessionIdInside(filePath: string): string | undefined {
-  const buf = Buffer.alloc(HEAD_BYTES);
-  let n = 0;
-  try {
-    const fd = fs.openSync(filePath, "r");
-    try {
-      n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(buf.subarray(0, n).toString("utf8"));
-  return match?.[1];
+  return rows;
 }
 
 function count(db: Database.Database, sql: string): number {

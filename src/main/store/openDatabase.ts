@@ -13,6 +13,15 @@ export interface OpenedDatabase {
   readonly movedAsideTo?: string;
 }
 
+// Which compiled better-sqlite3 this thread loads: a property of the runtime (Electron's ABI is not
+// Node's), not of one database, so the store worker sets it once before opening anything.
+let nativeBinding: string | undefined;
+
+/** The better-sqlite3 binary to load instead of node_modules' (the Electron build, in the app). */
+export function useNativeBinding(file: string | undefined): void {
+  nativeBinding = file;
+}
+
 export function openDatabase(dbPath: string): OpenedDatabase {
   fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   try {
@@ -25,7 +34,7 @@ export function openDatabase(dbPath: string): OpenedDatabase {
 }
 
 function openAndMigrate(dbPath: string): Database.Database {
-  const db = new Database(dbPath, { timeout: 10_000 });
+  const db = new Database(dbPath, { timeout: 10_000, ...(nativeBinding !== undefined ? { nativeBinding } : {}) });
   try {
     // Reading the header and the schema surfaces SQLITE_NOTADB / SQLITE_CORRUPT here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();

@@ -52,19 +52,32 @@ const MAX_LIMIT = 500;
  */
 export const MATCH_WINDOW = 2000;
 
+interface SnippetParams {
+  match: string;
+  lo: number;
+  hi: number;
+  ids: string;
+  open: string;
+  close: string;
+}
+
 export class Searcher {
   private readonly all: Database.Statement;
   private readonly inSession: Database.Statement;
-  private readonly snippet: Database.Statement<{ match: string; id: number; open: string; close: string }, string>;
+  private readonly snippets: Database.Statement<SnippetParams, { id: number; snippet: string }>;
 
   constructor(db: Database.Database) {
     this.all = db.prepare(sql(""));
     this.inSession = db.prepare(sql("AND session_id = @sessionId"));
-    this.snippet = db
-      .prepare<{ match: string; id: number; open: string; close: string }, string>(
-        "SELECT snippet(search_text, 0, @open, @close, '…', 16) FROM search_text WHERE search_text MATCH @match AND rowid = @id",
-      )
-      .pluck();
+    // Snippets only for the rows shown, with one MATCH for all of them: a prefix query merges
+    // every matching term's postings each time it starts. `+rowid` keeps the id list away from
+    // FTS5, which would re-run the query per id. The bounds are CAST because better-sqlite3 binds
+    // numbers as REAL and FTS5 ignores a non-integer rowid bound next to MATCH.
+    this.snippets = db.prepare<SnippetParams, { id: number; snippet: string }>(
+      `SELECT rowid AS id, snippet(search_text, 0, @open, @close, '…', 16) AS snippet
+       FROM search_text WHERE search_text MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER)
+         AND +rowid IN (SELECT value FROM json_each(@ids))`,
+    );
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
@@ -76,26 +89,34 @@ export class Searcher {
         ? this.inSession.all({ ...params, sessionId: options.sessionId })
         : this.all.all(params)
     ) as HitRow[];
-    // Snippets only for the rows shown: each is one rowid lookup.
-    return rows.map((r) =>
-      toHit(r, this.snippet.get({ match, id: r.id, open: HIGHLIGHT_OPEN, close: HIGHLIGHT_CLOSE }) ?? ""),
-    );
+    if (rows.length === 0) return [];
+    const snippets = this.snippetsOf(match, rows);
+    return rows.map((r) => toHit(r, snippets.get(r.id) ?? ""));
+  }
+
+  private snippetsOf(match: string, rows: readonly HitRow[]): Map<number, string> {
+    const ids = rows.map((r) => r.id);
+    const params = { match, lo: Math.min(...ids), hi: Math.max(...ids), ids: JSON.stringify(ids), open: HIGHLIGHT_OPEN, close: HIGHLIGHT_CLOSE };
+    return new Map(this.snippets.all(params).map((r) => [r.id, r.snippet]));
   }
 }
 
+/**
+ * Ranks first, then reads the shown rows: the window's bm25 needs only the index and the docsize
+ * table, while reading a row's metadata columns loads its whole text (up to 64 KB), so that is done
+ * for the `limit` rows kept, not for the whole window. A session filter must read metadata to
+ * filter, so it does so inside the window.
+ */
 function sql(filter: string): string {
+  const ranked = `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match ${filter}
+    ORDER BY rowid DESC LIMIT @window`;
   return `
-    SELECT t.id, t.session_id, t.agent_id, t.kind, t.time, t.ref, t.score,
+    SELECT t.id, f.session_id, f.agent_id, f.kind, f.time, f.ref, t.score,
            s.title, s.project, s.cwd, a.description, a.agent_type
-    FROM (
-      SELECT * FROM (
-        SELECT rowid AS id, session_id, agent_id, kind, time, ref, bm25(search_text) AS score
-        FROM search_text WHERE search_text MATCH @match ${filter}
-        ORDER BY rowid DESC LIMIT @window
-      ) ORDER BY score LIMIT @limit
-    ) t
-    LEFT JOIN sessions s ON s.id = t.session_id
-    LEFT JOIN subagents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
+    FROM (SELECT * FROM (${ranked}) ORDER BY score LIMIT @limit) t
+    JOIN search_text f ON f.rowid = t.id
+    LEFT JOIN sessions s ON s.id = f.session_id
+    LEFT JOIN subagents a ON a.session_id = f.session_id AND a.agent_id = f.agent_id
     ORDER BY t.score`;
 }
 

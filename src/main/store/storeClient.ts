@@ -25,6 +25,8 @@ export interface OpenStoreOptions {
    * A bundled app passes its emitted worker chunk here.
    */
   readonly workerEntry?: URL;
+  /** A better-sqlite3 binary for this runtime (Electron's ABI); default: node_modules' build. */
+  readonly nativeBinding?: string;
 }
 
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -37,6 +39,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreClient>
     dbPath: options.dbPath,
     entry: entry.href,
     ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
+    ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   };
   // A .ts entry (tests, `npx baton` under tsx) needs the bootstrap that registers tsx first.
   const script = entry.pathname.endsWith(".ts") ? new URL("./workerBoot.mjs", here) : entry;

@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import { checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError } from "./errors.js";
-import { Indexer, type IndexReport } from "./indexer.js";
+import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
 import { schemaVersion } from "./migrate.js";
 import { moveAside, openDatabase } from "./openDatabase.js";
 import { Searcher, type SearchHit, type SearchOptions } from "./search.js";
@@ -24,6 +24,8 @@ export interface StoreServiceOptions {
   readonly dbPath: string;
   /** Bytes of transcript per write transaction (smaller in tests to exercise batching). */
   readonly batchBytes?: number;
+  /** Runs reading at least this many bytes parse on an extract worker (0 in tests to use it always). */
+  readonly parallelBytes?: number;
 }
 
 export class StoreService {
@@ -40,7 +42,7 @@ export class StoreService {
     const opened = openDatabase(this.dbPath);
     this.db = opened.db;
     this.movedAsideTo = opened.movedAsideTo ?? null;
-    this.indexer = new Indexer(this.db, options.batchBytes);
+    this.indexer = new Indexer(this.db, indexerOptions(options));
     this.searcher = new Searcher(this.db);
   }
 
@@ -102,7 +104,7 @@ export class StoreService {
     this.db.close();
     const movedTo = moveAside(this.dbPath);
     this.db = openDatabase(this.dbPath).db;
-    this.indexer = new Indexer(this.db, this.options.batchBytes);
+    this.indexer = new Indexer(this.db, indexerOptions(this.options));
     this.searcher = new Searcher(this.db);
     this.movedAsideTo = movedTo;
     return movedTo;
@@ -111,4 +113,11 @@ export class StoreService {
   private assertOpen(): void {
     if (this.closed) throw new StoreError("closed", "the store is closed");
   }
+}
+
+function indexerOptions(options: StoreServiceOptions): IndexerOptions {
+  return {
+    ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
+    ...(options.parallelBytes !== undefined ? { parallelBytes: options.parallelBytes } : {}),
+  };
 }

@@ -3,6 +3,7 @@
 // the service; searches are answered between an index run's batches).
 import { parentPort, workerData } from "node:worker_threads";
 import { toErrorInfo } from "./errors.js";
+import { useNativeBinding } from "./openDatabase.js";
 import { StoreService } from "./storeService.js";
 import type { StoreRequest, StoreResponse, StoreWorkerData } from "./workerProtocol.js";
 
@@ -16,6 +17,7 @@ function reply(response: StoreResponse): void {
 
 let service: StoreService | undefined;
 try {
+  useNativeBinding(data.nativeBinding);
   service = new StoreService({ dbPath: data.dbPath, ...(data.batchBytes ? { batchBytes: data.batchBytes } : {}) });
   reply({ id: 0, ok: true, value: service.info() });
 } catch (err) {

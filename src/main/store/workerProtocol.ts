@@ -32,4 +32,6 @@ export interface StoreWorkerData {
   readonly batchBytes?: number;
   /** The module the bootstrap imports (a .ts file under tsx, a .js file when built). */
   readonly entry: string;
+  /** A better-sqlite3 binary to load instead of node_modules' (the Electron build, in the app). */
+  readonly nativeBinding?: string;
 }

@@ -1,5 +1,6 @@
-// The browser tests load the built renderer (`out/renderer`), as `baton web` serves it. Builds it
-// once when it is missing or older than any renderer/shared source file.
+// The browser tests load the built renderer (`out/renderer`), as `baton web` serves it; the bundle
+// test loads the built main (`out/main`). Builds once when the output is missing or older than
+// any source file it comes from.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -7,6 +8,7 @@ import { fileURLToPath } from "node:url";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const rendererOut = path.join(repoRoot, "out", "renderer");
+export const mainOut = path.join(repoRoot, "out", "main");
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -17,10 +19,19 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-function stale(): boolean {
-  const index = path.join(rendererOut, "index.html");
-  const sources = Math.max(newestMtime(path.join(repoRoot, "src", "renderer")), newestMtime(path.join(repoRoot, "src", "shared")));
-  return !fs.existsSync(index) || fs.statSync(index).mtimeMs < sources;
+function olderThan(output: string, sources: readonly string[]): boolean {
+  if (!fs.existsSync(output)) return true;
+  const newest = Math.max(...sources.map((s) => (fs.statSync(s).isDirectory() ? newestMtime(s) : fs.statSync(s).mtimeMs)));
+  return fs.statSync(output).mtimeMs < newest;
+}
+
+function rendererStale(): boolean {
+  return olderThan(path.join(rendererOut, "index.html"), [path.join(repoRoot, "src", "renderer"), path.join(repoRoot, "src", "shared")]);
+}
+
+function mainStale(): boolean {
+  const sources = ["src/main", "src/shared", "scripts/electronNativePaths.mjs", "electron.vite.config.ts"];
+  return olderThan(path.join(mainOut, "storeWorker.js"), sources.map((s) => path.join(repoRoot, s)));
 }
 
 const LockDir = path.join(repoRoot, "out", ".renderer-build.lock");
@@ -30,9 +41,21 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Builds when stale. Test files run in parallel workers: one builds, the others wait for it. */
+/** Builds the renderer when stale; returns its folder. */
 export function ensureRendererBuilt(): string {
-  if (!stale()) return rendererOut;
+  ensureBuilt(rendererStale);
+  return rendererOut;
+}
+
+/** Builds the Electron main bundle (with its worker entries) when stale; returns its folder. */
+export function ensureMainBuilt(): string {
+  ensureBuilt(mainStale);
+  return mainOut;
+}
+
+/** `electron-vite build` when stale. Test files run in parallel workers: one builds, the others wait. */
+function ensureBuilt(stale: () => boolean): void {
+  if (!stale()) return;
   fs.mkdirSync(path.dirname(LockDir), { recursive: true });
   const deadline = Date.now() + LockWaitMs;
   for (;;) {
@@ -54,5 +77,4 @@ export function ensureRendererBuilt(): string {
   } finally {
     fs.rmdirSync(LockDir);
   }
-  return rendererOut;
 }

@@ -1,0 +1,67 @@
+// Reads one transcript from an offset and turns it into index chunks: what extract.ts keeps from
+// each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
+// thread (extractWorker.ts) while the store's thread writes the previous chunks.
+import { readJsonl } from "../history/jsonlReader.js";
+import { emptyExtracted, extractLine, type Extracted, type FileFacts } from "./extract.js";
+
+export interface FileJob {
+  readonly path: string;
+  readonly isMain: boolean;
+  readonly fromOffset: number;
+  readonly fromLines: number;
+  /** The facts stored so far (empty for a new or re-read file). */
+  readonly facts: FileFacts;
+}
+
+export interface ReadTotals {
+  readonly bytesRead: number;
+  readonly linesRead: number;
+  readonly badLines: number;
+}
+
+/** One slice of a file, to be written in the transaction that also records `offset`. */
+export interface FileChunk {
+  readonly job: number;
+  readonly batch: Extracted;
+  /** Facts over the file up to `offset`. */
+  readonly facts: FileFacts;
+  readonly offset: number;
+  readonly lineCount: number;
+  /** The file's last chunk of this scan; carries what the read saw. */
+  readonly totals?: ReadTotals;
+}
+
+export async function extractFile(
+  job: FileJob,
+  jobIndex: number,
+  chunkBytes: number,
+  emit: (chunk: FileChunk) => void,
+): Promise<void> {
+  const facts: FileFacts = { ...job.facts };
+  let batch = emptyExtracted();
+  let batchStart = job.fromOffset;
+  let lastOffset = -1;
+  const cut = (offset: number, lineCount: number, totals?: ReadTotals): void => {
+    emit({ job: jobIndex, batch, facts: { ...facts }, offset, lineCount, ...(totals ? { totals } : {}) });
+    batch = emptyExtracted();
+    batchStart = offset;
+  };
+  const result = await readJsonl(job.path, {
+    offset: job.fromOffset,
+    firstLineNumber: job.fromLines + 1,
+    onRecord: (record) => {
+      // Glued lines give several records at one offset: never cut a chunk between them.
+      if (record.offset !== lastOffset && record.offset - batchStart >= chunkBytes) {
+        cut(record.offset, record.lineNumber - 1);
+      }
+      lastOffset = record.offset;
+      extractLine(record.value, record.lineNumber, job.isMain, facts, batch);
+    },
+  });
+  const s = result.stats;
+  cut(result.nextOffset, result.nextLineNumber - 1, {
+    bytesRead: result.nextOffset - job.fromOffset,
+    linesRead: s.lines,
+    badLines: s.invalidUtf8 + s.tooLong + s.notJson + s.notObject,
+  });
+}

@@ -1,0 +1,63 @@
+// What a search hit shows: the row's own session, kind and place, and a snippet with the matched
+// words marked, for plain words, phrases and prefixes alike.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreService } from "../../src/main/store/storeService.js";
+
+let dir: string;
+let store: StoreService;
+
+function line(sessionId: string, n: number, text: string): string {
+  const timestamp = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+  return JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid: `u${n}`, timestamp, sessionId, cwd: "/home/user/code/x" });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-snip-"));
+  const project = path.join(dir, "projects", "-home-user-code-x");
+  fs.mkdirSync(project, { recursive: true });
+  const texts = ["refactor the parser module", "the parsing step is slow", "unrelated words only", "parsed output looks right"];
+  for (const [s, sessionId] of ["s1", "s2"].entries()) {
+    const lines = texts.map((t, i) => line(sessionId, s * 10 + i, `${t} in ${sessionId}`));
+    fs.writeFileSync(path.join(project, `${sessionId}.jsonl`), `${lines.join("\n")}\n`);
+  }
+  store = new StoreService({ dbPath: path.join(dir, "h.db") });
+  await store.index(path.join(dir, "projects"));
+});
+afterAll(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("search hits", () => {
+  it("a prefix search marks the matched word in every hit, and each hit names its own session and line", () => {
+    const hits = store.search("pars*");
+    expect(hits).toHaveLength(6);
+    for (const h of hits) {
+      expect(h.snippet).toMatch(/«pars(er|ing|ed)»/);
+      expect(h.snippet).toContain(`in ${h.sessionId}`);
+      expect(h.kind).toBe("prompt");
+    }
+    const refs = hits.map((h) => `${h.sessionId} ${h.ref} ${h.snippet.match(/«(\w+)»/)?.[1]}`).sort();
+    expect(refs).toEqual(["s1 1#0 parser", "s1 2#0 parsing", "s1 4#0 parsed", "s2 1#0 parser", "s2 2#0 parsing", "s2 4#0 parsed"]);
+  });
+
+  it("plain words and phrases get the snippet of their own row", () => {
+    // Both sessions say it; each hit shows its own line, not the first match's.
+    expect(store.search("slow").map((h) => `${h.sessionId}: ${h.snippet}`).sort()).toEqual([
+      "s1: the parsing step is «slow» in s1",
+      "s2: the parsing step is «slow» in s2",
+    ]);
+    const phrase = store.search('"output looks"');
+    expect(phrase).toHaveLength(2);
+    for (const h of phrase) expect(h.snippet).toBe(`parsed «output looks» right in ${h.sessionId}`);
+  });
+
+  it("a session filter keeps only that session's hits", () => {
+    const hits = store.search("pars*", { sessionId: "s2" });
+    expect(hits.map((h) => h.sessionId)).toEqual(["s2", "s2", "s2"]);
+    expect(hits.every((h) => h.snippet.includes("«pars"))).toBe(true);
+  });
+});
