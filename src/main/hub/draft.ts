@@ -1,72 +1,98 @@
-// The mutable working copy one `reduce` call edits. It is created fresh for every event and frozen
-// into a new SessionState at the end, so no state a caller holds is ever changed.
+// Helpers for the state being written by one `reduce` (or one `reduceAll` batch): its scalars are
+// set directly, the shared store only through the undo log.
 
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
-import type { Lineage, Path, SessionState } from "./state.js";
 import { callWithSubagent, makeBlock } from "./shapes.js";
-import { appendBlock, getBlock, updateCall } from "./tree.js";
+import type { HubState } from "./state.js";
+import { BlockList, callNode, Dropped, Node, type Store } from "./store.js";
+import { foldProgress } from "./progress.js";
+import { append, changed } from "./tree.js";
+import { write, writeMap, type UndoLog } from "./undoLog.js";
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** The new state while it is being written: the root, with its store and the undo log of this step. */
+export type Draft = HubState & { readonly store: Store; readonly log: UndoLog };
 
-export type Draft = Mutable<Omit<SessionState, "version" | "lineage">> & {
-  readonly lineage: Lineage;
-  /** The version being written. */
-  readonly version: number;
-};
-
-export function pathOf(d: Draft, id: string): Path | undefined {
-  return d.lineage.open.get(id) ?? d.lineage.paths.get(id, d.version);
+/** Whether a block with this id was ever added (it may have been dropped by the cap since). */
+export function isKnown(d: Draft, id: string): boolean {
+  return d.store.ids.has(id);
 }
 
-export function callAt(d: Draft, path: Path): ToolCallRecord | undefined {
-  return getBlock(d.top, path)?.call;
-}
-
-export function findCall(d: Draft, toolUseId: string): { path: Path; call: ToolCallRecord } | undefined {
-  const path = pathOf(d, toolUseId);
-  const call = path === undefined ? undefined : callAt(d, path);
-  return path === undefined || call === undefined ? undefined : { path, call };
+/** The alive node of a tool call. */
+export function findCall(d: Draft, toolUseId: string): Node | undefined {
+  return callNode(d.store, toolUseId);
 }
 
 export function nextId(d: Draft, prefix: string): string {
   return `${prefix}:${d.seq++}`;
 }
 
-/** Appends a block and indexes it by id. Returns its path, or undefined if the parent is gone. */
-export function addBlock(d: Draft, parent: Path | undefined, block: Block): Path | undefined {
-  const added = appendBlock(d.top, parent, block);
-  if (added === undefined) return undefined;
-  d.top = added.top;
-  d.lineage.paths.set(block.id, added.path, d.version);
-  if (block.call !== undefined) track(d, block.call, added.path);
-  return added.path;
+/** Appends a text-like block under `parent` (undefined = top level) and indexes it by id. */
+export function addBlock(d: Draft, parent: Node | undefined, block: Block): Node {
+  const node = new Node(parent, block, undefined);
+  append(d, node);
+  writeMap(d.log, d.store.ids, block.id, node);
+  return node;
+}
+
+/** Appends a tool block under `parent` and indexes it by tool_use id. */
+export function addCall(d: Draft, parent: Node | undefined, call: ToolCallRecord): Node {
+  const node = new Node(parent, undefined, call);
+  append(d, node);
+  // Callers check the id is new (isKnown): log its absence without another lookup in the large index.
+  d.log.push(d.store.ids, call.toolUseId, undefined);
+  d.store.ids.set(call.toolUseId, node);
+  track(d, call, node);
+  return node;
 }
 
 export function addNotice(d: Draft, level: "info" | "warning" | "error", text: string): void {
   addBlock(d, undefined, makeBlock({ kind: "notice", id: nextId(d, "notice"), level, text }));
 }
 
-export function editCall(d: Draft, path: Path, fn: (call: ToolCallRecord) => ToolCallRecord): void {
-  let edited: ToolCallRecord | undefined;
-  d.top = updateCall(d.top, path, (call) => (edited = fn(call)));
-  if (edited !== undefined) track(d, edited, path);
+/** Replaces the block a node shows (a text-like block). */
+export function replaceBlock(d: Draft, node: Node, block: Block): void {
+  if (node.call !== undefined) {
+    writeMap(d.log, d.store.open, node.call.toolUseId, undefined);
+    write(d.log, node, "call", undefined);
+  }
+  d.log.push(node, "block", node.block);
+  node.block = block;
+  changed(d, node);
 }
 
-export function editRecord(d: Draft, path: Path, fn: (record: SubagentRecord) => SubagentRecord): void {
-  editCall(d, path, (call) => {
+export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => ToolCallRecord): void {
+  foldProgress(d, node);
+  const call = node.call;
+  if (call !== undefined) setCall(d, node, fn(call));
+}
+
+/** Replaces a tool node's call (the node must hold one, with no pending progress). */
+export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
+  const call = node.call as ToolCallRecord;
+  if (next !== call) {
+    d.log.push(node, "call", call);
+    node.call = next;
+    if (next.subagent !== undefined && node.list === undefined) write(d.log, node, "list", new BlockList());
+    changed(d, node);
+  }
+  track(d, next, node);
+}
+
+export function editRecord(d: Draft, node: Node, fn: (record: SubagentRecord) => SubagentRecord): void {
+  editCall(d, node, (call) => {
     if (call.subagent === undefined) return call;
     const record = fn(call.subagent);
     return record === call.subagent ? call : callWithSubagent(call, record);
   });
 }
 
-/** Keeps `lineage.open` = calls that a turn end may have to stop. */
-export function track(d: Draft, call: ToolCallRecord, path: Path): void {
-  if (isOpen(call)) d.lineage.open.set(call.toolUseId, path);
-  else d.lineage.open.delete(call.toolUseId);
+/** Keeps `store.open` = calls that a turn end may have to stop. */
+export function track(d: Draft, call: ToolCallRecord, node: Node): void {
+  writeMap(d.log, d.store.open, call.toolUseId, isOpen(call) ? node : undefined);
 }
 
 export function isOpen(call: ToolCallRecord): boolean {
   return call.result === undefined || call.subagent?.status === "running";
 }
 
+export { Dropped };

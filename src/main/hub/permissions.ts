@@ -8,10 +8,11 @@ import type { PermissionState, SubagentRecord } from "../../shared/transcript.js
 import { editCall, findCall, type Draft } from "./draft.js";
 import { agentToolUseId, editRecordById } from "./subagentRecords.js";
 import { statusForPermission } from "./toolCalls.js";
+import { writeMap } from "./undoLog.js";
 
 export function onPermissionRequest(d: Draft, ev: PermissionRequestEvent): void {
   const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
-  d.lineage.permissions.set(ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall }, d.version);
+  writeMap(d.log, d.store.permissions, ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
   setPermission(d, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined });
   if (agentCall !== undefined) {
     const entry = { requestId: ev.requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "asked" as const, decidedBy: undefined };
@@ -34,19 +35,19 @@ export function onPermissionCancelled(d: Draft, ev: PermissionCancelledEvent): v
 }
 
 function settle(d: Draft, requestId: string, state: PermissionState): void {
-  const link = d.lineage.permissions.get(requestId, d.version);
+  const link = d.store.permissions.get(requestId);
   if (link === undefined) return;
   setPermission(d, link.toolUseId, state);
   if (link.agentToolUseId !== undefined) editRecordById(d, link.agentToolUseId, (r) => withHistoryState(r, state));
 }
 
 function setPermission(d: Draft, toolUseId: string, state: PermissionState): void {
-  const found = findCall(d, toolUseId);
-  if (found === undefined) {
-    d.lineage.earlyPermissions.set(toolUseId, state, d.version);
+  const node = findCall(d, toolUseId);
+  if (node === undefined) {
+    writeMap(d.log, d.store.earlyPermissions, toolUseId, state);
     return;
   }
-  editCall(d, found.path, (call) => {
+  editCall(d, node, (call) => {
     // A result already decided the status; only a denial can still explain it.
     const status = call.result === undefined ? statusForPermission(state.state, call.status) : state.state === "denied" && call.result.isError ? "denied" : call.status;
     return { ...call, status, permission: state };

@@ -1,16 +1,19 @@
 // The hub reducer: (SessionState, ClientEvent) → SessionState. Pure from the caller's side: a
-// state, once returned, never changes. Internally the newest state of a lineage writes its indexes
-// in place (see versionedMap.ts); reducing an older state forks them first.
+// state, once returned, never changes what it shows. Internally all states of a session share one
+// mutable store that the newest state writes in place, leaving an undo log behind (state.ts); the
+// Transcript is built from it only when asked for, sharing every block that did not change.
 
 import type { ClientEvent } from "../../shared/events.js";
-import type { Block, ToolCallRecord, Transcript } from "../../shared/transcript.js";
-import { addNotice, isOpen, type Draft } from "./draft.js";
+import type { ToolCallRecord, Transcript } from "../../shared/transcript.js";
+import { addNotice, type Draft } from "./draft.js";
+import { blockOf, blocksOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionRequest, onPermissionResolved } from "./permissions.js";
-import { Lineage, type Path, type SessionState } from "./state.js";
+import { HubState, hubState, publish, reroot, type SessionState } from "./state.js";
+import { callNode } from "./store.js";
+import { rewind } from "./undoLog.js";
 import { onStreamDelta } from "./streaming.js";
 import { onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
-import { getBlock } from "./tree.js";
 import {
   onApiRetry,
   onCompactBoundary,
@@ -22,32 +25,43 @@ import {
 } from "./turns.js";
 
 export function reduce(state: SessionState, event: ClientEvent): SessionState {
-  const lineage = state.lineage.head === state.version ? state.lineage : fork(state);
-  const version = state.version + 1;
-  lineage.head = version;
-  // The draft becomes the new state: it is only written during this call. Fields are listed one
-  // by one because object rest/spread here would dominate the cost of small events.
-  const d: Draft = {
-    lineage,
-    version,
-    meta: state.meta,
-    top: state.top,
-    costBefore: state.costBefore,
-    costThisProcess: state.costThisProcess,
-    seq: state.seq,
-    lastLineKey: state.lastLineKey,
-    lastLineCount: state.lastLineCount,
-    streaming: state.streaming,
-    inTurn: state.inTurn,
-  };
-  apply(d, event);
-  return d;
+  const from = hubState(state);
+  const d = draftFrom(from);
+  try {
+    apply(d, event);
+  } catch (error) {
+    rewind(d.log); // leave `from` as it was
+    throw error;
+  }
+  return finish(from, d);
 }
 
+/** Same as reducing one event at a time, with one draft (and one undo log) for the whole batch. */
 export function reduceAll(state: SessionState, events: Iterable<ClientEvent>): SessionState {
-  let s = state;
-  for (const event of events) s = reduce(s, event);
-  return s;
+  const from = hubState(state);
+  let d: Draft | undefined;
+  try {
+    for (const event of events) {
+      d ??= draftFrom(from);
+      apply(d, event);
+    }
+  } catch (error) {
+    if (d !== undefined) rewind(d.log); // leave `from` as it was
+    throw error;
+  }
+  return d === undefined ? state : finish(from, d);
+}
+
+function draftFrom(from: HubState): Draft {
+  const next = new HubState(from, reroot(from));
+  next.log = [];
+  return next as Draft;
+}
+
+function finish(from: HubState, d: Draft): HubState {
+  publish(from, d, d.log);
+  (d as HubState).log = undefined;
+  return d;
 }
 
 function apply(d: Draft, ev: ClientEvent): void {
@@ -102,30 +116,16 @@ function apply(d: Draft, ev: ClientEvent): void {
   }
 }
 
-/** Copies what `state` sees into a new lineage so an older state can be reduced again. */
-function fork(state: SessionState): Lineage {
-  const open = new Map<string, Path>();
-  const walk = (blocks: readonly Block[], parent: Path, firstSeq: number): void => {
-    blocks.forEach((block, i) => {
-      const call = block.call;
-      if (call === undefined) return;
-      const path = [...parent, firstSeq + i];
-      if (isOpen(call)) open.set(call.toolUseId, path);
-      if (call.subagent !== undefined) walk(call.subagent.blocks, path, call.subagent.droppedBlockCount);
-    });
-  };
-  walk(state.top.toArray(), [], 0);
-  return new Lineage(state.version, { lineage: state.lineage, version: state.version }, open);
-}
-
 const transcripts = new WeakMap<SessionState, Transcript>();
 
 /** The transcript of a state; computed once per state, sharing every unchanged block. */
 export function toTranscript(state: SessionState): Transcript {
   const cached = transcripts.get(state);
   if (cached !== undefined) return cached;
-  const m = state.meta;
-  const cost = state.costBefore + (state.costThisProcess ?? 0);
+  const s = hubState(state);
+  const blocks = blocksOf(reroot(s).top);
+  const m = s.meta;
+  const cost = s.costBefore + (s.costThisProcess ?? 0);
   const transcript: Transcript = {
     sessionId: m.sessionId,
     ...(m.cwd === undefined ? {} : { cwd: m.cwd }),
@@ -133,15 +133,15 @@ export function toTranscript(state: SessionState): Transcript {
     ...(m.title === undefined ? {} : { title: m.title }),
     ...(m.permissionMode === undefined ? {} : { permissionMode: m.permissionMode }),
     status: m.status,
-    blocks: state.top.toArray(),
+    blocks,
     ...(m.usage === undefined ? {} : { usage: m.usage }),
-    ...(state.costThisProcess === undefined && state.costBefore === 0 ? {} : { costUsd: cost }),
+    ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
   };
   transcripts.set(state, transcript);
   return transcript;
 }
 
 export function findToolCall(state: SessionState, toolUseId: string): ToolCallRecord | undefined {
-  const path = state.lineage.paths.get(toolUseId, state.version);
-  return path === undefined ? undefined : getBlock(state.top, path)?.call;
+  const node = callNode(reroot(hubState(state)), toolUseId);
+  return node === undefined ? undefined : blockOf(node).call;
 }

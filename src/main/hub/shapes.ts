@@ -58,10 +58,6 @@ export function makeRecord(r: SubagentRecord): SubagentRecord {
 
 // Hot-path copies, written out field by field: an object spread costs ~15× as much here.
 
-export function blockWithCall(b: Block, call: ToolCallRecord): Block {
-  return { kind: b.kind, id: b.id, text: b.text, call, level: b.level, streaming: b.streaming, images: b.images, timestamp: b.timestamp };
-}
-
 export function callWithSubagent(c: ToolCallRecord, subagent: SubagentRecord): ToolCallRecord {
   return callWith(c, c.status, c.result, c.permission, subagent, c.endedAt);
 }

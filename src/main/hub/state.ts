@@ -1,68 +1,21 @@
-// The hub's state: the transcript tree (top-level blocks in a persistent vector, subagent records
-// nested inside their Agent tool blocks) plus indexes kept in versioned maps shared along a lineage.
+// The hub's states. Every state of a session shares one mutable Store; exactly one state, the
+// root, sees it as it is. Each other state keeps the undo log that turns its `next` state's view
+// into its own (Baker's trick for persistent arrays). Reducing the root mutates the store and
+// leaves the old root a log behind; reading or reducing any other state first "reroots" the
+// store to it. A live session only ever touches its newest state, so all of this is O(1) per
+// event, and an old state that nobody holds is garbage together with its log.
 
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
-import type { Block, PermissionState, SubagentRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
-import { PersistentVector } from "./persistentVector.js";
-import { VersionedMap } from "./versionedMap.js";
-
-/** Where a block lives: top-level index, then the block's sequence number in each enclosing record. */
-export type Path = readonly number[];
-
-/** task_id → the Agent (or Bash) tool_use it belongs to; the first `task_started` wins. */
-export interface TaskLink {
-  readonly toolUseId: string;
-  readonly kind: "agent" | "bash";
-}
-
-/** requestId → the tool call it concerns and the subagent that asked. */
-export interface PermissionLink {
-  readonly toolUseId: string;
-  readonly agentToolUseId?: string;
-}
-
-export class Lineage {
-  /** The version of the only state allowed to write. */
-  head: number;
-  /** blockId (tool_use id for tools) → path. */
-  readonly paths: VersionedMap<Path>;
-  readonly tasks: VersionedMap<TaskLink>;
-  /** Subagent records whose tool_use has not arrived (yet, or ever: depth ≥ 3), by tool_use id. */
-  readonly drafts: VersionedMap<SubagentRecord>;
-  readonly permissions: VersionedMap<PermissionLink>;
-  /** Permission state for tool calls not seen yet, by tool_use id. */
-  readonly earlyPermissions: VersionedMap<PermissionState>;
-  /** Agent tool_use ids whose final tool_result has spoken: task events no longer change status. */
-  readonly settled: VersionedMap<true>;
-  /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
-  readonly apiErrors: VersionedMap<string>;
-  /**
-   * Head-only: tool calls without a result and running subagents, with their paths. Rebuilt from
-   * the tree when the lineage forks. Nearly every event concerns one of these, so looking here
-   * first avoids the large `paths` map.
-   */
-  readonly open: Map<string, Path>;
-
-  constructor(head: number, from?: { lineage: Lineage; version: number }, open?: Map<string, Path>) {
-    this.head = head;
-    const copy = <V>(pick: (l: Lineage) => VersionedMap<V>): VersionedMap<V> =>
-      from === undefined ? new VersionedMap<V>() : pick(from.lineage).snapshot(from.version);
-    this.paths = copy((l) => l.paths);
-    this.tasks = copy((l) => l.tasks);
-    this.drafts = copy((l) => l.drafts);
-    this.permissions = copy((l) => l.permissions);
-    this.earlyPermissions = copy((l) => l.earlyPermissions);
-    this.settled = copy((l) => l.settled);
-    this.apiErrors = copy((l) => l.apiErrors);
-    this.open = open ?? new Map();
-  }
-}
+import type { Transcript, TranscriptStatus } from "../../shared/transcript.js";
+import { Store, type Node } from "./store.js";
+import { clearBuilt } from "./tree.js";
+import { rewind, type UndoLog } from "./undoLog.js";
 
 /** Streaming top-level blocks of the message being received (`--include-partial-messages`). */
 export interface StreamingMessage {
   readonly messageId: string;
-  /** content block index → top-level position; `done` once its `assistant` line replaced it. */
-  readonly blocks: readonly { readonly index: number; readonly position: number; readonly kind: "text" | "thinking"; readonly done: boolean }[];
+  /** content block index → its top-level node; `done` once its `assistant` line replaced it. */
+  readonly blocks: readonly { readonly index: number; readonly node: Node; readonly kind: "text" | "thinking"; readonly done: boolean }[];
 }
 
 export interface SessionMeta {
@@ -75,35 +28,109 @@ export interface SessionMeta {
   readonly usage?: Usage;
 }
 
-export interface SessionState {
-  readonly version: number;
-  readonly lineage: Lineage;
+/** What a state holds besides the store; a state never changes these once it is returned. */
+export interface Scalars {
   readonly meta: SessionMeta;
-  readonly top: PersistentVector<Block>;
   /** Cost of earlier CLI processes; `total_cost_usd` is cumulative within one process. */
   readonly costBefore: number;
-  readonly costThisProcess?: number;
+  readonly costThisProcess: number | undefined;
   /** Counter for synthetic block ids. */
   readonly seq: number;
   /** The line uuid (or message id) of the last assistant block, and how many blocks it had. */
-  readonly lastLineKey?: string;
+  readonly lastLineKey: string | undefined;
   readonly lastLineCount: number;
-  readonly streaming?: StreamingMessage;
+  readonly streaming: StreamingMessage | undefined;
   /** A top-level turn is in progress (between a prompt or init and its result). */
   readonly inTurn: boolean;
 }
 
+/** An opaque hub state: read it with toTranscript / findToolCall, advance it with reduce. */
+export interface SessionState {
+  readonly meta: SessionMeta;
+}
+
+/** Scalars are written only while the state is being reduced into (draft.ts), never after. */
+export class HubState implements SessionState, Scalars {
+  meta: SessionMeta;
+  costBefore: number;
+  costThisProcess: number | undefined;
+  seq: number;
+  lastLineKey: string | undefined;
+  lastLineCount: number;
+  streaming: StreamingMessage | undefined;
+  inTurn: boolean;
+  /** Set on the root only. */
+  store: Store | undefined;
+  /** Toward the root, with the log that turns `next`'s view into this state's. */
+  next: HubState | undefined = undefined;
+  undo: UndoLog | undefined = undefined;
+  /** The undo log of the step writing this state; only while it is written. */
+  log: UndoLog | undefined = undefined;
+
+  constructor(s: Scalars, store: Store) {
+    this.meta = s.meta;
+    this.costBefore = s.costBefore;
+    this.costThisProcess = s.costThisProcess;
+    this.seq = s.seq;
+    this.lastLineKey = s.lastLineKey;
+    this.lastLineCount = s.lastLineCount;
+    this.streaming = s.streaming;
+    this.inTurn = s.inTurn;
+    this.store = store;
+  }
+}
+
 export function createSessionState(init?: { sessionId?: string }): SessionState {
-  return {
-    version: 0,
-    lineage: new Lineage(0),
+  const scalars: Scalars = {
     meta: { sessionId: init?.sessionId ?? "", status: "idle" },
-    top: PersistentVector.empty<Block>(),
     costBefore: 0,
+    costThisProcess: undefined,
     seq: 0,
+    lastLineKey: undefined,
     lastLineCount: 0,
+    streaming: undefined,
     inTurn: false,
   };
+  return new HubState(scalars, new Store());
+}
+
+export function hubState(state: SessionState): HubState {
+  if (!(state instanceof HubState)) throw new TypeError("not a hub SessionState (use createSessionState)");
+  return state;
+}
+
+/** Makes `state` the root and returns the store as `state` sees it. */
+export function reroot(state: HubState): Store {
+  if (state.store !== undefined) return state.store;
+  const chain: HubState[] = [];
+  let root: HubState = state;
+  while (root.store === undefined) {
+    chain.push(root);
+    root = root.next as HubState;
+  }
+  const store = root.store;
+  // Walk back from the root, one state at a time, turning each hop around.
+  let newer = root;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const older = chain[i] as HubState;
+    newer.undo = rewind(older.undo as UndoLog);
+    newer.next = older;
+    newer.store = undefined;
+    older.undo = undefined;
+    older.next = undefined;
+    older.store = store;
+    newer = older;
+  }
+  // Built blocks are cached without logging (tree.ts): forget them rather than trust them.
+  clearBuilt(store.top);
+  return store;
+}
+
+/** After `from` was reduced into `next` with `log`: `next` is the root, `from` keeps the log. */
+export function publish(from: HubState, next: HubState, log: UndoLog): void {
+  from.store = undefined;
+  from.next = next;
+  from.undo = log;
 }
 
 export type { Transcript };

@@ -2,31 +2,33 @@
 // subagent) ended, and subagents still running when their foreground turn ended.
 
 import type { ToolCallRecord } from "../../shared/transcript.js";
-import { callAt, editCall, type Draft } from "./draft.js";
-import type { Path } from "./state.js";
+import { editCall, type Draft } from "./draft.js";
+import type { Node } from "./store.js";
+import { writeMap } from "./undoLog.js";
 
 export interface StopOptions {
   /** Spare background agents that are still alive, and everything inside them. */
   readonly spareBackground: boolean;
-  /** Only stop calls strictly inside this record. */
-  readonly under?: Path;
+  /** Only stop calls strictly inside this call's record. */
+  readonly under?: Node;
 }
 
 export function stopOpen(d: Draft, options: StopOptions): void {
-  for (const [id, path] of [...d.lineage.open]) {
-    const call = callAt(d, path);
-    if (call === undefined) {
-      d.lineage.open.delete(id); // dropped by the cap
+  const open = d.store.open;
+  for (const node of [...open.values()]) {
+    const call = node.call;
+    if (call === undefined || d.store.ids.get(call.toolUseId) !== node) {
+      for (const [id, n] of open) if (n === node) writeMap(d.log, open, id, undefined); // no longer a live call
       continue;
     }
-    if (options.under !== undefined && !isStrictlyUnder(path, options.under)) continue;
-    if (options.spareBackground && (isLiveBackground(call) || insideLiveBackground(d, path))) continue;
-    editCall(d, path, stopCall);
+    if (options.under !== undefined && !isStrictlyUnder(node, options.under)) continue;
+    if (options.spareBackground && (isLiveBackground(call) || insideLiveBackground(node))) continue;
+    editCall(d, node, stopCall);
   }
 }
 
-export function stopOpenUnder(d: Draft, path: Path): void {
-  stopOpen(d, { spareBackground: false, under: path });
+export function stopOpenUnder(d: Draft, node: Node): void {
+  stopOpen(d, { spareBackground: false, under: node });
 }
 
 function stopCall(call: ToolCallRecord): ToolCallRecord {
@@ -40,16 +42,14 @@ function isLiveBackground(call: ToolCallRecord): boolean {
   return call.subagent?.background === true && call.subagent.status === "running";
 }
 
-function insideLiveBackground(d: Draft, path: Path): boolean {
-  for (let n = 1; n < path.length; n++) {
-    const outer = callAt(d, path.slice(0, n));
-    if (outer !== undefined && isLiveBackground(outer)) return true;
+function insideLiveBackground(node: Node): boolean {
+  for (let outer = node.owner; outer !== undefined; outer = outer.owner) {
+    if (outer.call !== undefined && isLiveBackground(outer.call)) return true;
   }
   return false;
 }
 
-function isStrictlyUnder(path: Path, prefix: Path): boolean {
-  if (path.length <= prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
-  return true;
+function isStrictlyUnder(node: Node, ancestor: Node): boolean {
+  for (let outer = node.owner; outer !== undefined; outer = outer.owner) if (outer === ancestor) return true;
+  return false;
 }

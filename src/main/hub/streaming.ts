@@ -4,9 +4,10 @@
 
 import type { StreamDeltaEvent } from "../../shared/events.js";
 import type { Block } from "../../shared/transcript.js";
-import { addBlock, type Draft } from "./draft.js";
+import { addBlock, replaceBlock, type Draft } from "./draft.js";
 import { makeBlock } from "./shapes.js";
 import type { StreamingMessage } from "./state.js";
+import { writeMap } from "./undoLog.js";
 
 export function onStreamDelta(d: Draft, ev: StreamDeltaEvent): void {
   if (ev.parentToolUseId !== null) return;
@@ -21,17 +22,16 @@ export function onStreamDelta(d: Draft, ev: StreamDeltaEvent): void {
       const kind = e.content_block.type;
       if (s === undefined || (kind !== "text" && kind !== "thinking")) return;
       const block: Block = makeBlock({ kind, id: `${s.messageId}:stream:${e.index}`, text: "", streaming: true });
-      const path = addBlock(d, undefined, block);
-      if (path?.[0] === undefined) return;
-      d.streaming = { ...s, blocks: [...s.blocks, { index: e.index, position: path[0], kind, done: false }] };
+      const node = addBlock(d, undefined, block);
+      d.streaming = { ...s, blocks: [...s.blocks, { index: e.index, node, kind, done: false }] };
       return;
     }
     case "content_block_delta": {
       const text = e.delta.type === "text_delta" ? e.delta.text : e.delta.type === "thinking_delta" ? e.delta.thinking : undefined;
       const open = d.streaming?.blocks.find((b) => b.index === e.index && !b.done);
       if (text === undefined || open === undefined) return;
-      const current = d.top.get(open.position);
-      if (current !== undefined) d.top = d.top.set(open.position, { ...current, text: (current.text ?? "") + text });
+      const current = open.node.block;
+      if (current !== undefined) replaceBlock(d, open.node, { ...current, text: (current.text ?? "") + text });
       return;
     }
     case "message_stop":
@@ -48,8 +48,8 @@ export function replaceStreamingBlock(d: Draft, messageId: string, block: Block)
   if (s === undefined || s.messageId !== messageId) return false;
   const open = s.blocks.find((b) => !b.done && b.kind === block.kind);
   if (open === undefined) return false;
-  d.top = d.top.set(open.position, block);
-  d.lineage.paths.set(block.id, [open.position], d.version);
+  replaceBlock(d, open.node, block);
+  writeMap(d.log, d.store.ids, block.id, open.node);
   d.streaming = { ...s, blocks: s.blocks.map((b) => (b === open ? { ...b, done: true } : b)) };
   return true;
 }
@@ -60,8 +60,8 @@ export function finishStreaming(d: Draft): void {
   if (s === undefined) return;
   for (const b of s.blocks) {
     if (b.done) continue;
-    const current = d.top.get(b.position);
-    if (current?.streaming === true) d.top = d.top.set(b.position, { ...current, streaming: false });
+    const current = b.node.block;
+    if (current?.streaming === true) replaceBlock(d, b.node, { ...current, streaming: false });
   }
   d.streaming = undefined;
 }

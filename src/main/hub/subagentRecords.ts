@@ -6,8 +6,11 @@ import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUp
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, SubagentStatus } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
+import { setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
 import { stopOpenUnder } from "./stopping.js";
+import { depthOf } from "./tree.js";
+import { writeMap } from "./undoLog.js";
 
 export function newRecord(toolUseId: string, input: JsonObject, depth: number | undefined): SubagentRecord {
   const text = (key: string): string => {
@@ -63,42 +66,42 @@ export function mapTaskStatus(status: string | undefined): SubagentStatus | unde
 
 /** Applies `fn` to the record of `toolUseId`, in the tree or among drafts. */
 export function editRecordById(d: Draft, toolUseId: string, fn: (record: SubagentRecord) => SubagentRecord): boolean {
-  const found = findCall(d, toolUseId);
-  if (found !== undefined) {
-    if (found.call.subagent === undefined) return false;
-    editRecord(d, found.path, fn);
+  const node = findCall(d, toolUseId);
+  if (node !== undefined) {
+    if (node.call?.subagent === undefined) return false;
+    editRecord(d, node, fn);
     return true;
   }
-  const draft = d.lineage.drafts.get(toolUseId, d.version);
+  const draft = d.store.drafts.get(toolUseId);
   if (draft === undefined) return false;
-  d.lineage.drafts.set(toolUseId, fn(draft), d.version);
+  writeMap(d.log, d.store.drafts, toolUseId, fn(draft));
   return true;
 }
 
 /** The Agent tool_use id a task event concerns; undefined for Bash tasks and unknown tasks. */
 export function agentToolUseId(d: Draft, taskId: string, fallback: string | undefined): string | undefined {
-  const link = d.lineage.tasks.get(taskId, d.version);
+  const link = d.store.tasks.get(taskId);
   if (link?.kind === "bash") return undefined;
   return link?.toolUseId ?? fallback;
 }
 
 export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
-  const tasks = d.lineage.tasks;
-  const known = tasks.get(ev.taskId, d.version);
+  const tasks = d.store.tasks;
+  const known = tasks.get(ev.taskId);
   if (ev.taskType === "local_bash") {
-    if (known === undefined && ev.toolUseId !== undefined) tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" }, d.version);
+    if (known === undefined && ev.toolUseId !== undefined) writeMap(d.log, tasks, ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" });
     return;
   }
   if (known !== undefined) {
     // A SendMessage continuation: same task, new tool_use id; it resumes in the background.
     if (known.kind === "agent") {
-      d.lineage.settled.set(known.toolUseId, undefined, d.version);
+      writeMap(d.log, d.store.settled, known.toolUseId, undefined);
       editRecordById(d, known.toolUseId, (r) => ({ ...r, status: "running", background: true }));
     }
     return;
   }
   if (ev.toolUseId === undefined) return;
-  tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "agent" }, d.version);
+  writeMap(d.log, tasks, ev.taskId, { toolUseId: ev.toolUseId, kind: "agent" });
   const fill = (r: SubagentRecord): SubagentRecord => ({
     ...r,
     taskId: ev.taskId,
@@ -106,33 +109,40 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     subagentType: ev.subagentType ?? r.subagentType,
     prompt: ev.prompt ?? r.prompt,
   });
-  const found = findCall(d, ev.toolUseId);
-  if (found === undefined) {
-    const draft = d.lineage.drafts.get(ev.toolUseId, d.version) ?? newRecord(ev.toolUseId, {}, undefined);
-    d.lineage.drafts.set(ev.toolUseId, fill(draft), d.version);
+  const node = findCall(d, ev.toolUseId);
+  if (node === undefined) {
+    const draft = d.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined);
+    writeMap(d.log, d.store.drafts, ev.toolUseId, fill(draft));
     return;
   }
-  const depth = found.path.length;
-  editCall(d, found.path, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
+  const depth = depthOf(node);
+  editCall(d, node, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
 }
 
 export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
+  const node = findCall(d, id);
+  if (node !== undefined) {
+    const record = node.call?.subagent;
+    if (record !== undefined) setProgress(d, node, record, ev);
+    return;
+  }
+  const r = d.store.drafts.get(id);
+  if (r === undefined) return;
   const u = ev.usage;
-  editRecordById(d, id, (r) =>
-    recordWith(
-      r,
-      r.status,
-      ev.description ?? r.progressLine,
-      ev.lastToolName ?? r.lastToolName,
-      u?.total_tokens ?? r.totalTokens,
-      u?.tool_uses ?? r.toolUses,
-      u?.duration_ms ?? r.durationMs,
-      r.blocks,
-      r.droppedBlockCount,
-    ),
+  const next = recordWith(
+    r,
+    r.status,
+    ev.description ?? r.progressLine,
+    ev.lastToolName ?? r.lastToolName,
+    u?.total_tokens ?? r.totalTokens,
+    u?.tool_uses ?? r.toolUses,
+    u?.duration_ms ?? r.durationMs,
+    r.blocks,
+    r.droppedBlockCount,
   );
+  writeMap(d.log, d.store.drafts, id, next);
 }
 
 export function onTaskUpdated(d: Draft, ev: TaskUpdatedEvent): void {
@@ -157,12 +167,12 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
 }
 
 function setTaskStatus(d: Draft, toolUseId: string, status: SubagentStatus | undefined): void {
-  if (status === undefined || d.lineage.settled.get(toolUseId, d.version) === true) return;
-  const apiError = d.lineage.apiErrors.get(toolUseId, d.version);
+  if (status === undefined || d.store.settled.get(toolUseId) === true) return;
+  const apiError = d.store.apiErrors.get(toolUseId);
   const next = status === "completed" && apiError !== undefined ? "failed" : status;
   editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next }));
   if (next !== "running") {
-    const found = findCall(d, toolUseId);
-    if (found !== undefined) stopOpenUnder(d, found.path);
+    const node = findCall(d, toolUseId);
+    if (node !== undefined) stopOpenUnder(d, node);
   }
 }

@@ -6,6 +6,7 @@ import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import type { Draft } from "./draft.js";
 import { mapTaskStatus } from "./subagentRecords.js";
+import { writeMap } from "./undoLog.js";
 
 const InterruptText = /^The user doesn't want to proceed with this tool use/;
 const ApiErrorText = /^API Error/;
@@ -25,14 +26,14 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
     };
     return { ...call, subagent: launched };
   }
-  d.lineage.settled.set(call.toolUseId, true, d.version);
+  writeMap(d.log, d.store.settled, call.toolUseId, true);
   const summary = summaryText(ev, s);
   if (ev.isError) {
     const stopped = InterruptText.test(ev.text);
     const status = stopped ? "stopped" : "failed";
     return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text } };
   }
-  const apiError = d.lineage.apiErrors.get(call.toolUseId, d.version) ?? (ApiErrorText.test(summary) ? summary : undefined);
+  const apiError = d.store.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
   const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof s?.["status"] === "string" ? s["status"] : undefined) ?? "completed");
   const settled: SubagentRecord = {
     ...record,

@@ -4,25 +4,27 @@
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, findCall, pathOf, track, type Draft } from "./draft.js";
+import { addBlock, addCall, Dropped, editCall, findCall, isKnown, replaceBlock, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
-import { blockWithCall, callWith, makeBlock, makeCall } from "./shapes.js";
+import { callWith, makeBlock, makeCall } from "./shapes.js";
+import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
+import type { Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
 import { newRecord, mergeDraft } from "./subagentRecords.js";
-import { getBlock, updateBlock } from "./tree.js";
-import type { Path } from "./state.js";
+import { depthOf } from "./tree.js";
+import { writeMap } from "./undoLog.js";
 
-/** The record path a parent id routes to; undefined = top level (null parent, or unknown parent). */
-export function parentPath(d: Draft, parentToolUseId: string | null | undefined): Path | undefined {
+/** The Agent call a parent id routes to; undefined = top level (null parent, or unknown parent). */
+export function parentNode(d: Draft, parentToolUseId: string | null | undefined): Node | undefined {
   if (parentToolUseId === null || parentToolUseId === undefined) return undefined;
-  const found = findCall(d, parentToolUseId);
-  return found?.call.subagent === undefined ? undefined : found.path;
+  const node = findCall(d, parentToolUseId);
+  return node?.call?.subagent === undefined ? undefined : node;
 }
 
 export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(d, ev);
-  const parent = parentPath(d, ev.parentToolUseId);
+  const parent = parentNode(d, ev.parentToolUseId);
   if (parent !== undefined && ev.apiError !== undefined) markApiError(d, ev, parent);
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
@@ -33,11 +35,11 @@ export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
   const made = textBlock(id, block, ev.timestamp);
   if (made === undefined) return;
   if (parent === undefined && ev.parentToolUseId === null && replaceStreamingBlock(d, ev.messageId, made)) return;
-  const existing = pathOf(d, id);
+  const existing = d.store.ids.get(id);
   if (existing !== undefined) {
     // The same line fed twice (live, then from the sidechain file): keep one copy (or none, if
     // it was already dropped by the cap).
-    if (getBlock(d.top, existing) !== undefined) d.top = updateBlock(d.top, existing, () => made);
+    if (existing !== Dropped) replaceBlock(d, existing, made);
     return;
   }
   addBlock(d, parent, made);
@@ -58,22 +60,22 @@ function textBlock(id: string, block: ContentBlock, timestamp: string | undefine
   return undefined;
 }
 
-function markApiError(d: Draft, ev: AssistantBlockEvent, parent: Path): void {
-  const record = getBlock(d.top, parent)?.call;
-  if (record === undefined) return;
+function markApiError(d: Draft, ev: AssistantBlockEvent, parent: Node): void {
+  const call = parent.call;
+  if (call === undefined) return;
   const text = ev.block.type === "text" ? ev.block.text : ev.apiError ?? "API Error";
-  d.lineage.apiErrors.set(record.toolUseId, text, d.version);
+  writeMap(d.log, d.store.apiErrors, call.toolUseId, text);
 }
 
-export function addToolUse(d: Draft, use: ToolUseBlock, parent: Path | undefined, timestamp?: string): void {
+export function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, timestamp?: string): void {
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
-  if (pathOf(d, use.id) !== undefined) return;
-  const early = d.lineage.earlyPermissions.get(use.id, d.version);
-  const depth = (parent?.length ?? 0) + 1;
+  if (isKnown(d, use.id)) return;
+  const early = d.store.earlyPermissions.get(use.id);
+  const draft = d.store.drafts.get(use.id);
   let subagent: SubagentRecord | undefined;
-  if (isAgentToolCall(use.name, use.input) || d.lineage.drafts.get(use.id, d.version) !== undefined) {
-    subagent = mergeDraft(newRecord(use.id, use.input, depth), d.lineage.drafts.get(use.id, d.version));
-    d.lineage.drafts.set(use.id, undefined, d.version);
+  if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
+    subagent = mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft);
+    writeMap(d.log, d.store.drafts, use.id, undefined);
   }
   const call = makeCall({
     toolUseId: use.id,
@@ -84,8 +86,8 @@ export function addToolUse(d: Draft, use: ToolUseBlock, parent: Path | undefined
     subagent,
     startedAt: timestamp,
   });
-  if (early !== undefined) d.lineage.earlyPermissions.set(use.id, undefined, d.version);
-  addBlock(d, parent, makeBlock({ kind: "tool", id: use.id, call }));
+  if (early !== undefined) writeMap(d.log, d.store.earlyPermissions, use.id, undefined);
+  addCall(d, parent, call);
 }
 
 export function statusForPermission(state: "asked" | "allowed" | "denied" | "cancelled", current: ToolCallStatus): ToolCallStatus {
@@ -95,24 +97,24 @@ export function statusForPermission(state: "asked" | "allowed" | "denied" | "can
 }
 
 export function onToolResult(d: Draft, ev: ToolResultEvent): void {
-  const known = pathOf(d, ev.toolUseId);
-  let found = known === undefined ? undefined : findCall(d, ev.toolUseId);
-  if (known !== undefined && found === undefined) return; // dropped by the cap
-  if (found === undefined) {
+  let node = findCall(d, ev.toolUseId);
+  if (node === undefined && isKnown(d, ev.toolUseId)) return; // dropped by the cap, or not a tool
+  if (node === undefined) {
     // A result whose tool_use was never seen: keep it visible where its parent says.
-    addToolUse(d, { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject }, parentPath(d, ev.parentToolUseId), ev.timestamp);
-    found = findCall(d, ev.toolUseId);
-    if (found === undefined) return;
+    addToolUse(d, { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject }, parentNode(d, ev.parentToolUseId), ev.timestamp);
+    node = findCall(d, ev.toolUseId);
   }
-  const { path, call } = found;
+  if (node === undefined) return;
+  foldProgress(d, node);
+  const call = node.call;
+  if (call === undefined) return;
   const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? "denied" : "failed";
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
   let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent, ev.timestamp ?? call.endedAt);
   if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
   const updated = next;
-  d.top = updateBlock(d.top, path, (block) => blockWithCall(block, updated));
-  track(d, updated, path);
-  if (updated.subagent !== undefined && updated.subagent.status !== "running") stopOpenUnder(d, path);
+  editCall(d, node, () => updated);
+  if (updated.subagent !== undefined && updated.subagent.status !== "running") stopOpenUnder(d, node);
 }
 
 const DenialText = [

@@ -1,87 +1,92 @@
-// Path-copying edits of the transcript tree. A path is the top-level index followed by each nested
-// block's sequence number inside its subagent record (sequence = index + droppedBlockCount, so a
-// path stays valid when old blocks are dropped from the front).
+// Edits of the block tree in the store, each logged. Appending to a record's list drops its oldest
+// blocks past MaxNestedBlocks. A change marks the built blocks of the node and of every enclosing
+// card stale, so toTranscript rebuilds only those and shares everything else.
 
-import { MaxNestedBlocks, type Block, type SubagentRecord, type ToolCallRecord } from "../../shared/transcript.js";
-import type { PersistentVector } from "./persistentVector.js";
-import { blockWithCall, callWithSubagent, recordWithBlocks } from "./shapes.js";
-import type { Path } from "./state.js";
+import { MaxNestedBlocks } from "../../shared/transcript.js";
+import type { Draft } from "./draft.js";
+import { Dropped, idOf, listOf, type BlockList, type Node, type Store } from "./store.js";
+import { write, writeMap } from "./undoLog.js";
 
-type Top = PersistentVector<Block>;
+/** Drop the dead prefix of a list's items array once it is this long. */
+const CompactAfter = 2 * MaxNestedBlocks;
 
-export function getBlock(top: Top, path: Path): Block | undefined {
-  let block = top.get(path[0] ?? -1);
-  for (let i = 1; i < path.length && block !== undefined; i++) {
-    const record = block.call?.subagent;
-    if (record === undefined) return undefined;
-    block = record.blocks[(path[i] ?? 0) - record.droppedBlockCount];
+/** The node's own content changed (its call, or its block for text-like blocks). */
+export function changed(d: Draft, node: Node): void {
+  if (node.call !== undefined) node.block = undefined;
+  stale(d.store, node.owner);
+}
+
+/**
+ * Marks the list of `owner` (undefined = top level) and every enclosing card as needing a rebuild.
+ * A built ancestor implies built descendants, so the walk stops at the first stale one. These
+ * writes are not logged: rerooting clears every cache instead (see `clearBuilt`).
+ */
+export function stale(store: Store, owner: Node | undefined): void {
+  let list = listOf(store, owner);
+  while (list.built !== undefined) {
+    list.built = undefined;
+    if (owner === undefined) return;
+    owner.block = undefined;
+    owner = owner.owner;
+    list = listOf(store, owner);
   }
-  return block;
 }
 
-export function updateBlock(top: Top, path: Path, fn: (block: Block) => Block): Top {
-  const first = path[0] ?? -1;
-  const block = top.get(first);
-  if (block === undefined) return top;
-  const next = updateIn(block, path, 1, fn);
-  return next === block ? top : top.set(first, next);
-}
-
-function updateIn(block: Block, path: Path, depth: number, fn: (block: Block) => Block): Block {
-  if (depth === path.length) return fn(block);
-  const record = block.call?.subagent;
-  if (record === undefined) return block;
-  const index = (path[depth] ?? 0) - record.droppedBlockCount;
-  const child = record.blocks[index];
-  if (child === undefined) return block;
-  const next = updateIn(child, path, depth + 1, fn);
-  if (next === child) return block;
-  const blocks = record.blocks.slice();
-  blocks[index] = next;
-  return withRecord(block, recordWithBlocks(record, blocks, record.droppedBlockCount));
-}
-
-export function withRecord(block: Block, record: SubagentRecord): Block {
-  const call = block.call;
-  return call === undefined ? block : blockWithCall(block, callWithSubagent(call, record));
-}
-
-export function updateCall(top: Top, path: Path, fn: (call: ToolCallRecord) => ToolCallRecord): Top {
-  return updateBlock(top, path, (block) => {
-    if (block.call === undefined) return block;
-    const call = fn(block.call);
-    return call === block.call ? block : blockWithCall(block, call);
-  });
-}
-
-export function updateRecord(top: Top, path: Path, fn: (record: SubagentRecord) => SubagentRecord): Top {
-  return updateBlock(top, path, (block) => {
-    const record = block.call?.subagent;
-    if (record === undefined) return block;
-    const next = fn(record);
-    return next === record ? block : withRecord(block, next);
-  });
-}
-
-/** Appends to the top level (`parent` undefined) or to the record at `parent`, capping its blocks. */
-export function appendBlock(top: Top, parent: Path | undefined, block: Block): { top: Top; path: Path } | undefined {
-  if (parent === undefined) return { top: top.push(block), path: [top.size] };
-  let path: Path | undefined;
-  const next = updateRecord(top, parent, (record) => {
-    path = [...parent, record.droppedBlockCount + record.blocks.length];
-    return appendCapped(record, block);
-  });
-  return path === undefined ? undefined : { top: next, path };
-}
-
-function appendCapped(record: SubagentRecord, block: Block): SubagentRecord {
-  const over = record.blocks.length + 1 - MaxNestedBlocks;
-  if (over <= 0) {
-    const blocks = record.blocks.slice();
-    blocks.push(block);
-    return recordWithBlocks(record, blocks, record.droppedBlockCount);
+/** Forgets every built block of the tree as `store` now stands (after a reroot). */
+export function clearBuilt(list: BlockList): void {
+  list.built = undefined;
+  for (let seq = list.dropped; seq < list.count; seq++) {
+    const node = list.items[seq - list.offset];
+    if (node === undefined || node.call === undefined) continue;
+    node.block = undefined;
+    if (node.list !== undefined) clearBuilt(node.list);
   }
-  const blocks = record.blocks.slice(over);
-  blocks.push(block);
-  return recordWithBlocks(record, blocks, record.droppedBlockCount + over);
+}
+
+/** Appends `node` to its owner's list (the top level when it has none), dropping blocks past the cap. */
+export function append(d: Draft, node: Node): void {
+  const list = listOf(d.store, node.owner);
+  const index = list.count - list.offset;
+  d.log.push(list.items, index, list.items[index], list, "count", list.count);
+  list.items[index] = node;
+  list.count++;
+  if (node.owner !== undefined) cap(d, list);
+  stale(d.store, node.owner);
+}
+
+function cap(d: Draft, list: BlockList): void {
+  while (list.count - list.dropped > MaxNestedBlocks) {
+    const index = list.dropped - list.offset;
+    const gone = list.items[index];
+    d.log.push(list.items, index, gone, list, "dropped", list.dropped);
+    list.items[index] = undefined;
+    list.dropped++;
+    if (gone !== undefined) bury(d, gone);
+  }
+  if (list.dropped - list.offset >= CompactAfter) {
+    write(d.log, list, "items", list.items.slice(list.dropped - list.offset));
+    write(d.log, list, "offset", list.dropped);
+  }
+}
+
+/** A dropped block (and whatever its record held) stays known by id, and is no longer open. */
+function bury(d: Draft, node: Node): void {
+  // Below the top level every id has exactly one node (duplicates are dropped or merged).
+  const id = idOf(node);
+  d.log.push(d.store.ids, id, node);
+  d.store.ids.set(id, Dropped);
+  if (node.call !== undefined && d.store.open.get(id) === node) writeMap(d.log, d.store.open, id, undefined);
+  const list = node.list;
+  if (list === undefined) return;
+  for (let seq = list.dropped; seq < list.count; seq++) {
+    const inner = list.items[seq - list.offset];
+    if (inner !== undefined) bury(d, inner);
+  }
+}
+
+/** Nesting depth: 1 at the top level. */
+export function depthOf(node: Node | undefined): number {
+  let depth = 0;
+  for (let n = node; n !== undefined; n = n.owner) depth++;
+  return depth;
 }

@@ -10,7 +10,7 @@ import type {
   UserPromptEvent,
 } from "../../shared/events.js";
 import type { Block } from "../../shared/transcript.js";
-import { addBlock, addNotice, editCall, findCall, nextId, pathOf, type Draft } from "./draft.js";
+import { addBlock, addNotice, editCall, findCall, isKnown, nextId, type Draft } from "./draft.js";
 import { makeBlock } from "./shapes.js";
 import { finishStreaming } from "./streaming.js";
 import { stopOpen } from "./stopping.js";
@@ -30,7 +30,7 @@ export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
   } else if (ev.isMeta === true) {
     return;
   }
-  if (ev.uuid !== undefined && pathOf(d, ev.uuid) !== undefined) return; // fed twice (live, then history)
+  if (ev.uuid !== undefined && isKnown(d, ev.uuid)) return; // fed twice (live, then history)
   const block: Block = makeBlock({ kind: "user", id: ev.uuid ?? nextId(d, "user"), text: ev.text, images: ev.images, timestamp: ev.timestamp });
   addBlock(d, undefined, block);
   if (ev.parentToolUseId === null) {
@@ -59,8 +59,8 @@ export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
 }
 
 function markDenied(d: Draft, toolUseId: string): void {
-  const found = findCall(d, toolUseId);
-  if (found !== undefined && found.call.status !== "completed") editCall(d, found.path, (c) => ({ ...c, status: "denied" }));
+  const node = findCall(d, toolUseId);
+  if (node !== undefined && node.call?.status !== "completed") editCall(d, node, (c) => ({ ...c, status: "denied" }));
 }
 
 function endTurn(d: Draft): void {

@@ -1,0 +1,45 @@
+// task_progress is the most frequent event of a busy session and only moves five figures of a
+// live card. Rather than copying the record and its call each time, the figures are kept beside
+// the call on its node and folded into the record when anything else edits the call, or when the
+// transcript is built.
+
+import type { TaskProgressEvent } from "../../shared/events.js";
+import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
+import type { Draft } from "./draft.js";
+import { callWithSubagent, recordWith } from "./shapes.js";
+import type { Node, Progress } from "./store.js";
+import { changed } from "./tree.js";
+
+/** Records task_progress figures on a node whose call has a record. */
+export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: TaskProgressEvent): void {
+  const base: Progress = node.progress ?? record;
+  const u = ev.usage;
+  const next: Progress = {
+    progressLine: ev.description ?? base.progressLine,
+    lastToolName: ev.lastToolName ?? base.lastToolName,
+    totalTokens: u?.total_tokens ?? base.totalTokens,
+    toolUses: u?.tool_uses ?? base.toolUses,
+    durationMs: u?.duration_ms ?? base.durationMs,
+  };
+  d.log.push(node, "progress", node.progress);
+  node.progress = next;
+  changed(d, node);
+}
+
+/** The record with pending progress figures applied. */
+export function withProgress(record: SubagentRecord, p: Progress): SubagentRecord {
+  return recordWith(record, record.status, p.progressLine, p.lastToolName, p.totalTokens, p.toolUses, p.durationMs, record.blocks, record.droppedBlockCount);
+}
+
+/** Moves pending progress figures into the node's call, so the call can be read and edited as a whole. */
+export function foldProgress(d: Draft, node: Node): void {
+  const p = node.progress;
+  const call = node.call;
+  if (p === undefined) return;
+  d.log.push(node, "progress", p);
+  node.progress = undefined;
+  if (call?.subagent === undefined) return;
+  const folded: ToolCallRecord = callWithSubagent(call, withProgress(call.subagent, p));
+  d.log.push(node, "call", call);
+  node.call = folded;
+}

@@ -1,0 +1,130 @@
+// The hub's storage: one mutable store shared by all states of a session, an undo log per step,
+// and rerooting when an older state is read or reduced again. From the outside every state must
+// still behave as an immutable value, whatever order states are read and reduced in.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ClientEvent } from "../../src/shared/events.js";
+import { MaxNestedBlocks } from "../../src/shared/transcript.js";
+import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { rewind, write, writeMap, type UndoLog } from "../../src/main/hub/undoLog.js";
+import { ev, recordOf } from "./hubTestKit.js";
+
+const start = [ev.init(), ev.prompt("go")];
+
+/** A session with two parallel agents doing `steps` nested tool calls each, then finishing. */
+function twoAgents(steps: number): ClientEvent[] {
+  const out: ClientEvent[] = [...start, ev.agent("toolu_A", "a"), ev.started("a1", "toolu_A"), ev.agent("toolu_B", "b"), ev.started("b1", "toolu_B")];
+  for (let s = 0; s < steps; s++) {
+    for (const [agent, task] of [["toolu_A", "a1"], ["toolu_B", "b1"]] as const) {
+      out.push(ev.progress(task, `step ${s}`, "Bash", s), ev.use(`${agent}_s${s}`, "Bash", { command: `step ${s}` }, agent));
+      out.push(ev.result(`${agent}_s${s}`, `out ${s}`, agent, { isError: s % 5 === 4 }));
+      if (s % 3 === 0) out.push(ev.text(`${agent}_u${s}`, `after ${s}`, agent));
+    }
+  }
+  out.push(ev.agentDone("toolu_A", "a done", "a1"), ev.agentDone("toolu_B", "b done", "b1"), ev.text("u_end", "Done."), ev.turnEnd(0.01));
+  return out;
+}
+
+const fresh = (events: readonly ClientEvent[]): string => JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
+
+describe("undo log", () => {
+  it("rewinding undoes object and map writes, newest first, and its result redoes them", () => {
+    const target = { a: 1, b: "x" };
+    const map = new Map<string, number>([["k", 1]]);
+    const log: UndoLog = [];
+    write(log, target, "a", 2);
+    write(log, target, "a", 3);
+    write(log, target, "b", "y");
+    writeMap(log, map, "k", undefined);
+    writeMap(log, map, "n", 5);
+    const redo = rewind(log);
+    expect(target).toEqual({ a: 1, b: "x" });
+    expect([...map]).toEqual([["k", 1]]);
+    const again = rewind(redo);
+    expect(target).toEqual({ a: 3, b: "y" });
+    expect(Object.fromEntries(map)).toEqual({ n: 5 });
+    rewind(again);
+    expect(target).toEqual({ a: 1, b: "x" });
+  });
+});
+
+describe("states sharing one store", () => {
+  it("every state of a long chain, read in any order, shows exactly its own prefix", () => {
+    const events = twoAgents(MaxNestedBlocks * 2 + 10); // past the cap, and past list compaction
+    const states: SessionState[] = [createSessionState()];
+    for (const e of events) states.push(reduce(states.at(-1) as SessionState, e));
+    const picks = [events.length, 3, Math.floor(events.length / 2), 40, events.length - 1, 0, 700, events.length];
+    for (const n of picks) expect(JSON.stringify(toTranscript(states[n] as SessionState)), `state ${n}`).toBe(fresh(events.slice(0, n)));
+    expect(findToolCall(states[5] as SessionState, "toolu_A_s0")).toBeUndefined();
+    expect(findToolCall(states[200] as SessionState, "toolu_A_s0")?.status).toBe("completed");
+    expect(findToolCall(states[events.length] as SessionState, "toolu_A_s0")).toBeUndefined(); // dropped by the cap
+  });
+
+  it("ids dropped by the cap stay known in every later state, also after reading older ones", () => {
+    const events = twoAgents(MaxNestedBlocks + 20);
+    const early = reduceAll(createSessionState(), events.slice(0, 30));
+    const late = reduceAll(early, events.slice(30));
+    toTranscript(early);
+    // A second copy of a dropped call (the same line fed again from history) is ignored.
+    const again = reduce(late, ev.use("toolu_A_s0", "Bash", { command: "step 0" }, "toolu_A"));
+    const record = recordOf(toTranscript(again), "toolu_A");
+    expect(record?.blocks.some((b) => b.id === "toolu_A_s0")).toBe(false);
+    expect(record?.droppedBlockCount).toBe(recordOf(toTranscript(late), "toolu_A")?.droppedBlockCount);
+  });
+
+  it("branches from one state never see each other, in any interleaving of reads and steps", () => {
+    const events = twoAgents(12);
+    fc.assert(
+      fc.property(fc.nat(events.length), fc.array(fc.tuple(fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 60 }), (at, script) => {
+        const base = reduceAll(createSessionState(), events.slice(0, at));
+        const rest = events.slice(at);
+        // Branch a replays the session; branch b gets the same events with different texts.
+        const other = rest.map((e) => (e.kind === "assistant_block" && e.block.type === "text" ? { ...e, block: { ...e.block, text: `other ${e.block.text}` } } : e));
+        let a = base;
+        let b = base;
+        let i = 0;
+        let j = 0;
+        for (const [stepA, read] of script) {
+          if (stepA && i < rest.length) a = reduce(a, rest[i++] as ClientEvent);
+          if (!stepA && j < other.length) b = reduce(b, other[j++] as ClientEvent);
+          if (read) toTranscript(stepA ? b : a);
+        }
+        expect(JSON.stringify(toTranscript(a))).toBe(fresh([...events.slice(0, at), ...rest.slice(0, i)]));
+        expect(JSON.stringify(toTranscript(b))).toBe(fresh([...events.slice(0, at), ...other.slice(0, j)]));
+        expect(JSON.stringify(toTranscript(base))).toBe(fresh(events.slice(0, at)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("reduceAll gives what reducing one event at a time gives, and leaves its input alone", () => {
+    const events = twoAgents(30);
+    const base = reduceAll(createSessionState(), events.slice(0, 50));
+    const before = JSON.stringify(toTranscript(base));
+    const batched = reduceAll(base, events.slice(50));
+    const stepped = events.slice(50).reduce(reduce, base);
+    expect(toTranscript(batched)).toEqual(toTranscript(stepped));
+    expect(JSON.stringify(toTranscript(base))).toBe(before);
+    expect(reduceAll(base, [])).toBe(base);
+  });
+
+  it("between consecutive states, only the changed card and the top-level list are new objects", () => {
+    const events = twoAgents(MaxNestedBlocks + 5);
+    let state = reduceAll(createSessionState(), events.slice(0, 40));
+    let previous = toTranscript(state);
+    for (const e of events.slice(40, 300)) {
+      state = reduce(state, e);
+      const next = toTranscript(state);
+      const changed = next.blocks.filter((b, i) => b !== previous.blocks[i]);
+      expect(changed.length).toBeLessThanOrEqual(1);
+      for (const card of changed) {
+        const before = previous.blocks.find((b) => b.id === card.id)?.call?.subagent?.blocks ?? [];
+        const after = card.call?.subagent?.blocks ?? [];
+        const fresh = after.filter((b) => !before.includes(b));
+        expect(fresh.length).toBeLessThanOrEqual(1); // the appended or updated nested block
+      }
+      previous = next;
+    }
+  });
+});
