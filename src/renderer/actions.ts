@@ -1,10 +1,35 @@
 // User actions shared by the toolbar, the composer and keyboard shortcuts.
 import { api, report } from "./apiClient.js";
-import { useApp } from "./store/appStore.js";
+import { setActiveTab, useApp, type TabState } from "./store/appStore.js";
 
 export function interruptActive(): void {
   const s = useApp.getState();
   const tabId = s.activeTabId;
   if (tabId === undefined) return;
   void api().interrupt(tabId).then((r) => report("Interrupt", r));
+}
+
+export interface Prompt {
+  readonly text: string;
+  readonly images: readonly { readonly mediaType: string; readonly data: string }[];
+}
+
+/**
+ * Sends a prompt to the tab's session. A tab restored from history is continued in a new live tab
+ * (`claude --resume`) with the prompt as its first message; a tab whose kind is not known yet
+ * learns it from the "read_only" answer and does the same.
+ */
+export async function sendOrResume(tab: TabState, prompt: Prompt): Promise<void> {
+  if (tab.info.kind !== "restored") {
+    const sent = await api().sendPrompt(tab.info.tabId, prompt.text, prompt.images);
+    if (sent.ok || sent.error.code !== "read_only") {
+      report("Send prompt", sent);
+      return;
+    }
+  }
+  const cwd = tab.info.cwd ?? tab.transcript.meta?.cwd;
+  if (cwd === undefined) return;
+  const resume = tab.info.sessionId ?? tab.transcript.meta?.sessionId;
+  const opened = report("Resume session", await api().newSession({ cwd, ...(resume !== undefined ? { resumeSessionId: resume } : {}), initialPrompt: prompt.text }));
+  if (opened !== undefined) setActiveTab(opened.tabId);
 }

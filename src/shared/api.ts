@@ -20,7 +20,10 @@ export interface TabInfo {
   readonly tabId: string;
   readonly sessionId?: string;
   readonly title: string;
+  /** A CLI process is running for this tab right now (false while it starts, after it exits). */
   readonly live: boolean;
+  /** What the tab is: a session Baton runs (`live`, even while its CLI is down), or one read from history (`restored`, read-only until resumed). Set by the session manager. */
+  readonly kind?: "live" | "restored";
   readonly cwd?: string;
 }
 
@@ -132,7 +135,7 @@ export interface BatonApi {
   searchHistory(query: string, limit?: number): Promise<Result<readonly SearchHit[]>>;
   /** Restore a past session into a tab (or focus the tab that has it). */
   openSession(sessionId: string): Promise<Result<TabInfo>>;
-  /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions). */
+  /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions, and live ones for what the stream left out). */
   loadSubagentBlocks(tabId: string, toolUseId: string): Promise<Result<readonly Block[]>>;
   newSession(options: NewSessionOptions): Promise<Result<TabInfo>>;
   closeTab(tabId: string): Promise<Result<void>>;

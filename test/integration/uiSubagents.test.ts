@@ -102,6 +102,9 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(inner).toBeVisible({ timeout: 30_000 });
     await pw(inner).toHaveAttribute("data-status", "completed");
     await pw(inner.locator(":scope > .summary-md")).toContainText("Inner done.");
+    // Depth-2 steps never stream (PROTOCOL.md §4): expanding the card reads them from its sidechain.
+    await baton.expand(inner);
+    await pw(baton.toolCards("Bash", inner).getByLabel("Output")).toContainText("from-depth-two", { timeout: 30_000 });
     // The inner agent's card is inside the outer one only.
     await pw(baton.subagentCard("general-purpose", "Inner task")).toHaveCount(1);
     await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Inner task" })).toBeVisible();

@@ -27,6 +27,8 @@ export interface RestoredSession {
 }
 
 export interface HistorySource {
+  /** The CLI's projects folder, where live sessions' sidechains are read from too. */
+  readonly projectsDir?: string;
   listSessions(): Promise<readonly SessionSummary[]>;
   /** Throws an error with a `code` ("not_found", "unreadable") when it cannot. */
   restore(sessionId: string): Promise<RestoredSession>;
@@ -37,6 +39,7 @@ export interface HistorySource {
 export function createHistorySource(options: { readonly projectsDir: string; readonly store?: StoreClient }): HistorySource {
   const { projectsDir, store } = options;
   return {
+    projectsDir,
     async listSessions() {
       const sessions = await listSessions(projectsDir);
       return sessions.map((s) => ({

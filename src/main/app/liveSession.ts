@@ -1,14 +1,16 @@
 // One live tab: a running CLI (ClaudeClient) and the hub state its events build. Everything the
 // client says goes through the reducer; stderr, protocol problems and the client's own log go to
-// the Console.
+// the Console. What the stream leaves out (nested agents' messages, capped steps) is read from
+// the session's sidechain files when a card asks, and fed through the same reducer.
 
 import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent } from "../../shared/events.js";
-import type { Transcript } from "../../shared/transcript.js";
+import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { createSessionState, reduce, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import { expectedSidechainPath, ownBlocks, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;
@@ -21,6 +23,8 @@ export interface LiveSessionOptions {
   /** The transcript changed. */
   readonly onChange: () => void;
   readonly createClient?: ClientFactory;
+  /** Where the CLI writes history (PROTOCOL.md §6.1); without it cards show only what streamed. */
+  readonly projectsDir?: string;
 }
 
 export class LiveSession {
@@ -28,6 +32,13 @@ export class LiveSession {
   private state: SessionState;
   private init: InitializeResult | undefined;
   private readonly unsubscribe: () => void;
+  private readonly sidechains: SidechainReader;
+  /** Agents whose card may need its steps from disk: nothing streamed for them (yet). */
+  private readonly unstreamed = new Set<string>();
+  /** Cards that asked for their steps: they are not offered a sidechain path again. */
+  private readonly asked = new Set<string>();
+  private annotated: { readonly from: Transcript; readonly asked: number; readonly result: Transcript } | undefined;
+  private stopped = false;
 
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
@@ -41,10 +52,21 @@ export class LiveSession {
       tap: { stderr: (chunk) => stderr.push(chunk) },
     });
     this.unsubscribe = this.client.on((event) => this.onEvent(event));
+    this.sidechains = new SidechainReader({
+      onEvents: (events) => this.absorb(events),
+      onError: (path, error) => log.baton("warning", "could not read a subagent transcript", { path, error: String(error) }, tabId),
+    });
   }
 
+  /** The hub's transcript; records with nothing streamed carry their sidechain path (see SubagentRecord). */
   get transcript(): Transcript {
-    return toTranscript(this.state);
+    const base = toTranscript(this.state);
+    const cached = this.annotated;
+    if (cached !== undefined && cached.from === base && cached.asked === this.asked.size) return cached.result;
+    const paths = this.offeredSidechains();
+    const result = paths.size === 0 ? base : withSidechainPaths(base, paths);
+    this.annotated = { from: base, asked: this.asked.size, result };
+    return result;
   }
   get sessionId(): string | undefined {
     return this.client.sessionId ?? (this.state.meta.sessionId || undefined);
@@ -58,7 +80,31 @@ export class LiveSession {
     return this.init;
   }
 
+  /**
+   * A subagent's full step list. Read from its sidechain file when the stream did not carry it
+   * (nothing streamed, or older steps dropped by the cap): the lines are fed into the live state,
+   * so the card shows them too, and so are the lines the file gets later. No file: the streamed
+   * steps. Undefined: no such subagent.
+   */
+  async loadSubagentBlocks(toolUseId: string): Promise<readonly Block[] | undefined> {
+    const record = this.record(toolUseId);
+    if (record === undefined) return undefined;
+    if (!this.asked.has(toolUseId)) {
+      this.asked.add(toolUseId);
+      this.options.onChange();
+    }
+    const fromDisk = record.blocks.length === 0 || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
+    const where = this.location();
+    if (!fromDisk || where === undefined) return record.blocks;
+    const events = await this.sidechains.read(where, toolUseId, record.taskId);
+    const now = this.record(toolUseId) ?? record;
+    if (events === undefined || now.droppedBlockCount === 0) return now.blocks;
+    return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.sidechains.stop();
     try {
       await this.client.stop();
     } finally {
@@ -70,9 +116,70 @@ export class LiveSession {
     const problem = consoleEntry(event, this.options.tabId);
     if (problem !== undefined) this.options.log.add(problem);
     const next = reduce(this.state, event);
+    if (next !== this.state) {
+      this.state = next;
+      this.options.onChange();
+    }
+    this.noteAgent(event);
+  }
+
+  /**
+   * An agent that starts may never stream a line (nested): its card is offered its file. A card
+   * that asked before the file existed tries again as its agent reports progress.
+   */
+  private noteAgent(event: ClientEvent): void {
+    if (event.kind === "task_started" && event.taskType !== "local_bash" && event.toolUseId !== undefined) this.unstreamed.add(event.toolUseId);
+    if (event.kind !== "task_progress" && event.kind !== "task_notification") return;
+    const toolUseId = event.toolUseId;
+    if (toolUseId === undefined || !this.asked.has(toolUseId) || this.sidechains.has(toolUseId)) return;
+    this.loadSubagentBlocks(toolUseId).catch((error: unknown) =>
+      this.options.log.baton("warning", "could not read a subagent transcript", { toolUseId, error: String(error) }, this.options.tabId),
+    );
+  }
+
+  /** Events read from disk, through the same reducer (lines seen live are kept once). */
+  private absorb(events: readonly ClientEvent[]): void {
+    if (events.length === 0 || this.stopped) return;
+    const next = reduceAll(this.state, events);
     if (next === this.state) return;
     this.state = next;
     this.options.onChange();
+  }
+
+  private record(toolUseId: string): SubagentRecord | undefined {
+    return findToolCall(this.state, toolUseId)?.subagent;
+  }
+
+  private location(): SidechainLocation | undefined {
+    const { projectsDir } = this.options;
+    const sessionId = this.sessionId;
+    if (projectsDir === undefined || sessionId === undefined) return undefined;
+    const reported = this.state.meta.cwd;
+    const cwds = [...(reported ? [reported] : []), this.options.client.cwd];
+    return { projectsDir, cwds, sessionId };
+  }
+
+  /** Nested records with nothing streamed whose card has not asked yet, with their expected file. */
+  private offeredSidechains(): Map<string, string> {
+    const paths = new Map<string, string>();
+    if (this.unstreamed.size === 0) return paths;
+    const where = this.location();
+    for (const toolUseId of [...this.unstreamed]) {
+      const record = this.record(toolUseId);
+      // Gone from the set once asked, once something streamed, for a top-level agent (its steps
+      // stream), or when the id is no Agent call (a SendMessage continuation names its own call).
+      if (
+        this.asked.has(toolUseId) ||
+        (record !== undefined && (record.blocks.length > 0 || record.spawnDepth === 1)) ||
+        (record === undefined && findToolCall(this.state, toolUseId) !== undefined)
+      ) {
+        this.unstreamed.delete(toolUseId);
+        continue;
+      }
+      const file = where === undefined || record === undefined || record.taskId === "" || record.spawnDepth === undefined ? undefined : expectedSidechainPath(where, record.taskId);
+      if (file !== undefined) paths.set(toolUseId, file);
+    }
+    return paths;
   }
 }
 

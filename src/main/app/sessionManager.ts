@@ -87,6 +87,7 @@ export class SessionManager {
       log: this.log,
       onChange: () => this.changed(tabId),
       ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
+      ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),
     });
     const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
     this.tabs.set(tabId, tab);
@@ -176,10 +177,9 @@ export class SessionManager {
       this.changed(tabId);
       return blocks;
     }
-    const block = findBlock(tab.session.transcript.blocks, toolUseId);
-    const record = block?.call?.subagent;
-    if (record === undefined) throw new AppError("not_found", `No subagent ${toolUseId} in this tab`);
-    return record.blocks;
+    const blocks = await tab.session.loadSubagentBlocks(toolUseId);
+    if (blocks === undefined) throw new AppError("not_found", `No subagent ${toolUseId} in this tab`);
+    return blocks;
   }
 
   async listSessions(): Promise<readonly SessionSummary[]> {
@@ -264,6 +264,7 @@ export class SessionManager {
       ...(sessionId ? { sessionId } : {}),
       title: tabTitle(transcript),
       live: tab.kind === "live" && tab.session.client.running,
+      kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
     };
   }
@@ -302,14 +303,4 @@ export class SessionManager {
   private newTabId(): string {
     return `tab-${this.nextTab++}`;
   }
-}
-
-function findBlock(blocks: readonly Block[], id: string): Block | undefined {
-  for (const block of blocks) {
-    if (block.id === id) return block;
-    const nested = block.call?.subagent?.blocks;
-    const found = nested === undefined ? undefined : findBlock(nested, id);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

@@ -2,10 +2,9 @@
 // earlier prompts, "/" completes slash commands, pasted or dropped images are attached. The draft
 // is saved as you type and survives a restart.
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import { api, report } from "../apiClient.js";
-import { setActiveTab, useApp } from "../store/appStore.js";
+import { useApp } from "../store/appStore.js";
 import { loadDraft, loadPromptHistory, pushPromptHistory, saveDraft } from "../store/persist.js";
-import { interruptActive } from "../actions.js";
+import { interruptActive, sendOrResume } from "../actions.js";
 
 interface Image {
   readonly mediaType: string;
@@ -49,17 +48,7 @@ export function Composer({ tabId }: { tabId: string }) {
     setText("");
     setImages([]);
     setHistoryIndex(-1);
-    // A restored tab answers "read_only": continue that session with `claude --resume`.
-    const sent = await api().sendPrompt(tabId, prompt, images);
-    if (sent.ok || sent.error.code !== "read_only") {
-      report("Send prompt", sent);
-      return;
-    }
-    const cwd = tab.info.cwd ?? tab.transcript.meta?.cwd;
-    if (cwd === undefined) return;
-    const resume = tab.info.sessionId ?? tab.transcript.meta?.sessionId;
-    const opened = report("Resume session", await api().newSession({ cwd, ...(resume !== undefined ? { resumeSessionId: resume } : {}), initialPrompt: prompt }));
-    if (opened !== undefined) setActiveTab(opened.tabId);
+    await sendOrResume(tab, { text: prompt, images });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -108,7 +97,7 @@ export function Composer({ tabId }: { tabId: string }) {
     void addFiles(e.dataTransfer.files);
   };
 
-  const restored = useApp((s) => s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
+  const restored = useApp((s) => s.tabs[tabId]?.info.kind === "restored" || (s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true));
   return (
     <div className="composer" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
       {images.length > 0 ? (

@@ -1,0 +1,204 @@
+// A live tab reconciled with the files the CLI writes as it goes: the real CLI runs a main agent
+// that starts an outer subagent that starts an inner one, which runs Bash. The inner agent's
+// messages never reach stdout (PROTOCOL.md §4), so its card is empty live; loading it reads its
+// sidechain, returns its Bash call with the output, and puts the steps in the live card too; a
+// card opened while its agent still runs keeps up with the file.
+
+import { rename } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result, TranscriptDelta } from "../../src/shared/api.js";
+import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import type { Block, Transcript } from "../../src/shared/transcript.js";
+import { BatonService } from "../../src/main/app/batonService.js";
+import { createHistorySource } from "../../src/main/app/historySource.js";
+import { SessionManager } from "../../src/main/app/sessionManager.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+
+const WaitMs = 60_000;
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** What a subscribed window sees: deltas applied, re-checked on each one until `read` answers. */
+function watch(service: BatonService, tabId: string) {
+  let store = emptyTranscriptStore();
+  const waiters = new Set<() => void>();
+  const stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
+    store = applyDelta(store, delta);
+    for (const w of [...waiters]) w();
+  });
+  const current = (): Transcript => denormalize(store);
+  const waitFor = <T>(what: string, read: (t: Transcript) => T | undefined): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = read(current());
+        if (found === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`timed out waiting for ${what}; last: ${JSON.stringify(current()).slice(0, 600)}`));
+      }, WaitMs);
+      waiters.add(check);
+      check();
+    });
+  return { current, waitFor, stop };
+}
+
+/** Polls `read` (a file read, which no event announces) until it answers. */
+async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WaitMs;
+  for (;;) {
+    const found = await read();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const agentIn = (blocks: readonly Block[] | undefined, description: string): Block | undefined =>
+  blocks?.find((b) => b.call?.subagent?.description === description);
+
+describe("a live tab reads what the stream left out from the session's files", () => {
+  let model: ModelServer;
+  let env: CliEnv;
+  let manager: SessionManager;
+  let service: BatonService;
+  let tabId: string;
+  let view: ReturnType<typeof watch>;
+  let outerId: string;
+  let innerId: string;
+
+  beforeAll(async () => {
+    model = await startModelServer({
+      main: [
+        { blocks: [text("Delegating."), agentCall("Outer agent", "[[SUB-A]] delegate further")] },
+        { blocks: [text("All finished.")] },
+        { blocks: [agentCall("Slow outer", "[[SUB-C]] delegate something slow")] },
+        { blocks: [text("Slow work finished.")] },
+      ],
+      "SUB-A": [
+        { blocks: [text("Delegating to an inner agent."), agentCall("Inner agent", "[[SUB-B]] run echo")] },
+        { blocks: [text("Inner agent reported back.")] },
+      ],
+      "SUB-B": [{ blocks: [bashCall("echo from-depth-two", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
+      "SUB-C": [{ blocks: [agentCall("Slow inner", "[[SUB-D]] echo, then think a while")] }, { blocks: [text("Slow inner reported.")] }],
+      // The pause keeps the inner agent running after its Bash call, for a read mid-run.
+      "SUB-D": [{ blocks: [bashCall("echo first-of-slow", "First step")] }, { blocks: [text("Slow inner done.")], delayMs: 4000 }],
+    });
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "app-live-sidechain" });
+    manager = new SessionManager({
+      claudePath: env.claudePath,
+      env: env.env,
+      history: createHistorySource({ projectsDir: env.projectsDir }),
+      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
+    });
+    service = new BatonService(manager);
+    const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
+    tabId = tab.tabId;
+    view = watch(service, tabId);
+    value(await service.sendPrompt(tabId, "nest two agents"));
+    const done = await view.waitFor("the turn's end", (t) => (t.status === "idle" && t.blocks.some((b) => b.text === "All finished.") ? t : undefined));
+    const outer = agentIn(done.blocks, "Outer agent");
+    const inner = agentIn(outer?.call?.subagent?.blocks, "Inner agent");
+    outerId = outer!.id;
+    innerId = inner!.id;
+  });
+
+  afterAll(async () => {
+    view?.stop();
+    await manager?.shutdown();
+    await model?.close();
+    await env?.cleanup();
+  });
+
+  it("says the tab is a live one", async () => {
+    expect(value(await service.listTabs()).find((t) => t.tabId === tabId)).toMatchObject({ kind: "live" });
+  });
+
+  it("shows the inner card empty live, offering its sidechain file", () => {
+    const inner = agentIn(agentIn(view.current().blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")?.call?.subagent;
+    expect(inner?.status).toBe("completed");
+    expect(inner?.taskId).toMatch(/^a[0-9a-f]{16}$/);
+    expect(inner?.blocks).toEqual([]);
+    expect(inner?.sidechainPath).toMatch(new RegExp(`/subagents/agent-${inner?.taskId}\\.jsonl$`));
+  });
+
+  it("loads nothing and fails nothing while the file is missing, then reads it once it is there", async () => {
+    const path = agentIn(agentIn(view.current().blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")!.call!.subagent!.sidechainPath!;
+    await rename(path, `${path}.away`);
+    try {
+      expect(value(await service.loadSubagentBlocks(tabId, innerId))).toEqual([]);
+    } finally {
+      await rename(`${path}.away`, path);
+    }
+
+    const cardShowsBash = view.waitFor("the inner card's Bash call", (t) => {
+      const record = agentIn(agentIn(t.blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")?.call?.subagent;
+      return record?.blocks.some((b) => b.call?.name === "Bash") === true ? record : undefined;
+    });
+    const blocks = value(await service.loadSubagentBlocks(tabId, innerId));
+    const bash = blocks.find((b) => b.call?.name === "Bash")?.call;
+    expect(bash).toMatchObject({ status: "completed", input: { command: "echo from-depth-two" } });
+    expect(bash?.result?.text).toContain("from-depth-two");
+    expect(blocks.map((b) => b.call?.name ?? b.text)).toEqual(["Bash", "Inner done."]);
+
+    const record = await cardShowsBash;
+    expect(record.blocks.map((b) => b.id)).toEqual(blocks.map((b) => b.id));
+    expect(record.blocks.find((b) => b.call?.name === "Bash")?.call?.result?.text).toContain("from-depth-two");
+    expect(record.sidechainPath).toBeUndefined();
+  });
+
+  it("reads again without doubling anything, and leaves the streamed cards as they were", async () => {
+    const before = view.current();
+    const again = value(await service.loadSubagentBlocks(tabId, innerId));
+    expect(again.map((b) => b.call?.name ?? b.text)).toEqual(["Bash", "Inner done."]);
+    const outer = agentIn(before.blocks, "Outer agent")?.call?.subagent;
+    // The outer agent streamed its calls: its card is the in-memory one, no disk read needed.
+    const outerBlocks = value(await service.loadSubagentBlocks(tabId, outerId));
+    expect(outerBlocks.map((b) => b.id)).toEqual(outer?.blocks.map((b) => b.id));
+    expect(outerBlocks.filter((b) => b.id === innerId)).toHaveLength(1);
+  });
+
+  it("follows a nested agent that is still running: a read mid-run, then the card keeps up by itself", async () => {
+    const slowInner = (t: Transcript) => agentIn(agentIn(t.blocks, "Slow outer")?.call?.subagent?.blocks, "Slow inner")?.call?.subagent;
+    value(await service.sendPrompt(tabId, "now something slow"));
+    const started = await view.waitFor("the slow inner agent", (t) => (slowInner(t)?.taskId ? slowInner(t) : undefined));
+    const midRun = await until("the slow inner agent's Bash call on disk", async () => {
+      const blocks = value(await service.loadSubagentBlocks(tabId, started.toolUseId));
+      return blocks.some((b) => b.call?.name === "Bash" && b.call.status === "completed") ? blocks : undefined;
+    });
+    expect(slowInner(view.current())?.status).toBe("running");
+    expect(midRun.map((b) => b.call?.name ?? b.text)).toEqual(["Bash"]);
+
+    // No further load: the tab follows the file it read, so the card gets the lines written later.
+    const final = await view.waitFor("the slow inner agent's last text in its card", (t) => {
+      const record = slowInner(t);
+      return record?.status === "completed" && record.blocks.some((b) => b.text === "Slow inner done.") ? record : undefined;
+    });
+    expect(final.blocks.map((b) => b.call?.name ?? b.text)).toEqual(["Bash", "Slow inner done."]);
+    await view.waitFor("the second turn's end", (t) => (t.status === "idle" && t.blocks.some((b) => b.text === "Slow work finished.") ? t : undefined));
+  });
+
+  it("answers not_found for an agent the tab does not have", async () => {
+    expect(await service.loadSubagentBlocks(tabId, "toolu_nope")).toMatchObject({ ok: false, error: { code: "not_found" } });
+  });
+
+  it("reopens the closed session as a restored tab whose inner card loads the same steps", async () => {
+    const liveInner = agentIn(agentIn(view.current().blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")!.call!.subagent!;
+    const sessionId = view.current().sessionId;
+    view.stop();
+    value(await service.closeTab(tabId));
+    const restored = value(await service.openSession(sessionId));
+    expect(restored).toMatchObject({ kind: "restored", live: false, sessionId });
+    value(await service.loadSubagentBlocks(restored.tabId, outerId));
+    const blocks = value(await service.loadSubagentBlocks(restored.tabId, innerId));
+    expect(blocks.map((b) => b.id)).toEqual(liveInner.blocks.map((b) => b.id));
+  });
+});
