@@ -58,7 +58,9 @@ describe.skipIf(!hasChromium)("panels in the browser", () => {
     await baton.openLeftTab("Project");
     await baton.project.getByRole("searchbox", { name: "Search history" }).fill("inspected");
     const hits = baton.project.getByRole("list", { name: "Search results" });
-    await pw(hits.locator("mark")).toContainText("inspected", { timeout: 10_000 });
+    // Matching ignores case; which hit ranks first does not matter here.
+    await pw(hits.locator("mark").filter({ hasText: /^inspected$/i })).toBeVisible({ timeout: 10_000 });
+    await pw(hits).toContainText("echo inspected");
     await baton.screenshot("main-window");
     expect(app.pageErrors).toEqual([]);
     void page;

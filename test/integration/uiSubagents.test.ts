@@ -117,7 +117,8 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     const filler = Array.from({ length: 16 }, (_, i) => text(`Paragraph ${i}: ${"lorem ipsum ".repeat(60)}`));
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick")] }, { blocks: [text("Finished."), ...filler] }],
+        // The filler comes a little after the card completes; the checks below do not depend on it.
+        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick")] }, { blocks: [text("Finished."), ...filler], delayMs: 1500 }],
         "SUB-A": [
           { blocks: [bashCall("echo tick-1", "Tick one")], delayMs: 800 },
           { blocks: [bashCall("echo tick-2", "Tick two")], delayMs: 1500 },
@@ -136,11 +137,15 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(baton.progressOf(card)).toContainText("Tick two", { timeout: 30_000 });
     await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true");
     await pw(baton.toolCards("Bash", card)).toHaveCount(2, { timeout: 30_000 });
-    await pw(card).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+
+    // The answer that follows the card pushes it out of view (the list follows the end while the
+    // reader is there), so look at it again from the top once the turn is over.
+    await pw(baton.transcript).toContainText("Paragraph 15", { timeout: 60_000 });
+    await baton.conversation.evaluate((el) => (el.scrollTop = 0));
+    await pw(card).toHaveAttribute("data-status", "completed", { timeout: 10_000 });
     await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true");
 
     // Scroll far enough that the card's row unmounts, then come back.
-    await pw(baton.transcript).toContainText("Paragraph 15", { timeout: 30_000 });
     await baton.conversation.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await pw(card).toHaveCount(0, { timeout: 10_000 });
     await baton.conversation.evaluate((el) => (el.scrollTop = 0));
