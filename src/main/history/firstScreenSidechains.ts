@@ -3,12 +3,10 @@
 // than its lines. Calls whose result named an agent id are looked up directly; if any call cannot
 // be placed that way, every file is listed as the full restore does.
 
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AgentCall } from "./diskMapper.js";
-import { isObject, num, str } from "./jsonFields.js";
-import { findSidechainFiles, type SidechainFile, type SidechainMeta } from "./sidechains.js";
+import { findSidechainFiles, readMeta, type SidechainFile } from "./sidechains.js";
 
 export async function windowSidechainFiles(
   projectDir: string,
@@ -34,26 +32,4 @@ export async function windowSidechainFiles(
     files.push({ agentId: call.agentId!, path: path.join(subDir, name), layout: "subagents", ...(meta !== undefined ? { meta } : {}) });
   }
   return files;
-}
-
-async function readMeta(file: string): Promise<SidechainMeta | undefined> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-  if (!isObject(value as never)) return undefined;
-  const o = value as JsonObject;
-  const agentType = str(o, "agentType");
-  const description = str(o, "description");
-  const toolUseId = str(o, "toolUseId");
-  const spawnDepth = num(o, "spawnDepth");
-  return {
-    ...(agentType !== undefined ? { agentType } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(toolUseId !== undefined ? { toolUseId } : {}),
-    ...(spawnDepth !== undefined ? { spawnDepth } : {}),
-    ...(o["stoppedByUser"] === true ? { stoppedByUser: true } : {}),
-  };
 }

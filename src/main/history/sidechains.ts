@@ -44,7 +44,8 @@ async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
+/** Reads an `agent-<id>.meta.json`; undefined when it is missing or not an object. */
+export async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
   let text: string;
   try {
     text = await readFile(metaPath, "utf8");
@@ -59,11 +60,10 @@ async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
   }
   if (!isObject(value as never)) return undefined;
   const o = value as JsonObject;
-  const pick = <T>(v: T | undefined): T | undefined => v;
-  const agentType = pick(str(o, "agentType"));
-  const description = pick(str(o, "description"));
-  const toolUseId = pick(str(o, "toolUseId"));
-  const spawnDepth = pick(num(o, "spawnDepth"));
+  const agentType = str(o, "agentType");
+  const description = str(o, "description");
+  const toolUseId = str(o, "toolUseId");
+  const spawnDepth = num(o, "spawnDepth");
   return {
     ...(agentType !== undefined ? { agentType } : {}),
     ...(description !== undefined ? { description } : {}),

@@ -1,6 +1,6 @@
 // The built renderer is served from `app://baton/…` rather than file://, so it has a real origin
 // that navigation checks can compare against, and so responses can carry the CSP header.
-import path from "node:path";
+import { resolveStatic } from "../web/staticFiles.js";
 
 export const APP_SCHEME = "app";
 export const APP_HOST = "baton";
@@ -19,17 +19,5 @@ export function resolveAppAsset(url: string, rootDir: string): string | undefine
     return undefined;
   }
   if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return undefined;
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(parsed.pathname);
-  } catch {
-    return undefined;
-  }
-  if (pathname.includes("\0") || pathname.includes("\\")) return undefined;
-  const relative = path.posix.normalize(pathname === "/" ? "/index.html" : pathname).replace(/^\/+/, "");
-  const root = path.resolve(rootDir);
-  const file = path.resolve(root, relative);
-  const inside = path.relative(root, file);
-  if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside)) return undefined;
-  return file;
+  return resolveStatic(parsed.pathname, rootDir);
 }
