@@ -1,0 +1,144 @@
+// Browser tests of two renderer features a person only notices at the edges: desktop notifications
+// while the window is hidden (a request waits, a long turn ends), and images dropped on the composer.
+import { afterEach, describe, expect, it } from "vitest";
+import { bashCall, text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiNotifications: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+interface Note {
+  readonly title: string;
+  readonly body: string;
+}
+
+interface TestWindow {
+  __notes: Note[];
+  __hidden: boolean;
+  __clockShiftMs: number;
+}
+
+// Runs before the renderer: a recording Notification that is already granted, a document whose
+// visibility the test controls, and a clock the test can move forward (a "long" turn is 20 s).
+function installStubs(): void {
+  const w = window as unknown as TestWindow & { Notification: unknown };
+  w.__notes = [];
+  w.__hidden = false;
+  w.__clockShiftMs = 0;
+  class RecordingNotification {
+    static permission = "granted";
+    static requestPermission(): Promise<string> {
+      return Promise.resolve("granted");
+    }
+    constructor(title: string, options?: { body?: string }) {
+      w.__notes.push({ title, body: options?.body ?? "" });
+    }
+    close(): void {}
+  }
+  w.Notification = RecordingNotification;
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => w.__hidden });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (w.__hidden ? "hidden" : "visible") });
+  const realNow = Date.now.bind(Date);
+  Date.now = () => realNow() + w.__clockShiftMs;
+}
+
+async function setHidden(app: WebApp, hidden: boolean): Promise<void> {
+  await app.page.evaluate((h) => {
+    (window as unknown as TestWindow).__hidden = h;
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
+
+function notes(app: WebApp): Promise<Note[]> {
+  return app.page.evaluate(() => (window as unknown as TestWindow).__notes);
+}
+
+const Png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+describe.skipIf(!hasChromium)("notifications and dropped images in the browser", () => {
+  it("notifies a waiting request and a long turn only while the window is hidden", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [bashCall("touch visible.txt", "Create visible file")] },
+          { blocks: [bashCall("touch hidden.txt", "Create hidden file")] },
+          { blocks: [text("Long turn over.")] },
+          { blocks: [text("Quick answer.")] },
+        ],
+      },
+      { cwdName: "notify-ui" },
+    );
+    const { baton, page } = app;
+    await page.addInitScript(installStubs);
+    await page.reload();
+    await baton.waitReady();
+    await baton.newSession();
+    const status = page.getByLabel("Session status");
+
+    // Visible window: the request shows on its card, no notification.
+    await baton.send("touch two files");
+    const first = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch visible.txt" }));
+    await pw(first).toContainText("touch visible.txt", { timeout: 30_000 });
+    await pw(status).toHaveText("waiting for you");
+    expect(await notes(app)).toEqual([]);
+
+    // Hidden window: the next request notifies, naming the tool.
+    await setHidden(app, true);
+    await first.getByRole("button", { name: "Allow", exact: true }).click();
+    const second = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch hidden.txt" }));
+    await pw(second).toContainText("touch hidden.txt", { timeout: 30_000 });
+    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
+    const [waiting] = await notes(app);
+    expect(waiting?.title).toBe("Claude is waiting for you");
+    expect(waiting?.body).toMatch(/: Bash$/);
+
+    // The turn has now run "25 s": its end notifies.
+    await page.evaluate(() => {
+      (window as unknown as TestWindow).__clockShiftMs = 25_000;
+    });
+    await second.getByRole("button", { name: "Allow", exact: true }).click();
+    await pw(baton.transcript).toContainText("Long turn over.", { timeout: 60_000 });
+    await pw(status).toHaveText("idle", { timeout: 30_000 });
+    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(2);
+    expect((await notes(app))[1]?.title).toBe("Claude finished");
+
+    // A short turn, still hidden: no notification.
+    await baton.send("anything else?");
+    await pw(baton.transcript).toContainText("Quick answer.", { timeout: 60_000 });
+    await pw(status).toHaveText("idle", { timeout: 30_000 });
+    expect(await notes(app)).toHaveLength(2);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("attaches an image dropped on the composer and sends it to the model", async () => {
+    app = await startWebApp({ main: [{ blocks: [text("I see a dot.")] }] }, { cwdName: "drop-ui" });
+    const { baton } = app;
+    await baton.newSession();
+    await baton.composer.evaluate((el, png) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], "x.png", { type: "image/png" }));
+      // Files that are not images are ignored.
+      data.items.add(new File(["plain"], "notes.txt", { type: "text/plain" }));
+      el.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, Png);
+    await pw(baton.transcript.getByRole("button", { name: "Remove image 1" })).toBeVisible();
+    await pw(baton.transcript.getByRole("button", { name: "Remove image 2" })).toHaveCount(0);
+    await baton.send("what is in this image?");
+    const request = await app.model.waitForRequest((r) => r.agent === "main" && r.turn === 0, 60_000);
+    await pw(baton.transcript).toContainText("I see a dot.", { timeout: 60_000 });
+    const sent = JSON.stringify(request.body["messages"]);
+    expect(sent).toContain(JSON.stringify({ type: "base64", media_type: "image/png", data: Png }));
+    expect(sent).toContain('"type":"image"');
+    expect(sent).toContain("what is in this image?");
+    expect(app.pageErrors).toEqual([]);
+  });
+});
