@@ -57,6 +57,11 @@ async function main(): Promise<void> {
     const result = await page.evaluate(
       async ([n, r]) => {
         const frames: number[] = [];
+        // Long tasks (> 50 ms of main-thread work) as Chromium reports them, during the stream only.
+        const longTasks: number[] = [];
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) longTasks.push(entry.duration);
+        });
         let last = performance.now();
         let running = true;
         const tick = (t: number): void => {
@@ -69,15 +74,26 @@ async function main(): Promise<void> {
         await new Promise((res) => setTimeout(res, 1000));
         const idle = frames.splice(0);
         const idleP95 = [...idle].sort((a, b) => a - b)[Math.floor(idle.length * 0.95)] ?? 0;
+        observer.observe({ type: "longtask" });
         const started = performance.now();
         const bench = (window as unknown as { __bench: { run(e: number, r: number): Promise<number> } }).__bench;
         const sent = await bench.run(n!, r!);
         const seconds = (performance.now() - started) / 1000;
         await new Promise((res) => setTimeout(res, 300));
         running = false;
+        observer.disconnect();
         const sorted = [...frames].sort((a, b) => a - b);
         const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
-        return { sent, seconds, frames: frames.length, longFrames: frames.filter((f) => f > 50).length, p95, idleP95 };
+        return {
+          sent,
+          seconds,
+          frames: frames.length,
+          longFrames: frames.filter((f) => f > 50).length,
+          p95,
+          idleP95,
+          longTasks: longTasks.length,
+          longestTask: Math.max(0, ...longTasks),
+        };
       },
       [events, rate],
     );
@@ -88,7 +104,8 @@ async function main(): Promise<void> {
     if (process.env["BATON_BENCH_SCREENSHOT"]) await page.screenshot({ path: process.env["BATON_BENCH_SCREENSHOT"] });
     console.log(
       `render: ${result.sent} events in ${result.seconds.toFixed(2)} s (${Math.round(result.sent / result.seconds)} events/s), ` +
-        `${result.frames} frames, long frames (>50 ms): ${result.longFrames}, p95 frame: ${result.p95.toFixed(1)} ms (idle baseline p95: ${result.idleP95.toFixed(1)} ms)`,
+        `${result.frames} frames, long frames (>50 ms): ${result.longFrames}, p95 frame: ${result.p95.toFixed(1)} ms (idle baseline p95: ${result.idleP95.toFixed(1)} ms), ` +
+        `long tasks: ${result.longTasks} (longest ${result.longestTask.toFixed(0)} ms)`,
     );
   } finally {
     await browser.close();
