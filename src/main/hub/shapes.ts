@@ -19,41 +19,11 @@ export function makeBlock(b: Block): Block {
 }
 
 export function makeCall(c: ToolCallRecord): ToolCallRecord {
-  return {
-    toolUseId: c.toolUseId,
-    name: c.name,
-    input: c.input,
-    status: c.status,
-    result: c.result,
-    permission: c.permission,
-    subagent: c.subagent,
-    startedAt: c.startedAt,
-    endedAt: c.endedAt,
-  };
+  return callWith(c, c.status, c.result, c.permission, c.subagent, c.endedAt);
 }
 
 export function makeRecord(r: SubagentRecord): SubagentRecord {
-  return {
-    toolUseId: r.toolUseId,
-    taskId: r.taskId,
-    subagentType: r.subagentType,
-    description: r.description,
-    prompt: r.prompt,
-    background: r.background,
-    status: r.status,
-    progressLine: r.progressLine,
-    lastToolName: r.lastToolName,
-    totalTokens: r.totalTokens,
-    toolUses: r.toolUses,
-    durationMs: r.durationMs,
-    model: r.model,
-    summaryMarkdown: r.summaryMarkdown,
-    blocks: r.blocks,
-    droppedBlockCount: r.droppedBlockCount,
-    sidechainPath: r.sidechainPath,
-    spawnDepth: r.spawnDepth,
-    permissionHistory: r.permissionHistory,
-  };
+  return recordWith(r, r.status, r.progressLine, r.lastToolName, r.totalTokens, r.toolUses, r.durationMs, r.blocks, r.droppedBlockCount);
 }
 
 // Hot-path copies, written out field by field: an object spread costs ~15× as much here.

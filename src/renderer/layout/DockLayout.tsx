@@ -1,6 +1,6 @@
 // The Unity-style window: toolbar on top, Hierarchy/Project tabs left, Transcript in the centre,
 // Inspector right, Console at the bottom. Sizes and the chosen left tab are remembered.
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { ConsolePanel } from "../panels/ConsolePanel.js";
 import { Hierarchy } from "../panels/Hierarchy.js";
 import { Inspector } from "../panels/Inspector.js";
@@ -37,19 +37,25 @@ export function DockLayout() {
       <Splitter label="Resize left panels" orientation="vertical" value={layout.left} sign={1} min={160} max={600} onChange={(left) => update({ left })} />
       <TranscriptPanel />
       <Splitter label="Resize Inspector" orientation="vertical" value={layout.right} sign={-1} min={200} max={700} onChange={(right) => update({ right })} />
-      <div className="dock-right">
-        <div className="panel-title">Inspector</div>
-        <section className="panel" aria-label="Inspector">
-          <Inspector />
-        </section>
-      </div>
+      <TitledPanel dock="dock-right" name="Inspector">
+        <Inspector />
+      </TitledPanel>
       <Splitter label="Resize Console" orientation="horizontal" value={layout.bottom} sign={-1} min={60} max={600} onChange={(bottom) => update({ bottom })} />
-      <div className="dock-bottom">
-        <div className="panel-title">Console</div>
-        <section className="panel" aria-label="Console">
-          <ConsolePanel />
-        </section>
-      </div>
+      <TitledPanel dock="dock-bottom" name="Console">
+        <ConsolePanel />
+      </TitledPanel>
+    </div>
+  );
+}
+
+/** A docked panel with a title bar; the section is the landmark named after the panel. */
+function TitledPanel({ dock, name, children }: { dock: string; name: string; children: ReactNode }) {
+  return (
+    <div className={dock}>
+      <div className="panel-title">{name}</div>
+      <section className="panel" aria-label={name}>
+        {children}
+      </section>
     </div>
   );
 }
