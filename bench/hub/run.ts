@@ -5,6 +5,7 @@
 //   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent]
 
 import { availableParallelism, loadavg } from "node:os";
+import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { ClientEvent } from "../../src/shared/events.js";
@@ -48,6 +49,27 @@ function parseAndReduce(lines: readonly string[], from: number, to: number, star
   return { events, state };
 }
 
+// Garbage collections, to tell the reducer's own work from the cost of keeping what it builds:
+// objects that outlive a young-generation collection are copied out of it, and a transcript is
+// made of such objects (parsing alone keeps nothing). Attributed afterwards by time window.
+const collections: PerformanceEntry[] = [];
+const gcObserver = new PerformanceObserver((list) => collections.push(...list.getEntries()));
+gcObserver.observe({ entryTypes: ["gc"] });
+type Window = { readonly start: number; readonly end: number };
+const parseWindows: Window[] = [];
+const reduceWindows: Window[] = [];
+const gcIn = (windows: readonly Window[]): number => {
+  let ms = 0;
+  for (const entry of collections) if (windows.some((w) => entry.startTime >= w.start && entry.startTime < w.end)) ms += entry.duration;
+  return ms;
+};
+const timed = <T>(windows: Window[], fn: () => T): T => {
+  const start = performance.now();
+  const value = fn();
+  windows.push({ start, end: performance.now() });
+  return value;
+};
+
 /** Wall time, and CPU time of the whole process (GC threads included), which waiting for a shared core does not inflate. */
 function time<T>(fn: () => T): { ms: number; cpuMs: number; value: T } {
   const cpu = process.cpuUsage();
@@ -76,9 +98,9 @@ let finalState = createSessionState();
 const ratios: number[] = [];
 const cpuRatios: number[] = [];
 const measure = (segment: readonly string[]): void => {
-  const before = time(() => parseOnly(segment, 0, segment.length));
-  const both = time(() => parseAndReduce(segment, 0, segment.length, finalState));
-  const after = time(() => parseOnly(segment, 0, segment.length));
+  const before = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
+  const both = timed(reduceWindows, () => time(() => parseAndReduce(segment, 0, segment.length, finalState)));
+  const after = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
   const parse = Math.min(before.ms, after.ms);
   finalState = both.value.state;
   events += both.value.events;
@@ -105,6 +127,10 @@ const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
 const quartile = ratios[Math.floor(ratios.length / 4)] ?? 0;
 const cpuMedian = cpuRatios[Math.floor(cpuRatios.length / 2)] ?? 0;
 
+await new Promise((resolve) => setTimeout(resolve, 100)); // let the observer deliver the queued entries
+gcObserver.disconnect();
+const gcParse = gcIn(parseWindows) / 2; // two parse-only passes per segment
+const gcReduce = gcIn(reduceWindows);
 const stateHeap = heapMiB();
 console.log(`lines: ${lineTotal.toLocaleString()} (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
 const t = time(() => toTranscript(finalState));
@@ -119,6 +145,7 @@ console.log(`parse + reduce:  ${reduceMs.toFixed(0)} ms  ${rate(reduceMs)}`);
 console.log(`reduce alone:    ${rate(reduceMs - parseMs)} (${(((reduceMs - parseMs) / events) * 1000).toFixed(2)} µs/event)`);
 console.log(`reduce overhead: ${(overhead * 100).toFixed(1)} % median over ${ratios.length} segments, ${(quartile * 100).toFixed(1)} % lower quartile, ${((reduceMs / parseMs - 1) * 100).toFixed(1)} % in total (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
 console.log(`  in CPU time:   ${(cpuMedian * 100).toFixed(1)} % median (process CPU, GC threads included)`);
+console.log(`  GC pauses:     ${gcReduce.toFixed(0)} ms during parse + reduce vs ${gcParse.toFixed(0)} ms during parse alone: keeping the transcript costs ${(((gcReduce - gcParse) / parseMs) * 100).toFixed(1)} % of parse time, the reducer's own work ${(((reduceMs - parseMs - (gcReduce - gcParse)) / parseMs) * 100).toFixed(1)} %`);
 console.log(`load average:    ${loadAtStart} at start, ${load()} at end (${availableParallelism()} cores)`);
 console.log(`toTranscript:    ${t.ms.toFixed(1)} ms for ${transcript.blocks.length.toLocaleString()} top-level blocks, ${cards.toLocaleString()} subagent cards`);
 console.log(`memory: final state ${(stateHeap - baseHeap).toFixed(0)} MiB (heap after GC), ${((stateHeap - baseHeap) * 2 ** 20 / lineTotal).toFixed(0)} bytes per line`);

@@ -1,33 +1,77 @@
-// `node --import tsx bench/render/run.ts [events] [rate]`: builds the renderer with a fake API,
-// opens it in Chromium, streams 10 parallel subagents' updates at `rate` events/s (default 2,000)
-// and prints the long-frame count (> 50 ms) and the p95 frame time measured in the page.
-import { execFileSync } from "node:child_process";
-import fsp from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// Render bench (issue 5): a recorded-shape stream of 10 parallel subagents, played at ≥ 2,000
+// lines/s through the whole web-mode path — a stand-in `claude` process (replayCli.mjs) writes
+// the lines, the real ClaudeClient reads and parses them, the live session's hub reducer builds
+// the transcript, the DeltaPublisher diffs it, the real web server sends it over the WebSocket,
+// and the built renderer draws it in Chromium. Measures main-thread work per frame from a
+// Chromium performance trace (not the frame interval, which headless Chromium pins at 16.7 ms),
+// plus Chromium's own long-task and long-animation-frame reports. Prints figures; not a test.
+//
+//   node --import tsx bench/render/run.ts [lines] [rate] [--agents N] [--trace trace.json]
+//     [--profile page.cpuprofile] [--screenshot out.png]   (files to open in DevTools)
+
+import { chmod, mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { BatonService } from "../../src/main/app/batonService.js";
+import { SessionManager } from "../../src/main/app/sessionManager.js";
+import { ClaudeClient } from "../../src/main/cli/claudeClient.js";
+import { startWebServer } from "../../src/main/web/webServer.js";
+import { BatonPage } from "../../test/support/ui/batonPage.js";
 import { chromiumAvailable, launchBrowser } from "../../test/support/ui/browser.js";
+import { ensureRendererBuilt } from "../../test/support/ui/buildRenderer.js";
+import { cardsSeen, startProbe, stopProbe } from "./pageProbe.js";
+import { report } from "./report.js";
+import { scaleRecording, stepsFor } from "./scaledRecording.js";
+import { startTrace } from "./trace.js";
+import { frameWork } from "./traceFrames.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../..");
-const events = Number(process.argv[2] ?? 20_000);
-const rate = Number(process.argv[3] ?? 2_000);
 
-async function serve(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
-  const server = http.createServer((req, res) => {
-    const rel = (req.url ?? "/").split("?")[0]!.replace(/^\/+/, "") || "index.html";
-    const file = path.join(dir, path.normalize(rel));
-    if (!file.startsWith(dir)) return void res.writeHead(403).end();
-    fsp.readFile(file).then(
-      (body) => res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" }).end(body),
-      () => res.writeHead(404).end(),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return server;
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { agents: { type: "string", default: "10" }, trace: { type: "string" }, profile: { type: "string" }, screenshot: { type: "string" } },
+});
+const totalLines = Number(positionals[0] ?? 20_000);
+const rate = Number(positionals[1] ?? 2_000);
+const agents = Number(values.agents);
+const DoneTimeoutMs = 120_000;
+for (const [name, value] of [["lines", totalLines], ["rate", rate], ["--agents", agents]] as const) {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`render bench: ${name} must be a positive whole number (got ${String(value)})`);
+}
+
+/** Counts what the real client reads: stdout lines (with the time of the first and last) and events. */
+function lineCounter() {
+  const counts = { lines: 0, events: 0, first: 0, last: 0 };
+  const restart = (): void => void Object.assign(counts, { lines: 0, events: 0, first: 0, last: 0 });
+  const createClient = (options: ConstructorParameters<typeof ClaudeClient>[0]): ClaudeClient => {
+    const client = new ClaudeClient({
+      ...options,
+      tap: {
+        ...options.tap,
+        stdoutLine: (text) => {
+          // Control answers (to requests the UI makes meanwhile) are not part of the recorded stream.
+          if (text.startsWith('{"type":"control_response"')) return;
+          const now = performance.now();
+          if (counts.lines++ === 0) counts.first = now;
+          counts.last = now;
+        },
+      },
+    });
+    client.on(() => counts.events++);
+    return client;
+  };
+  return { counts, createClient, restart };
+}
+
+async function waitFor(what: string, test: () => boolean | Promise<boolean>, timeoutMs = DoneTimeoutMs): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`render bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function main(): Promise<void> {
@@ -35,82 +79,76 @@ async function main(): Promise<void> {
     console.log("render bench: no Chromium at /usr/bin/chromium; skipped");
     return;
   }
-  const out = await fsp.mkdtemp(path.join(os.tmpdir(), "baton-render-bench-"));
-  execFileSync(process.execPath, [path.join(repoRoot, "node_modules/vite/bin/vite.js"), "build", "-c", path.join(here, "vite.config.ts"), "--logLevel", "warn"], {
-    cwd: repoRoot,
-    env: { ...process.env, BATON_BENCH_OUT: out },
-    stdio: "inherit",
+  const rendererDir = ensureRendererBuilt();
+  const steps = stepsFor(totalLines, agents);
+  const stream = scaleRecording(repoRoot, agents, steps);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "baton-render-bench-"));
+  const cwd = path.join(tmp, "project");
+  await mkdir(cwd);
+  const replayFile = path.join(tmp, "stream.json");
+  await writeFile(replayFile, JSON.stringify({ initializeAnswer: stream.initializeAnswer, lines: stream.lines }));
+  const fakeClaude = path.join(tmp, "claude");
+  await writeFile(fakeClaude, `#!/bin/sh\nexec "${process.execPath}" "${path.join(here, "replayCli.mjs")}" "$@"\n`);
+  await chmod(fakeClaude, 0o755);
+
+  const { counts, createClient, restart } = lineCounter();
+  const manager = new SessionManager({
+    claudePath: fakeClaude,
+    env: { ...process.env, BATON_REPLAY_FILE: replayFile, BATON_REPLAY_RATE: String(rate) },
+    // As createAppCore sets it for the app and `baton web`.
+    clientDefaults: { includePartialMessages: true },
+    createClient,
   });
-  const server = await serve(out);
+  const service = new BatonService(manager);
+  const web = await startWebServer({ service, rendererDir });
   const browser = await launchBrowser();
   try {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.getByRole("article", { name: "Subagent", exact: false }).count();
-    await page.waitForFunction(() => "__bench" in window);
-    const profile = process.env["BATON_BENCH_PROFILE"];
-    const cdp = profile ? await browser.context.newCDPSession(page) : undefined;
-    if (cdp) {
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.start");
-    }
-    const result = await page.evaluate(
-      async ([n, r]) => {
-        const frames: number[] = [];
-        // Long tasks (> 50 ms of main-thread work) as Chromium reports them, during the stream only.
-        const longTasks: number[] = [];
-        const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) longTasks.push(entry.duration);
-        });
-        let last = performance.now();
-        let running = true;
-        const tick = (t: number): void => {
-          frames.push(t - last);
-          last = t;
-          if (running) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-        // One idle second first: on a loaded machine the baseline frame time is not zero.
-        await new Promise((res) => setTimeout(res, 1000));
-        const idle = frames.splice(0);
-        const idleP95 = [...idle].sort((a, b) => a - b)[Math.floor(idle.length * 0.95)] ?? 0;
-        observer.observe({ type: "longtask" });
-        const started = performance.now();
-        const bench = (window as unknown as { __bench: { run(e: number, r: number): Promise<number> } }).__bench;
-        const sent = await bench.run(n!, r!);
-        const seconds = (performance.now() - started) / 1000;
-        await new Promise((res) => setTimeout(res, 300));
-        running = false;
-        observer.disconnect();
-        const sorted = [...frames].sort((a, b) => a - b);
-        const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
-        return {
-          sent,
-          seconds,
-          frames: frames.length,
-          longFrames: frames.filter((f) => f > 50).length,
-          p95,
-          idleP95,
-          longTasks: longTasks.length,
-          longestTask: Math.max(0, ...longTasks),
-        };
-      },
-      [events, rate],
-    );
-    if (cdp && profile) {
-      const { profile: data } = await cdp.send("Profiler.stop");
-      await fsp.writeFile(profile, JSON.stringify(data));
-    }
-    if (process.env["BATON_BENCH_SCREENSHOT"]) await page.screenshot({ path: process.env["BATON_BENCH_SCREENSHOT"] });
-    console.log(
-      `render: ${result.sent} events in ${result.seconds.toFixed(2)} s (${Math.round(result.sent / result.seconds)} events/s), ` +
-        `${result.frames} frames, long frames (>50 ms): ${result.longFrames}, p95 frame: ${result.p95.toFixed(1)} ms (idle baseline p95: ${result.idleP95.toFixed(1)} ms), ` +
-        `long tasks: ${result.longTasks} (longest ${result.longestTask.toFixed(0)} ms)`,
-    );
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(web.url);
+    const baton = new BatonPage(page, cwd);
+    await baton.waitReady();
+    await baton.newSession(cwd);
+    const finalText = `All ${agents} subagents finished.`;
+
+    const trace = await startTrace(browser.context, page, values.profile !== undefined);
+    await page.evaluate(startProbe);
+    restart();
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    await baton.send("run ten things in parallel");
+    await waitFor("every line to reach the client", () => counts.lines >= stream.lines.length);
+    await waitFor("the page to show the end of the turn", () => page.evaluate(cardsSeen, finalText).then((s) => s.finalText));
+    const wallSeconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const probe = await page.evaluate(stopProbe);
+    const events = await trace.stop(values.trace, values.profile);
+    const seen = await page.evaluate(cardsSeen, finalText);
+    if (values.screenshot !== undefined) await page.screenshot({ path: values.screenshot });
+
+    const streamed = counts.lines;
+    const seconds = (counts.last - counts.first) / 1000;
+    report({
+      source: `generated: ${stream.source} (a real 2-agent stdio run) scaled to ${agents} agents × ${steps} steps, line shapes copied`,
+      lines: streamed,
+      streamLines: stream.lines.length,
+      events: counts.events,
+      rate,
+      achieved: seconds > 0 ? streamed / seconds : 0,
+      wallSeconds,
+      mainCpuMs: (cpu.user + cpu.system) / 1000,
+      frames: frameWork(events),
+      probe,
+      seen,
+      agents,
+      pageErrors,
+    });
   } finally {
     await browser.close();
-    server.close();
-    await fsp.rm(out, { recursive: true, force: true });
+    await web.close();
+    await manager.shutdown();
+    await rm(tmp, { recursive: true, force: true });
   }
 }
 

@@ -70,6 +70,14 @@ describe("routing by parent tool_use id", () => {
     expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "u1:0", "toolu_x"]);
   });
 
+  it("a block shown at the top level for want of its parent is not added again once the parent is known", () => {
+    const early = [ev.text("u1", "before the card", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A")];
+    const { t } = run([...start, ...early, ev.agent("toolu_A", "d"), ...early, ev.result("toolu_s1", "ok", "toolu_A")]);
+    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "u1:0", "toolu_s1", "toolu_A"]);
+    expect(recordOf(t, "toolu_A")?.blocks).toEqual([]);
+    expect(t.blocks[2]?.call?.status).toBe("completed");
+  });
+
   it("events for a completed record (lazy history load) append without changing its status, and are not duplicated", () => {
     const live = [...start, ev.agent("toolu_A", "d"), ev.started("a1", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A"), ev.result("toolu_s1", "ok", "toolu_A"), ev.agentDone("toolu_A", "done", "a1"), ev.turnEnd()];
     const sidechain = [ev.text("u-side", "thought from disk", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A"), ev.result("toolu_s1", "ok", "toolu_A")];
@@ -227,6 +235,30 @@ describe("live card data", () => {
     expect(record?.blocks).toHaveLength(MaxNestedBlocks);
     expect(record?.droppedBlockCount).toBe(extra + 1);
     expect(record?.blocks.at(-1)?.text).toBe(`step ${MaxNestedBlocks + extra - 1}`);
+  });
+});
+
+describe("the nested block cap", () => {
+  const nestedAgent = [...start, ev.agent("toolu_A", "outer"), ev.agent("toolu_B", "inner", "toolu_A"), ev.use("toolu_b1", "Bash", {}, "toolu_B")];
+  const filler = Array.from({ length: MaxNestedBlocks }, (_, i) => ev.text(`f${i}`, `step ${i}`, "toolu_A"));
+
+  it("a line of an agent whose card was dropped by its parent's cap never surfaces at the top level", () => {
+    const { t } = run([...nestedAgent, ...filler, ev.text("late", "inner agent still talking", "toolu_B"), ev.result("toolu_b1", "ok", "toolu_B"), ev.use("toolu_b2", "Bash", {}, "toolu_B")]);
+    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_A"]);
+    expect(recordOf(t, "toolu_A")?.droppedBlockCount).toBe(1);
+  });
+
+  it("a dropped call's late result and a second copy of a dropped line are ignored", () => {
+    const { t } = run([...nestedAgent, ...filler, ev.result("toolu_B", "inner done", "toolu_A"), ev.text("f0", "step 0", "toolu_A")]);
+    const record = recordOf(t, "toolu_A");
+    expect(record?.blocks.map((b) => b.id)).toEqual(filler.map((_, i) => `f${i}:0`));
+    expect(t.blocks).toHaveLength(2);
+  });
+
+  it("a turn-end denial finds a nested call that already has its result", () => {
+    const events = [...start, ev.agent("toolu_A", "d"), ev.use("toolu_s1", "Bash", {}, "toolu_A"), ev.result("toolu_s1", "Bash failed: refused", "toolu_A", { isError: true })];
+    const { t } = run([...events, ev.turnEnd(undefined, { permissionDenials: [{ toolName: "Bash", toolUseId: "toolu_s1", toolInput: {} }] })]);
+    expect(recordOf(t, "toolu_A")?.blocks[0]?.call?.status).toBe("denied");
   });
 });
 

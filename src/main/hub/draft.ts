@@ -4,7 +4,7 @@
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import { callWithSubagent, makeBlock } from "./shapes.js";
 import type { HubState } from "./state.js";
-import { BlockList, callNode, Dropped, Node, type Store } from "./store.js";
+import { BlockList, Dropped, findCallAnywhere, getIfAny, isOpen, listOf, liveCall, Node, type Store } from "./store.js";
 import { foldProgress } from "./progress.js";
 import { append, changed } from "./tree.js";
 import { write, writeMap, type UndoLog } from "./undoLog.js";
@@ -12,14 +12,44 @@ import { write, writeMap, type UndoLog } from "./undoLog.js";
 /** The new state while it is being written: the root, with its store and the undo log of this step. */
 export type Draft = HubState & { readonly store: Store; readonly log: UndoLog };
 
-/** Whether a block with this id was ever added (it may have been dropped by the cap since). */
-export function isKnown(d: Draft, id: string): boolean {
-  return d.store.ids.has(id);
+/**
+ * The block `id` already added under `parent` (undefined = top level): its node, Dropped if the cap
+ * dropped it since, undefined if it is new there. The same line fed twice (live, then from a file)
+ * names the same parent, or none that was known then (an orphan at the top level).
+ */
+export function knownBlock(d: Draft, id: string, parent: Node | undefined): Node | Dropped | undefined {
+  const entry = listOf(d.store, parent).index.get(id);
+  if (entry !== undefined || parent === undefined) return entry;
+  return getIfAny(d.store.orphans, id);
 }
 
-/** The alive node of a tool call. */
+export function isKnown(d: Draft, id: string, parent: Node | undefined): boolean {
+  return knownBlock(d, id, parent) !== undefined;
+}
+
+/**
+ * Where a line with this parent tool_use id goes: the Agent call whose record takes it, undefined
+ * for the top level (no parent, or one that matches no record), or Gone when the record was
+ * dropped by its own parent's cap (its lines must not surface at the top level).
+ */
+export function routeOf(d: Draft, parentToolUseId: string | null | undefined): Node | undefined | Gone {
+  if (parentToolUseId === null || parentToolUseId === undefined) return undefined;
+  const node = d.store.agents.get(parentToolUseId);
+  if (node !== undefined) return node;
+  return getIfAny(d.store.droppedRecords, parentToolUseId) === undefined ? undefined : Gone;
+}
+
+export const Gone = "gone";
+export type Gone = typeof Gone;
+
+/** The alive node of an open call or a subagent call (what task and line events concern). */
 export function findCall(d: Draft, toolUseId: string): Node | undefined {
-  return callNode(d.store, toolUseId);
+  return liveCall(d.store, toolUseId);
+}
+
+/** The alive node of any call; slower (see findCallAnywhere), for once-per-turn events. */
+export function findAnyCall(d: Draft, toolUseId: string): Node | undefined {
+  return findCallAnywhere(d.store, toolUseId);
 }
 
 export function nextId(d: Draft, prefix: string): string {
@@ -30,18 +60,31 @@ export function nextId(d: Draft, prefix: string): string {
 export function addBlock(d: Draft, parent: Node | undefined, block: Block): Node {
   const node = new Node(parent, block, undefined);
   append(d, node);
-  writeMap(d.log, d.store.ids, block.id, node);
+  writeMap(d.log, listOf(d.store, parent).index, block.id, node);
   return node;
+}
+
+/** Remembers a block that went to the top level although its line named a parent (see knownBlock). */
+export function addOrphan(d: Draft, node: Node, id: string): void {
+  writeMap(d.log, d.store.orphans, id, node);
 }
 
 /** Appends a tool block under `parent` and indexes it by tool_use id. */
 export function addCall(d: Draft, parent: Node | undefined, call: ToolCallRecord): Node {
   const node = new Node(parent, undefined, call);
   append(d, node);
-  // Callers check the id is new (isKnown): log its absence without another lookup in the large index.
-  d.log.push(d.store.ids, call.toolUseId, undefined);
-  d.store.ids.set(call.toolUseId, node);
-  track(d, call, node);
+  // Callers check the id is new (isKnown): log its absence without another lookup, in each map.
+  const index = listOf(d.store, parent).index;
+  d.log.push(index, call.toolUseId, undefined);
+  index.set(call.toolUseId, node);
+  if (call.subagent !== undefined) {
+    d.log.push(d.store.agents, call.toolUseId, undefined);
+    d.store.agents.set(call.toolUseId, node);
+  }
+  if (isOpen(call)) {
+    d.log.push(d.store.open, call.toolUseId, undefined);
+    d.store.open.set(call.toolUseId, node);
+  }
   return node;
 }
 
@@ -53,6 +96,7 @@ export function addNotice(d: Draft, level: "info" | "warning" | "error", text: s
 export function replaceBlock(d: Draft, node: Node, block: Block): void {
   if (node.call !== undefined) {
     writeMap(d.log, d.store.open, node.call.toolUseId, undefined);
+    writeMap(d.log, d.store.agents, node.call.toolUseId, undefined);
     write(d.log, node, "call", undefined);
   }
   d.log.push(node, "block", node.block);
@@ -69,13 +113,21 @@ export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => Too
 /** Replaces a tool node's call (the node must hold one, with no pending progress). */
 export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   const call = node.call as ToolCallRecord;
-  if (next !== call) {
-    d.log.push(node, "call", call);
-    node.call = next;
-    if (next.subagent !== undefined && node.list === undefined) write(d.log, node, "list", new BlockList());
-    changed(d, node);
+  if (next === call) return;
+  d.log.push(node, "call", call);
+  node.call = next;
+  if (next.subagent !== undefined && node.list === undefined) {
+    write(d.log, node, "list", new BlockList());
+    writeMap(d.log, d.store.agents, next.toolUseId, node);
   }
-  track(d, next, node);
+  changed(d, node);
+  // `open` holds exactly the alive nodes whose call is open, so only a change of openness touches it.
+  const wasOpen = isOpen(call);
+  if (wasOpen === isOpen(next)) return;
+  const open = d.store.open;
+  d.log.push(open, next.toolUseId, wasOpen ? node : undefined);
+  if (wasOpen) open.delete(next.toolUseId);
+  else open.set(next.toolUseId, node);
 }
 
 export function editRecord(d: Draft, node: Node, fn: (record: SubagentRecord) => SubagentRecord): void {
@@ -85,14 +137,3 @@ export function editRecord(d: Draft, node: Node, fn: (record: SubagentRecord) =>
     return record === call.subagent ? call : callWithSubagent(call, record);
   });
 }
-
-/** Keeps `store.open` = calls that a turn end may have to stop. */
-export function track(d: Draft, call: ToolCallRecord, node: Node): void {
-  writeMap(d.log, d.store.open, call.toolUseId, isOpen(call) ? node : undefined);
-}
-
-export function isOpen(call: ToolCallRecord): boolean {
-  return call.result === undefined || call.subagent?.status === "running";
-}
-
-export { Dropped };

@@ -5,7 +5,7 @@
 
 import type { PermissionCancelledEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
 import type { PermissionState, SubagentRecord } from "../../shared/transcript.js";
-import { editCall, findCall, type Draft } from "./draft.js";
+import { editCall, findAnyCall, type Draft } from "./draft.js";
 import { agentToolUseId, editRecordById } from "./subagentRecords.js";
 import { statusForPermission } from "./toolCalls.js";
 import { writeMap } from "./undoLog.js";
@@ -42,7 +42,7 @@ function settle(d: Draft, requestId: string, state: PermissionState): void {
 }
 
 function setPermission(d: Draft, toolUseId: string, state: PermissionState): void {
-  const node = findCall(d, toolUseId);
+  const node = findAnyCall(d, toolUseId);
   if (node === undefined) {
     writeMap(d.log, d.store.earlyPermissions, toolUseId, state);
     return;

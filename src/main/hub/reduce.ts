@@ -9,7 +9,7 @@ import { addNotice, type Draft } from "./draft.js";
 import { blockOf, blocksOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionRequest, onPermissionResolved } from "./permissions.js";
 import { HubState, hubState, publish, reroot, type SessionState } from "./state.js";
-import { callNode } from "./store.js";
+import { findCallAnywhere } from "./store.js";
 import { rewind } from "./undoLog.js";
 import { onStreamDelta } from "./streaming.js";
 import { onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
@@ -142,6 +142,6 @@ export function toTranscript(state: SessionState): Transcript {
 }
 
 export function findToolCall(state: SessionState, toolUseId: string): ToolCallRecord | undefined {
-  const node = callNode(reroot(hubState(state)), toolUseId);
+  const node = findCallAnywhere(reroot(hubState(state)), toolUseId);
   return node === undefined ? undefined : blockOf(node).call;
 }

@@ -3,7 +3,7 @@
 
 import type { ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, type Draft } from "./draft.js";
-import type { Node } from "./store.js";
+import { isAlive, type Node } from "./store.js";
 import { writeMap } from "./undoLog.js";
 
 export interface StopOptions {
@@ -17,7 +17,7 @@ export function stopOpen(d: Draft, options: StopOptions): void {
   const open = d.store.open;
   for (const node of [...open.values()]) {
     const call = node.call;
-    if (call === undefined || d.store.ids.get(call.toolUseId) !== node) {
+    if (call === undefined || !isAlive(d.store, node)) {
       for (const [id, n] of open) if (n === node) writeMap(d.log, open, id, undefined); // no longer a live call
       continue;
     }

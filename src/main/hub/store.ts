@@ -1,6 +1,11 @@
 // The hub's mutable store, shared by every state of a session: the block tree (calls stored by id,
 // each subagent record with an append-only block list) and the indexes the reducer looks things
 // up in. Only the root state (state.ts) may read it; every write goes through an undo log.
+//
+// Block ids are indexed per list, not store-wide: a busy session holds hundreds of thousands of
+// blocks, and one lookup in a map that size costs more than the rest of an event (cache misses).
+// The lines of a subagent name their parent, so a lookup goes to that record's small, warm map;
+// only open calls and subagent calls are indexed store-wide, and they are few.
 
 import type { Block, PermissionState, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 
@@ -47,9 +52,11 @@ export class BlockList {
   count = 0;
   /** The built block array, or undefined when stale. */
   built: readonly Block[] | undefined = undefined;
+  /** Every block id ever added to this list (tool_use ids for tools): its node, or Dropped once the cap dropped it. */
+  readonly index = new Map<string, Node | Dropped>();
 }
 
-/** The id index entry of a block dropped by the cap: known (a second copy is ignored) but gone. */
+/** The index entry of a block dropped by the cap: known (a second copy of its line is ignored) but gone. */
 export const Dropped = "dropped";
 export type Dropped = typeof Dropped;
 
@@ -67,8 +74,12 @@ export interface PermissionLink {
 
 export class Store {
   readonly top = new BlockList();
-  /** Every block id ever added (tool_use ids for tools). */
-  readonly ids = new Map<string, Node | Dropped>();
+  /** Every alive node whose call has a subagent record, at any depth, by tool_use id. */
+  readonly agents = new Map<string, Node>();
+  /** Blocks shown at the top level although their line named a parent (unknown then): a later copy under the parent is the same block. */
+  readonly orphans = new Map<string, Node>();
+  /** Agent calls the cap dropped from their parent's list: lines they (or agents inside them) still send are ignored. */
+  readonly droppedRecords = new Map<string, true>();
   readonly tasks = new Map<string, TaskLink>();
   /** Subagent records whose tool_use has not arrived (yet, or ever: depth ≥ 3), by tool_use id. */
   readonly drafts = new Map<string, SubagentRecord>();
@@ -83,6 +94,11 @@ export class Store {
   readonly open = new Map<string, Node>();
 }
 
+/** `map.get(key)`, without hashing `key` when the map is empty (as the rarely used ones nearly always are). */
+export function getIfAny<K, V>(map: ReadonlyMap<K, V>, key: K): V | undefined {
+  return map.size === 0 ? undefined : map.get(key);
+}
+
 export function listOf(store: Store, owner: Node | undefined): BlockList {
   return owner === undefined ? store.top : (owner.list as BlockList);
 }
@@ -91,11 +107,38 @@ export function idOf(node: Node): string {
   return node.call?.toolUseId ?? node.block?.id ?? "";
 }
 
-/** The alive node of a tool call. */
-export function callNode(store: Store, toolUseId: string): Node | undefined {
-  // Nearly every event concerns an open call; `open` is small, `ids` holds every block ever seen.
-  const open = store.open.get(toolUseId);
-  if (open !== undefined) return open;
-  const node = store.ids.get(toolUseId);
-  return node === undefined || node === Dropped || node.call === undefined ? undefined : node;
+/** The alive node of an open call or of a subagent call: what nearly every event concerns. */
+export function liveCall(store: Store, toolUseId: string): Node | undefined {
+  return store.open.get(toolUseId) ?? store.agents.get(toolUseId);
+}
+
+/**
+ * The alive node of a call anywhere in the tree. Closed calls inside records are found by asking
+ * every record, so this is for events that come once per turn or per decision, not per line.
+ */
+export function findCallAnywhere(store: Store, toolUseId: string): Node | undefined {
+  const node = liveCall(store, toolUseId) ?? asCall(store.top.index.get(toolUseId));
+  if (node !== undefined) return node;
+  for (const agent of store.agents.values()) {
+    const inner = asCall(agent.list?.index.get(toolUseId));
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+function asCall(entry: Node | Dropped | undefined): Node | undefined {
+  return entry === undefined || entry === Dropped || entry.call === undefined ? undefined : entry;
+}
+
+/** Whether `node` is still in the tree: neither it nor a record around it was dropped, nor replaced. */
+export function isAlive(store: Store, node: Node): boolean {
+  for (let n: Node | undefined = node; n !== undefined; n = n.owner) {
+    if (listOf(store, n.owner).index.get(idOf(n)) !== n) return false;
+  }
+  return true;
+}
+
+/** Whether a call belongs in `store.open`: what a turn end may have to stop. */
+export function isOpen(call: ToolCallRecord): boolean {
+  return call.result === undefined || call.subagent?.status === "running";
 }

@@ -4,45 +4,37 @@
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, Dropped, editCall, findCall, isKnown, replaceBlock, type Draft } from "./draft.js";
+import { addBlock, addCall, addOrphan, editCall, findCall, Gone, isKnown, knownBlock, replaceBlock, routeOf, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
-import type { Node } from "./store.js";
+import { Dropped, getIfAny, type Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
 import { newRecord, mergeDraft } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { writeMap } from "./undoLog.js";
 
-/** The Agent call a parent id routes to; undefined = top level (null parent, or unknown parent). */
-export function parentNode(d: Draft, parentToolUseId: string | null | undefined): Node | undefined {
-  if (parentToolUseId === null || parentToolUseId === undefined) return undefined;
-  const node = findCall(d, parentToolUseId);
-  return node?.call?.subagent === undefined ? undefined : node;
-}
-
 export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(d, ev);
-  const parent = parentNode(d, ev.parentToolUseId);
+  const parent = routeOf(d, ev.parentToolUseId);
+  if (parent === Gone) return;
   if (parent !== undefined && ev.apiError !== undefined) markApiError(d, ev, parent);
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
-    addToolUse(d, block, parent, ev.timestamp);
+    addToolUse(d, block, parent, ev.parentToolUseId, ev.timestamp);
     return;
   }
   const id = `${ev.uuid ?? ev.messageId}:${n}`;
   const made = textBlock(id, block, ev.timestamp);
   if (made === undefined) return;
   if (parent === undefined && ev.parentToolUseId === null && replaceStreamingBlock(d, ev.messageId, made)) return;
-  const existing = d.store.ids.get(id);
-  if (existing !== undefined) {
-    // The same line fed twice (live, then from the sidechain file): keep one copy (or none, if
-    // it was already dropped by the cap).
-    if (existing !== Dropped) replaceBlock(d, existing, made);
-    return;
-  }
-  addBlock(d, parent, made);
+  // The same line fed twice (live, then from the sidechain file): keep one copy (or none, if it
+  // was already dropped by the cap).
+  const existing = knownBlock(d, id, parent);
+  if (existing === Dropped) return;
+  if (existing !== undefined) replaceBlock(d, existing, made);
+  else noteOrphan(d, addBlock(d, parent, made), id, parent, ev.parentToolUseId);
 }
 
 /** n in the block id `<line uuid or message id>:<n>`: stable across live and history. */
@@ -67,11 +59,12 @@ function markApiError(d: Draft, ev: AssistantBlockEvent, parent: Node): void {
   writeMap(d.log, d.store.apiErrors, call.toolUseId, text);
 }
 
-export function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, timestamp?: string): void {
+/** Adds the call of a tool_use under `parent` (the route of `parentToolUseId`), unless it is known there. */
+function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, parentToolUseId: string | null | undefined, timestamp: string | undefined): Node | undefined {
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
-  if (isKnown(d, use.id)) return;
-  const early = d.store.earlyPermissions.get(use.id);
-  const draft = d.store.drafts.get(use.id);
+  if (isKnown(d, use.id, parent)) return undefined;
+  const early = getIfAny(d.store.earlyPermissions, use.id);
+  const draft = getIfAny(d.store.drafts, use.id);
   let subagent: SubagentRecord | undefined;
   if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
     subagent = mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft);
@@ -87,7 +80,14 @@ export function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined
     startedAt: timestamp,
   });
   if (early !== undefined) writeMap(d.log, d.store.earlyPermissions, use.id, undefined);
-  addCall(d, parent, call);
+  const node = addCall(d, parent, call);
+  noteOrphan(d, node, use.id, parent, parentToolUseId);
+  return node;
+}
+
+/** A block whose line named a parent that matched no record went to the top level: remember it (see knownBlock). */
+function noteOrphan(d: Draft, node: Node, id: string, parent: Node | undefined, parentToolUseId: string | null | undefined): void {
+  if (parent === undefined && parentToolUseId !== null && parentToolUseId !== undefined) addOrphan(d, node, id);
 }
 
 export function statusForPermission(state: "asked" | "allowed" | "denied" | "cancelled", current: ToolCallStatus): ToolCallStatus {
@@ -97,13 +97,7 @@ export function statusForPermission(state: "asked" | "allowed" | "denied" | "can
 }
 
 export function onToolResult(d: Draft, ev: ToolResultEvent): void {
-  let node = findCall(d, ev.toolUseId);
-  if (node === undefined && isKnown(d, ev.toolUseId)) return; // dropped by the cap, or not a tool
-  if (node === undefined) {
-    // A result whose tool_use was never seen: keep it visible where its parent says.
-    addToolUse(d, { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject }, parentNode(d, ev.parentToolUseId), ev.timestamp);
-    node = findCall(d, ev.toolUseId);
-  }
+  const node = findCall(d, ev.toolUseId) ?? closedOrNewCall(d, ev);
   if (node === undefined) return;
   foldProgress(d, node);
   const call = node.call;
@@ -115,6 +109,17 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   const updated = next;
   editCall(d, node, () => updated);
   if (updated.subagent !== undefined && updated.subagent.status !== "running") stopOpenUnder(d, node);
+}
+
+/** The node of a result's call that is neither open nor a subagent call: closed (the line fed twice), or never seen. */
+function closedOrNewCall(d: Draft, ev: ToolResultEvent): Node | undefined {
+  const parent = routeOf(d, ev.parentToolUseId);
+  if (parent === Gone) return undefined;
+  const known = knownBlock(d, ev.toolUseId, parent);
+  if (known !== undefined) return known === Dropped || known.call === undefined ? undefined : known; // dropped by the cap, or not a tool
+  // A result whose tool_use was never seen: keep it visible where its parent says.
+  const use: ToolUseBlock = { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject };
+  return addToolUse(d, use, parent, ev.parentToolUseId, ev.timestamp);
 }
 
 const DenialText = [

@@ -4,7 +4,7 @@
 
 import { MaxNestedBlocks } from "../../shared/transcript.js";
 import type { Draft } from "./draft.js";
-import { Dropped, idOf, listOf, type BlockList, type Node, type Store } from "./store.js";
+import { Dropped, idOf, isOpen, listOf, type BlockList, type Node, type Store } from "./store.js";
 import { write, writeMap } from "./undoLog.js";
 
 /** Drop the dead prefix of a list's items array once it is this long. */
@@ -61,7 +61,11 @@ function cap(d: Draft, list: BlockList): void {
     d.log.push(list.items, index, gone, list, "dropped", list.dropped);
     list.items[index] = undefined;
     list.dropped++;
-    if (gone !== undefined) bury(d, gone);
+    if (gone === undefined) continue;
+    const id = idOf(gone);
+    d.log.push(list.index, id, gone);
+    list.index.set(id, Dropped);
+    bury(d, gone, id);
   }
   if (list.dropped - list.offset >= CompactAfter) {
     write(d.log, list, "items", list.items.slice(list.dropped - list.offset));
@@ -69,18 +73,22 @@ function cap(d: Draft, list: BlockList): void {
   }
 }
 
-/** A dropped block (and whatever its record held) stays known by id, and is no longer open. */
-function bury(d: Draft, node: Node): void {
-  // Below the top level every id has exactly one node (duplicates are dropped or merged).
-  const id = idOf(node);
-  d.log.push(d.store.ids, id, node);
-  d.store.ids.set(id, Dropped);
-  if (node.call !== undefined && d.store.open.get(id) === node) writeMap(d.log, d.store.open, id, undefined);
+/**
+ * A dropped block, and whatever its record held, leaves the store-wide indexes; a dropped record
+ * is remembered as gone. (The lists inside a dropped record are unreachable, so their own
+ * indexes need no edit.)
+ */
+function bury(d: Draft, node: Node, id: string): void {
+  const call = node.call;
+  if (call === undefined) return;
+  if (isOpen(call)) writeMap(d.log, d.store.open, id, undefined);
   const list = node.list;
   if (list === undefined) return;
+  writeMap(d.log, d.store.agents, id, undefined);
+  writeMap(d.log, d.store.droppedRecords, id, true);
   for (let seq = list.dropped; seq < list.count; seq++) {
     const inner = list.items[seq - list.offset];
-    if (inner !== undefined) bury(d, inner);
+    if (inner !== undefined) bury(d, inner, idOf(inner));
   }
 }
 

@@ -10,7 +10,7 @@ import type {
   UserPromptEvent,
 } from "../../shared/events.js";
 import type { Block } from "../../shared/transcript.js";
-import { addBlock, addNotice, editCall, findCall, isKnown, nextId, type Draft } from "./draft.js";
+import { addBlock, addNotice, editCall, findAnyCall, Gone, isKnown, nextId, routeOf, type Draft } from "./draft.js";
 import { makeBlock } from "./shapes.js";
 import { finishStreaming } from "./streaming.js";
 import { stopOpen } from "./stopping.js";
@@ -27,10 +27,11 @@ export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
     // A subagent's prompt echo: it is the record's prompt, not a block. Unknown parent → top level.
     const text = ev.text;
     if (editRecordById(d, ev.parentToolUseId, (r) => (r.prompt === "" ? { ...r, prompt: text } : r))) return;
+    if (routeOf(d, ev.parentToolUseId) === Gone) return;
   } else if (ev.isMeta === true) {
     return;
   }
-  if (ev.uuid !== undefined && isKnown(d, ev.uuid)) return; // fed twice (live, then history)
+  if (ev.uuid !== undefined && isKnown(d, ev.uuid, undefined)) return; // fed twice (live, then history)
   const block: Block = makeBlock({ kind: "user", id: ev.uuid ?? nextId(d, "user"), text: ev.text, images: ev.images, timestamp: ev.timestamp });
   addBlock(d, undefined, block);
   if (ev.parentToolUseId === null) {
@@ -59,7 +60,7 @@ export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
 }
 
 function markDenied(d: Draft, toolUseId: string): void {
-  const node = findCall(d, toolUseId);
+  const node = findAnyCall(d, toolUseId);
   if (node !== undefined && node.call?.status !== "completed") editCall(d, node, (c) => ({ ...c, status: "denied" }));
 }
 

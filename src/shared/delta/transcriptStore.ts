@@ -22,19 +22,28 @@ export function emptyTranscriptStore(): TranscriptStore {
 
 export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): TranscriptStore {
   const base = delta.reset === true ? emptyTranscriptStore() : store;
-  const childEntries = Object.entries(delta.children);
+  const lists = Object.entries(delta.children);
+  let children: Map<string, readonly string[]> | undefined;
+  const added = new Set<string>();
+  const lost: string[] = [];
+  if (lists.length > 0) {
+    children = new Map(base.children);
+    for (const [parentId, ids] of lists) {
+      compareLists(base.children.get(parentId) ?? NoIds, ids, added, lost);
+      children.set(parentId, ids);
+    }
+  }
   let blocks: Map<string, NormalizedBlock> | undefined;
   for (const block of delta.upserts) {
     // A block nobody lists is dropped; only a list change can make a new block reachable.
-    if (childEntries.length === 0 && !base.blocksById.has(block.id)) continue;
+    if (!base.blocksById.has(block.id) && !added.has(block.id)) continue;
     blocks ??= new Map(base.blocksById);
     blocks.set(block.id, block);
   }
-  let children: Map<string, readonly string[]> | undefined;
-  if (childEntries.length > 0) {
-    children = new Map(base.children);
-    for (const [parentId, ids] of childEntries) children.set(parentId, ids);
-    blocks = sweep(blocks ?? base.blocksById, children, base.blocksById);
+  const gone = lost.filter((id) => !added.has(id)); // an id may move from one list to another
+  if (gone.length > 0 && children !== undefined) {
+    blocks ??= new Map(base.blocksById);
+    forget(gone, blocks, children);
   }
   return {
     ...(delta.meta !== undefined ? { meta: delta.meta } : base.meta !== undefined ? { meta: base.meta } : {}),
@@ -45,32 +54,39 @@ export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): Tran
 }
 
 /**
- * Forgets blocks (and nested lists) no longer reachable from the top level. Edits `children` in
- * place (it is already a fresh copy); returns a fresh blocks map only when something went.
+ * Adds to `added` the ids of `next` not in `previous` and to `lost` those gone from it. A list
+ * usually grows at its end, or (a capped record) also loses its head: both are checked without a
+ * set, so a delta costs what it changed, not the size of the transcript.
  */
-function sweep(
-  blocks: ReadonlyMap<string, NormalizedBlock>,
-  children: Map<string, readonly string[]>,
-  original: ReadonlyMap<string, NormalizedBlock>,
-): Map<string, NormalizedBlock> | undefined {
-  const reachable = new Set<string>();
-  const stack = [TopLevel];
-  while (stack.length > 0) {
-    const parentId = stack.pop()!;
-    for (const id of children.get(parentId) ?? NoIds) {
-      if (reachable.has(id) || !blocks.has(id)) continue;
-      reachable.add(id);
-      if (children.has(id)) stack.push(id);
+function compareLists(previous: readonly string[], next: readonly string[], added: Set<string>, lost: string[]): void {
+  const head = previous.length === 0 || next.length === 0 ? 0 : previous.indexOf(next[0] as string);
+  if (head >= 0) {
+    const kept = previous.length - head;
+    let prefix = kept <= next.length;
+    for (let i = 0; prefix && i < kept; i++) prefix = previous[head + i] === next[i];
+    if (prefix) {
+      for (let i = 0; i < head; i++) lost.push(previous[i] as string);
+      for (let i = kept; i < next.length; i++) added.add(next[i] as string);
+      return;
     }
   }
-  for (const parentId of children.keys()) {
-    if (parentId !== TopLevel && !reachable.has(parentId)) children.delete(parentId);
+  const before = new Set(previous);
+  const after = new Set(next);
+  for (const id of previous) if (!after.has(id)) lost.push(id);
+  for (const id of next) if (!before.has(id)) added.add(id);
+}
+
+/** Removes the blocks `ids` and everything nested under them (their lists go too). */
+function forget(ids: readonly string[], blocks: Map<string, NormalizedBlock>, children: Map<string, readonly string[]>): void {
+  const stack = [...ids];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    blocks.delete(id);
+    const nested = children.get(id);
+    if (nested === undefined) continue;
+    children.delete(id);
+    stack.push(...nested);
   }
-  const changed = blocks !== original;
-  if (reachable.size === blocks.size) return changed ? (blocks as Map<string, NormalizedBlock>) : undefined;
-  const kept = new Map<string, NormalizedBlock>();
-  for (const [id, block] of blocks) if (reachable.has(id)) kept.set(id, block);
-  return kept;
 }
 
 /** The store as a Transcript again (tests, export from the renderer). */
