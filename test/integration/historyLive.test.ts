@@ -4,12 +4,18 @@
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result } from "../../src/shared/api.js";
+import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { annotatedTranscript, restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 
 function placed(t: Transcript): Map<string, { kind: string; owner: string; status?: string; sub?: string }> {
   const out = new Map<string, { kind: string; owner: string; status?: string; sub?: string }>();
@@ -85,5 +91,153 @@ describe("history of a real CLI session", () => {
     // Depth-2 messages are never streamed (PROTOCOL.md §4); only the disk has the inner Bash.
     expect([...L.values()].some((l) => l.owner === innerId)).toBe(false);
     expect([...R.values()].filter((r) => r.owner === innerId).length).toBe(2);
+  });
+});
+
+// ---- with Baton's audit trail -------------------------------------------------------------------
+
+const WaitMs = 60_000;
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** A tab's transcript as a window subscribed to it holds it, with a wait for a state. */
+function watchTab(core: AppCore, tabId: string): { transcript(): Transcript; until<T>(what: string, read: (t: Transcript) => T | undefined): Promise<T>; stop(): void } {
+  let store = emptyTranscriptStore();
+  const checks = new Set<() => void>();
+  const stop = core.service.onTranscriptDelta(tabId, (delta) => {
+    store = applyDelta(store, delta);
+    for (const check of [...checks]) check();
+  });
+  return {
+    transcript: () => denormalize(store),
+    stop,
+    until<T>(what: string, read: (t: Transcript) => T | undefined): Promise<T> {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const got = read(denormalize(store));
+          if (got === undefined) return;
+          checks.delete(check);
+          clearTimeout(timer);
+          resolve(got);
+        };
+        const timer = setTimeout(() => {
+          checks.delete(check);
+          reject(new Error(`timed out waiting for ${what}`));
+        }, WaitMs);
+        checks.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Every block with its owner, status and permission state (who decided, why). */
+function audited(t: Transcript): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (blocks: readonly Block[], owner: string): void => {
+    for (const b of blocks) {
+      if (b.kind === "notice") continue;
+      const c = b.call;
+      const p = c?.permission;
+      out.set(b.id, [b.kind, owner, c?.status, c?.subagent?.status, p === undefined ? undefined : `${p.state} by ${p.decidedBy ?? "-"}: ${p.message ?? ""}`].join(" | "));
+      if (c?.subagent) walk(c.subagent.blocks, c.toolUseId);
+    }
+  };
+  walk(t.blocks, "top");
+  return out;
+}
+
+const findCall = (t: Transcript, pred: (name: string, input: string) => boolean) => {
+  const all: Block[] = [];
+  const walk = (blocks: readonly Block[]): void => blocks.forEach((b) => (all.push(b), b.call?.subagent && walk(b.call.subagent.blocks)));
+  walk(t.blocks);
+  return all.find((b) => b.call !== undefined && pred(b.call.name, JSON.stringify(b.call.input)))?.call;
+};
+
+describe("a session Baton ran, restored with its audit trail", () => {
+  let model: ModelServer;
+  let env: CliEnv;
+  let core: AppCore;
+  let live: Transcript;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    model = await startModelServer({
+      main: [
+        { blocks: [bashCall("touch main-deny.txt", "Create a file the person denies")] },
+        { blocks: [agentCall("Denied helper", "[[SUB-D]] try a command")] },
+        { blocks: [text("First turn done.")] },
+        { blocks: [agentCall("Long task", "[[SUB-L]] long")] },
+        { blocks: [text("Still here.")] },
+      ],
+      "SUB-D": [{ blocks: [bashCall("touch sub-deny.txt", "Create a file from the helper")] }, { blocks: [text("Helper gave up.")] }],
+      "SUB-L": [{ blocks: [bashCall("sleep 30 && touch late.txt", "Sleep, then create a file")] }, { blocks: [text("never reached")] }],
+    });
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "history-audit" });
+    core = await createAppCore({
+      projectsDir: env.projectsDir,
+      dbPath: path.join(env.home, ".config", "baton", "baton.db"),
+      claudePath: env.claudePath,
+      env: env.env,
+      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
+    });
+    const release = core.manager.acquirePresence();
+    const tab = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" }));
+    const watch = watchTab(core, tab.tabId);
+    const answer = async (what: string, pick: (toolName: string, input: string) => boolean, reply: Parameters<AppCore["service"]["answerPermission"]>[2]) => {
+      const request = await watch.until(what, () => core.manager.broker.pending(tab.tabId).find((p) => pick(p.toolName, JSON.stringify(p.input))));
+      value(await core.service.answerPermission(tab.tabId, request.requestId, reply));
+    };
+
+    value(await core.service.sendPrompt(tab.tabId, "deny two things"));
+    await answer("the main Bash request", (_n, input) => input.includes("main-deny"), { behavior: "deny", message: "Not in the main agent" });
+    await answer("the helper's Bash request", (_n, input) => input.includes("sub-deny"), { behavior: "deny", message: "Not in the helper" });
+    await watch.until("the first turn to end", (t) => (t.status === "idle" && t.blocks.some((b) => b.text === "First turn done.") ? t : undefined));
+
+    value(await core.service.sendPrompt(tab.tabId, "now a long one"));
+    await answer("the sleep request", (_n, input) => input.includes("sleep 30"), { behavior: "allow" });
+    await watch.until("the sleep to run", (t) => (findCall(t, (_n, input) => input.includes("sleep 30"))?.status === "running" ? t : undefined));
+    value(await core.service.interrupt(tab.tabId));
+    await watch.until("the interrupted turn to end", (t) => (t.status === "idle" ? t : undefined));
+    value(await core.service.sendPrompt(tab.tabId, "are you still there?"));
+    live = await watch.until("the reply after the interrupt", (t) => (t.status === "idle" && t.blocks.some((b) => b.text === "Still here.") ? t : undefined));
+    sessionId = live.sessionId;
+    watch.stop();
+    value(await core.service.closeTab(tab.tabId));
+    release();
+  }, 180_000);
+
+  afterAll(async () => {
+    await core?.close();
+    await model?.close();
+    await env?.cleanup();
+  });
+
+  it("live shows the denials and the stopped call the disk alone cannot tell", () => {
+    expect(findCall(live, (_n, i) => i.includes("main-deny"))).toMatchObject({ status: "denied", permission: { state: "denied", decidedBy: "user", message: "Not in the main agent" } });
+    expect(findCall(live, (_n, i) => i.includes("sub-deny"))).toMatchObject({ status: "denied", permission: { state: "denied", decidedBy: "user" } });
+    expect(findCall(live, (_n, i) => i.includes("sleep 30"))).toMatchObject({ status: "stopped", permission: { state: "allowed", decidedBy: "user" } });
+  });
+
+  it("the restored tab shows every live block with the same status and permission state", async () => {
+    const tab = value(await core.service.openSession(sessionId));
+    expect(tab.kind).toBe("restored");
+    const watch = watchTab(core, tab.tabId);
+    const agents = await watch.until("the restored agent cards", (t) => {
+      const ids = t.blocks.filter((b) => b.call?.subagent !== undefined).map((b) => b.id);
+      return ids.length === 2 ? ids : undefined;
+    });
+    for (const id of agents) value(await core.service.loadSubagentBlocks(tab.tabId, id));
+    const restored = await watch.until("the helpers' steps", (t) => (findCall(t, (_n, i) => i.includes("sleep 30")) !== undefined && findCall(t, (_n, i) => i.includes("sub-deny")) !== undefined ? t : undefined));
+    watch.stop();
+
+    const L = audited(live);
+    const R = audited(restored);
+    const differ = [...L].filter(([id, l]) => R.get(id) !== l).map(([id, l]) => `${id}: live ${l} / restored ${R.get(id) ?? "missing"}`);
+    expect(differ).toEqual([]);
+    expect(findCall(restored, (_n, i) => i.includes("sleep 30"))?.status).toBe("stopped");
   });
 });

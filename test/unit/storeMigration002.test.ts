@@ -31,7 +31,7 @@ describe("migration 2 (full text)", () => {
     ).run();
     db.prepare("INSERT INTO sessions (id, project, title, prompt_count) VALUES ('s', '-p', 'kept title', 3)").run();
 
-    expect(migrate(db)).toEqual([2]);
+    expect(migrate(db, MIGRATIONS, 2)).toEqual([2]);
     expect(schemaVersion(db)).toBe(2);
     expect(db.prepare("SELECT title, prompt_count FROM sessions").get()).toEqual({ title: "kept title", prompt_count: 3 });
     // An empty identity never equals a real dev:ino, so the next scan reads the file from the start.

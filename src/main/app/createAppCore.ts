@@ -3,6 +3,7 @@
 // session manager and the service. `close()` shuts down in order: sessions, then the store.
 
 import { findClaude } from "../cli/findClaude.js";
+import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
 import { checkDbPath } from "../store/dbPath.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
 import { BatonService, type BatonServiceOptions } from "./batonService.js";
@@ -44,10 +45,18 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   else log.baton("info", "using claude", { path: found.path, source: found.source });
 
   const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, options.projectsDir, log);
+  // The audit trail goes through the store's worker; a failed write is logged, the action stands.
+  const auditFailed = (what: string, error: unknown): void => log.baton("warning", `could not use the audit trail (${what})`, { error: String(error) });
+  const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
+  const history = createHistorySource({
+    projectsDir: options.projectsDir,
+    ...(store ? { store, audit: createAuditReader(store, auditFailed) } : {}),
+  });
   const manager = new SessionManager({
     claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
     ...(options.env ? { env: options.env } : {}),
-    history: createHistorySource({ projectsDir: options.projectsDir, ...(store ? { store } : {}) }),
+    history,
+    ...(audit ? { audit } : {}),
     log,
     ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
     // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
@@ -62,6 +71,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     close() {
       closing ??= (async () => {
         await manager.shutdown();
+        await audit?.flush(); // the decisions shutdown made are written before the store closes
         await store?.close();
       })();
       return closing;
@@ -69,7 +79,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 }
 
-/** Opens the index and refreshes it in the background; failures only cost search. */
+/** Opens the index and refreshes it in the background; failures only cost search and the audit trail. */
 async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
   const { dbPath } = storeOptions;
   try {

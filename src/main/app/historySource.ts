@@ -7,6 +7,8 @@ import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../
 import { annotatedTranscript, restoreSession } from "../history/restore.js";
 import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
 import { listSessions } from "../history/sessionList.js";
+import type { SessionAudit } from "../store/audit.js";
+import type { AuditReader } from "../store/auditTrail.js";
 import type { StoreClient } from "../store/storeClient.js";
 
 /** A past session opened from disk. */
@@ -36,7 +38,12 @@ export interface HistorySource {
   search?(query: string, limit: number): Promise<readonly SearchHit[]>;
 }
 
-export function createHistorySource(options: { readonly projectsDir: string; readonly store?: StoreClient }): HistorySource {
+export function createHistorySource(options: {
+  readonly projectsDir: string;
+  readonly store?: StoreClient;
+  /** Baton's audit trail per session: restores show its decisions and interrupts (auditOverlay.ts). */
+  readonly audit?: AuditReader;
+}): HistorySource {
   const { projectsDir, store } = options;
   return {
     projectsDir,
@@ -57,8 +64,9 @@ export function createHistorySource(options: { readonly projectsDir: string; rea
       }));
     },
     async restore(sessionId) {
-      const first = await restoreFirstScreen(sessionId, { projectsDir });
-      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir);
+      const audit = await options.audit?.(sessionId);
+      const first = await restoreFirstScreen(sessionId, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
+      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
     },
     ...(store !== undefined
       ? {
@@ -101,11 +109,11 @@ function restoredFrom(session: HistorySession): RestoredSession {
 }
 
 /** Shows the first screen now; the full restore replaces it when ready (see RestoredSession.loaded). */
-function restoredInBackground(first: FirstScreen, projectsDir: string): RestoredSession {
+function restoredInBackground(first: FirstScreen, projectsDir: string, audit: SessionAudit | undefined): RestoredSession {
   const abort = new AbortController();
   let full: RestoredSession | undefined;
   let shown = first.transcript;
-  const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal }).then(
+  const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal, ...(audit !== undefined ? { audit } : {}) }).then(
     ({ session }) => {
       full = restoredFrom(session);
       return {};

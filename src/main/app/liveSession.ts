@@ -4,12 +4,13 @@
 // the session's sidechain files when a card asks, and fed through the same reducer.
 
 import type { LogEntry } from "../../shared/api.js";
-import type { ClientEvent } from "../../shared/events.js";
+import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
 import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, ownBlocks, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
@@ -25,6 +26,8 @@ export interface LiveSessionOptions {
   readonly createClient?: ClientFactory;
   /** Where the CLI writes history (PROTOCOL.md §6.1); without it cards show only what streamed. */
   readonly projectsDir?: string;
+  /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
+  readonly audit?: AuditTrail;
 }
 
 export class LiveSession {
@@ -39,6 +42,8 @@ export class LiveSession {
   private readonly asked = new Set<string>();
   private annotated: { readonly from: Transcript; readonly asked: number; readonly result: Transcript } | undefined;
   private stopped = false;
+  /** Requests waiting for their decision, kept for the audit row the decision writes. */
+  private readonly asking = new Map<string, PermissionRequestEvent>();
 
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
@@ -102,6 +107,19 @@ export class LiveSession {
     return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
   }
 
+  /** Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts). */
+  async interrupt(): Promise<void> {
+    this.noteInterrupt();
+    await this.client.interrupt();
+  }
+
+  /** Records an interrupt Baton caused (an interrupt request, or a denial that stops the turn). */
+  noteInterrupt(): void {
+    const sessionId = this.sessionId;
+    if (this.options.audit === undefined || sessionId === undefined) return;
+    this.options.audit.interrupt({ sessionId, time: new Date().toISOString() });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.sidechains.stop();
@@ -121,6 +139,32 @@ export class LiveSession {
       this.options.onChange();
     }
     this.noteAgent(event);
+    if (this.options.audit !== undefined) this.audit(this.options.audit, event);
+  }
+
+  /** Writes a decision to the audit trail once the client has answered (or dropped) a request. */
+  private audit(trail: AuditTrail, event: ClientEvent): void {
+    if (event.kind === "permission_request") {
+      this.asking.set(event.requestId, event);
+      return;
+    }
+    if (event.kind !== "permission_resolved" && event.kind !== "permission_cancelled") return;
+    const request = this.asking.get(event.requestId);
+    this.asking.delete(event.requestId);
+    const sessionId = this.sessionId;
+    if (request === undefined || sessionId === undefined) return;
+    const agentToolUseId = request.agentId === undefined ? undefined : agentCallOf(toTranscript(this.state), request.agentId);
+    trail.permission({
+      sessionId,
+      requestId: request.requestId,
+      toolUseId: request.toolUseId,
+      toolName: request.toolName,
+      ...(request.agentId !== undefined ? { agentId: request.agentId } : {}),
+      ...(agentToolUseId !== undefined ? { agentToolUseId } : {}),
+      decision: event.kind === "permission_cancelled" ? "cancelled" : event.behavior,
+      ...(event.kind === "permission_resolved" ? { decidedBy: event.decidedBy, ...(event.message !== undefined ? { message: event.message } : {}) } : {}),
+      time: new Date().toISOString(),
+    });
   }
 
   /**
@@ -181,6 +225,21 @@ export class LiveSession {
     }
     return paths;
   }
+}
+
+/** The Agent tool_use whose subagent has task id `agentId`, searched through nested records. */
+function agentCallOf(transcript: Transcript, agentId: string): string | undefined {
+  const search = (blocks: readonly Block[]): string | undefined => {
+    for (const b of blocks) {
+      const record = b.call?.subagent;
+      if (record === undefined) continue;
+      if (record.taskId === agentId) return record.toolUseId;
+      const inner = search(record.blocks);
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  };
+  return search(transcript.blocks);
 }
 
 /** Events that belong in the Console as well as (or instead of) the transcript. */

@@ -14,6 +14,7 @@ import type {
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import type { ClaudeClientOptions } from "../cli/claudeClient.js";
+import type { AuditTrail } from "../store/auditTrail.js";
 import { AppError, toApiError } from "./appError.js";
 import { DeltaPublisher, type DeltaListener } from "./deltaPublisher.js";
 import type { HistorySource, RestoredSession } from "./historySource.js";
@@ -35,6 +36,8 @@ export interface SessionManagerOptions {
   /** Extra client options for every CLI (stop timeouts, partial messages, …). */
   readonly clientDefaults?: Partial<Omit<ClaudeClientOptions, "claudePath" | "cwd" | "env" | "decidePermission" | "log" | "tap">>;
   readonly createClient?: ClientFactory;
+  /** Baton's audit trail (permission decisions, interrupts); absent without a store. */
+  readonly audit?: AuditTrail;
 }
 
 type Tab =
@@ -87,6 +90,7 @@ export class SessionManager {
       log: this.log,
       onChange: () => this.changed(tabId),
       ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
+      ...(this.options.audit ? { audit: this.options.audit } : {}),
       ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),
     });
     const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
@@ -136,7 +140,7 @@ export class SessionManager {
   }
 
   async interrupt(tabId: string): Promise<void> {
-    await this.live(tabId).client.interrupt();
+    await this.live(tabId).interrupt();
   }
 
   async setPermissionMode(tabId: string, mode: PermissionMode): Promise<void> {
@@ -153,6 +157,8 @@ export class SessionManager {
     if (request === undefined) throw new AppError("not_found", `No permission request ${requestId} is waiting in this tab`);
     const outcome = decisionFor(request, answer);
     if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+    // A denial that stops the turn cuts subagents like an interrupt does: the restore must know.
+    if (outcome.decision.behavior === "deny" && outcome.decision.interrupt === true && tab.kind === "live") tab.session.noteInterrupt();
     this.broker.answer(tabId, requestId, outcome.decision);
     this.log.baton("info", "permission answered", { requestId, toolName: request.toolName, behavior: answer.behavior }, tabId);
     if (outcome.startFreshWith !== undefined && tab.kind === "live") {

@@ -7,6 +7,8 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
+import type { SessionAudit } from "../store/audit.js";
+import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import { windowSidechainFiles } from "./firstScreenSidechains.js";
 import { TailLineParser, chooseStart, oldestStart, windowLine, type WindowLine } from "./firstScreenWindow.js";
@@ -36,6 +38,8 @@ export interface FirstScreenOptions {
   readonly chunkBytes?: number;
   /** Never read more than this from the end, even for fewer blocks (default 32 MB). */
   readonly maxBytes?: number;
+  /** Baton's audit trail for this session (see RestoreOptions.audit). */
+  readonly audit?: SessionAudit;
 }
 
 export interface FirstScreen {
@@ -137,16 +141,18 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   const head = tail.complete ? undefined : await readHead(file, sessionId, Math.min(HeadBytes, tail.startOffset));
   const mapper = new DiskMapper({ sessionId, standalone });
   const reducer = new MainFileReducer(sessionId, mapper);
+  const overlay = AuditOverlay.from(options.audit);
   if (head?.title !== undefined) reducer.add([head.title]);
   const seen = new Set<string>();
   for (const line of tail.lines) {
-    const events = mapper.map(line.value);
+    const mapped = mapper.map(line.value);
+    const events = overlay === undefined ? mapped : overlay.apply(mapped);
     reducer.add(tail.complete ? events : windowEvents(events, seen, head?.mapper.facts.customTitle !== undefined));
   }
   const finished = options.live !== true;
   const state = reducer.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
   const files = tail.complete ? await findSidechainFiles(projectDir, sessionId) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls);
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished, state, mapper, offset: tail.endOffset, files, problems: tail.problems });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished, state, mapper, offset: tail.endOffset, files, problems: tail.problems, ...(overlay !== undefined ? { overlay } : {}) });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
   if (tail.complete) await linkForkedSidechains(session);
   const transcript = annotatedTranscript(session);
@@ -169,7 +175,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
  * window is left out (the call is not on this screen), and a title the model suggested does not
  * replace one the person chose at the start of the file.
  */
-function windowEvents(events: ClientEvent[], toolUses: Set<string>, customTitle: boolean): ClientEvent[] {
+function windowEvents(events: readonly ClientEvent[], toolUses: Set<string>, customTitle: boolean): readonly ClientEvent[] {
   let out: ClientEvent[] | undefined;
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;

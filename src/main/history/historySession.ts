@@ -5,6 +5,7 @@
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import type { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
 import { lineProblems, type HistoryProblem } from "./problems.js";
@@ -30,6 +31,8 @@ export interface HistorySession {
   /** Agent tool_use id → the full block list, once loaded. */
   readonly loaded: Map<string, readonly Block[]>;
   readonly problems: HistoryProblem[];
+  /** Baton's audit trail for this session, applied to every sidechain read (see auditOverlay.ts). */
+  readonly overlay?: AuditOverlay;
 }
 
 const ExitEvent: ClientEvent = { kind: "process_exit", code: 0, signal: null };
@@ -72,6 +75,7 @@ export function createHistorySession(init: {
   offset: number;
   files: readonly SidechainFile[];
   problems: HistoryProblem[];
+  overlay?: AuditOverlay;
 }): HistorySession {
   const state = init.state;
   const calls = new Map(init.mapper.agentCalls);
@@ -90,6 +94,7 @@ export function createHistorySession(init: {
     embedded,
     loaded: new Map(),
     problems: init.problems,
+    ...(init.overlay !== undefined ? { overlay: init.overlay } : {}),
   };
 }
 
@@ -146,7 +151,12 @@ async function loadUntilKnown(session: HistorySession, toolUseId: string): Promi
   }
 }
 
-async function readSubagentEvents(session: HistorySession, toolUseId: string): Promise<ClientEvent[] | undefined> {
+async function readSubagentEvents(session: HistorySession, toolUseId: string): Promise<readonly ClientEvent[] | undefined> {
+  const events = await readSidechainEvents(session, toolUseId);
+  return events === undefined || session.overlay === undefined ? events : session.overlay.apply(events);
+}
+
+async function readSidechainEvents(session: HistorySession, toolUseId: string): Promise<ClientEvent[] | undefined> {
   const file = session.links.get(toolUseId);
   if (file === undefined) return session.embedded.get(toolUseId);
   const mapper = new DiskMapper({ sessionId: session.sessionId, sidechainOf: toolUseId });

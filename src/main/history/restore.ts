@@ -5,6 +5,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
+import type { SessionAudit } from "../store/audit.js";
+import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import {
   MainFileReducer,
@@ -31,6 +33,8 @@ export interface RestoreOptions {
   readonly live?: boolean;
   /** Stops reading (a tab closed before its restore finished); the restore rejects with the reason. */
   readonly signal?: AbortSignal;
+  /** Baton's audit trail for this session (decisions, interrupts): applied where the disk cannot say. */
+  readonly audit?: SessionAudit;
 }
 
 export interface RestoreResult {
@@ -76,6 +80,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   // Each line goes through the reducer as it is read: neither the file's text nor its events are
   // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
   const reducer = new MainFileReducer(sessionId, mapper);
+  const overlay = AuditOverlay.from(options.audit);
   // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file.
   const sidechains = findSidechainFiles(projectDir, sessionId);
   sidechains.catch(() => undefined);
@@ -87,7 +92,8 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
       final: options.live !== true,
       chunkBytes: RestoreChunkBytes,
       onRecord: ({ value }) => {
-        reducer.add(mapper.map(value));
+        const events = mapper.map(value);
+        reducer.add(overlay === undefined ? events : overlay.apply(events));
         return signal?.aborted !== true;
       },
     });
@@ -108,7 +114,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   }
   const files = await sidechains;
   signal?.throwIfAborted();
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, state, mapper, offset, files, problems });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, state, mapper, offset, files, problems, ...(overlay !== undefined ? { overlay } : {}) });
   await linkForkedSidechains(session);
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);

@@ -1,6 +1,7 @@
 // The async face of the store: every call is a message to the store worker, answered by id.
 // The owner calls close(), which closes the database and terminates the worker.
 import { Worker } from "node:worker_threads";
+import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
 import { StoreError, type StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -13,6 +14,10 @@ export interface StoreClient {
   search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
   listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
   listSubagents(sessionId: string): Promise<readonly SubagentSummary[]>;
+  /** Audit trail writes: answered once the row is committed in the worker. */
+  recordPermission(entry: AuditPermission): Promise<null>;
+  recordInterrupt(entry: AuditInterrupt): Promise<null>;
+  readAudit(sessionId: string): Promise<SessionAudit>;
   /** Closes the database (checkpointing the WAL) and stops the worker. Idempotent. */
   close(): Promise<void>;
 }
@@ -79,6 +84,9 @@ class Connection {
       search: (query, options) => this.call("search", { query, ...(options ? { options } : {}) }),
       listSessions: (options) => this.call("listSessions", options ? { options } : {}),
       listSubagents: (sessionId) => this.call("listSubagents", { sessionId }),
+      recordPermission: (entry) => this.call("recordPermission", { entry }),
+      recordInterrupt: (entry) => this.call("recordInterrupt", { entry }),
+      readAudit: (sessionId) => this.call("readAudit", { sessionId }),
       close: () => this.close(),
     };
   }

@@ -1,6 +1,7 @@
 // The store as one object on one thread: the worker wraps it, tests can use it directly. Owns the
 // database handle; index runs are serialised, searches may run between an index run's batches.
 import type Database from "better-sqlite3";
+import { insertInterrupt, insertPermission, readSessionAudit, type AuditInterrupt, type AuditPermission, type SessionAudit } from "./audit.js";
 import { checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError } from "./errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
@@ -77,6 +78,21 @@ export class StoreService {
 
   listSubagents(sessionId: string): SubagentSummary[] {
     return this.guard(() => listSubagents(this.db, sessionId));
+  }
+
+  /** Appends one permission decision to the audit trail. */
+  recordPermission(entry: AuditPermission): void {
+    this.guard(() => insertPermission(this.db, entry));
+  }
+
+  /** Appends one interrupt Baton sent to the audit trail. */
+  recordInterrupt(entry: AuditInterrupt): void {
+    this.guard(() => insertInterrupt(this.db, entry));
+  }
+
+  /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */
+  readAudit(sessionId: string): SessionAudit {
+    return this.guard(() => readSessionAudit(this.db, sessionId));
   }
 
   close(): void {

@@ -46,6 +46,14 @@ async function handle(request: StoreRequest): Promise<unknown> {
       return s.listSessions(p["options"] as never);
     case "listSubagents":
       return s.listSubagents(String(p["sessionId"]));
+    case "recordPermission":
+      s.recordPermission(p["entry"] as never);
+      return null;
+    case "recordInterrupt":
+      s.recordInterrupt(p["entry"] as never);
+      return null;
+    case "readAudit":
+      return s.readAudit(String(p["sessionId"]));
     case "close":
       s.close();
       return null;

@@ -1,5 +1,6 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
+import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
 import type { StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -11,6 +12,9 @@ export interface StoreMethods {
   search: { params: { readonly query: string; readonly options?: SearchOptions }; value: readonly SearchHit[] };
   listSessions: { params: { readonly options?: ListSessionsOptions }; value: readonly SessionSummary[] };
   listSubagents: { params: { readonly sessionId: string }; value: readonly SubagentSummary[] };
+  recordPermission: { params: { readonly entry: AuditPermission }; value: null };
+  recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
+  readAudit: { params: { readonly sessionId: string }; value: SessionAudit };
   close: { params: Record<string, never>; value: null };
 }
 

@@ -1,0 +1,123 @@
+// Baton's audit trail applied to a session read from disk, so the restored transcript shows what
+// the live one did where the JSONL files cannot say it (issue 4, "Live and restored agree"):
+//
+//  * A permission decision Baton made is an ordinary tool_result on disk (a denial reads as a
+//    failure). The recorded decision is fed as the `permission_request` + `permission_resolved`
+//    (or `permission_cancelled`) pair the live client emitted, right after the call's tool_use,
+//    so the hub gives the call the same status and permission state it gave it live.
+//  * An interrupt Baton sent leaves a "rejected" tool_result in each cut subagent's sidechain,
+//    which the stream never sent (live, the call just stopped). Such a result, in a subagent,
+//    after a recorded interrupt and before the next prompt, is left out: the call then has no
+//    result, and the hub stops it with its subagent exactly as it did live.
+//
+// Why a transform of the disk events and not a change to the hub: the hub already understands
+// these events, and a restore stays "the same reducer as live" (DESIGN.md "One reducer"). A
+// session with no audit entries gets no overlay and restores exactly as before.
+
+import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import type { AuditPermission, SessionAudit } from "../store/audit.js";
+
+/** What the CLI writes for a tool cut off by an interrupt (PROTOCOL.md, i1 recording). */
+const RejectedText = /^The user doesn't want to proceed with this tool use/;
+const RejectedStructured = /^(Error: )?User rejected tool use/;
+
+export class AuditOverlay {
+  private readonly decisions = new Map<string, AuditPermission[]>();
+  /** Tool uses Baton denied: their rejection is the denial, never an interrupt's. */
+  private readonly denied = new Set<string>();
+  /** Recorded interrupts, ms since the epoch, ascending. */
+  private readonly interrupts: readonly number[];
+  /** Top-level prompts read so far (ms): each ends the turn an earlier interrupt cut. */
+  private readonly turnStarts: number[] = [];
+  private readonly injected = new Set<string>();
+
+  private constructor(audit: SessionAudit) {
+    for (const p of audit.permissions) {
+      const list = this.decisions.get(p.toolUseId) ?? [];
+      list.push(p);
+      this.decisions.set(p.toolUseId, list);
+      if (p.decision === "deny") this.denied.add(p.toolUseId);
+    }
+    this.interrupts = audit.interrupts
+      .map((i) => Date.parse(i.time))
+      .filter((t) => Number.isFinite(t))
+      .sort((a, b) => a - b);
+  }
+
+  /** Undefined when there is nothing to apply: the restore goes exactly as without a store. */
+  static from(audit: SessionAudit | undefined): AuditOverlay | undefined {
+    if (audit === undefined || (audit.permissions.length === 0 && audit.interrupts.length === 0)) return undefined;
+    return new AuditOverlay(audit);
+  }
+
+  /** The events of one disk line (or a sidechain's), with the audit applied. */
+  apply(events: readonly ClientEvent[]): readonly ClientEvent[] {
+    let out: ClientEvent[] | undefined;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i]!;
+      const extra = this.permissionEvents(ev);
+      const drop = ev.kind === "tool_result" && this.cutByInterrupt(ev);
+      if (ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true) this.noteTurnStart(ev.timestamp);
+      if (extra === undefined && !drop) {
+        out?.push(ev);
+        continue;
+      }
+      out ??= events.slice(0, i);
+      if (!drop) out.push(ev);
+      if (extra !== undefined) out.push(...extra);
+    }
+    return out ?? events;
+  }
+
+  private permissionEvents(ev: ClientEvent): ClientEvent[] | undefined {
+    if (ev.kind !== "assistant_block" || ev.block.type !== "tool_use") return undefined;
+    const input: JsonObject = ev.block.input;
+    const list = this.decisions.get(ev.block.id)?.filter((p) => !this.injected.has(p.requestId));
+    if (list === undefined || list.length === 0) return undefined;
+    const out: ClientEvent[] = [];
+    for (const p of list) {
+      this.injected.add(p.requestId);
+      out.push({ kind: "permission_request", requestId: p.requestId, toolName: p.toolName, toolUseId: p.toolUseId, input, ...(p.agentId !== undefined ? { agentId: p.agentId } : {}) });
+      out.push(
+        p.decision === "cancelled"
+          ? { kind: "permission_cancelled", requestId: p.requestId }
+          : {
+              kind: "permission_resolved",
+              requestId: p.requestId,
+              behavior: p.decision,
+              decidedBy: p.decidedBy ?? "baton",
+              ...(p.message !== undefined ? { message: p.message } : {}),
+            },
+      );
+    }
+    return out;
+  }
+
+  private noteTurnStart(timestamp: string | undefined): void {
+    const t = timestamp === undefined ? NaN : Date.parse(timestamp);
+    if (Number.isFinite(t)) this.turnStarts.push(t);
+  }
+
+  /** A subagent's "rejected" result written after a recorded interrupt, in the turn it cut. */
+  private cutByInterrupt(ev: ToolResultEvent): boolean {
+    if (ev.parentToolUseId === null || !ev.isError || this.interrupts.length === 0 || this.denied.has(ev.toolUseId)) return false;
+    const structured = typeof ev.structured === "string" ? ev.structured : "";
+    if (!RejectedText.test(ev.text) && !RejectedStructured.test(structured)) return false;
+    const at = ev.timestamp === undefined ? NaN : Date.parse(ev.timestamp);
+    if (!Number.isFinite(at)) return false;
+    const interrupt = latestAtOrBefore(this.interrupts, at);
+    if (interrupt === undefined) return false;
+    // A prompt between the interrupt and the result: the result belongs to a later turn.
+    return !this.turnStarts.some((s) => s > interrupt && s <= at);
+  }
+}
+
+function latestAtOrBefore(sorted: readonly number[], t: number): number | undefined {
+  let found: number | undefined;
+  for (const x of sorted) {
+    if (x > t) break;
+    found = x;
+  }
+  return found;
+}

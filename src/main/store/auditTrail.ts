@@ -1,0 +1,55 @@
+// The main process's side of the audit trail: fire-and-forget writes to the store worker. A
+// write never delays the decision or the interrupt it records (the CLI gets its answer first);
+// a write that fails is reported to `onError` (the Console), never retried into the UI's path.
+import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import type { StoreClient } from "./storeClient.js";
+
+export interface AuditTrail {
+  permission(entry: AuditPermission): void;
+  interrupt(entry: AuditInterrupt): void;
+  /** Settles once every write handed over so far has been answered (shutdown, tests). */
+  flush(): Promise<void>;
+}
+
+/** What a restore needs: a session's trail, or undefined when it cannot be read (restore as before). */
+export type AuditReader = (sessionId: string) => Promise<SessionAudit | undefined>;
+
+export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "readAudit">;
+
+export function createAuditTrail(store: AuditStore, onError: (what: string, error: unknown) => void): AuditTrail {
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (what: string, write: () => Promise<unknown>): void => {
+    let p: Promise<unknown>;
+    try {
+      p = write();
+    } catch (error) {
+      onError(what, error);
+      return;
+    }
+    const done = p.then(
+      () => undefined,
+      (error: unknown) => onError(what, error),
+    );
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  };
+  return {
+    permission: (entry) => track("permission decision", () => store.recordPermission(entry)),
+    interrupt: (entry) => track("interrupt", () => store.recordInterrupt(entry)),
+    async flush() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/** Reads a session's trail; a failure is reported and the restore goes on without it. */
+export function createAuditReader(store: AuditStore, onError: (what: string, error: unknown) => void): AuditReader {
+  return async (sessionId) => {
+    try {
+      return await store.readAudit(sessionId);
+    } catch (error) {
+      onError(`audit trail of ${sessionId}`, error);
+      return undefined;
+    }
+  };
+}
