@@ -79,3 +79,21 @@ function recordingsIn(root: string, source: Recording["source"]): Recording[] {
 function isDirectory(p: string): boolean {
   return existsSync(p) && statSync(p).isDirectory();
 }
+
+/** Main transcripts of a recording's history: `projects/<P>/<session>.jsonl`. */
+export function mainTranscriptFiles(r: Recording): string[] {
+  const root = path.join(r.dir, "projects");
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((p) =>
+    readdirSync(path.join(root, p))
+      .filter((f) => f.endsWith(".jsonl") && !f.startsWith("agent-"))
+      .map((f) => path.join(root, p, f)),
+  );
+}
+
+/** A recording a test cannot do without (the suite is skipped when recordings are absent). */
+export function needRecording(name: string): Recording {
+  const r = findRecording(name);
+  if (r === undefined) throw new Error(`recording ${name} missing`);
+  return r;
+}

@@ -4,19 +4,20 @@
 // every block of the live replay with the same status and permission state — without the two
 // tolerances historyRestore.test.ts needs when no trail exists (denied → failed, stopped → denied).
 
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
-import type { Block, Transcript } from "../../src/shared/transcript.js";
+import type { Transcript } from "../../src/shared/transcript.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import { readStdinRecording, recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import type { AuditPermission, SessionAudit } from "../../src/main/store/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
-import { findRecording, listRecordings, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
+import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
+import { placedBlocks } from "../support/transcriptWalk.js";
 
 const noRecordings = warnIfNoRecordings("auditRestore");
 const temps: string[] = [];
@@ -27,15 +28,7 @@ function tempDb(): string {
   return path.join(d, "baton.db");
 }
 
-function mainFiles(r: Recording): string[] {
-  const root = path.join(r.dir, "projects");
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((p) =>
-    readdirSync(path.join(root, p))
-      .filter((f) => f.endsWith(".jsonl") && !f.startsWith("agent-"))
-      .map((f) => path.join(root, p, f)),
-  );
-}
+const mainFiles = mainTranscriptFiles;
 
 /** stdin file of the same run as `streamFile` (stream.run2.jsonl ↔ stdin.run2.jsonl). */
 function stdinOf(r: Recording, streamFile: string): string | undefined {
@@ -121,22 +114,17 @@ interface Shape {
 }
 function shapes(t: Transcript): Map<string, Shape> {
   const out = new Map<string, Shape>();
-  const walk = (blocks: readonly Block[], owner: string): void => {
-    for (const block of blocks) {
-      const c = block.call;
-      if (block.kind !== "notice") {
-        out.set(block.id, {
-          kind: block.kind,
-          owner,
-          ...(c !== undefined ? { name: c.name, status: c.status } : {}),
-          ...(c?.subagent !== undefined ? { subagent: c.subagent.status } : {}),
-          ...(c?.permission !== undefined ? { permission: `${c.permission.requestId} ${c.permission.state} by ${c.permission.decidedBy ?? "-"}: ${c.permission.message ?? ""}` } : {}),
-        });
-      }
-      if (c?.subagent !== undefined) walk(c.subagent.blocks, c.toolUseId);
-    }
-  };
-  walk(t.blocks, "top");
+  for (const { block, owner } of placedBlocks(t)) {
+    if (block.kind === "notice") continue; // turn-end and retry notices exist only live
+    const c = block.call;
+    out.set(block.id, {
+      kind: block.kind,
+      owner,
+      ...(c !== undefined ? { name: c.name, status: c.status } : {}),
+      ...(c?.subagent !== undefined ? { subagent: c.subagent.status } : {}),
+      ...(c?.permission !== undefined ? { permission: `${c.permission.requestId} ${c.permission.state} by ${c.permission.decidedBy ?? "-"}: ${c.permission.message ?? ""}` } : {}),
+    });
+  }
   return out;
 }
 
@@ -162,11 +150,7 @@ function prepare(r: Recording, streamFile: string): Case {
   return { live, file, audit: storedAudit(live.sessionId, permissions, interruptTimes) };
 }
 
-function need(name: string): Recording {
-  const r = findRecording(name);
-  if (r === undefined) throw new Error(`recording ${name} missing`);
-  return r;
-}
+const need = needRecording;
 
 describe.skipIf(noRecordings)("live and restored agree, with Baton's audit trail", () => {
   const cases = listRecordings()

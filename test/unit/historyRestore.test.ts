@@ -1,7 +1,7 @@
 // Restoring recorded sessions from their on-disk history (projects/), and checking that what the
 // history shows contains everything the live stream showed (DESIGN.md "One reducer").
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,9 +9,10 @@ import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { annotatedTranscript, restoreSession } from "../../src/main/history/restore.js";
-import type { Block, SubagentRecord, ToolCallRecord, Transcript } from "../../src/shared/transcript.js";
+import type { SubagentRecord, ToolCallRecord, Transcript } from "../../src/shared/transcript.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
-import { findRecording, listRecordings, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
+import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings } from "../support/recordings.js";
+import { placedBlocks } from "../support/transcriptWalk.js";
 
 const noRecordings = warnIfNoRecordings("historyRestore");
 const temps: string[] = [];
@@ -22,42 +23,13 @@ function tempDir(): string {
   return d;
 }
 
-/** Main transcripts of a recording: `projects/<P>/<session>.jsonl`. */
-function mainFiles(r: Recording): string[] {
-  const root = path.join(r.dir, "projects");
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((p) =>
-    readdirSync(path.join(root, p))
-      .filter((f) => f.endsWith(".jsonl") && !f.startsWith("agent-"))
-      .map((f) => path.join(root, p, f)),
-  );
-}
-
-interface Placed {
-  readonly block: Block;
-  /** The Agent tool_use id of the record the block sits in; "top" for the conductor. */
-  readonly owner: string;
-}
-function walk(t: Transcript): Placed[] {
-  const out: Placed[] = [];
-  const go = (blocks: readonly Block[], owner: string): void => {
-    for (const block of blocks) {
-      out.push({ block, owner });
-      if (block.call?.subagent !== undefined) go(block.call.subagent.blocks, block.call.toolUseId);
-    }
-  };
-  go(t.blocks, "top");
-  return out;
-}
+const mainFiles = mainTranscriptFiles;
+const walk = placedBlocks;
 const calls = (t: Transcript): ToolCallRecord[] => walk(t).flatMap((p) => (p.block.call === undefined ? [] : [p.block.call]));
 const record = (t: Transcript, toolUseId: string): SubagentRecord | undefined => calls(t).find((c) => c.toolUseId === toolUseId)?.subagent;
 const agentCalls = (t: Transcript): ToolCallRecord[] => calls(t).filter((c) => c.subagent !== undefined);
 
-function need(name: string): Recording {
-  const r = findRecording(name);
-  if (r === undefined) throw new Error(`recording ${name} missing`);
-  return r;
-}
+const need = needRecording;
 
 describe.skipIf(noRecordings)("restoring recorded sessions", () => {
   const recordings = listRecordings().filter((r) => mainFiles(r).length > 0);
@@ -225,9 +197,11 @@ function shapes(t: Transcript): Map<string, Shape> {
 }
 
 /**
- * Statuses the disk cannot tell apart. A permission denial is an ordinary error tool_result on
- * disk (the denial list lives only in the stream's `result`), and a subagent's call cut off by an
- * interrupt has a "rejected" result in its sidechain where the live stream showed none.
+ * Statuses the disk alone cannot tell apart (sessions Baton has no audit trail for, e.g. run in a
+ * terminal). A permission denial is an ordinary error tool_result on disk (the denial list lives
+ * only in the stream's `result`), and a subagent's call cut off by an interrupt has a "rejected"
+ * result in its sidechain where the live stream showed none. With Baton's audit trail both restore
+ * exactly (auditRestore.test.ts).
  */
 function sameStatus(live: string | undefined, disk: string | undefined): boolean {
   if (live === disk) return true;
