@@ -3,6 +3,7 @@
 import type { BatonApi, TabInfo } from "../shared/api.js";
 import { addLog, setSessionInfo, setTabs, useApp } from "./store/appStore.js";
 import { enqueueDelta } from "./store/deltaQueue.js";
+import { startFullSteps } from "./store/fullSteps.js";
 import { startNotifications } from "./notifications.js";
 import { refreshSessions } from "./panels/ProjectPanel.js";
 
@@ -53,11 +54,13 @@ export function startSync(api: BatonApi): () => void {
     }
   });
   const stopNotify = startNotifications();
+  const stopSteps = startFullSteps();
   return () => {
     stopTabs();
     stopLog();
     stopInfo();
     stopNotify();
+    stopSteps();
     for (const stop of subscriptions.values()) stop();
     subscriptions.clear();
   };

@@ -2,6 +2,7 @@
 import { memo } from "react";
 import { select, useApp } from "../store/appStore.js";
 import { useBlock, useChildren } from "../store/selectors.js";
+import { commandTitle } from "../transcript/commandEcho.js";
 import { subagentIcon } from "../util/format.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
@@ -23,7 +24,7 @@ export function Hierarchy() {
       <li role="treeitem" aria-expanded={true} aria-selected={false}>
         <div className="node conductor">
           <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? <span className="spinner" /> : "●"}</span> Conductor
-          <span className="dim"> {title}</span>
+          <span className="dim"> {title !== undefined ? commandTitle(title) : null}</span>
         </div>
         <Children tabId={tabId} parentId="" />
       </li>

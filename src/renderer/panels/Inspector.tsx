@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { useApp } from "../store/appStore.js";
+import { useStepBlock } from "../store/fullSteps.js";
 import { ToolBody } from "../transcript/toolBodies.js";
 import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
 
@@ -16,7 +17,9 @@ function Row({ name, children }: { name: string; children: ReactNode }) {
 }
 
 export function Inspector() {
-  const block = useApp((s) => (s.selection !== undefined ? s.tabs[s.selection.tabId]?.transcript.blocksById.get(s.selection.blockId) : undefined));
+  const selection = useApp((s) => s.selection);
+  // An earlier step of a fully shown card may live only in its kept copy (fullSteps.ts).
+  const block = useStepBlock(selection?.tabId ?? "", selection?.blockId ?? "");
   if (block?.call === undefined) return <div className="empty">Select a subagent or tool call.</div>;
   return block.call.subagent !== undefined ? <SubagentDetails block={block} record={block.call.subagent} /> : <ToolDetails call={block.call} />;
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
+import { commandTitle } from "../transcript/commandEcho.js";
 
 export function refreshSessions(): void {
   void api().listSessions().then((r) => {
@@ -88,8 +89,8 @@ export function ProjectPanel() {
               <ul>
                 {list.map((s) => (
                   <li key={s.sessionId}>
-                    <button className="session-item" onClick={() => void open(s.sessionId)} aria-label={`Open session ${s.title}`}>
-                      <span className="title">{s.title}</span>
+                    <button className="session-item" onClick={() => void open(s.sessionId)} aria-label={`Open session ${commandTitle(s.title)}`}>
+                      <span className="title">{commandTitle(s.title)}</span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")} · {s.promptCount} prompts{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
                       </span>

@@ -4,10 +4,10 @@ import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
 import { useActiveTab } from "../store/selectors.js";
+import { formatContext } from "../util/contextUsage.js";
 import { formatCost, formatTokens } from "../util/format.js";
 
 const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
-const ContextWindow = 200_000;
 
 function NewSession() {
   const [asking, setAsking] = useState(false);
@@ -45,7 +45,7 @@ export function Toolbar() {
   const meta = tab?.transcript.meta;
   const tabId = tab?.info.tabId;
   const usage = meta?.usage;
-  const context = (usage?.input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
+  const context = formatContext(usage, meta?.model);
   const running = meta?.status === "running";
   const waiting = (tab?.transcript.pending.length ?? 0) > 0;
   const models = tab?.sessionInfo?.models ?? [];
@@ -93,7 +93,7 @@ export function Toolbar() {
       <span className="stat" title="Tokens in / out of the last turn">
         {formatTokens(usage?.input_tokens)} in · {formatTokens(usage?.output_tokens)} out
       </span>
-      <span className="stat" title="Context used">ctx {Math.round((context / ContextWindow) * 100)}%</span>
+      <span className="stat" title="Context used" aria-label="Context used">ctx {context}</span>
     </header>
   );
 }

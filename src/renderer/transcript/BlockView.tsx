@@ -2,12 +2,16 @@
 import { memo } from "react";
 import type { Block } from "../../shared/transcript.js";
 import { Markdown } from "../markdown/Markdown.js";
+import { CommandEcho } from "./CommandEcho.js";
+import { parseCommandEcho } from "./commandEcho.js";
 import { SubagentCard } from "./SubagentCard.js";
 import { ToolCard } from "./ToolCard.js";
 
 export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
   switch (block.kind) {
-    case "user":
+    case "user": {
+      const echo = parseCommandEcho(block.text);
+      if (echo !== undefined && (block.images?.length ?? 0) === 0) return <CommandEcho id={block.id} parts={echo} />;
       return (
         <div className="user-prompt" aria-label="Prompt" data-block-id={block.id}>
           <div className="who">You</div>
@@ -17,6 +21,7 @@ export const BlockView = memo(function BlockView({ tabId, block, nested }: { tab
           ))}
         </div>
       );
+    }
     case "text":
       return (
         <div className={`assistant ${block.streaming === true ? "streaming" : ""}`} data-block-id={block.id}>

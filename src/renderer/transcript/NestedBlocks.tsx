@@ -1,6 +1,7 @@
-// Blocks inside a subagent card: each one subscribes to its own record by id.
+// Blocks inside a subagent card: each one subscribes to its own record by id (or its kept copy,
+// once the live window dropped it; see fullSteps.ts).
 import { memo } from "react";
-import { useBlock } from "../store/selectors.js";
+import { useStepBlock } from "../store/fullSteps.js";
 import { BlockView } from "./BlockView.js";
 
 export function NestedBlocks({ tabId, ids }: { tabId: string; ids: readonly string[] }) {
@@ -14,6 +15,6 @@ export function NestedBlocks({ tabId, ids }: { tabId: string; ids: readonly stri
 }
 
 const NestedBlock = memo(function NestedBlock({ tabId, id }: { tabId: string; id: string }) {
-  const block = useBlock(tabId, id);
+  const block = useStepBlock(tabId, id);
   return block === undefined ? null : <BlockView tabId={tabId} block={block} nested />;
 });

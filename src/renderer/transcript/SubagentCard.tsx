@@ -2,10 +2,11 @@
 // tick re-renders this card only; its expanded state lives in the store keyed by toolUseId, so it
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";
-import type { Block, SubagentRecord } from "../../shared/transcript.js";
+import { MaxNestedBlocks, type Block, type SubagentRecord } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
-import { insertNested, select, setExpanded, useApp } from "../store/appStore.js";
+import { addLog, insertNested, select, setExpanded, useApp } from "../store/appStore.js";
+import { showAllSteps, useShowingAllSteps, useStepIds } from "../store/fullSteps.js";
 import { useChildren, useExpanded, usePendingForAgent } from "../store/selectors.js";
 import { elapsedMs, formatDuration, formatTokens, subagentIcon } from "../util/format.js";
 import { NestedBlocks } from "./NestedBlocks.js";
@@ -88,27 +89,70 @@ function ProgressLine({ record }: { record: SubagentRecord }) {
 type LoadState = "idle" | "loading" | "failed";
 
 function Expanded({ tabId, block, record }: { tabId: string; block: Block; record: SubagentRecord }) {
-  const ids = useChildren(tabId, block.id);
+  const live = useChildren(tabId, block.id);
+  const ids = useStepIds(tabId, block.id, live);
+  const showingAll = useShowingAllSteps(tabId, block.id);
   const [load, setLoad] = useState<LoadState>("idle");
   const needsLoad = ids.length === 0 && record.sidechainPath !== undefined;
   useEffect(() => {
     if (!needsLoad || load !== "idle") return;
     setLoad("loading");
-    void api()
-      .loadSubagentBlocks(tabId, record.toolUseId)
-      .then((r) => {
-        const blocks = report("Load subagent steps", r);
-        if (blocks === undefined) setLoad("failed");
-        else insertNested(tabId, block.id, blocks);
-      });
+    void loadSteps(tabId, record.toolUseId).then((blocks) => {
+      if (blocks === undefined) setLoad("failed");
+      // The hub keeps the newest MaxNestedBlocks; older ones wait for "Show earlier steps".
+      else insertNested(tabId, block.id, blocks.slice(-MaxNestedBlocks));
+    });
   }, [needsLoad, load, tabId, block.id, record.toolUseId]);
   return (
     <div className="nested" role="group" aria-label={`Steps of ${record.description}`}>
-      {record.droppedBlockCount > 0 ? <div className="note">{record.droppedBlockCount} earlier steps not shown</div> : null}
+      {record.droppedBlockCount > 0 && !showingAll ? <EarlierSteps tabId={tabId} cardId={block.id} record={record} live={live} /> : null}
       {needsLoad && load === "loading" ? <div className="note">Loading steps…</div> : null}
       {load === "failed" ? <div className="note error">The subagent's steps could not be loaded (see Console).</div> : null}
       {ids.length === 0 && !needsLoad ? <div className="note">No steps yet.</div> : null}
       <NestedBlocks tabId={tabId} ids={ids} />
     </div>
   );
+}
+
+/** The note over a capped step list, with the button that loads the rest from the sidechain. */
+function EarlierSteps({ tabId, cardId, record, live }: { tabId: string; cardId: string; record: SubagentRecord; live: readonly string[] }) {
+  const [load, setLoad] = useState<LoadState>("idle");
+  const count = record.droppedBlockCount;
+  const show = async (): Promise<void> => {
+    setLoad("loading");
+    const blocks = await loadSteps(tabId, record.toolUseId);
+    const shown = new Set(live);
+    if (blocks !== undefined && blocks.some((b) => !shown.has(b.id))) {
+      showAllSteps(tabId, cardId, blocks);
+      return;
+    }
+    if (blocks !== undefined) logProblem("Show earlier steps: the subagent's transcript has no steps beyond those shown", record.toolUseId);
+    setLoad("failed");
+  };
+  return (
+    <div className="note earlier-steps" role="status">
+      {load === "failed" ? (
+        <span className="error">The earlier steps could not be loaded (see Console). </span>
+      ) : (
+        <span>{count} earlier {count === 1 ? "step" : "steps"} not shown. </span>
+      )}
+      <button className="link-btn" disabled={load === "loading"} onClick={() => void show()}>
+        {load === "loading" ? "Loading…" : load === "failed" ? "Try again" : `Show ${count} earlier ${count === 1 ? "step" : "steps"}`}
+      </button>
+    </div>
+  );
+}
+
+/** A record's full step list, or undefined after logging why it could not be read. */
+async function loadSteps(tabId: string, toolUseId: string): Promise<readonly Block[] | undefined> {
+  try {
+    return report("Load subagent steps", await api().loadSubagentBlocks(tabId, toolUseId));
+  } catch (error) {
+    logProblem(`Load subagent steps: ${String(error)}`, toolUseId);
+    return undefined;
+  }
+}
+
+function logProblem(message: string, toolUseId: string): void {
+  addLog({ time: new Date().toISOString(), level: "error", source: "baton", message, fields: { toolUseId } });
 }

@@ -1,6 +1,7 @@
 // The centre panel: session tabs, the conversation, requests without a card, the composer.
 import { api, report } from "../apiClient.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
+import { commandTitle } from "./commandEcho.js";
 import { Composer } from "./Composer.js";
 import { OrphanPermissions } from "./OrphanPermissions.js";
 import { TranscriptList } from "./TranscriptList.js";
@@ -18,7 +19,7 @@ function SessionTabs() {
 }
 
 function SessionTab({ tabId, active }: { tabId: string; active: boolean }) {
-  const title = useApp((s) => s.tabs[tabId]?.transcript.meta?.title ?? s.tabs[tabId]?.info.title ?? "Session");
+  const title = commandTitle(useApp((s) => s.tabs[tabId]?.transcript.meta?.title ?? s.tabs[tabId]?.info.title ?? "Session"));
   const status = useApp((s) => s.tabs[tabId]?.transcript.meta?.status ?? "idle");
   const restored = useApp((s) => s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
   const waiting = useApp((s) => (s.tabs[tabId]?.transcript.pending.length ?? 0) > 0);
