@@ -84,6 +84,8 @@ export interface AssistantBlockEvent {
   /** Set on the CLI's synthetic "API Error: …" answers. */
   readonly apiError?: string;
   readonly timestamp?: string;
+  /** The model call's usage (the same object on every block of one message). */
+  readonly usage?: Usage;
 }
 
 export interface ToolResultEvent {

@@ -13,8 +13,12 @@ export interface Transcript {
   readonly permissionMode?: string;
   readonly status: TranscriptStatus;
   readonly blocks: readonly Block[];
-  /** Usage of the last turn (input/output/cache tokens). */
+  /** Usage of the last turn (input/output/cache tokens), summed over its model calls. */
   readonly usage?: Usage;
+  /** Usage of the conductor's last model call: its input, cache read and cache creation tokens are what its context holds. */
+  readonly contextUsage?: Usage;
+  /** The main model's context window in tokens, once the CLI reported it (turn results). */
+  readonly contextWindow?: number;
   /** Total cost of the session so far, summed over turn results. */
   readonly costUsd?: number;
 }

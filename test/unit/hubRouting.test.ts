@@ -1,6 +1,7 @@
 // The routing rules of the hub, one test each, on hand-written event sequences.
 
 import { describe, expect, it } from "vitest";
+import type { AssistantBlockEvent, ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { findToolCall, reduce, toTranscript } from "../../src/main/hub/index.js";
 import { ev, recordOf, run } from "./hubTestKit.js";
@@ -292,6 +293,22 @@ describe("session", () => {
     expect(t.costUsd).toBeCloseTo(1.0);
     expect(t.status).toBe("idle");
     expect(run([ev.init(), ev.prompt("x")]).t.status).toBe("running");
+  });
+
+  it("the context gauge follows the conductor's last model call, not the turn's sum nor a subagent's calls", () => {
+    const usage = (input: number) => ({ input_tokens: input, output_tokens: 5, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 });
+    const withUsage = (e: ClientEvent, input: number): ClientEvent => ({ ...(e as AssistantBlockEvent), usage: usage(input) });
+    const { t } = run([
+      ...start,
+      withUsage(ev.text("u1", "first call", null), 100),
+      ev.agent("toolu_A", "d"),
+      withUsage(ev.text("u2", "subagent call", "toolu_A"), 90_000),
+      withUsage(ev.text("u3", "second call", null), 300),
+      ev.turnEnd(0.1, { usage: usage(400), contextWindow: 1_000_000 }),
+    ]);
+    expect(t.contextUsage?.input_tokens).toBe(300);
+    expect(t.usage?.input_tokens).toBe(400);
+    expect(t.contextWindow).toBe(1_000_000);
   });
 
   it("errors become notices; status, compaction, title and a crash are shown", () => {

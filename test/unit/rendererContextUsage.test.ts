@@ -29,4 +29,9 @@ describe("context usage", () => {
     expect(formatContext({ input_tokens: 2_999 }, undefined)).toBe("1%");
     expect(formatContext({ input_tokens: 101_000 }, undefined)).toBe("51%");
   });
+
+  it("prefers the window the CLI reported over the one guessed from the model name", () => {
+    expect(formatContext({ input_tokens: 100_000 }, "claude-sonnet-4-5", 1_000_000)).toBe("10%");
+    expect(formatContext({ input_tokens: 100_000 }, "claude-sonnet-4-5", 0)).toBe("50%");
+  });
 });

@@ -3,6 +3,7 @@
 // Agent/Task calls and the agent ids their results name, and subagent messages that old CLI
 // versions kept inside the main file (inline `isSidechain` rows, `agent_progress` mirrors).
 
+import { userTextKind } from "../../shared/commandEcho.js";
 import type { ClientEvent, SessionInitEvent, TitleEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
@@ -188,9 +189,11 @@ export class DiskMapper {
       if (event.kind === "assistant_block") this.noteAgentCall(event.block as unknown as JsonObject, parentToolUseId);
       else if (event.kind === "tool_result") this.noteAgentResult(event.toolUseId, event.text, event.structured, event.isError);
       else if (event.kind === "user_prompt" && parentToolUseId === null && event.isMeta !== true) {
-        this.facts.promptCount++;
-        // Slash-command echoes make poor titles; the first typed prompt names the session.
-        if (this.facts.firstPrompt === undefined && !/^<(local-)?command-/.test(event.text)) this.facts.firstPrompt = event.text;
+        // A command the user ran counts as a prompt, its output does not; the first typed prompt
+        // names the session (command echoes make poor titles).
+        const kind = userTextKind(event.text);
+        if (kind !== "output") this.facts.promptCount++;
+        if (this.facts.firstPrompt === undefined && kind === "prompt") this.facts.firstPrompt = event.text;
       }
     }
   }

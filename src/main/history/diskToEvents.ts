@@ -8,7 +8,7 @@ import type {
   ToolResultEvent,
   UserPromptEvent,
 } from "../../shared/events.js";
-import type { ContentBlock, Json, JsonObject, ToolResultBlock } from "../../shared/protocol/messages.js";
+import type { ContentBlock, Json, JsonObject, ToolResultBlock, Usage } from "../../shared/protocol/messages.js";
 import { arr, bool, isObject, num, obj, str, textOf } from "./jsonFields.js";
 import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
 
@@ -132,6 +132,7 @@ function assistantLineToEvents(line: JsonObject, parentToolUseId: string | null)
   const synthetic = bool(line, "isApiErrorMessage") || model === "<synthetic>";
   const apiError = synthetic ? (str(line, "error") ?? String(num(line, "apiErrorStatus") ?? "api_error")) : undefined;
   const messageId = str(message, "id") ?? str(line, "uuid") ?? "";
+  const usage = obj(message, "usage") as Usage | undefined;
   const events: AssistantBlockEvent[] = [];
   for (const [index, block] of content.entries()) {
     if (!isObject(block) || typeof block["type"] !== "string") continue;
@@ -143,6 +144,7 @@ function assistantLineToEvents(line: JsonObject, parentToolUseId: string | null)
       block: wellFormed(block, `${str(line, "uuid") ?? messageId}:${index}`),
       ...(model !== undefined ? { model } : {}),
       ...(apiError !== undefined ? { apiError } : {}),
+      ...(usage !== undefined ? { usage } : {}),
     });
   }
   return events;

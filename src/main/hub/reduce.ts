@@ -135,6 +135,8 @@ export function toTranscript(state: SessionState): Transcript {
     status: m.status,
     blocks,
     ...(m.usage === undefined ? {} : { usage: m.usage }),
+    ...(m.contextUsage === undefined ? {} : { contextUsage: m.contextUsage }),
+    ...(m.contextWindow === undefined ? {} : { contextWindow: m.contextWindow }),
     ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
   };
   transcripts.set(state, transcript);

@@ -26,6 +26,8 @@ export interface SessionMeta {
   readonly permissionMode?: PermissionMode;
   readonly status: TranscriptStatus;
   readonly usage?: Usage;
+  readonly contextUsage?: Usage;
+  readonly contextWindow?: number;
 }
 
 /** What a state holds besides the store; a state never changes these once it is returned. */

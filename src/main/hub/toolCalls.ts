@@ -17,6 +17,10 @@ import { writeMap } from "./undoLog.js";
 
 export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(d, ev);
+  // The conductor's latest call tells how full its context is (a turn's usage sums all its calls).
+  if (ev.parentToolUseId === null && ev.usage !== undefined && ev.apiError === undefined && ev.usage !== d.meta.contextUsage) {
+    d.meta = { ...d.meta, contextUsage: ev.usage };
+  }
   const parent = routeOf(d, ev.parentToolUseId);
   if (parent === Gone) return;
   if (parent !== undefined && ev.apiError !== undefined) markApiError(d, ev, parent);

@@ -55,7 +55,12 @@ export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
   for (const denial of ev.permissionDenials ?? []) markDenied(d, denial.toolUseId);
   if (ev.isError) addNotice(d, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
   for (const error of ev.errors ?? []) addNotice(d, "error", error);
-  d.meta = { ...d.meta, status: "idle", ...(ev.usage === undefined ? {} : { usage: ev.usage }) };
+  d.meta = {
+    ...d.meta,
+    status: "idle",
+    ...(ev.usage === undefined ? {} : { usage: ev.usage }),
+    ...(ev.contextWindow === undefined ? {} : { contextWindow: ev.contextWindow }),
+  };
   endTurn(d);
 }
 

@@ -2,7 +2,7 @@
 import { memo } from "react";
 import { select, useApp } from "../store/appStore.js";
 import { useBlock, useChildren } from "../store/selectors.js";
-import { commandTitle } from "../transcript/commandEcho.js";
+import { commandTitle } from "../../shared/commandEcho.js";
 import { subagentIcon } from "../util/format.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {

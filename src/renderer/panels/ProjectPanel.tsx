@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
-import { commandTitle } from "../transcript/commandEcho.js";
+import { commandTitle } from "../../shared/commandEcho.js";
 
 export function refreshSessions(): void {
   void api().listSessions().then((r) => {

@@ -45,7 +45,7 @@ export function Toolbar() {
   const meta = tab?.transcript.meta;
   const tabId = tab?.info.tabId;
   const usage = meta?.usage;
-  const context = formatContext(usage, meta?.model);
+  const context = formatContext(meta?.contextUsage, meta?.model, meta?.contextWindow);
   const running = meta?.status === "running";
   const waiting = (tab?.transcript.pending.length ?? 0) > 0;
   const models = tab?.sessionInfo?.models ?? [];

@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { Block } from "../../shared/transcript.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { CommandEcho } from "./CommandEcho.js";
-import { parseCommandEcho } from "./commandEcho.js";
+import { parseCommandEcho } from "../../shared/commandEcho.js";
 import { SubagentCard } from "./SubagentCard.js";
 import { ToolCard } from "./ToolCard.js";
 

@@ -1,6 +1,6 @@
 // A local slash command or `!` shell command the CLI recorded as a user line: shown as the
 // command line and its output (plain text in a monospace block), not as a prompt.
-import type { EchoPart } from "./commandEcho.js";
+import type { EchoPart } from "../../shared/commandEcho.js";
 
 export function CommandEcho({ id, parts }: { id: string; parts: readonly EchoPart[] }) {
   return (

@@ -1,7 +1,7 @@
 // The centre panel: session tabs, the conversation, requests without a card, the composer.
 import { api, report } from "../apiClient.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
-import { commandTitle } from "./commandEcho.js";
+import { commandTitle } from "../../shared/commandEcho.js";
 import { Composer } from "./Composer.js";
 import { OrphanPermissions } from "./OrphanPermissions.js";
 import { TranscriptList } from "./TranscriptList.js";

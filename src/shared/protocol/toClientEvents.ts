@@ -166,6 +166,7 @@ function assistantEvents(message: AssistantMessage): ClientEvent[] {
     block,
     model: inner.model,
     apiError,
+    usage: inner.usage,
   }));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandTitle, parseCommandEcho } from "../../src/renderer/transcript/commandEcho.js";
+import { commandTitle, parseCommandEcho, userTextKind } from "../../src/shared/commandEcho.js";
 
 describe("parseCommandEcho", () => {
   it("reads a slash command echo as one command line", () => {
@@ -58,5 +58,12 @@ describe("commandTitle", () => {
     expect(commandTitle("<command-name>/model</command-name> <command-message>model<…")).toBe("/model");
     expect(commandTitle("<bash-input>git status</bash-input>")).toBe("! git status");
     expect(commandTitle("Fix the login bug")).toBe("Fix the login bug");
+  });
+
+  it("tells a typed prompt from a command the user ran and from a command's output alone", () => {
+    expect(userTextKind("please run /model for me <command-name>")).toBe("prompt");
+    expect(userTextKind("<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>")).toBe("command");
+    expect(userTextKind("<bash-input>ls</bash-input>")).toBe("command");
+    expect(userTextKind("<local-command-stdout>Set model to opus</local-command-stdout>")).toBe("output");
   });
 });

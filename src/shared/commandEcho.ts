@@ -107,3 +107,13 @@ export function commandTitle(title: string): string {
   if (name !== null) return name[1] === "bash-input" ? `! ${name[2]!.trim()}` : name[2]!.trim();
   return title;
 }
+
+/**
+ * What a user line's text is: a typed prompt, a command the user ran (a slash or `!` command, with
+ * or without its output), or only a command's output (written as a line of its own).
+ */
+export function userTextKind(text: string): "prompt" | "command" | "output" {
+  const parts = parseCommandEcho(text);
+  if (parts === undefined) return "prompt";
+  return parts.some((p) => p.kind === "command") ? "command" : "output";
+}
