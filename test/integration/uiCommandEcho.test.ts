@@ -1,6 +1,6 @@
 // Browser test: local slash commands and `!` shell commands recorded as user lines show as a
-// command line and its output, not as prompts full of tags; the toolbar's context figure says
-// "—" for a restored session whose usage is unknown.
+// command line and its output, not as prompts full of tags; the toolbar's context figure comes
+// from the restored session's last model call.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CliEnv } from "../support/cliEnv.js";
@@ -38,7 +38,7 @@ function sessionWithCommands(env: CliEnv, sessionId: string): object[] {
     user("What model are you?"),
     line({
       type: "assistant",
-      message: { id: "msg_1", type: "message", role: "assistant", model: "claude-scripted", content: [{ type: "text", text: "I am the scripted model." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } },
+      message: { id: "msg_1", type: "message", role: "assistant", model: "claude-scripted", content: [{ type: "text", text: "I am the scripted model." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 30_000, cache_read_input_tokens: 20_000, output_tokens: 5 } },
     }),
   ];
 }
@@ -67,8 +67,8 @@ describe.skipIf(!hasChromium)("local command echoes in the browser", () => {
     await pw(baton.transcript).not.toContainText("local-command-stdout");
     await pw(baton.transcript).not.toContainText("\u001b[1m");
 
-    // A restored session has no turn usage: the context figure is unknown, not 0%.
-    await pw(page.getByRole("toolbar", { name: "Session controls" }).getByLabel("Context used")).toHaveText("ctx —");
+    // The restored session's last model call read 50,000 tokens of a 200,000-token window.
+    await pw(page.getByRole("toolbar", { name: "Session controls" }).getByLabel("Context used")).toHaveText("ctx 25%");
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 });
