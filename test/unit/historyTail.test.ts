@@ -1,9 +1,10 @@
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { restoreSession } from "../../src/main/history/restore.js";
+import { createHistorySource } from "../../src/main/app/historySource.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 
@@ -112,3 +113,43 @@ describe("followTranscript after a live restore", () => {
     ]);
   });
 });
+
+describe("a restored tab follows its session file", () => {
+  const sessionId = "0d0d0d0d-1111-4222-8333-444444444444";
+  const base = { sessionId, cwd: "/home/user/code/term", version: "2.1.197", isSidechain: false };
+  const prompt = (uuid: string, text: string) => line({ ...base, type: "user", uuid, timestamp: "2026-11-30T02:00:00.000Z", message: { role: "user", content: text } });
+  const answer = (uuid: string, text: string) =>
+    line({ ...base, type: "assistant", uuid, timestamp: "2026-11-30T02:00:01.000Z", message: { id: `m-${uuid}`, role: "assistant", model: "m", content: [{ type: "text", text }] } });
+
+  it("shows what a terminal session appends, tells the tab, and stops when the tab closes", async () => {
+    const project = path.join(dir, "-home-user-code-term");
+    const file = path.join(project, `${sessionId}.jsonl`);
+    mkdirSync(project, { recursive: true });
+    writeFileSync(file, prompt("u1", "first question") + answer("a1", "first answer"));
+    const restored = await createHistorySource({ projectsDir: dir }).restore(sessionId);
+    let changes = 0;
+    const errors: unknown[] = [];
+    restored.follow?.(() => changes++, (e) => errors.push(e));
+    const texts = () => restored.transcript().blocks.map((b) => b.text);
+    expect(texts()).toEqual(["first question", "first answer"]);
+
+    appendFileSync(file, prompt("u2", "second question") + answer("a2", "second answer"));
+    await waitFor("the appended turn", () => texts().length === 4);
+    expect(texts()).toEqual(["first question", "first answer", "second question", "second answer"]);
+    expect(changes).toBeGreaterThan(0);
+
+    restored.close?.();
+    const seen = changes;
+    // A witness following the same file shows when the tab would have seen the line too.
+    let witnessed = 0;
+    const witness = followJsonl(file, { offset: statSync(file).size, pollMs: 20, onRecords: (rs) => (witnessed += rs.length) });
+    followers.push(witness);
+    appendFileSync(file, prompt("u3", "after the tab closed"));
+    await waitFor("the witness to read the new line", () => witnessed === 1);
+    await witness.check();
+    expect(changes).toBe(seen);
+    expect(texts()).toHaveLength(4);
+    expect(errors).toEqual([]);
+  });
+});
+

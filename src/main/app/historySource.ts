@@ -7,6 +7,9 @@ import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../
 import { annotatedTranscript, restoreSession } from "../history/restore.js";
 import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
 import { listSessions } from "../history/sessionList.js";
+import { shareResultText } from "../history/sharedStrings.js";
+import { followTranscript, type Follower } from "../history/tail.js";
+import { createSessionState, reduceAll } from "../hub/index.js";
 import type { SessionAudit } from "../store/audit.js";
 import type { AuditReader } from "../store/auditTrail.js";
 import type { StoreClient } from "../store/storeClient.js";
@@ -24,7 +27,12 @@ export interface RestoredSession {
    * transcript says so). Absent when the session was complete from the start.
    */
   readonly loaded?: Promise<{ readonly error?: string }>;
-  /** Stops reading in the background (the tab closed). */
+  /**
+   * Follows the session's file as it grows (a session still running in a terminal, or resumed
+   * there): new lines go through the same reducer, and `onChange` says the transcript moved.
+   */
+  follow?(onChange: () => void, onError: (error: unknown) => void): void;
+  /** Stops reading in the background and following (the tab closed). */
   close?(): void;
 }
 
@@ -66,7 +74,7 @@ export function createHistorySource(options: {
     async restore(sessionId) {
       const audit = await options.audit?.(sessionId);
       const first = await restoreFirstScreen(sessionId, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
-      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
+      return first.complete ? restoredFrom(first.session, audit) : restoredInBackground(first, projectsDir, audit);
     },
     ...(store !== undefined
       ? {
@@ -88,7 +96,8 @@ export function createHistorySource(options: {
   };
 }
 
-function restoredFrom(session: HistorySession): RestoredSession {
+function restoredFrom(session: HistorySession, audit: SessionAudit | undefined): RestoredSession {
+  let follower: Follower | undefined;
   // annotatedTranscript builds new objects each call: compute once per change of session state.
   let cachedFor = session.state;
   let cachedLoaded = session.loaded.size;
@@ -105,17 +114,44 @@ function restoredFrom(session: HistorySession): RestoredSession {
       return cached;
     },
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
+    follow(onChange, onError) {
+      follower ??= followSession(session, audit, onChange, onError);
+    },
+    close: () => follower?.stop(),
   };
+}
+
+/** Reads what is appended to the session's main file from where the restore stopped. */
+function followSession(session: HistorySession, audit: SessionAudit | undefined, onChange: () => void, onError: (error: unknown) => void): Follower {
+  return followTranscript(session.path, {
+    offset: session.offset,
+    mapper: session.mapper,
+    ...(session.overlay !== undefined ? { overlay: session.overlay } : {}),
+    ...(audit !== undefined ? { audit } : {}),
+    onEvents: (events) => {
+      session.state = reduceAll(session.state, events.map(shareResultText));
+      onChange();
+    },
+    onReset: () => {
+      // Truncated or replaced: the file is read again from its start into a new session state.
+      session.state = createSessionState({ sessionId: session.sessionId });
+      session.loaded.clear();
+      onChange();
+    },
+    onError,
+  });
 }
 
 /** Shows the first screen now; the full restore replaces it when ready (see RestoredSession.loaded). */
 function restoredInBackground(first: FirstScreen, projectsDir: string, audit: SessionAudit | undefined): RestoredSession {
   const abort = new AbortController();
   let full: RestoredSession | undefined;
+  let following: { readonly onChange: () => void; readonly onError: (error: unknown) => void } | undefined;
   let shown = first.transcript;
   const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal, ...(audit !== undefined ? { audit } : {}) }).then(
     ({ session }) => {
-      full = restoredFrom(session);
+      full = restoredFrom(session, audit);
+      if (following !== undefined && !abort.signal.aborted) full.follow?.(following.onChange, following.onError);
       return {};
     },
     (error: unknown) => {
@@ -133,6 +169,14 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
       return full !== undefined ? full.loadSubagentBlocks(toolUseId) : loadSubagentBlocks(first.session, toolUseId);
     },
     loaded,
-    close: () => abort.abort(),
+    // The first screen ends where the file ended; following starts once the whole file is read.
+    follow(onChange, onError) {
+      following = { onChange, onError };
+      full?.follow?.(onChange, onError);
+    },
+    close: () => {
+      abort.abort();
+      full?.close?.();
+    },
   };
 }

@@ -117,6 +117,13 @@ export class SessionManager {
     const tab: Tab = { kind: "restored", tabId: this.newTabId(), session };
     this.tabs.set(tab.tabId, tab);
     this.emitTabs();
+    // A session still written to (running in a terminal, or resumed there) updates in place.
+    session.follow?.(
+      () => {
+        if (this.tabs.get(tab.tabId) === tab) this.changed(tab.tabId);
+      },
+      (error) => this.log.baton("warning", "could not read new lines of the session file", { sessionId, error: String(error) }, tab.tabId),
+    );
     // A big session opened on its newest blocks: publish the whole transcript once it is read.
     void session.loaded?.then(({ error }) => {
       if (this.tabs.get(tab.tabId) !== tab) return;
