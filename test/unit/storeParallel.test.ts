@@ -33,7 +33,7 @@ function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; sessio
         .all() as FileState[],
       // Rowids depend on batching; what each row says and where it comes from must not.
       rows: db
-        .prepare("SELECT f.path, t.kind, t.ref, t.time, t.text FROM search_text t JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi JOIN files f ON f.id = r.file_id ORDER BY f.path, t.rowid")
+        .prepare("SELECT f.path, m.kind, m.ref, m.time, t.text FROM search_text t JOIN search_rows m ON m.id = t.rowid JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi JOIN files f ON f.id = r.file_id AND f.id = m.file_id ORDER BY f.path, t.rowid")
         .all(),
       sessions: db.prepare("SELECT * FROM sessions ORDER BY id").all(),
       subagents: db.prepare("SELECT * FROM subagents ORDER BY session_id, agent_id").all(),

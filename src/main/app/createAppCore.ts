@@ -3,8 +3,10 @@
 // session manager and the service. `close()` shuts down in order: sessions, then the store.
 
 import { findClaude } from "../cli/findClaude.js";
+import { auditMovedMessage } from "../store/auditDatabase.js";
 import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
 import { checkDbPath } from "../store/dbPath.js";
+import { StoreError } from "../store/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
 import { BatonService, type BatonServiceOptions } from "./batonService.js";
 import { createHistorySource } from "./historySource.js";
@@ -45,8 +47,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   else log.baton("info", "using claude", { path: found.path, source: found.source });
 
   const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, options.projectsDir, log);
-  // The audit trail goes through the store's worker; a failed write is logged, the action stands.
-  const auditFailed = (what: string, error: unknown): void => log.baton("warning", `could not use the audit trail (${what})`, { error: String(error) });
+  // The audit trail (audit.sqlite) goes through the store's worker; a failed write is logged, the
+  // action stands. A damaged trail moved aside is an error: earlier decisions now live elsewhere.
+  const auditFailed = (what: string, error: unknown): void => {
+    const moved = error instanceof StoreError && error.code === "corrupt_recovered";
+    log.baton(moved ? "error" : "warning", `could not use the audit trail (${what})`, { error: String(error) });
+  };
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
   const history = createHistorySource({
     projectsDir: options.projectsDir,
@@ -84,6 +90,7 @@ async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, lo
   const { dbPath } = storeOptions;
   try {
     const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath) });
+    logStoreOpened(store, log);
     void store.index(projectsDir).then(
       (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
       (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
@@ -92,5 +99,17 @@ async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, lo
   } catch (error) {
     log.baton("warning", "history index unavailable; search is off", { dbPath, error: String(error) });
     return undefined;
+  }
+}
+
+/** What opening found that the person should know: a moved-aside audit file above all. */
+function logStoreOpened(store: StoreClient, log: LogBus): void {
+  const { audit, retired, movedAsideTo, dbPath } = store.info;
+  if (audit.movedAsideTo !== null) log.baton("error", auditMovedMessage(audit.path, audit.movedAsideTo), { path: audit.path, movedAsideTo: audit.movedAsideTo });
+  if (audit.error !== null) log.baton("error", audit.error.message, { path: audit.path, code: audit.error.code });
+  if (retired !== null && movedAsideTo !== null) {
+    log.baton("warning", `the history index was ${retired}; it was moved to ${movedAsideTo}, its audit rows copied to ${audit.path}, and the index is rebuilt`, { dbPath });
+  } else if (movedAsideTo !== null) {
+    log.baton("warning", `the history index was damaged; it was moved to ${movedAsideTo} and is rebuilt`, { dbPath });
   }
 }

@@ -1,30 +1,41 @@
 // `baton export <sessionId | file.jsonl>`: a past session restored through the hub, with every
 // subagent's own transcript loaded, as a readable tree or (--json) the Transcript model.
 
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { fullTranscript } from "../history/fullTranscript.js";
 import { HistoryError } from "../history/problems.js";
+import { sessionIdFromPath } from "../history/projectsDir.js";
 import { restoreSession } from "../history/restore.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
+import type { SessionAudit } from "../store/audit.js";
+import { auditMovedMessage } from "../store/auditDatabase.js";
+import { createAuditReader } from "../store/auditTrail.js";
+import { auditDbPath, defaultDbPath } from "../store/dbPath.js";
+import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
-const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--projects-dir <dir>] [--json]
+const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--projects-dir <dir>] [--db <file>] [--json]
 
 Restores a past Claude Code session from its JSONL history (main transcript and every
 subagent's sidechain) and prints it: a readable tree, or with --json the Transcript model.
+Permission decisions and interrupts Baton recorded (audit.sqlite beside the index) show as
+they did in the app.
 
 Options:
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
+  --db <file>             Index database; the audit trail is audit.sqlite in its folder
+                          (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)
   --json                  Print {transcript, problems} as JSON
 `;
 
 export async function run(args: readonly string[], io: CommandIO): Promise<number> {
-  let values: { "projects-dir"?: string; json?: boolean; help?: boolean };
+  let values: { "projects-dir"?: string; db?: string; json?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...args],
-      options: { "projects-dir": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: { "projects-dir": { type: "string" }, db: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
       strict: true,
       allowPositionals: true,
     }));
@@ -41,10 +52,12 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     io.stderr(`baton export: give one session id or .jsonl path\n\n${HELP}`);
     return ExitCode.usage;
   }
+  const audit = await readAudit(values.db ?? defaultDbPath(), target.endsWith(".jsonl") ? sessionIdFromPath(target) : target, io);
   let restored;
   try {
     restored = await restoreSession(target, {
       loadSidechains: true,
+      ...(audit !== undefined ? { audit } : {}),
       ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),
     });
   } catch (error) {
@@ -62,4 +75,28 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   io.stdout(renderTranscriptTree(transcript));
   for (const problem of restored.problems) io.stderr(`baton export: ${problem.path}: ${problem.message}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * The session's audit trail through the store worker, as the app reads it. No audit file: nothing
+ * was recorded (and no store is created). A trail that cannot be read is a warning; the export
+ * goes on with what the disk says.
+ */
+async function readAudit(dbPath: string, sessionId: string, io: CommandIO): Promise<SessionAudit | undefined> {
+  if (!existsSync(auditDbPath(dbPath))) return undefined;
+  const warn = (what: string, error: unknown): void => io.stderr(`baton export: could not read the audit trail (${what}): ${String(error)}\n`);
+  let store;
+  try {
+    store = await openStore({ dbPath });
+  } catch (error) {
+    warn(dbPath, error);
+    return undefined;
+  }
+  try {
+    const { audit } = store.info;
+    if (audit.movedAsideTo !== null) io.stderr(`baton export: ${auditMovedMessage(audit.path, audit.movedAsideTo)}\n`);
+    return await createAuditReader(store, warn)(sessionId);
+  } finally {
+    await store.close();
+  }
 }

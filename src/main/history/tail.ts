@@ -6,6 +6,8 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ClientEvent } from "../../shared/events.js";
+import type { SessionAudit } from "../store/audit.js";
+import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import { readJsonl, type JsonlRecord } from "./jsonlReader.js";
 import { sessionIdFromPath } from "./projectsDir.js";
@@ -121,6 +123,10 @@ export interface FollowTranscriptOptions {
   readonly offset?: number;
   /** Continue the mapper a restore used (`session.mapper`), so the session is not re-initialised. */
   readonly mapper?: DiskMapper;
+  /** Baton's audit trail for this session (an AuditReader's answer): new lines show its decisions. */
+  readonly audit?: SessionAudit;
+  /** Continue the overlay a restore used (`session.overlay`), with `mapper`; pass `audit` too for a reset. */
+  readonly overlay?: AuditOverlay;
   readonly pollMs?: number;
   readonly onEvents: (events: readonly ClientEvent[]) => void;
   /** Start over: the file was truncated or replaced; events from now on rebuild the session. */
@@ -132,16 +138,21 @@ export interface FollowTranscriptOptions {
 export function followTranscript(filePath: string, options: FollowTranscriptOptions): Follower {
   const sessionId = sessionIdFromPath(filePath);
   let mapper = options.mapper ?? new DiskMapper({ sessionId });
+  let overlay = options.overlay ?? AuditOverlay.from(options.audit);
   return followJsonl(filePath, {
     ...(options.offset !== undefined ? { offset: options.offset } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onReset: () => {
       mapper = new DiskMapper({ sessionId });
+      overlay = AuditOverlay.from(options.audit);
       options.onReset?.();
     },
     onRecords: (records) => {
-      const events = records.flatMap((r) => mapper.map(r.value));
+      const events = records.flatMap((r) => {
+        const mapped = mapper.map(r.value);
+        return overlay === undefined ? mapped : overlay.apply(mapped);
+      });
       if (events.length > 0) options.onEvents(events);
     },
   });

@@ -5,6 +5,8 @@ import path from "node:path";
 import { StoreError } from "./errors.js";
 
 export const DB_FILE_NAME = "history.db";
+/** Baton's audit trail: beside the index, in its own file, so rebuilding the index never touches it. */
+export const AUDIT_FILE_NAME = "audit.sqlite";
 
 export interface DbPathEnv {
   readonly home: string;
@@ -18,6 +20,11 @@ export function processDbPathEnv(): DbPathEnv {
 export function defaultDbPath(env: DbPathEnv = processDbPathEnv()): string {
   const base = env.xdgConfigHome ? env.xdgConfigHome : path.join(env.home, ".config");
   return path.join(base, "baton", DB_FILE_NAME);
+}
+
+/** The audit file for an index path (default, --db or a setting alike): same folder. */
+export function auditDbPath(dbPath: string): string {
+  return path.join(path.dirname(path.resolve(dbPath)), AUDIT_FILE_NAME);
 }
 
 export function defaultProjectsDir(env: DbPathEnv = processDbPathEnv()): string {

@@ -30,6 +30,7 @@ export class IndexStatements {
   private readonly loadFacts: Database.Statement<[number], Record<string, unknown>>;
   private readonly maxRowid: Database.Statement<[], { rowid: number }>;
   private readonly insertText: Database.Statement;
+  private readonly insertRowMeta: Database.Statement;
   private readonly insertRange: Database.Statement;
   private readonly insertSpawn: Database.Statement;
   private readonly updateSpawnResult: Database.Statement;
@@ -39,6 +40,7 @@ export class IndexStatements {
   private readonly upsertSubagent: Database.Statement;
   private readonly rangesOf: Database.Statement<[number], { lo: number; hi: number }>;
   private readonly deleteRange: Database.Statement;
+  private readonly deleteRangeMeta: Database.Statement;
   private readonly deleteRanges: Database.Statement;
   private readonly deleteSpawns: Database.Statement;
   private readonly deleteNotes: Database.Statement;
@@ -62,10 +64,9 @@ export class IndexStatements {
       `SELECT first_time, last_time, prompt_count, cwd, git_branch, custom_title, ai_title, first_prompt
        FROM files WHERE id = ?`,
     );
-    this.maxRowid = db.prepare("SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1");
-    this.insertText = db.prepare(
-      "INSERT INTO search_text (rowid, text, session_id, agent_id, kind, time, ref) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+    this.maxRowid = db.prepare("SELECT id AS rowid FROM search_rows ORDER BY id DESC LIMIT 1");
+    this.insertText = db.prepare("INSERT INTO search_text (rowid, text) VALUES (?, ?)");
+    this.insertRowMeta = db.prepare("INSERT INTO search_rows (id, file_id, kind, time, ref) VALUES (?, ?, ?, ?, ?)");
     this.insertRange = db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (?, ?, ?)");
     this.insertSpawn = db.prepare(
       "INSERT OR IGNORE INTO spawns (session_id, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
@@ -90,6 +91,7 @@ export class IndexStatements {
     );
     this.rangesOf = db.prepare("SELECT lo, hi FROM file_rows WHERE file_id = ?");
     this.deleteRange = db.prepare("DELETE FROM search_text WHERE rowid BETWEEN ? AND ?");
+    this.deleteRangeMeta = db.prepare("DELETE FROM search_rows WHERE id BETWEEN ? AND ?");
     this.deleteRanges = db.prepare("DELETE FROM file_rows WHERE file_id = ?");
     this.deleteSpawns = db.prepare("DELETE FROM spawns WHERE file_id = ?");
     this.deleteNotes = db.prepare("DELETE FROM task_notes WHERE file_id = ?");
@@ -142,7 +144,8 @@ export class IndexStatements {
       const lo = (this.maxRowid.get()?.rowid ?? 0) + 1;
       let rowid = lo;
       for (const row of batch.rows) {
-        this.insertText.run(rowid++, row.text, file.sessionId, file.agentId, row.kind, row.time, row.ref);
+        this.insertText.run(rowid, row.text);
+        this.insertRowMeta.run(rowid++, file.id, row.kind, row.time, row.ref);
       }
       this.insertRange.run(file.id, lo, rowid - 1);
     }
@@ -167,7 +170,10 @@ export class IndexStatements {
 
   /** Removes everything a file contributed; `identity` undefined deletes the file row too. */
   clearFile(fileId: number, identity?: string): void {
-    for (const r of this.rangesOf.all(fileId)) this.deleteRange.run(r.lo, r.hi);
+    for (const r of this.rangesOf.all(fileId)) {
+      this.deleteRange.run(r.lo, r.hi);
+      this.deleteRangeMeta.run(r.lo, r.hi);
+    }
     this.deleteRanges.run(fileId);
     this.deleteSpawns.run(fileId);
     this.deleteNotes.run(fileId);

@@ -1,16 +1,31 @@
-// Opens (creating if needed) the history index: WAL, migrations, refusal of newer schemas, and
-// recovery from a damaged file by moving it aside (the JSONL files are the source of truth, so a
-// fresh index loses nothing).
+// Opens (creating if needed) one of Baton's SQLite files: WAL, migrations, refusal of newer
+// schemas, and recovery from a damaged file by moving it aside. The index (the JSONL files are its
+// source of truth, so a fresh one loses nothing) and the audit trail (auditDatabase.ts) share this.
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { isCorruption } from "./errors.js";
-import { checkNotNewer, migrate } from "./migrate.js";
+import { checkNotNewer, migrate, schemaVersion } from "./migrate.js";
+import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations/index.js";
+
+/** What a file is: its migration list, and how it is tuned. */
+export interface DatabaseSchema {
+  readonly migrations: readonly Migration[];
+  readonly latest: number;
+  /** Page cache in KiB: the index wants a large one; the audit trail does not. */
+  readonly cacheKiB: number;
+  /** Says why an existing file must be moved aside and started afresh (not damage), or undefined. */
+  readonly retire?: (db: Database.Database) => string | undefined;
+}
+
+export const IndexSchema: DatabaseSchema = { migrations: MIGRATIONS, latest: LATEST_VERSION, cacheKiB: 65536, retire: devAuditIndex };
 
 export interface OpenedDatabase {
   readonly db: Database.Database;
-  /** Set when the previous file was damaged: where it was moved. */
+  /** Set when the previous file was damaged (or retired): where it was moved. */
   readonly movedAsideTo?: string;
+  /** Set when the previous file was moved aside for this reason rather than for damage. */
+  readonly retired?: string;
 }
 
 // Which compiled better-sqlite3 this thread loads: a property of the runtime (Electron's ABI is not
@@ -22,28 +37,36 @@ export function useNativeBinding(file: string | undefined): void {
   nativeBinding = file;
 }
 
-export function openDatabase(dbPath: string): OpenedDatabase {
+class Retired extends Error {}
+
+export function openDatabase(dbPath: string, schema: DatabaseSchema = IndexSchema): OpenedDatabase {
   fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   try {
-    return { db: openAndMigrate(dbPath) };
+    return { db: openAndMigrate(dbPath, schema) };
   } catch (err) {
+    if (err instanceof Retired) {
+      const movedAsideTo = moveAside(dbPath, new Date(), "retired");
+      return { db: openAndMigrate(dbPath, schema), movedAsideTo, retired: err.message };
+    }
     if (!isCorruption(err)) throw err;
     const movedAsideTo = moveAside(dbPath);
-    return { db: openAndMigrate(dbPath), movedAsideTo };
+    return { db: openAndMigrate(dbPath, schema), movedAsideTo };
   }
 }
 
-function openAndMigrate(dbPath: string): Database.Database {
+function openAndMigrate(dbPath: string, schema: DatabaseSchema): Database.Database {
   const db = new Database(dbPath, { timeout: 10_000, ...(nativeBinding !== undefined ? { nativeBinding } : {}) });
   try {
     // Reading the header and the schema surfaces SQLITE_NOTADB / SQLITE_CORRUPT here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
-    checkNotNewer(db, dbPath);
+    const retired = schema.retire?.(db);
+    if (retired !== undefined) throw new Retired(retired);
+    checkNotNewer(db, dbPath, schema.latest);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
-    db.pragma("cache_size = -65536");
-    migrate(db);
+    db.pragma(`cache_size = -${schema.cacheKiB}`);
+    migrate(db, schema.migrations, schema.latest);
     return db;
   } catch (err) {
     db.close();
@@ -51,10 +74,21 @@ function openAndMigrate(dbPath: string): Database.Database {
   }
 }
 
-/** Renames the database (and its WAL/SHM companions) to `<name>.corrupt-<timestamp>`. */
-export function moveAside(dbPath: string, now: Date = new Date()): string {
+/**
+ * A development build kept the audit trail inside the index as its version 3 (now audit.sqlite's
+ * version 1). Its user_version would read as a later index schema, so the file is retired: moved
+ * aside whole (its audit rows are copied into the audit file, see StoreService) and rebuilt.
+ */
+function devAuditIndex(db: Database.Database): string | undefined {
+  if (schemaVersion(db) !== 3) return undefined;
+  const audit = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_permissions'").get();
+  return audit === undefined ? undefined : "an index from a development build that held the audit trail";
+}
+
+/** Renames the database (and its WAL/SHM companions) to `<name>.<tag>-<timestamp>`. */
+export function moveAside(dbPath: string, now: Date = new Date(), tag = "corrupt"): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const target = `${dbPath}.corrupt-${stamp}`;
+  const target = `${dbPath}.${tag}-${stamp}`;
   fs.renameSync(dbPath, target);
   for (const suffix of ["-wal", "-shm"]) {
     if (fs.existsSync(dbPath + suffix)) fs.renameSync(dbPath + suffix, target + suffix);

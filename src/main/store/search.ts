@@ -67,8 +67,8 @@ export class Searcher {
   private readonly snippets: Database.Statement<SnippetParams, { id: number; snippet: string }>;
 
   constructor(db: Database.Database) {
-    this.all = db.prepare(sql(""));
-    this.inSession = db.prepare(sql("AND session_id = @sessionId"));
+    this.all = db.prepare(sql(false));
+    this.inSession = db.prepare(sql(true));
     // Snippets only for the rows shown, with one MATCH for all of them: a prefix query merges
     // every matching term's postings each time it starts. `+rowid` keeps the id list away from
     // FTS5, which would re-run the query per id. The bounds are CAST because better-sqlite3 binds
@@ -103,18 +103,24 @@ export class Searcher {
 
 /**
  * Ranks first, then reads the shown rows: the window's bm25 needs only the index and the docsize
- * table, while reading a row's metadata columns loads its whole text (up to 64 KB), so that is done
- * for the `limit` rows kept, not for the whole window. A session filter must read metadata to
- * filter, so it does so inside the window.
+ * table. Each row's kind, time and ref live in `search_rows` (same rowid) and its session and
+ * subagent in the file it was read from, read for the `limit` rows kept. A session filter joins
+ * them inside the window; CROSS JOIN keeps the MATCH as the outer loop.
  */
-function sql(filter: string): string {
-  const ranked = `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match ${filter}
-    ORDER BY rowid DESC LIMIT @window`;
+function sql(sessionFilter: boolean): string {
+  const ranked = sessionFilter
+    ? `SELECT x.rowid AS id, bm25(search_text) AS score FROM search_text x
+         CROSS JOIN search_rows xr ON xr.id = x.rowid CROSS JOIN files xf ON xf.id = xr.file_id
+       WHERE search_text MATCH @match AND xf.session_id = @sessionId
+       ORDER BY x.rowid DESC LIMIT @window`
+    : `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match
+       ORDER BY rowid DESC LIMIT @window`;
   return `
-    SELECT t.id, f.session_id, f.agent_id, f.kind, f.time, f.ref, t.score,
+    SELECT t.id, f.session_id, f.agent_id, r.kind, r.time, r.ref, t.score,
            s.title, s.project, s.cwd, a.description, a.agent_type
     FROM (SELECT * FROM (${ranked}) ORDER BY score LIMIT @limit) t
-    JOIN search_text f ON f.rowid = t.id
+    JOIN search_rows r ON r.id = t.id
+    JOIN files f ON f.id = r.file_id
     LEFT JOIN sessions s ON s.id = f.session_id
     LEFT JOIN subagents a ON a.session_id = f.session_id AND a.agent_id = f.agent_id
     ORDER BY t.score`;

@@ -14,7 +14,7 @@ export interface StoreClient {
   search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
   listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
   listSubagents(sessionId: string): Promise<readonly SubagentSummary[]>;
-  /** Audit trail writes: answered once the row is committed in the worker. */
+  /** Audit trail writes (audit.sqlite, not the index): answered once the row is committed in the worker. */
   recordPermission(entry: AuditPermission): Promise<null>;
   recordInterrupt(entry: AuditInterrupt): Promise<null>;
   readAudit(sessionId: string): Promise<SessionAudit>;
@@ -24,6 +24,8 @@ export interface StoreClient {
 
 export interface OpenStoreOptions {
   readonly dbPath: string;
+  /** The audit trail's file; default audit.sqlite beside dbPath (the same worker opens both). */
+  readonly auditPath?: string;
   readonly batchBytes?: number;
   /**
    * The worker module; defaults to storeWorker next to this file (.ts under tsx, .js when built).
@@ -43,6 +45,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreClient>
   const workerData: StoreWorkerData = {
     dbPath: options.dbPath,
     entry: entry.href,
+    ...(options.auditPath !== undefined ? { auditPath: options.auditPath } : {}),
     ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   };

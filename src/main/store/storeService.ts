@@ -1,8 +1,9 @@
 // The store as one object on one thread: the worker wraps it, tests can use it directly. Owns the
 // database handle; index runs are serialised, searches may run between an index run's batches.
 import type Database from "better-sqlite3";
-import { insertInterrupt, insertPermission, readSessionAudit, type AuditInterrupt, type AuditPermission, type SessionAudit } from "./audit.js";
-import { checkDbPath } from "./dbPath.js";
+import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
+import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError } from "./errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
 import { schemaVersion } from "./migrate.js";
@@ -15,6 +16,10 @@ export interface StoreInfo {
   readonly schemaVersion: number;
   /** Where a damaged database was moved, if that happened since open. */
   readonly movedAsideTo: string | null;
+  /** Why the index at open was moved aside other than for damage (a development build's file). */
+  readonly retired: string | null;
+  /** The audit trail's own file (audit.sqlite beside the index). */
+  readonly audit: AuditInfo;
 }
 
 export interface IndexResult extends IndexReport {
@@ -23,6 +28,8 @@ export interface IndexResult extends IndexReport {
 
 export interface StoreServiceOptions {
   readonly dbPath: string;
+  /** The audit trail's file; default audit.sqlite beside `dbPath`. */
+  readonly auditPath?: string;
   /** Bytes of transcript per write transaction (smaller in tests to exercise batching). */
   readonly batchBytes?: number;
   /** Runs reading at least this many bytes parse on an extract worker (0 in tests to use it always). */
@@ -34,22 +41,37 @@ export class StoreService {
   private indexer: Indexer;
   private searcher: Searcher;
   private movedAsideTo: string | null;
+  private readonly retired: string | null;
+  private readonly audit: AuditDatabase;
   private indexing: Promise<unknown> = Promise.resolve();
   private closed = false;
   readonly dbPath: string;
 
   constructor(private readonly options: StoreServiceOptions) {
     this.dbPath = checkDbPath(options.dbPath);
-    const opened = openDatabase(this.dbPath);
+    const auditPath = checkDbPath(options.auditPath ?? auditDbPath(this.dbPath));
+    if (auditPath === this.dbPath) throw new StoreError("forbidden_path", `${AUDIT_FILE_NAME} is Baton's audit trail, not an index; choose another --db`);
+    // The trail opens first and on its own: its failure costs the trail, never search.
+    this.audit = new AuditDatabase(auditPath);
+    let opened;
+    try {
+      opened = openDatabase(this.dbPath);
+    } catch (err) {
+      this.audit.close();
+      throw err;
+    }
     this.db = opened.db;
     this.movedAsideTo = opened.movedAsideTo ?? null;
+    this.retired = opened.retired ?? null;
+    // A development build's index held the trail: carry its rows over (the old file is kept too).
+    if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
     this.indexer = new Indexer(this.db, indexerOptions(options));
     this.searcher = new Searcher(this.db);
   }
 
   info(): StoreInfo {
     this.assertOpen();
-    return { dbPath: this.dbPath, schemaVersion: schemaVersion(this.db), movedAsideTo: this.movedAsideTo };
+    return { dbPath: this.dbPath, schemaVersion: schemaVersion(this.db), movedAsideTo: this.movedAsideTo, retired: this.retired, audit: this.audit.info() };
   }
 
   /** Refreshes the index from `projectsDir`; a damaged database is moved aside and rebuilt. */
@@ -80,25 +102,37 @@ export class StoreService {
     return this.guard(() => listSubagents(this.db, sessionId));
   }
 
-  /** Appends one permission decision to the audit trail. */
+  /** Appends one permission decision to the audit trail (its own file, one IMMEDIATE transaction). */
   recordPermission(entry: AuditPermission): void {
-    this.guard(() => insertPermission(this.db, entry));
+    this.assertOpen();
+    this.audit.recordPermission(entry);
   }
 
   /** Appends one interrupt Baton sent to the audit trail. */
   recordInterrupt(entry: AuditInterrupt): void {
-    this.guard(() => insertInterrupt(this.db, entry));
+    this.assertOpen();
+    this.audit.recordInterrupt(entry);
   }
 
   /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */
   readAudit(sessionId: string): SessionAudit {
-    return this.guard(() => readSessionAudit(this.db, sessionId));
+    this.assertOpen();
+    return this.audit.readAudit(sessionId);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.db.close();
+    this.audit.close();
+  }
+
+  private importRetired(file: string): void {
+    try {
+      this.audit.importFrom(file);
+    } catch {
+      // The trail is unavailable (info().audit says why); the retired file still holds the rows.
+    }
   }
 
   private guard<T>(fn: () => T): T {

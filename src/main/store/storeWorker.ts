@@ -18,7 +18,11 @@ function reply(response: StoreResponse): void {
 let service: StoreService | undefined;
 try {
   useNativeBinding(data.nativeBinding);
-  service = new StoreService({ dbPath: data.dbPath, ...(data.batchBytes ? { batchBytes: data.batchBytes } : {}) });
+  service = new StoreService({
+    dbPath: data.dbPath,
+    ...(data.auditPath !== undefined ? { auditPath: data.auditPath } : {}),
+    ...(data.batchBytes ? { batchBytes: data.batchBytes } : {}),
+  });
   reply({ id: 0, ok: true, value: service.info() });
 } catch (err) {
   reply({ id: 0, ok: false, error: toErrorInfo(err) });

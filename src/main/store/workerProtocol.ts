@@ -33,6 +33,8 @@ export type StoreResponse = { readonly id: number } & StoreResult<unknown>;
 
 export interface StoreWorkerData {
   readonly dbPath: string;
+  /** The audit trail's file; default audit.sqlite beside dbPath. */
+  readonly auditPath?: string;
   readonly batchBytes?: number;
   /** The module the bootstrap imports (a .ts file under tsx, a .js file when built). */
   readonly entry: string;

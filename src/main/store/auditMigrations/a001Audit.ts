@@ -1,10 +1,10 @@
-// v3: Baton's own audit trail. Unlike the index tables, these rows are not derived from the CLI's
-// JSONL files (they hold what only Baton knew: its permission decisions and the interrupts it
-// sent), so no later migration may rebuild them from disk.
-import type { Migration } from "./migration.js";
+// Audit v1: Baton's own audit trail, in its own file (auditDatabase.ts). Unlike the index tables,
+// these rows are not derived from the CLI's JSONL files (they hold what only Baton knew: its
+// permission decisions and the interrupts it sent), so nothing may rebuild them from disk.
+import type { Migration } from "../migrations/migration.js";
 
-export const m003Audit: Migration = {
-  version: 3,
+export const a001Audit: Migration = {
+  version: 1,
   name: "audit",
   up(db) {
     db.exec(`
