@@ -17,7 +17,7 @@ import { restoreSession } from "../../src/main/history/restore.js";
 import type { AuditPermission, SessionAudit } from "../../src/main/store/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
-import { placedBlocks } from "../support/transcriptWalk.js";
+import { blockShapes } from "../support/transcriptWalk.js";
 
 const noRecordings = warnIfNoRecordings("auditRestore");
 const temps: string[] = [];
@@ -104,29 +104,7 @@ function storedAudit(sessionId: string, permissions: readonly AuditPermission[],
   }
 }
 
-interface Shape {
-  readonly kind: string;
-  readonly owner: string;
-  readonly name?: string;
-  readonly status?: string;
-  readonly subagent?: string;
-  readonly permission?: string;
-}
-function shapes(t: Transcript): Map<string, Shape> {
-  const out = new Map<string, Shape>();
-  for (const { block, owner } of placedBlocks(t)) {
-    if (block.kind === "notice") continue; // turn-end and retry notices exist only live
-    const c = block.call;
-    out.set(block.id, {
-      kind: block.kind,
-      owner,
-      ...(c !== undefined ? { name: c.name, status: c.status } : {}),
-      ...(c?.subagent !== undefined ? { subagent: c.subagent.status } : {}),
-      ...(c?.permission !== undefined ? { permission: `${c.permission.requestId} ${c.permission.state} by ${c.permission.decidedBy ?? "-"}: ${c.permission.message ?? ""}` } : {}),
-    });
-  }
-  return out;
-}
+const shapes = (t: Transcript) => blockShapes(t, true);
 
 function mismatches(live: Transcript, restored: Transcript): string[] {
   const L = shapes(live);

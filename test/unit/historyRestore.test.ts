@@ -12,7 +12,7 @@ import { annotatedTranscript, restoreSession } from "../../src/main/history/rest
 import type { SubagentRecord, ToolCallRecord, Transcript } from "../../src/shared/transcript.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings } from "../support/recordings.js";
-import { placedBlocks } from "../support/transcriptWalk.js";
+import { blockShapes, placedBlocks } from "../support/transcriptWalk.js";
 
 const noRecordings = warnIfNoRecordings("historyRestore");
 const temps: string[] = [];
@@ -174,27 +174,7 @@ describe("a subagent with more blocks than a card keeps", () => {
 
 // ---- live and restored agree --------------------------------------------------------------------
 
-interface Shape {
-  readonly kind: string;
-  readonly owner: string;
-  readonly name?: string;
-  readonly status?: string;
-  readonly subagent?: string;
-}
-function shapes(t: Transcript): Map<string, Shape> {
-  const out = new Map<string, Shape>();
-  for (const { block, owner } of walk(t)) {
-    if (block.kind === "notice") continue; // turn-end and retry notices exist only live
-    const c = block.call;
-    out.set(block.id, {
-      kind: block.kind,
-      owner,
-      ...(c !== undefined ? { name: c.name, status: c.status } : {}),
-      ...(c?.subagent !== undefined ? { subagent: c.subagent.status } : {}),
-    });
-  }
-  return out;
-}
+const shapes = (t: Transcript) => blockShapes(t);
 
 /**
  * Statuses the disk alone cannot tell apart (sessions Baton has no audit trail for, e.g. run in a
