@@ -57,6 +57,13 @@ describe("incremental indexing", () => {
     expect(store.search("mike")).toHaveLength(2);
   });
 
+  it("a slash command counts as a prompt, its output does not, and neither names the session", async () => {
+    const echo = "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>";
+    fs.writeFileSync(file, prompt(echo) + prompt("<local-command-stdout>Set model to opus</local-command-stdout>") + prompt("golf: fix the parser"));
+    await store.index(projects);
+    expect(store.listSessions()[0]).toMatchObject({ promptCount: 2, title: "golf: fix the parser" });
+  });
+
   it("a re-scan of unchanged files reads nothing", async () => {
     fs.writeFileSync(file, prompt("alpha one") + prompt("alpha two"));
     const first = await store.index(projects);

@@ -1,6 +1,7 @@
 // What the index keeps from one transcript line: searchable text rows, per-file facts (times,
 // prompt count, titles, cwd, branch) and subagent bookkeeping. Lines are turned into ClientEvents
 // by the history reader (src/main/history/diskToEvents.ts), so search sees what a restore shows.
+import { userTextKind } from "../../shared/commandEcho.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "../history/diskToEvents.js";
@@ -97,8 +98,11 @@ function extractEvent(
       const time = event.timestamp ?? lineTime;
       push(out, event.text, "prompt", time, ref, MAX_TEXT);
       if (isMain && event.isMeta !== true) {
-        facts.promptCount++;
-        if (facts.firstPrompt === null) facts.firstPrompt = oneLine(event.text).slice(0, TITLE_CHARS);
+        // As in the session list (diskMapper.ts): a command's output is no prompt, and only a
+        // typed prompt names the session.
+        const kind = userTextKind(event.text);
+        if (kind !== "output") facts.promptCount++;
+        if (facts.firstPrompt === null && kind === "prompt") facts.firstPrompt = oneLine(event.text).slice(0, TITLE_CHARS);
       }
       return;
     }
