@@ -204,7 +204,20 @@ describe("diffTranscript / applyDelta", () => {
         for (const op of ops) worlds.push(step(worlds.at(-1)!, op));
         replayDeltas("t", worlds, groups, expectStoreMatches);
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        examples: [
+          // A card added, given a step and removed within one coalesced delta: its list arrives orphaned.
+          [
+            [
+              { kind: "add", parent: 0, at: 0, tool: true, agent: true },
+              { kind: "add", parent: 153090135, at: 0, tool: false, agent: false },
+              { kind: "remove", target: 0 },
+            ] as Op[],
+            [4],
+          ],
+        ],
+      },
     );
   });
 

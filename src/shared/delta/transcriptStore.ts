@@ -45,6 +45,12 @@ export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): Tran
     blocks ??= new Map(base.blocksById);
     forget(gone, blocks, children);
   }
+  // A list whose owner is not there (a card added and removed within one coalesced delta) makes
+  // its blocks unreachable: then, and only then, walk the whole tree.
+  const shown = blocks ?? base.blocksById;
+  if (children !== undefined && lists.some(([parentId]) => parentId !== TopLevel && !shown.has(parentId))) {
+    blocks = sweep(shown, children, base.blocksById) ?? blocks;
+  }
   return {
     ...(delta.meta !== undefined ? { meta: delta.meta } : base.meta !== undefined ? { meta: base.meta } : {}),
     blocksById: blocks ?? base.blocksById,
@@ -74,6 +80,34 @@ function compareLists(previous: readonly string[], next: readonly string[], adde
   const after = new Set(next);
   for (const id of previous) if (!after.has(id)) lost.push(id);
   for (const id of next) if (!before.has(id)) added.add(id);
+}
+
+/**
+ * Forgets blocks (and nested lists) no longer reachable from the top level. Edits `children` in
+ * place (it is already a fresh copy); returns a fresh blocks map only when something went.
+ */
+function sweep(
+  blocks: ReadonlyMap<string, NormalizedBlock>,
+  children: Map<string, readonly string[]>,
+  original: ReadonlyMap<string, NormalizedBlock>,
+): Map<string, NormalizedBlock> | undefined {
+  const reachable = new Set<string>();
+  const stack = [TopLevel];
+  while (stack.length > 0) {
+    const parentId = stack.pop() as string;
+    for (const id of children.get(parentId) ?? NoIds) {
+      if (reachable.has(id) || !blocks.has(id)) continue;
+      reachable.add(id);
+      if (children.has(id)) stack.push(id);
+    }
+  }
+  for (const parentId of children.keys()) {
+    if (parentId !== TopLevel && !reachable.has(parentId)) children.delete(parentId);
+  }
+  if (reachable.size === blocks.size) return blocks !== original ? (blocks as Map<string, NormalizedBlock>) : undefined;
+  const kept = new Map<string, NormalizedBlock>();
+  for (const [id, block] of blocks) if (reachable.has(id)) kept.set(id, block);
+  return kept;
 }
 
 /** Removes the blocks `ids` and everything nested under them (their lists go too). */
