@@ -246,6 +246,33 @@ describe("diffTranscript / applyDelta", () => {
     expect([...store.blocksById.keys()]).toEqual(["x"]);
   });
 
+  it("counts the deltas that turn a listed block into a subagent call, not ticks or new cards", () => {
+    const call = (subagent: boolean, progress = ""): Transcript => ({
+      sessionId: "s",
+      status: "running",
+      blocks: [
+        {
+          kind: "tool",
+          id: "t1",
+          call: {
+            toolUseId: "t1",
+            name: "Spawn",
+            input: {},
+            status: "running",
+            ...(subagent
+              ? { subagent: { toolUseId: "t1", taskId: "a1", subagentType: "x", description: "d", prompt: "p", background: false, status: "running", progressLine: progress, blocks: [], droppedBlockCount: 0 } }
+              : {}),
+          },
+        },
+      ],
+    });
+    const plain = applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, call(false))!);
+    const agent = applyDelta(plain, diffTranscript("t", call(false), call(true))!);
+    const ticked = applyDelta(agent, diffTranscript("t", call(true), call(true, "step 2"))!);
+    expect([plain.agentEpoch, agent.agentEpoch, ticked.agentEpoch]).toEqual([0, 1, 1]);
+    expect(applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, call(true))!).agentEpoch).toBe(0);
+  });
+
   it("keeps the Maps of parts a delta did not touch", () => {
     let w = step(start, { kind: "add", parent: 0, at: 0, tool: false, agent: false });
     let store = applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, w.transcript)!);

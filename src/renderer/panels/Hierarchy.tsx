@@ -1,16 +1,23 @@
 // The session as a tree: conductor → subagents → nested subagents, with live status icons.
-import { memo } from "react";
+import { memo, useRef } from "react";
 import { select, useApp } from "../store/appStore.js";
 import { useBlock, useChildren } from "../store/selectors.js";
 import { commandTitle } from "../../shared/commandEcho.js";
+import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
+  // This selector runs on every store update: it reads only the blocks a list gained since the
+  // last answer (see agentIds), not every block each time.
   const ids = useChildren(tabId, parentId);
+  const last = useRef<AgentIds | undefined>(undefined);
   return useApp((s) => {
-    const blocks = s.tabs[tabId]?.transcript.blocksById;
-    return ids.filter((id) => blocks?.get(id)?.call?.subagent !== undefined).join("\n");
+    const transcript = s.tabs[tabId]?.transcript;
+    if (transcript === undefined) return "";
+    const next = agentIds(last.current, ids, transcript.agentEpoch, (id) => transcript.blocksById.get(id)?.call?.subagent !== undefined);
+    last.current = next;
+    return next.joined;
   });
 }
 

@@ -12,12 +12,18 @@ export interface TranscriptStore {
   /** Ordered child ids by parent block id; "" is the top level. */
   readonly children: ReadonlyMap<string, readonly string[]>;
   readonly pending: readonly PendingPermission[];
+  /**
+   * Counts the deltas that turned a block already listed into a subagent call (a task_started for
+   * a call seen before). A list of ids and this number together fix which of them are subagents,
+   * so a view of the agent tree can skip re-reading blocks on every progress tick.
+   */
+  readonly agentEpoch: number;
 }
 
 const NoIds: readonly string[] = Object.freeze([]);
 
 export function emptyTranscriptStore(): TranscriptStore {
-  return { blocksById: new Map(), children: new Map(), pending: [] };
+  return { blocksById: new Map(), children: new Map(), pending: [], agentEpoch: 0 };
 }
 
 export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): TranscriptStore {
@@ -34,9 +40,12 @@ export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): Tran
     }
   }
   let blocks: Map<string, NormalizedBlock> | undefined;
+  let becameAgent = false;
   for (const block of delta.upserts) {
+    const before = base.blocksById.get(block.id);
     // A block nobody lists is dropped; only a list change can make a new block reachable.
-    if (!base.blocksById.has(block.id) && !added.has(block.id)) continue;
+    if (before === undefined && !added.has(block.id)) continue;
+    if (before !== undefined && before.call?.subagent === undefined && block.call?.subagent !== undefined) becameAgent = true;
     blocks ??= new Map(base.blocksById);
     blocks.set(block.id, block);
   }
@@ -56,6 +65,7 @@ export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): Tran
     blocksById: blocks ?? base.blocksById,
     children: children ?? base.children,
     pending: delta.pending ?? base.pending,
+    agentEpoch: base.agentEpoch + (becameAgent ? 1 : 0),
   };
 }
 
