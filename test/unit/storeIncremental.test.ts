@@ -64,6 +64,25 @@ describe("incremental indexing", () => {
     expect(store.listSessions()[0]).toMatchObject({ promptCount: 2, title: "golf: fix the parser" });
   });
 
+  it("indexes a subagent's answer without the note the CLI appends for the model", async () => {
+    const result = {
+      type: "user",
+      uuid: "u-result",
+      timestamp: "2026-01-01T00:00:09.000Z",
+      sessionId: "s1",
+      cwd: "/home/user/code/x",
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_A", content: "Juliet found the bug.\nagentId: a0123456789abcdef (use SendMessage with to: 'a0123456789abcdef' to continue this agent)\n<usage>subagent_tokens: 9</usage>" }],
+      },
+    };
+    fs.writeFileSync(file, prompt("go") + `${JSON.stringify(result)}\n`);
+    await store.index(projects);
+    expect(sessionsOf("juliet")).toEqual(["s1"]);
+    expect(sessionsOf("SendMessage")).toEqual([]);
+    expect(sessionsOf("subagent_tokens")).toEqual([]);
+  });
+
   it("a re-scan of unchanged files reads nothing", async () => {
     fs.writeFileSync(file, prompt("alpha one") + prompt("alpha two"));
     const first = await store.index(projects);

@@ -1,6 +1,7 @@
 // The Agent call's own tool_result: the last word on a foreground subagent (status, totals, model,
 // summary), or the launch receipt of a background one (which stays running).
 
+import { AgentTrailerBlock, withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import type { ToolResultEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
@@ -10,8 +11,6 @@ import { writeMap } from "./undoLog.js";
 
 const InterruptText = /^The user doesn't want to proceed with this tool use/;
 const ApiErrorText = /^API Error/;
-/** The trailer the CLI appends for the model: "agentId: … (use SendMessage …)\n<usage>…</usage>". */
-const Trailer = /^agentId: \S+ \(use SendMessage[\s\S]*$/;
 
 export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): ToolCallRecord {
   const record = call.subagent;
@@ -54,9 +53,9 @@ function summaryText(ev: ToolResultEvent, s: JsonObject | undefined): string {
   const fromStructured = textsOf(s?.["content"]);
   if (fromStructured.length > 0) return fromStructured.join("\n\n");
   const blocks = Array.isArray(ev.content) ? textsOf(ev.content as Json) : [];
-  const kept = blocks.filter((t) => !Trailer.test(t));
+  const kept = blocks.filter((t) => !AgentTrailerBlock.test(t));
   if (kept.length > 0) return kept.join("\n\n");
-  return ev.text.replace(/\n*agentId: \S+ \(use SendMessage[\s\S]*$/, "").trim();
+  return withoutAgentTrailer(ev.text);
 }
 
 function textsOf(value: Json | undefined): string[] {

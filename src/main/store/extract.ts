@@ -1,6 +1,7 @@
 // What the index keeps from one transcript line: searchable text rows, per-file facts (times,
 // prompt count, titles, cwd, branch) and subagent bookkeeping. Lines are turned into ClientEvents
 // by the history reader (src/main/history/diskToEvents.ts), so search sees what a restore shows.
+import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
@@ -110,7 +111,7 @@ function extractEvent(
       extractBlock(event.block as unknown as JsonObject, ref, event.timestamp ?? lineTime, out);
       return;
     case "tool_result":
-      push(out, event.text, "tool_output", event.timestamp ?? lineTime, ref, MAX_TOOL_TEXT);
+      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, ref, MAX_TOOL_TEXT);
       if (event.toolUseId !== "") out.results.push({ toolUseId: event.toolUseId, status: resultStatus(event) });
       return;
     case "task_notification":
