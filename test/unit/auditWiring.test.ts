@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { createAppCore } from "../../src/main/app/createAppCore.js";
+import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
+import { run as indexRun } from "../../src/main/commands/indexCommand.js";
+import { run as searchRun } from "../../src/main/commands/search.js";
 import { followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import type { AuditPermission } from "../../src/main/store/audit.js";
@@ -139,3 +142,22 @@ describe("the app's Console", { timeout: 30_000 }, () => {
     }
   });
 });
+
+describe("the index and search commands", { timeout: 30_000 }, () => {
+  it.each([
+    ["index", indexRun, [] as string[]],
+    ["search", searchRun, ["anything"]],
+  ] as const)("baton %s says a damaged audit file was moved aside and where it is", async (name, run, args) => {
+    const { projects, dbPath } = setUp(false);
+    const auditPath = path.join(path.dirname(dbPath), "audit.sqlite");
+    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
+    fs.writeFileSync(auditPath, "not an audit trail ".repeat(300));
+    const io = bufferIO();
+    expect(await run([...args, "--projects-dir", projects, "--db", dbPath], io)).toBe(0);
+    const moved = fs.readdirSync(path.dirname(auditPath)).find((n) => n.startsWith("audit.sqlite.corrupt-"));
+    expect(moved).toBeDefined();
+    expect(io.err()).toContain(`baton ${name}: the audit trail ${auditPath} was damaged`);
+    expect(io.err()).toContain(path.join(path.dirname(auditPath), moved!));
+  });
+});
+

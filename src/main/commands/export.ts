@@ -9,11 +9,11 @@ import { sessionIdFromPath } from "../history/projectsDir.js";
 import { restoreSession } from "../history/restore.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
 import type { SessionAudit } from "../store/audit.js";
-import { auditMovedMessage } from "../store/auditDatabase.js";
 import { createAuditReader } from "../store/auditTrail.js";
 import { auditDbPath, defaultDbPath } from "../store/dbPath.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
+import { reportAuditMoved } from "./storeNotices.js";
 
 const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--projects-dir <dir>] [--db <file>] [--json]
 
@@ -93,8 +93,7 @@ async function readAudit(dbPath: string, sessionId: string, io: CommandIO): Prom
     return undefined;
   }
   try {
-    const { audit } = store.info;
-    if (audit.movedAsideTo !== null) io.stderr(`baton export: ${auditMovedMessage(audit.path, audit.movedAsideTo)}\n`);
+    reportAuditMoved(store, io, "export");
     return await createAuditReader(store, warn)(sessionId);
   } finally {
     await store.close();

@@ -5,6 +5,7 @@ import { StoreError } from "../store/errors.js";
 import type { IndexResult } from "../store/storeService.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
+import { reportAuditMoved } from "./storeNotices.js";
 
 const HELP = `Usage: baton index [--projects-dir <dir>] [--db <file>] [--json]
 
@@ -40,6 +41,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   try {
     const store = await openStore({ dbPath: where.dbPath });
     try {
+      reportAuditMoved(store, io, "index");
       const report = await store.index(where.projectsDir);
       io.stdout(values.json ? `${JSON.stringify({ dbPath: store.info.dbPath, ...report }, null, 2)}\n` : describe(report, store.info.dbPath));
     } finally {

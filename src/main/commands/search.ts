@@ -5,6 +5,7 @@ import { StoreError } from "../store/errors.js";
 import type { SearchHit } from "../store/search.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
+import { reportAuditMoved } from "./storeNotices.js";
 
 const HELP = `Usage: baton search <query> [--projects-dir <dir>] [--db <file>] [--limit N] [--json]
 
@@ -51,6 +52,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   try {
     const store = await openStore({ dbPath: where.dbPath });
     try {
+      reportAuditMoved(store, io, "search");
       const report = await store.index(where.projectsDir);
       if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
       const read = report.filesNew + report.filesAppended + report.filesReindexed;
