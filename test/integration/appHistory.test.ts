@@ -7,8 +7,8 @@ import type { Result, TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/app/batonService.js";
-import { createHistorySource } from "../../src/main/app/historySource.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
+import type { SessionManager } from "../../src/main/app/sessionManager.js";
+import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -55,12 +55,7 @@ describe("history through the session manager", () => {
       SUB: [{ blocks: [bashCall("echo from-sub", "Echo")] }, { blocks: [text("Sub echoed.")] }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-history" });
-    manager = new SessionManager({
-      claudePath: env.claudePath,
-      env: env.env,
-      history: createHistorySource({ projectsDir: env.projectsDir }),
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+    manager = managerFor(env, { withHistory: true });
     service = new BatonService(manager);
 
     const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));

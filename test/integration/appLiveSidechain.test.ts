@@ -10,8 +10,8 @@ import type { Result, TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/app/batonService.js";
-import { createHistorySource } from "../../src/main/app/historySource.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
+import type { SessionManager } from "../../src/main/app/sessionManager.js";
+import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -93,12 +93,7 @@ describe("a live tab reads what the stream left out from the session's files", (
       "SUB-D": [{ blocks: [bashCall("echo first-of-slow", "First step")] }, { blocks: [text("Slow inner done.")], delayMs: 4000 }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-live-sidechain" });
-    manager = new SessionManager({
-      claudePath: env.claudePath,
-      env: env.env,
-      history: createHistorySource({ projectsDir: env.projectsDir }),
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+    manager = managerFor(env, { withHistory: true });
     service = new BatonService(manager);
     const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
     tabId = tab.tabId;

@@ -9,7 +9,8 @@ import type { PendingPermission, Result, TabInfo } from "../../src/shared/api.js
 import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
+import type { SessionManager } from "../../src/main/app/sessionManager.js";
+import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { bashCall, text } from "../support/scenarios/types.js";
@@ -103,7 +104,7 @@ describe("permission answers through the real CLI", () => {
       FRESH: [{ blocks: [text("Fresh session on the plan.")] }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-permissions" });
-    manager = new SessionManager({ claudePath: env.claudePath, env: env.env, clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } } });
+    manager = managerFor(env);
     service = new BatonService(manager);
     releasePresence = manager.acquirePresence();
   });

@@ -15,8 +15,9 @@ import type { PendingPermission, Result, TabInfo, TranscriptDelta, WsServerMessa
 import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
+import type { SessionManager } from "../../src/main/app/sessionManager.js";
 import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -157,12 +158,7 @@ describe("web mode with the real CLI", () => {
     env = await createCliEnv({ baseUrl: model.url, cwdName: "web-session" });
     rendererDir = await mkdtemp(path.join(os.tmpdir(), "baton-renderer-"));
     await writeFile(path.join(rendererDir, "index.html"), "<!doctype html><title>Baton</title>");
-    manager = new SessionManager({
-      claudePath: env.claudePath,
-      env: env.env,
-      permissionGraceMs: GraceMs,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+    manager = managerFor(env, { permissionGraceMs: GraceMs });
     server = await startWebServer({ service: new BatonService(manager), rendererDir });
     cookie = await signIn(server.url);
     page = await PageClient.connect(server.port, cookie);

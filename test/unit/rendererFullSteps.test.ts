@@ -5,23 +5,14 @@ import type { Block } from "../../src/shared/transcript.js";
 import { setTabs, useApp } from "../../src/renderer/store/appStore.js";
 import { enqueueDelta, flushDeltas } from "../../src/renderer/store/deltaQueue.js";
 import { mergeStepIds, showAllSteps, startFullSteps, useFullSteps } from "../../src/renderer/store/fullSteps.js";
+import { agentBlock } from "../support/blocks.js";
 
 const step = (id: string, status: "running" | "completed" = "completed"): Block => ({
   kind: "tool",
   id,
   call: { toolUseId: id, name: "Bash", input: { command: `echo ${id}` }, status },
 });
-const card: Block = {
-  kind: "tool",
-  id: "card",
-  call: {
-    toolUseId: "card",
-    name: "Agent",
-    input: {},
-    status: "running",
-    subagent: { toolUseId: "card", taskId: "a1", subagentType: "general-purpose", description: "d", prompt: "p", background: false, status: "running", blocks: [], droppedBlockCount: 2 },
-  },
-};
+const card: Block = agentBlock("card", { taskId: "a1", droppedBlockCount: 2 });
 
 /** The live window under the card: these steps (the hub's capped list). */
 function window(...steps: Block[]): void {

@@ -2,19 +2,10 @@
 import { describe, expect, it } from "vitest";
 import type { Block } from "../../src/shared/transcript.js";
 import { buildRows, rowIndexOf } from "../../src/renderer/transcript/rows.js";
+import { agentBlock } from "../support/blocks.js";
 
 const tool = (id: string, name = "Bash"): Block => ({ kind: "tool", id, call: { toolUseId: id, name, input: {}, status: "completed" } });
-const agent = (id: string): Block => ({
-  kind: "tool",
-  id,
-  call: {
-    toolUseId: id,
-    name: "Agent",
-    input: {},
-    status: "running",
-    subagent: { toolUseId: id, taskId: "", subagentType: "general-purpose", description: "d", prompt: "p", background: false, status: "running", blocks: [], droppedBlockCount: 0 },
-  },
-});
+const agent = (id: string): Block => agentBlock(id);
 const text = (id: string): Block => ({ kind: "text", id, text: "hi" });
 
 function rows(blocks: Block[]) {

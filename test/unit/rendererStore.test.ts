@@ -7,18 +7,9 @@ import { insertNested, setExpanded, setTabs, useApp } from "../../src/renderer/s
 import { enqueueDelta, flushDeltas } from "../../src/renderer/store/deltaQueue.js";
 import { ancestorsOf } from "../../src/renderer/transcript/ancestors.js";
 import { hasHome } from "../../src/renderer/transcript/OrphanPermissions.js";
+import { agentBlock } from "../support/blocks.js";
 
-const agent = (id: string, progressLine: string, taskId = "a1"): Block => ({
-  kind: "tool",
-  id,
-  call: {
-    toolUseId: id,
-    name: "Agent",
-    input: {},
-    status: "running",
-    subagent: { toolUseId: id, taskId, subagentType: "general-purpose", description: "d", prompt: "p", background: false, status: "running", progressLine, blocks: [], droppedBlockCount: 0 },
-  },
-});
+const agent = (id: string, progressLine: string, taskId = "a1"): Block => agentBlock(id, { taskId, progressLine });
 const text = (id: string): Block => ({ kind: "text", id, text: id });
 
 beforeEach(() => {

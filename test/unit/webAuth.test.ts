@@ -1,16 +1,13 @@
 // Web mode's door: loopback only, the per-launch token traded for a cookie, Host and Origin
 // checked, nothing served (page or socket) without the cookie. Run against a real server.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
 import { decideHttp, decideUpgrade, type WebSecrets } from "../../src/main/web/webAuth.js";
-import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+import type { WebServer } from "../../src/main/web/webServer.js";
+import { startWebFixture, type WebFixture } from "../support/webFixture.js";
 
 const secrets: WebSecrets = { token: "tok-123", cookie: "cookie-456" };
 
@@ -83,21 +80,15 @@ describe("web mode access rules (pure)", () => {
 });
 
 describe("web server", () => {
-  let dir: string;
-  let manager: SessionManager;
+  let fixture: WebFixture;
   let server: WebServer;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "baton-web-"));
-    await writeFile(path.join(dir, "index.html"), "<!doctype html><title>Baton</title>");
-    await writeFile(path.join(dir, "app.js"), "console.log(1)");
-    manager = new SessionManager({ claudePath: "/nonexistent/claude" });
-    server = await startWebServer({ service: new BatonService(manager), rendererDir: dir, secrets });
+    fixture = await startWebFixture(secrets, { "index.html": "<!doctype html><title>Baton</title>", "app.js": "console.log(1)" });
+    server = fixture.server;
   });
   afterAll(async () => {
-    await server?.close();
-    await manager?.shutdown();
-    await rm(dir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it("binds loopback and prints a URL carrying the token", () => {

@@ -1,16 +1,12 @@
 // The renderer's WebSocket BatonApi against the real web server: calls resolve to Results,
 // subscriptions come back after the server restarts, and a call nobody answers times out.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import type { TabInfo } from "../../src/shared/api.js";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
 import type { WebSecrets } from "../../src/main/web/webAuth.js";
-import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+import type { WebServer } from "../../src/main/web/webServer.js";
+import { startWebFixture, type WebFixture } from "../support/webFixture.js";
 import { createWebSocketApi, type SocketLike } from "../../src/renderer/transport/webSocketApi.js";
 import { createElectronApi, isBatonApi } from "../../src/renderer/transport/electronApi.js";
 import { webSocketUrl } from "../../src/renderer/transport/getApi.js";
@@ -36,20 +32,15 @@ function until<T>(read: () => T | undefined, timeoutMs = 5000): Promise<T> {
 }
 
 describe("createWebSocketApi", () => {
-  let dir: string;
-  let manager: SessionManager;
+  let fixture: WebFixture;
   let server: WebServer;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "baton-transport-"));
-    await writeFile(path.join(dir, "index.html"), "<!doctype html>");
-    manager = new SessionManager({ claudePath: "/nonexistent/claude" });
-    server = await startWebServer({ service: new BatonService(manager), rendererDir: dir, secrets });
+    fixture = await startWebFixture(secrets, { "index.html": "<!doctype html>" });
+    server = fixture.server;
   });
   afterAll(async () => {
-    await server?.close();
-    await manager?.shutdown();
-    await rm(dir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it("calls resolve to Results, errors included", async () => {
@@ -78,7 +69,7 @@ describe("createWebSocketApi", () => {
       await until(() => (lists.length >= 1 ? true : undefined));
       await server.close();
       await until(() => (statuses.includes("closed") ? true : undefined));
-      server = await startWebServer({ service: new BatonService(manager), rendererDir: dir, secrets, port });
+      server = await fixture.restart(port);
       await until(() => (lists.length >= 2 ? true : undefined));
       expect(statuses.filter((s) => s === "open").length).toBeGreaterThanOrEqual(2);
       expect(await api.listTabs()).toEqual({ ok: true, value: [] });

@@ -6,15 +6,13 @@
 
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "./diskToEvents.js";
-import type { JsonlProblem, JsonlStats } from "./jsonlReader.js";
+import { ExcerptChars, MaxKeptProblems, type JsonlProblem, type JsonlStats } from "./jsonlReader.js";
 import { bool, str } from "./jsonFields.js";
 import { splitConcatenatedJson } from "./splitJson.js";
 import type { TailLine } from "./tailReader.js";
 
 /** How many blocks past the wanted number a window may grow while looking for a prompt. */
 const MaxExtraBlocks = 200;
-const MaxKeptProblems = 50;
-const ExcerptChars = 120;
 
 export interface WindowLine {
   readonly value: JsonObject;

@@ -10,8 +10,9 @@ import { splitConcatenatedJson } from "./splitJson.js";
 /** Real transcripts hold 1.25 MB lines; a line past this cap is counted and skipped. */
 export const DefaultMaxLineBytes = 64 * 1024 * 1024;
 const DefaultChunkBytes = 1024 * 1024;
-const MaxKeptProblems = 50;
-const ExcerptChars = 120;
+/** Problems kept per read (the rest are only counted), and how much of a bad line each shows. */
+export const MaxKeptProblems = 50;
+export const ExcerptChars = 120;
 
 export interface JsonlRecord {
   readonly value: JsonObject;

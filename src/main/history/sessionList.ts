@@ -3,6 +3,7 @@
 
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
 import { DiskMapper } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
 import { isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
@@ -10,20 +11,11 @@ import { isCompactionAgent } from "./sidechains.js";
 
 export const MaxTitleChars = 80;
 
-export interface SessionSummary {
-  readonly sessionId: string;
-  readonly path: string;
+/** The app's summary (shared/api.ts), with the project folder's name and what the command line also shows. */
+export interface SessionSummary extends Omit<ApiSessionSummary, "projectDir"> {
   /** The project folder name (the cwd with non-alphanumerics replaced by `-`). */
   readonly project: string;
-  readonly title: string;
   readonly titleSource: "custom" | "ai" | "prompt" | "summary" | "none";
-  readonly cwd?: string;
-  readonly gitBranch?: string;
-  readonly firstTimestamp?: string;
-  readonly lastTimestamp?: string;
-  readonly promptCount: number;
-  readonly subagentCount: number;
-  readonly sizeBytes: number;
   readonly modifiedMs: number;
   /** Lines that could not be read (not JSON, truncated, …). */
   readonly badLines: number;

@@ -4,6 +4,7 @@
 
 import type { NormalizedBlock, PendingPermission, TranscriptDelta } from "../api.js";
 import type { Block, Transcript } from "../transcript.js";
+import { listShift } from "./listShift.js";
 import { TopLevel, type TranscriptMeta } from "./normalize.js";
 
 export interface TranscriptStore {
@@ -70,21 +71,15 @@ export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): Tran
 }
 
 /**
- * Adds to `added` the ids of `next` not in `previous` and to `lost` those gone from it. A list
- * usually grows at its end, or (a capped record) also loses its head: both are checked without a
- * set, so a delta costs what it changed, not the size of the transcript.
+ * Adds to `added` the ids of `next` not in `previous` and to `lost` those gone from it; the common
+ * shifts (see listShift) cost what changed, not the size of the transcript.
  */
 function compareLists(previous: readonly string[], next: readonly string[], added: Set<string>, lost: string[]): void {
-  const head = previous.length === 0 || next.length === 0 ? 0 : previous.indexOf(next[0] as string);
-  if (head >= 0) {
-    const kept = previous.length - head;
-    let prefix = kept <= next.length;
-    for (let i = 0; prefix && i < kept; i++) prefix = previous[head + i] === next[i];
-    if (prefix) {
-      for (let i = 0; i < head; i++) lost.push(previous[i] as string);
-      for (let i = kept; i < next.length; i++) added.add(next[i] as string);
-      return;
-    }
+  const shift = listShift(previous, next);
+  if (shift !== undefined) {
+    for (let i = 0; i < shift.head; i++) lost.push(previous[i] as string);
+    for (let i = shift.kept; i < next.length; i++) added.add(next[i] as string);
+    return;
   }
   const before = new Set(previous);
   const after = new Set(next);

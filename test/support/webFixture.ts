@@ -1,0 +1,36 @@
+// A real web server over a SessionManager with no CLI behind it, serving a few stand-in renderer
+// files from a temp folder: for tests of the web layer itself (auth, transport).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { BatonService } from "../../src/main/app/batonService.js";
+import { SessionManager } from "../../src/main/app/sessionManager.js";
+import type { WebSecrets } from "../../src/main/web/webAuth.js";
+import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+
+export interface WebFixture {
+  server: WebServer;
+  /** Starts the server again (after `server.close()`), on `port` if given. */
+  restart(port?: number): Promise<WebServer>;
+  close(): Promise<void>;
+}
+
+export async function startWebFixture(secrets: WebSecrets, files: Readonly<Record<string, string>>): Promise<WebFixture> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "baton-web-"));
+  for (const [name, body] of Object.entries(files)) await writeFile(path.join(dir, name), body);
+  const manager = new SessionManager({ claudePath: "/nonexistent/claude" });
+  const start = (port?: number) => startWebServer({ service: new BatonService(manager), rendererDir: dir, secrets, ...(port !== undefined ? { port } : {}) });
+  const fixture: WebFixture = {
+    server: await start(),
+    async restart(port) {
+      fixture.server = await start(port);
+      return fixture.server;
+    },
+    async close() {
+      await fixture.server.close();
+      await manager.shutdown();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
