@@ -1,11 +1,11 @@
 // Transcript deltas: for any sequence of transcripts (random edits that share unchanged subtrees
 // like the hub does, and every recorded CLI run replayed through the hub), applying the deltas —
-// one per step or coalesced with mergeDeltas — rebuilds exactly the transcript at every step.
+// one per step or coalesced with mergeDeltaList / mergeDeltas — rebuilds exactly the transcript at every step.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PendingPermission, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltas, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltaList, mergeDeltas, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { createSessionState, reduce, toTranscript } from "../../src/main/hub/index.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
@@ -158,17 +158,18 @@ function replayDeltas(
 ): void {
   let store = emptyTranscriptStore();
   let prev: (typeof steps)[number] | undefined;
-  let batch: TranscriptDelta | undefined;
+  let batch: TranscriptDelta[] = [];
   let inBatch = 0;
   let group = 0;
   for (const current of steps) {
     const delta = diffTranscript(tabId, prev?.transcript, current.transcript, prev?.pending, current.pending);
     prev = current;
-    if (delta !== undefined) batch = batch === undefined ? delta : mergeDeltas(batch, delta);
+    if (delta !== undefined) batch.push(delta);
     inBatch++;
     if (inBatch >= (groupSizes[group % Math.max(groupSizes.length, 1)] ?? 1)) {
-      if (batch !== undefined) store = applyDelta(store, batch);
-      batch = undefined;
+      // Both ways of coalescing: in one pass (the renderer's), and folded pairwise.
+      if (batch.length > 0) store = applyDelta(store, group % 2 === 0 ? mergeDeltaList(batch) : batch.reduce((a, b) => mergeDeltas(a, b)));
+      batch = [];
       inBatch = 0;
       group++;
       check(store, current.transcript, current.pending);
@@ -244,6 +245,16 @@ describe("diffTranscript / applyDelta", () => {
     store = applyDelta(store, diffTranscript("t", undefined, other)!);
     expect(denormalize(store)).toEqual(other);
     expect([...store.blocksById.keys()]).toEqual(["x"]);
+  });
+
+  it("a reset inside a coalesced batch drops what came before it, and keeps what comes after", () => {
+    const a = step(start, { kind: "add", parent: 0, at: 0, tool: false, agent: false });
+    const other: Transcript = { sessionId: "other", status: "running", blocks: [{ kind: "text", id: "x", text: "x" }] };
+    const after: Transcript = { ...other, title: "later", blocks: [...other.blocks, { kind: "text", id: "y", text: "y" }] };
+    const batch = [diffTranscript("t", undefined, a.transcript)!, diffTranscript("t", undefined, other)!, diffTranscript("t", other, after)!];
+    const store = applyDelta(emptyTranscriptStore(), mergeDeltaList(batch));
+    expect(denormalize(store)).toEqual(after);
+    expect([...store.blocksById.keys()].sort()).toEqual(["x", "y"]);
   });
 
   it("counts the deltas that turn a listed block into a subagent call, not ticks or new cards", () => {

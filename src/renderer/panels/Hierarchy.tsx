@@ -1,10 +1,13 @@
 // The session as a tree: conductor → subagents → nested subagents, with live status icons.
 import { memo, useRef } from "react";
 import { select, useApp } from "../store/appStore.js";
-import { useBlock, useChildren } from "../store/selectors.js";
+import { useShallow } from "zustand/shallow";
+import { useChildren } from "../store/selectors.js";
+import type { SubagentRecord } from "../../shared/transcript.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
+import { Spinner } from "../util/Spinner.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
@@ -30,7 +33,7 @@ export function Hierarchy() {
     <ul className="tree" role="tree" aria-label="Agents">
       <li role="treeitem" aria-expanded={true} aria-selected={false}>
         <div className="node conductor">
-          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? <span className="spinner" /> : "●"}</span> Conductor
+          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? <Spinner /> : "●"}</span> Conductor
           <span className="dim"> {title !== undefined ? commandTitle(title) : null}</span>
         </div>
         <Children tabId={tabId} parentId="" />
@@ -51,16 +54,25 @@ function Children({ tabId, parentId }: { tabId: string; parentId: string }) {
   );
 }
 
+type Shown = readonly [SubagentRecord["status"], string, string];
+const NotShown: readonly [] = [];
+
 const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
-  const block = useBlock(tabId, id);
+  // Only what the node shows: a progress tick of a running subagent does not re-render it.
+  const shown = useApp(
+    useShallow((s): Shown | typeof NotShown => {
+      const record = s.tabs[tabId]?.transcript.blocksById.get(id)?.call?.subagent;
+      return record === undefined ? NotShown : [record.status, record.subagentType, record.description];
+    }),
+  );
   const selected = useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === id);
-  const record = block?.call?.subagent;
-  if (record === undefined) return null;
+  if (shown.length === 0) return null;
+  const [status, subagentType, description] = shown;
   return (
-    <li role="treeitem" aria-selected={selected} aria-label={`${record.subagentType}: ${record.description}`}>
-      <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={record.status}>
-        <span className={`icon st-${record.status}`}>{record.status === "running" ? <span className="spinner" /> : subagentIcon(record.status)}</span>
-        <span className="agent-type">{record.subagentType}</span> {record.description}
+    <li role="treeitem" aria-selected={selected} aria-label={`${subagentType}: ${description}`}>
+      <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={status}>
+        <span className={`icon st-${status}`}>{status === "running" ? <Spinner /> : subagentIcon(status)}</span>
+        <span className="agent-type">{subagentType}</span> {description}
       </button>
       <Children tabId={tabId} parentId={id} />
     </li>

@@ -13,6 +13,7 @@ import { NestedBlocks } from "./NestedBlocks.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { useNow } from "./useNow.js";
 import { useSelected } from "./useSelected.js";
+import { Spinner } from "../util/Spinner.js";
 
 export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId: string; block: Block }) {
   const call = block.call!;
@@ -55,7 +56,7 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
           {expanded ? "▾" : "▸"}
         </button>
         <span className={`icon st-${record.status}`} aria-label={record.status}>
-          {running ? <span className="spinner" /> : subagentIcon(record.status)}
+          {running ? <Spinner /> : subagentIcon(record.status)}
         </span>
         <span className="badge" aria-hidden="true">»</span>
         <button className="title-btn" onClick={() => select(tabId, block.id, false)} aria-label={`Inspect ${record.description}`}>

@@ -1,25 +1,50 @@
-// Coalescing: two deltas of one tab in order become one that has the same effect as applying both.
+// Coalescing: deltas of one tab, in order, become one that has the same effect as applying them all.
 
-import type { NormalizedBlock, TranscriptDelta } from "../api.js";
+import type { NormalizedBlock, PendingPermission, TranscriptDelta } from "../api.js";
+import type { Transcript } from "../transcript.js";
 
 export function mergeDeltas(a: TranscriptDelta, b: TranscriptDelta): TranscriptDelta {
-  if (a.tabId !== b.tabId) throw new Error(`cannot merge deltas of different tabs (${a.tabId}, ${b.tabId})`);
-  if (b.reset === true) return b;
-  const upserts = new Map<string, NormalizedBlock>();
-  for (const block of a.upserts) upserts.set(block.id, block);
-  for (const block of b.upserts) {
-    // Re-inserting keeps the newest version; order among upserts carries no meaning.
-    upserts.delete(block.id);
-    upserts.set(block.id, block);
+  return mergeDeltaList([a, b]);
+}
+
+/**
+ * The deltas of one tab merged in one pass (folding them pairwise would copy the growing upserts
+ * once per delta: a frame's worth of a busy session is hundreds).
+ */
+export function mergeDeltaList(deltas: readonly TranscriptDelta[]): TranscriptDelta {
+  const first = deltas[0];
+  if (first === undefined) throw new Error("no deltas to merge");
+  if (deltas.length === 1) return first;
+  // A reset drops whatever came before it.
+  let start = 0;
+  for (let i = deltas.length - 1; i > 0; i--) {
+    if (deltas[i]!.reset === true) {
+      start = i;
+      break;
+    }
   }
-  const meta = b.meta ?? a.meta;
-  const pending = b.pending ?? a.pending;
+  const upserts = new Map<string, NormalizedBlock>();
+  const children: Record<string, readonly string[]> = {};
+  let meta: Omit<Transcript, "blocks"> | undefined;
+  let pending: readonly PendingPermission[] | undefined;
+  for (let i = start; i < deltas.length; i++) {
+    const delta = deltas[i]!;
+    if (delta.tabId !== first.tabId) throw new Error(`cannot merge deltas of different tabs (${first.tabId}, ${delta.tabId})`);
+    // Re-inserting keeps the newest version; order among upserts carries no meaning.
+    for (const block of delta.upserts) {
+      upserts.delete(block.id);
+      upserts.set(block.id, block);
+    }
+    Object.assign(children, delta.children);
+    meta = delta.meta ?? meta;
+    pending = delta.pending ?? pending;
+  }
   return {
-    tabId: a.tabId,
-    ...(a.reset === true ? { reset: true } : {}),
+    tabId: first.tabId,
+    ...(deltas[start]!.reset === true ? { reset: true } : {}),
     ...(meta !== undefined ? { meta } : {}),
     upserts: [...upserts.values()],
-    children: { ...a.children, ...b.children },
+    children,
     ...(pending !== undefined ? { pending } : {}),
   };
 }
