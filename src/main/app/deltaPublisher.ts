@@ -1,5 +1,7 @@
-// Sends each tab's transcript changes to its subscribers: at most one coalesced delta per tick
-// (~16 ms), however many events arrived. A new subscriber first gets a full `reset`.
+// Sends each tab's transcript changes to its subscribers: at most one coalesced delta per interval
+// (50 ms), however many events arrived. The first change after a quiet interval goes out at once;
+// a burst after it waits for the interval to end, so a busy session costs 20 diffs and 20 messages
+// a second, not one per event. A new subscriber first gets a full `reset`.
 
 import type { PendingPermission, TranscriptDelta } from "../../shared/api.js";
 import { diffTranscript, fullDelta } from "../../shared/delta/index.js";
@@ -17,6 +19,8 @@ interface Channel {
   readonly listeners: Set<DeltaListener>;
   sent?: { readonly transcript: Transcript; readonly pending: readonly PendingPermission[] };
   timer?: ReturnType<typeof setTimeout>;
+  /** When the last delta was computed (performance.now()). */
+  lastFlush: number;
 }
 
 export class DeltaPublisher {
@@ -24,7 +28,7 @@ export class DeltaPublisher {
 
   constructor(
     private readonly source: DeltaSource,
-    private readonly intervalMs = 16,
+    private readonly intervalMs = 50,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
@@ -49,10 +53,12 @@ export class DeltaPublisher {
   markDirty(tabId: string): void {
     const channel = this.channels.get(tabId);
     if (channel === undefined || channel.listeners.size === 0 || channel.timer !== undefined) return;
+    // A timer even when the interval is over: the events of one chunk of stdout arrive together.
+    const wait = Math.max(0, channel.lastFlush + this.intervalMs - performance.now());
     channel.timer = setTimeout(() => {
       channel.timer = undefined;
       this.flush(tabId);
-    }, this.intervalMs);
+    }, wait);
   }
 
   /** The tab's transcript was replaced (not edited): subscribers start over. */
@@ -69,6 +75,7 @@ export class DeltaPublisher {
     if (channel === undefined || channel.listeners.size === 0) return;
     if (channel.timer !== undefined) clearTimeout(channel.timer);
     channel.timer = undefined;
+    channel.lastFlush = performance.now();
     const transcript = this.source.transcript(tabId);
     if (transcript === undefined) return;
     const pending = this.source.pending(tabId);
@@ -92,7 +99,7 @@ export class DeltaPublisher {
   private channel(tabId: string): Channel {
     let channel = this.channels.get(tabId);
     if (channel === undefined) {
-      channel = { listeners: new Set() };
+      channel = { listeners: new Set(), lastFlush: Number.NEGATIVE_INFINITY };
       this.channels.set(tabId, channel);
     }
     return channel;

@@ -24,6 +24,9 @@ import { PermissionBroker } from "./permissionBroker.js";
 import { decisionFor } from "./permissionAnswers.js";
 import { tabTitle } from "./tabTitle.js";
 
+/** How long the tab strip may lag a title or session id change (see `changed`). */
+const InfoCheckMs = 50;
+
 export interface SessionManagerOptions {
   readonly claudePath: string;
   readonly env?: NodeJS.ProcessEnv;
@@ -31,7 +34,7 @@ export interface SessionManagerOptions {
   readonly log?: LogBus;
   /** How long permission requests wait with no UI connected before they are denied. Default 30 s. */
   readonly permissionGraceMs?: number;
-  /** Delta tick. Default 16 ms. */
+  /** Shortest gap between two deltas of a tab. Default 50 ms. */
   readonly publishIntervalMs?: number;
   /** Extra client options for every CLI (stop timeouts, partial messages, …). */
   readonly clientDefaults?: Partial<Omit<ClaudeClientOptions, "claudePath" | "cwd" | "env" | "decidePermission" | "log" | "tap">>;
@@ -51,6 +54,9 @@ export class SessionManager {
   private readonly tabs = new Map<string, Tab>();
   private readonly tabListeners = new Set<(tabs: readonly TabInfo[]) => void>();
   private lastInfos = new Map<string, TabInfo>();
+  /** Tabs whose info may have changed since the tab strip was last sent. */
+  private readonly infoDirty = new Set<string>();
+  private infoTimer: ReturnType<typeof setTimeout> | undefined;
   private nextTab = 1;
   private shuttingDown: Promise<void> | undefined;
 
@@ -63,7 +69,7 @@ export class SessionManager {
     });
     this.publisher = new DeltaPublisher(
       { transcript: (tabId) => this.transcriptOf(tabId), pending: (tabId) => this.broker.pending(tabId) },
-      options.publishIntervalMs ?? 16,
+      options.publishIntervalMs,
       (error) => this.log.baton("error", "a transcript subscriber failed", { error: String(error) }),
     );
   }
@@ -104,6 +110,7 @@ export class SessionManager {
       throw error;
     }
     this.log.baton("info", "session started", { cwd: options.cwd, resume: options.resumeSessionId ?? null }, tabId);
+    this.refreshInfo(tabId); // live now
     if (options.initialPrompt !== undefined) session.client.send(options.initialPrompt);
     return this.infoOf(tab);
   }
@@ -230,6 +237,7 @@ export class SessionManager {
       const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t.session] : []));
       await Promise.allSettled(live.map((s) => s.stop()));
       this.publisher.close();
+      clearTimeout(this.infoTimer);
       this.tabs.clear();
       this.tabListeners.clear();
     })();
@@ -249,11 +257,28 @@ export class SessionManager {
 
   private changed(tabId: string): void {
     this.publisher.markDirty(tabId);
+    // Whether the tab strip changed is asked once per burst, not per event: it reads the
+    // transcript, and building that for every line of a busy session cost more than the rest.
+    this.infoDirty.add(tabId);
+    this.infoTimer ??= setTimeout(() => this.checkInfos(), InfoCheckMs);
+  }
+
+  private checkInfos(): void {
+    this.infoTimer = undefined;
+    const dirty = [...this.infoDirty];
+    this.infoDirty.clear();
+    for (const tabId of dirty) if (this.refreshInfo(tabId)) return;
+  }
+
+  /** Sends the tab strip if this tab's entry in it changed; says whether it did. */
+  private refreshInfo(tabId: string): boolean {
     const tab = this.tabs.get(tabId);
-    if (tab === undefined) return;
+    if (tab === undefined) return false;
     const before = this.lastInfos.get(tabId);
     const now = this.infoOf(tab);
-    if (before === undefined || before.title !== now.title || before.sessionId !== now.sessionId || before.live !== now.live) this.emitTabs();
+    if (before !== undefined && before.title === now.title && before.sessionId === now.sessionId && before.live === now.live) return false;
+    this.emitTabs();
+    return true;
   }
 
   private emitTabs(): void {

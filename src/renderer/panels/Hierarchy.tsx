@@ -1,4 +1,6 @@
-// The session as a tree: conductor → subagents → nested subagents, with live status icons.
+// The session as a tree: conductor → subagents → nested subagents, with live status icons. They
+// are glyphs, not spinners: the running cards spin already, and every animated element costs the
+// page a style recalc per frame when there is no GPU.
 import { memo, useRef } from "react";
 import { select, useApp } from "../store/appStore.js";
 import { useShallow } from "zustand/shallow";
@@ -7,7 +9,6 @@ import type { SubagentRecord } from "../../shared/transcript.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
-import { Spinner } from "../util/Spinner.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
@@ -33,7 +34,7 @@ export function Hierarchy() {
     <ul className="tree" role="tree" aria-label="Agents">
       <li role="treeitem" aria-expanded={true} aria-selected={false}>
         <div className="node conductor">
-          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? <Spinner /> : "●"}</span> Conductor
+          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? subagentIcon("running") : "●"}</span> Conductor
           <span className="dim"> {title !== undefined ? commandTitle(title) : null}</span>
         </div>
         <Children tabId={tabId} parentId="" />
@@ -71,7 +72,7 @@ const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
   return (
     <li role="treeitem" aria-selected={selected} aria-label={`${subagentType}: ${description}`}>
       <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={status}>
-        <span className={`icon st-${status}`}>{status === "running" ? <Spinner /> : subagentIcon(status)}</span>
+        <span className={`icon st-${status}`}>{subagentIcon(status)}</span>
         <span className="agent-type">{subagentType}</span> {description}
       </button>
       <Children tabId={tabId} parentId={id} />

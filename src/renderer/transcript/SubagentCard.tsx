@@ -64,7 +64,9 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
           <span className="summary">{record.description}</span>
         </button>
         {record.background ? <span className="chip">background</span> : null}
-        <span className="elapsed">{formatDuration(elapsed)}</span>
+        <span className="elapsed">
+          <span>{formatDuration(elapsed)}</span>
+        </span>
       </header>
       {running ? <ProgressLine record={record} /> : null}
       {pending.map((p) => (
