@@ -5,8 +5,12 @@ import { Worker } from "node:worker_threads";
 import { extractFile, type FileChunk, type FileJob } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerReply } from "./extractProtocol.js";
 
-/** Chunks parsed ahead of the writer; bounds the memory a fast reader can pile up. */
-const MAX_IN_FLIGHT = 4;
+/**
+ * Chunks parsed ahead of the writer; bounds the memory a fast reader can pile up. A commit of the
+ * full-text index takes as long as parsing several chunks, so fewer than that stalls the reader
+ * at every commit (4 measured ~10 % slower cold index than 16; ~65 MB more peak RSS at 16).
+ */
+const MAX_IN_FLIGHT = 16;
 
 export async function chunksInline(jobs: readonly FileJob[], chunkBytes: number, sink: (c: FileChunk) => void): Promise<void> {
   for (let i = 0; i < jobs.length; i++) await extractFile(jobs[i]!, i, chunkBytes, sink);
