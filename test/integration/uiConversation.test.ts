@@ -1,7 +1,9 @@
 // Browser tests of steering a session: permission requests on the card of the agent that asked,
-// AskUserQuestion and ExitPlanMode round trips, Esc interrupting a running subagent.
+// AskUserQuestion and ExitPlanMode round trips, Esc interrupting a running subagent, and the
+// conversation following its end only while the reader is there.
 import fs from "node:fs";
 import path from "node:path";
+import type { Locator } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
@@ -16,6 +18,11 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
+
+/** The conversation shows its last rows: scrolled to within the follow margin of the end. */
+async function expectAtEnd(conversation: Locator): Promise<void> {
+  await expect.poll(() => conversation.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: 10_000 }).toBeLessThan(48);
+}
 
 function requestText(app: WebApp, agent: string, turn: number): string {
   const r = app.model.requests.find((x) => x.agent === agent && x.turn === turn);
@@ -168,6 +175,41 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     await review.getByRole("button", { name: "Reject" }).click();
     await pw(baton.transcript).toContainText("Understood, revising.", { timeout: 30_000 });
     expect(requestText(app, "main", 1)).toContain("Keep the data, only remove temp files");
+  });
+
+  it("follows the end while the reader is there, and does not move while they read further up", async () => {
+    const filler = (tag: string) => Array.from({ length: 12 }, (_, i) => text(`${tag} ${i}: ${"lorem ipsum ".repeat(40)}`));
+    app = await startWebApp(
+      {
+        main: [
+          // The command waits for the test: the rest of the answer arrives while the reader is up.
+          { blocks: [...filler("Early"), bashCall("while [ ! -e go ]; do sleep 0.1; done; echo released", "Wait for the reader")] },
+          { blocks: filler("Late") },
+          { blocks: [text("Second answer, at the end.")] },
+        ],
+      },
+      { cwdName: "follow-ui", viewport: { width: 1280, height: 700 } },
+    );
+    const { baton, page, env } = app;
+    await baton.newSession();
+    await page.getByRole("combobox", { name: "Permission mode" }).selectOption("bypassPermissions");
+    await baton.send("fill the screen");
+    await pw(baton.transcript).toContainText("Early 11", { timeout: 30_000 });
+    await pw(baton.toolCards("Bash")).toHaveCount(1, { timeout: 30_000 });
+
+    await baton.conversation.evaluate((el) => (el.scrollTop = 0));
+    await pw(baton.transcript).toContainText("Early 0");
+    fs.writeFileSync(path.join(env.cwd, "go"), "");
+    await pw(page.getByLabel("Session status")).toHaveText("idle", { timeout: 30_000 });
+    expect(await baton.conversation.evaluate((el) => el.scrollTop)).toBe(0);
+    await pw(baton.transcript).toContainText("Early 0");
+
+    await baton.conversation.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await pw(baton.transcript).toContainText("Late 11");
+    await baton.send("one more");
+    await pw(baton.transcript).toContainText("Second answer, at the end.", { timeout: 30_000 });
+    await expectAtEnd(baton.conversation);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it("interrupts a running subagent with Esc; its card shows stopped", async () => {

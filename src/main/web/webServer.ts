@@ -44,7 +44,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = http.createServer((req, res) => {
     void handleHttp(req, res, port, secrets, options.rendererDir);
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024 * 1024 });
+  // Deltas are JSON that compresses ~10×. The browser reads a socket in small pieces, each a task
+  // on the page's main thread (a busy session's 35 KB deltas arrived as ~40 tasks each), so the
+  // page does less work for fewer bytes; inflating happens in the browser's network process.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayloadBytes ?? 64 * 1024 * 1024,
+    perMessageDeflate: { threshold: 1024 },
+  });
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -22,7 +22,8 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
   const pending = usePendingForAgent(tabId, record.taskId);
   const selected = useSelected(tabId, block.id);
   const running = record.status === "running";
-  const now = useNow(running);
+  // The clock ticks only while nothing better is known: progress reports carry the duration.
+  const now = useNow(running && record.durationMs === undefined);
   const elapsed = record.durationMs ?? elapsedMs(call.startedAt, call.endedAt, now);
   const label = `Subagent ${record.subagentType}: ${record.description}`;
   // Expanded, the steps end with the agent's final text; the summary would only repeat it.

@@ -1,7 +1,7 @@
 // The virtualised conversation (TanStack Virtual, like its chat example): rows keyed by stable
 // block id and measured as they render; anchored to the bottom while the reader is there, and
 // left alone once the reader scrolls up.
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { setExpanded, useApp } from "../store/appStore.js";
 import { useChildren } from "../store/selectors.js";
@@ -12,6 +12,18 @@ import { ancestorsOf } from "./ancestors.js";
 
 const BottomSlack = 48;
 
+/**
+ * A row's height from its ResizeObserver entry. A row just mounted has none yet: it keeps its
+ * last known height (or the estimate) until the observer reports, right after the browser's own
+ * layout, instead of forcing a layout from inside React's commit for every new row.
+ */
+function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box !== undefined) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+}
+
 export function TranscriptList({ tabId }: { tabId: string }) {
   const ids = useChildren(tabId, "");
   const rows = useMemo<Row[]>(() => {
@@ -20,6 +32,7 @@ export function TranscriptList({ tabId }: { tabId: string }) {
   }, [ids, tabId]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const lastTop = useRef(0);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -27,12 +40,19 @@ export function TranscriptList({ tabId }: { tabId: string }) {
     estimateSize: () => 64,
     overscan: 6,
     getItemKey: (index) => rows[index]?.key ?? index,
+    measureElement: measureRow,
   });
   const total = virtualizer.getTotalSize();
 
+  // Follow the bottom on the next frame, not in this commit: scrolling needs a layout, and forcing
+  // one here would put the browser's layout into React's task instead of the frame's own.
   useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (el !== null && stick.current) el.scrollTop = el.scrollHeight;
+    if (!stick.current) return;
+    const frame = requestAnimationFrame(() => {
+      const el = scrollRef.current;
+      if (el !== null && stick.current) el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [total, rows.length]);
 
   useScrollRequests(tabId, rows, (index) => virtualizer.scrollToIndex(index, { align: "start" }), stick);
@@ -45,8 +65,12 @@ export function TranscriptList({ tabId }: { tabId: string }) {
       tabIndex={0}
       aria-label="Conversation"
       onScroll={(e) => {
+        // Only a scroll up lets go of the end. A scroll event may be seen after the rows below
+        // grew (they are measured as they render), which must not count as leaving the end.
         const el = e.currentTarget;
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < BottomSlack;
+        const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < BottomSlack;
+        stick.current = atEnd || (stick.current && el.scrollTop >= lastTop.current - 1);
+        lastTop.current = el.scrollTop;
       }}
     >
       <div className="transcript-inner" style={{ height: total }}>
