@@ -99,8 +99,9 @@ export interface SessionInfo {
 }
 
 /**
- * A batch of changes to one tab's transcript, coalesced per animation frame. Blocks are
- * normalised: a block's nested blocks (subagent records) are listed by id in `children`.
+ * A batch of changes to one tab's transcript: the main side sends at most one per tab every 50 ms
+ * (DeltaPublisher). Blocks are normalised: a block's nested blocks (subagent records) are listed
+ * by id in `children`.
  */
 export interface TranscriptDelta {
   readonly tabId: string;
