@@ -75,8 +75,23 @@ async function measure(kind: string, file: string): Promise<void> {
   }
   const cpu = process.cpuUsage(cpu0);
   out.cpuMs = (cpu.user + cpu.system) / 1000;
-  out.maxRss = process.resourceUsage().maxRSS * 1024;
+  out.maxRss = peakRss();
   console.log(JSON.stringify(out));
+}
+
+/**
+ * This process's peak RSS, in bytes. Linux keeps `ru_maxrss` across exec, so a measurement spawned
+ * by a big process (the history bench after indexing) would report the parent's size at fork;
+ * VmHWM belongs to the address space the exec created.
+ */
+function peakRss(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+    if (m !== null) return Number(m[1]) * 1024;
+  } catch {
+    // Not Linux: fall back to getrusage.
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
 
 function run(kind: string, file: string, blocks = 50): Measurement {
