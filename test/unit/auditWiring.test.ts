@@ -3,9 +3,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Transcript } from "../../src/shared/transcript.js";
+import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
 import { createAppCore } from "../../src/main/app/createAppCore.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
@@ -14,6 +16,7 @@ import { run as searchRun } from "../../src/main/commands/search.js";
 import { followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import type { AuditPermission } from "../../src/main/store/audit.js";
+import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];
@@ -140,6 +143,30 @@ describe("the app's Console", { timeout: 30_000 }, () => {
     } finally {
       await core.close();
     }
+  });
+});
+
+describe("an index written by a newer Baton", { timeout: 30_000 }, () => {
+  it("turns search off in the app, leaves the file alone, and keeps the audit trail: a restore still shows Baton's decision", async () => {
+    const { projects, dbPath } = setUp(true);
+    const newer = new Database(dbPath);
+    newer.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    newer.close();
+    const before = fs.readFileSync(dbPath);
+    const core = await createAppCore({ projectsDir: projects, dbPath, claudePath: path.join(projects, "no-claude") });
+    try {
+      const warnings = core.log.entries().filter((e) => e.level === "warning" && e.message.includes("search is off"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toContain("the audit trail still records");
+      await expect(core.manager.searchHistory("list")).rejects.toMatchObject({ code: "search_unavailable" });
+      const tab = await core.manager.openSession(sessionId);
+      let shown: Transcript | undefined;
+      core.manager.subscribeTranscript(tab.tabId, (delta) => (shown = denormalize(applyDelta(emptyTranscriptStore(), delta))))();
+      expect(bashPermission(shown!)).toEqual({ requestId: "req-1", state: "denied", decidedBy: "user", message: "Not in this folder" });
+    } finally {
+      await core.close();
+    }
+    expect(fs.readFileSync(dbPath).equals(before)).toBe(true);
   });
 });
 

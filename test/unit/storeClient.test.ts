@@ -89,6 +89,25 @@ describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
     expect(err.code).toBe("newer_schema");
   });
 
+  it("with auditWhenIndexRefused, a newer index costs only the index calls: the audit trail works", async () => {
+    const dbPath = path.join(tmp, "newer-kept.db");
+    const db = new Database(dbPath);
+    db.pragma(`user_version = ${LATEST_VERSION + 5}`);
+    db.close();
+    const store = await openStore({ dbPath, auditPath: path.join(tmp, "newer-kept-audit.sqlite"), auditWhenIndexRefused: true });
+    try {
+      expect(store.info.refused).toMatchObject({ code: "newer_schema" });
+      expect(store.info.schemaVersion).toBeNull();
+      expect((await rejection(store.search("x"))).code).toBe("newer_schema");
+      expect((await rejection(store.index(projects))).code).toBe("newer_schema");
+      const entry = { sessionId: "s1", requestId: "r1", toolUseId: "t1", toolName: "Bash", decision: "deny", decidedBy: "user", time: "2026-01-01T00:00:00.000Z" } as const;
+      await store.recordPermission(entry);
+      expect((await store.readAudit("s1")).permissions).toEqual([entry]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("after close(), calls fail with `closed`; close() can be called twice", async () => {
     const store = await openStore({ dbPath: path.join(tmp, "closed.db") });
     await store.close();

@@ -47,6 +47,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   else log.baton("info", "using claude", { path: found.path, source: found.source });
 
   const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, options.projectsDir, log);
+  // An index from a newer Baton is left alone, search is off; the audit trail still records.
+  const searchable = store !== undefined && store.info.refused === null;
   // The audit trail (audit.sqlite) goes through the store's worker; a failed write is logged, the
   // action stands. A damaged trail moved aside is an error: earlier decisions now live elsewhere.
   const auditFailed = (what: string, error: unknown): void => {
@@ -56,7 +58,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
   const history = createHistorySource({
     projectsDir: options.projectsDir,
-    ...(store ? { store, audit: createAuditReader(store, auditFailed) } : {}),
+    ...(store ? { ...(searchable ? { store } : {}), audit: createAuditReader(store, auditFailed) } : {}),
   });
   const manager = new SessionManager({
     claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
@@ -85,12 +87,19 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
 }
 
-/** Opens the index and refreshes it in the background; failures only cost search and the audit trail. */
+/**
+ * Opens the index and refreshes it in the background. A failure costs search and the audit trail;
+ * an index from a newer Baton costs only search (the store stays open for the trail).
+ */
 async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
   const { dbPath } = storeOptions;
   try {
-    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath) });
+    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath), auditWhenIndexRefused: true });
     logStoreOpened(store, log);
+    if (store.info.refused !== null) {
+      log.baton("warning", "history index unavailable; search is off (the audit trail still records decisions)", { dbPath, error: store.info.refused.message });
+      return store;
+    }
     void store.index(projectsDir).then(
       (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
       (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),

@@ -28,6 +28,11 @@ export interface OpenStoreOptions {
   readonly auditPath?: string;
   readonly batchBytes?: number;
   /**
+   * Keep the audit trail when the index is refused (a newer Baton's file): `info.refused` says so
+   * and the index calls fail with that refusal. Default: the refusal rejects `openStore`.
+   */
+  readonly auditWhenIndexRefused?: boolean;
+  /**
    * The worker module; defaults to storeWorker next to this file (.ts under tsx, .js when built).
    * A bundled app passes its emitted worker chunk here.
    */
@@ -47,6 +52,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreClient>
     entry: entry.href,
     ...(options.auditPath !== undefined ? { auditPath: options.auditPath } : {}),
     ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
+    ...(options.auditWhenIndexRefused === true ? { auditWhenIndexRefused: true } : {}),
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   };
   // A .ts entry (tests, `npx baton` under tsx) needs the bootstrap that registers tsx first.

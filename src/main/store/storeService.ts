@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
 import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
-import { isCorruption, StoreError } from "./errors.js";
+import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
 import { schemaVersion } from "./migrate.js";
 import { moveAside, openDatabase } from "./openDatabase.js";
@@ -13,7 +13,10 @@ import { listSessions, listSubagents, type ListSessionsOptions, type SessionSumm
 
 export interface StoreInfo {
   readonly dbPath: string;
-  readonly schemaVersion: number;
+  /** The index's schema version; null when it was refused. */
+  readonly schemaVersion: number | null;
+  /** Why the index is not open (a newer Baton's file, left untouched); null when it is. */
+  readonly refused: StoreErrorInfo | null;
   /** Where a damaged database was moved, if that happened since open. */
   readonly movedAsideTo: string | null;
   /** Why the index at open was moved aside other than for damage (a development build's file). */
@@ -34,12 +37,24 @@ export interface StoreServiceOptions {
   readonly batchBytes?: number;
   /** Runs reading at least this many bytes parse on an extract worker (0 in tests to use it always). */
   readonly parallelBytes?: number;
+  /**
+   * An index written by a newer Baton is refused and left untouched. By default that refuses the
+   * whole store; with this, the audit trail (its own file) stays open and only the index calls
+   * fail, so the app keeps recording decisions while search is off.
+   */
+  readonly auditWhenIndexRefused?: boolean;
+}
+
+/** The open index: its connection and what reads and writes it. */
+interface Index {
+  readonly db: Database.Database;
+  readonly indexer: Indexer;
+  readonly searcher: Searcher;
 }
 
 export class StoreService {
-  private db: Database.Database;
-  private indexer: Indexer;
-  private searcher: Searcher;
+  private opened: Index | undefined;
+  private readonly refused: StoreError | undefined;
   private movedAsideTo: string | null;
   private readonly retired: string | null;
   private readonly audit: AuditDatabase;
@@ -57,21 +72,32 @@ export class StoreService {
     try {
       opened = openDatabase(this.dbPath);
     } catch (err) {
+      if (options.auditWhenIndexRefused === true && err instanceof StoreError && err.code === "newer_schema") {
+        this.refused = err;
+        this.movedAsideTo = null;
+        this.retired = null;
+        return;
+      }
       this.audit.close();
       throw err;
     }
-    this.db = opened.db;
     this.movedAsideTo = opened.movedAsideTo ?? null;
     this.retired = opened.retired ?? null;
     // A development build's index held the trail: carry its rows over (the old file is kept too).
     if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
-    this.indexer = new Indexer(this.db, indexerOptions(options));
-    this.searcher = new Searcher(this.db);
+    this.opened = indexOn(opened.db, options);
   }
 
   info(): StoreInfo {
     this.assertOpen();
-    return { dbPath: this.dbPath, schemaVersion: schemaVersion(this.db), movedAsideTo: this.movedAsideTo, retired: this.retired, audit: this.audit.info() };
+    return {
+      dbPath: this.dbPath,
+      schemaVersion: this.opened === undefined ? null : schemaVersion(this.opened.db),
+      refused: this.refused === undefined ? null : toErrorInfo(this.refused),
+      movedAsideTo: this.movedAsideTo,
+      retired: this.retired,
+      audit: this.audit.info(),
+    };
   }
 
   /** Refreshes the index from `projectsDir`; a damaged database is moved aside and rebuilt. */
@@ -79,11 +105,11 @@ export class StoreService {
     const run = this.indexing.then(async () => {
       this.assertOpen();
       try {
-        return { ...(await this.indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
       } catch (err) {
         if (!isCorruption(err)) throw err;
         this.recover();
-        return { ...(await this.indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
       }
     });
     this.indexing = run.catch(() => undefined);
@@ -91,15 +117,15 @@ export class StoreService {
   }
 
   search(query: string, options?: SearchOptions): SearchHit[] {
-    return this.guard(() => this.searcher.search(query, options));
+    return this.guard(() => this.requireIndex().searcher.search(query, options));
   }
 
   listSessions(options?: ListSessionsOptions): SessionSummary[] {
-    return this.guard(() => listSessions(this.db, options));
+    return this.guard(() => listSessions(this.requireIndex().db, options));
   }
 
   listSubagents(sessionId: string): SubagentSummary[] {
-    return this.guard(() => listSubagents(this.db, sessionId));
+    return this.guard(() => listSubagents(this.requireIndex().db, sessionId));
   }
 
   /** Appends one permission decision to the audit trail (its own file, one IMMEDIATE transaction). */
@@ -123,7 +149,7 @@ export class StoreService {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    this.opened?.db.close();
     this.audit.close();
   }
 
@@ -151,18 +177,26 @@ export class StoreService {
 
   /** Closes the damaged file, moves it aside and starts a fresh one. */
   private recover(): string {
-    this.db.close();
+    this.requireIndex().db.close();
     const movedTo = moveAside(this.dbPath);
-    this.db = openDatabase(this.dbPath).db;
-    this.indexer = new Indexer(this.db, indexerOptions(this.options));
-    this.searcher = new Searcher(this.db);
+    this.opened = indexOn(openDatabase(this.dbPath).db, this.options);
     this.movedAsideTo = movedTo;
     return movedTo;
+  }
+
+  /** The open index, or the refusal that kept it closed. */
+  private requireIndex(): Index {
+    if (this.opened === undefined) throw this.refused ?? new StoreError("closed", "the index is not open");
+    return this.opened;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new StoreError("closed", "the store is closed");
   }
+}
+
+function indexOn(db: Database.Database, options: StoreServiceOptions): Index {
+  return { db, indexer: new Indexer(db, indexerOptions(options)), searcher: new Searcher(db) };
 }
 
 function indexerOptions(options: StoreServiceOptions): IndexerOptions {

@@ -22,6 +22,7 @@ try {
     dbPath: data.dbPath,
     ...(data.auditPath !== undefined ? { auditPath: data.auditPath } : {}),
     ...(data.batchBytes ? { batchBytes: data.batchBytes } : {}),
+    ...(data.auditWhenIndexRefused === true ? { auditWhenIndexRefused: true } : {}),
   });
   reply({ id: 0, ok: true, value: service.info() });
 } catch (err) {

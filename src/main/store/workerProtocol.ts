@@ -36,6 +36,8 @@ export interface StoreWorkerData {
   /** The audit trail's file; default audit.sqlite beside dbPath. */
   readonly auditPath?: string;
   readonly batchBytes?: number;
+  /** See StoreServiceOptions.auditWhenIndexRefused. */
+  readonly auditWhenIndexRefused?: boolean;
   /** The module the bootstrap imports (a .ts file under tsx, a .js file when built). */
   readonly entry: string;
   /** A better-sqlite3 binary to load instead of node_modules' (the Electron build, in the app). */
