@@ -70,8 +70,8 @@ describe("DeltaPublisher", () => {
     await vi.waitFor(() => expect(t.shown()).toEqual(t.current()), { timeout: 5000 });
     const deltas = t.received.slice(1);
     const gaps = deltas.slice(1).map((r, i) => r.at - deltas[i]!.at);
-    // Timers fire late, never early; a delta is timed after its diff, which may take a few ms.
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(intervalMs - 5);
+    // Timers fire late, never early; a delta is timed after its diff, which a GC pause may stretch.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(intervalMs - 10);
     expect(deltas.length).toBeLessThanOrEqual(Math.ceil((performance.now() - start) / intervalMs) + 1);
   });
 });
