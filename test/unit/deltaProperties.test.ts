@@ -1,11 +1,11 @@
 // Transcript deltas: for any sequence of transcripts (random edits that share unchanged subtrees
 // like the hub does, and every recorded CLI run replayed through the hub), applying the deltas —
-// one per step or coalesced with mergeDeltaList / mergeDeltas — rebuilds exactly the transcript at every step.
+// one per step or coalesced with mergeDeltaList, in one pass or pairwise — rebuilds exactly the transcript at every step.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PendingPermission, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltaList, mergeDeltas, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltaList, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { createSessionState, reduce, toTranscript } from "../../src/main/hub/index.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
@@ -168,7 +168,7 @@ function replayDeltas(
     inBatch++;
     if (inBatch >= (groupSizes[group % Math.max(groupSizes.length, 1)] ?? 1)) {
       // Both ways of coalescing: in one pass (the renderer's), and folded pairwise.
-      if (batch.length > 0) store = applyDelta(store, group % 2 === 0 ? mergeDeltaList(batch) : batch.reduce((a, b) => mergeDeltas(a, b)));
+      if (batch.length > 0) store = applyDelta(store, group % 2 === 0 ? mergeDeltaList(batch) : batch.reduce((a, b) => mergeDeltaList([a, b])));
       batch = [];
       inBatch = 0;
       group++;

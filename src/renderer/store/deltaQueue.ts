@@ -1,8 +1,5 @@
-// Deltas arrive as fast as the main process sends them; the store takes them at most once per
-// MinFlushGapMs, so a burst of progress ticks costs one React commit and one layout. A busy
-// session (ten subagents at 2,000 lines/s) changes a dozen cards at every update; redrawing them 20
-// times a second instead of 60 looks the same and costs the page a third of the work. The first
-// delta after a quiet spell is applied at once.
+// Deltas arrive at most one per tab every 50 ms (the main side paces them, DeltaPublisher); the
+// store takes whatever has arrived in one update, so deltas of several tabs cost one React commit.
 //
 // The store is updated in a task of its own, not in an animation-frame callback: React's render
 // and commit then run in one task and the browser's style, layout and paint in the next, instead
@@ -12,28 +9,24 @@ import type { TranscriptDelta } from "../../shared/api.js";
 import { applyDelta, mergeDeltaList } from "../../shared/delta/index.js";
 import { useApp, type TabState } from "./appStore.js";
 
-const MinFlushGapMs = 50;
-
 let queue: TranscriptDelta[] = [];
 let scheduled = false;
-let lastFlush = Number.NEGATIVE_INFINITY;
 const listeners = new Set<(deltas: readonly TranscriptDelta[]) => void>();
 
 export function enqueueDelta(delta: TranscriptDelta): void {
   queue.push(delta);
   if (scheduled) return;
   scheduled = true;
-  setTimeout(flushDeltas, Math.max(0, lastFlush + MinFlushGapMs - performance.now()));
+  setTimeout(flushDeltas, 0);
 }
 
 /** Applies every queued delta in one store update. Exported for tests and benches. */
 export function flushDeltas(): void {
   scheduled = false;
   if (queue.length === 0) return;
-  lastFlush = performance.now();
   const batch = queue;
   queue = [];
-  // One merged delta per tab: a frame's worth of ticks costs one copy of the maps, not one each.
+  // One merged delta per tab: a burst of deltas costs one copy of the maps, not one each.
   const byTab = new Map<string, TranscriptDelta[]>();
   for (const delta of batch) {
     const list = byTab.get(delta.tabId);

@@ -1,5 +1,5 @@
 // Transcript deltas: the main process diffs, the renderer applies (DESIGN.md "batched deltas").
 export { diffTranscript, fullDelta } from "./diffTranscript.js";
-export { mergeDeltaList, mergeDeltas } from "./mergeDeltas.js";
+export { mergeDeltaList } from "./mergeDeltas.js";
 export { normalizeBlock, TopLevel, type TranscriptMeta } from "./normalize.js";
 export { applyDelta, blocksUnder, denormalize, emptyTranscriptStore, type TranscriptStore } from "./transcriptStore.js";

@@ -3,13 +3,9 @@
 import type { NormalizedBlock, PendingPermission, TranscriptDelta } from "../api.js";
 import type { Transcript } from "../transcript.js";
 
-export function mergeDeltas(a: TranscriptDelta, b: TranscriptDelta): TranscriptDelta {
-  return mergeDeltaList([a, b]);
-}
-
 /**
  * The deltas of one tab merged in one pass (folding them pairwise would copy the growing upserts
- * once per delta: a frame's worth of a busy session is hundreds).
+ * once per delta).
  */
 export function mergeDeltaList(deltas: readonly TranscriptDelta[]): TranscriptDelta {
   const first = deltas[0];
