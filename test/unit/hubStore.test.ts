@@ -1,4 +1,4 @@
-// The hub's storage: one mutable store shared by all states of a session, an undo log per step,
+// The hub's storage: one mutable store shared by all states of a session, a journal of its writes,
 // and rerooting when an older state is read or reduced again. From the outside every state must
 // still behave as an immutable value, whatever order states are read and reduced in.
 
@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
-import { rewind, write, writeMap, type UndoLog } from "../../src/main/hub/undoLog.js";
+import { redoRange, undoRange, UndoLog, write, writeMap } from "../../src/main/hub/undoLog.js";
 import { ev, recordOf } from "./hubTestKit.js";
 
 const start = [ev.init(), ev.prompt("go")];
@@ -29,22 +29,26 @@ function twoAgents(steps: number): ClientEvent[] {
 const fresh = (events: readonly ClientEvent[]): string => JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
 
 describe("undo log", () => {
-  it("rewinding undoes object and map writes, newest first, and its result redoes them", () => {
+  it("undoing a range puts object and map values back, newest first, and redoing it writes them again", () => {
     const target = { a: 1, b: "x" };
     const map = new Map<string, number>([["k", 1]]);
-    const log: UndoLog = [];
+    const log = new UndoLog(3);
     write(log, target, "a", 2);
     write(log, target, "a", 3);
     write(log, target, "b", "y");
     writeMap(log, map, "k", undefined);
     writeMap(log, map, "n", 5);
-    const redo = rewind(log);
+    undoRange(log, 0, log.length);
     expect(target).toEqual({ a: 1, b: "x" });
     expect([...map]).toEqual([["k", 1]]);
-    const again = rewind(redo);
+    redoRange(log, 0, log.length);
     expect(target).toEqual({ a: 3, b: "y" });
     expect(Object.fromEntries(map)).toEqual({ n: 5 });
-    rewind(again);
+    // Part of the range: only the last two writes (the map's) go back.
+    undoRange(log, 9, log.length);
+    expect(target).toEqual({ a: 3, b: "y" });
+    expect([...map]).toEqual([["k", 1]]);
+    undoRange(log, 0, 9);
     expect(target).toEqual({ a: 1, b: "x" });
   });
 });
@@ -96,6 +100,45 @@ describe("states sharing one store", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("states far apart in a long session, forked and read in any order, each show their own prefix", () => {
+    // Long enough for the journal to span many pages, so forks and reads cross page boundaries.
+    const events = twoAgents(MaxNestedBlocks * 4);
+    const states: SessionState[] = [createSessionState()];
+    for (const e of events) states.push(reduce(states.at(-1) as SessionState, e));
+    const other = (e: ClientEvent): ClientEvent => (e.kind === "assistant_block" && e.block.type === "text" ? { ...e, block: { ...e.block, text: `other ${e.block.text}` } } : e);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(events.length), fc.nat(40)), { minLength: 1, maxLength: 6 }), (forks) => {
+        // Each fork goes `length` events down another path from state `at`; then all are read back, newest fork first.
+        const made = forks.map(([at, length]) => {
+          const rest = events.slice(at, at + length).map(other);
+          return { at, rest, state: rest.reduce(reduce, states[at] as SessionState) };
+        });
+        for (const { at, rest, state } of made.reverse()) {
+          expect(JSON.stringify(toTranscript(state))).toBe(fresh([...events.slice(0, at), ...rest]));
+          expect(JSON.stringify(toTranscript(states[at] as SessionState))).toBe(fresh(events.slice(0, at)));
+        }
+      }),
+      { numRuns: 8 },
+    );
+    expect(JSON.stringify(toTranscript(states.at(-1) as SessionState))).toBe(fresh(events));
+  });
+
+  it("a step that throws leaves its state as it was, and the session goes on", () => {
+    const events = twoAgents(20);
+    const state = reduceAll(createSessionState(), events.slice(0, 60));
+    const before = JSON.stringify(toTranscript(state));
+    // A tool_use line half written by the reducer before it fails on the malformed block.
+    const broken = { ...ev.use("toolu_A_x", "Bash", {}, "toolu_A"), block: { type: "tool_use", id: "toolu_A_x", name: "Bash", get input(): never { throw new Error("bad input"); } } } as unknown as ClientEvent;
+    const use = events.findIndex((e, i) => i >= 60 && e.kind === "assistant_block" && e.block.type === "tool_use");
+    expect(() => reduce(state, broken)).toThrow("bad input");
+    expect(() => reduceAll(state, [...events.slice(60, use + 1), broken])).toThrow("bad input");
+    expect(JSON.stringify(toTranscript(state))).toBe(before);
+    // The store itself is back: a step from the state shows none of the failed batch's calls.
+    const aside = ev.text("u_aside", "An aside.");
+    expect(JSON.stringify(toTranscript(reduce(state, aside)))).toBe(fresh([...events.slice(0, 60), aside]));
+    expect(JSON.stringify(toTranscript(reduceAll(state, events.slice(60))))).toBe(fresh(events));
   });
 
   it("reduceAll gives what reducing one event at a time gives, and leaves its input alone", () => {

@@ -18,7 +18,8 @@ export type Draft = HubState & { readonly store: Store; readonly log: UndoLog };
  * names the same parent, or none that was known then (an orphan at the top level).
  */
 export function knownBlock(d: Draft, id: string, parent: Node | undefined): Node | Dropped | undefined {
-  const entry = listOf(d.store, parent).index.get(id);
+  const list = listOf(d.store, parent);
+  const entry = list.at(list.index.get(id));
   if (entry !== undefined || parent === undefined) return entry;
   return getIfAny(d.store.orphans, id);
 }
@@ -58,9 +59,10 @@ export function nextId(d: Draft, prefix: string): string {
 
 /** Appends a text-like block under `parent` (undefined = top level) and indexes it by id. */
 export function addBlock(d: Draft, parent: Node | undefined, block: Block): Node {
-  const node = new Node(parent, block, undefined);
-  append(d, node);
-  writeMap(d.log, listOf(d.store, parent).index, block.id, node);
+  const list = listOf(d.store, parent);
+  const node = new Node(parent, list.count, block, undefined);
+  append(d, list, node);
+  writeMap(d.log, list.index, block.id, node.seq);
   return node;
 }
 
@@ -71,18 +73,18 @@ export function addOrphan(d: Draft, node: Node, id: string): void {
 
 /** Appends a tool block under `parent` and indexes it by tool_use id. */
 export function addCall(d: Draft, parent: Node | undefined, call: ToolCallRecord): Node {
-  const node = new Node(parent, undefined, call);
-  append(d, node);
+  const list = listOf(d.store, parent);
+  const node = new Node(parent, list.count, undefined, call);
+  append(d, list, node);
   // Callers check the id is new (isKnown): log its absence without another lookup, in each map.
-  const index = listOf(d.store, parent).index;
-  d.log.push(index, call.toolUseId, undefined);
-  index.set(call.toolUseId, node);
+  d.log.note(list.index, call.toolUseId, undefined);
+  list.index.set(call.toolUseId, node.seq);
   if (call.subagent !== undefined) {
-    d.log.push(d.store.agents, call.toolUseId, undefined);
+    d.log.note(d.store.agents, call.toolUseId, undefined);
     d.store.agents.set(call.toolUseId, node);
   }
-  if (isOpen(call)) {
-    d.log.push(d.store.open, call.toolUseId, undefined);
+  if (node.open) {
+    d.log.note(d.store.open, call.toolUseId, undefined);
     d.store.open.set(call.toolUseId, node);
   }
   return node;
@@ -98,8 +100,9 @@ export function replaceBlock(d: Draft, node: Node, block: Block): void {
     writeMap(d.log, d.store.open, node.call.toolUseId, undefined);
     writeMap(d.log, d.store.agents, node.call.toolUseId, undefined);
     write(d.log, node, "call", undefined);
+    write(d.log, node, "open", false);
   }
-  d.log.push(node, "block", node.block);
+  d.log.note(node, "block", node.block);
   node.block = block;
   changed(d, node);
 }
@@ -114,7 +117,7 @@ export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => Too
 export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   const call = node.call as ToolCallRecord;
   if (next === call) return;
-  d.log.push(node, "call", call);
+  d.log.note(node, "call", call);
   node.call = next;
   if (next.subagent !== undefined && node.list === undefined) {
     write(d.log, node, "list", new BlockList());
@@ -122,10 +125,11 @@ export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   }
   changed(d, node);
   // `open` holds exactly the alive nodes whose call is open, so only a change of openness touches it.
-  const wasOpen = isOpen(call);
+  const wasOpen = node.open;
   if (wasOpen === isOpen(next)) return;
+  write(d.log, node, "open", !wasOpen);
   const open = d.store.open;
-  d.log.push(open, next.toolUseId, wasOpen ? node : undefined);
+  d.log.note(open, next.toolUseId, wasOpen ? node : undefined);
   if (wasOpen) open.delete(next.toolUseId);
   else open.set(next.toolUseId, node);
 }

@@ -21,7 +21,7 @@ export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: Ta
     toolUses: u?.tool_uses ?? base.toolUses,
     durationMs: u?.duration_ms ?? base.durationMs,
   };
-  d.log.push(node, "progress", node.progress);
+  d.log.note(node, "progress", node.progress);
   node.progress = next;
   changed(d, node);
 }
@@ -36,10 +36,10 @@ export function foldProgress(d: Draft, node: Node): void {
   const p = node.progress;
   const call = node.call;
   if (p === undefined) return;
-  d.log.push(node, "progress", p);
+  d.log.note(node, "progress", p);
   node.progress = undefined;
   if (call?.subagent === undefined) return;
   const folded: ToolCallRecord = callWithSubagent(call, withProgress(call.subagent, p));
-  d.log.push(node, "call", call);
+  d.log.note(node, "call", call);
   node.call = folded;
 }

@@ -8,9 +8,9 @@ import type { ToolCallRecord, Transcript } from "../../shared/transcript.js";
 import { addNotice, type Draft } from "./draft.js";
 import { blockOf, blocksOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionRequest, onPermissionResolved } from "./permissions.js";
-import { HubState, hubState, publish, reroot, type SessionState } from "./state.js";
+import { HubState, hubState, reroot, type SessionState } from "./state.js";
 import { findCallAnywhere } from "./store.js";
-import { rewind } from "./undoLog.js";
+import { advance, discard, writableFrom } from "./timeline.js";
 import { onStreamDelta } from "./streaming.js";
 import { onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
@@ -25,15 +25,14 @@ import {
 } from "./turns.js";
 
 export function reduce(state: SessionState, event: ClientEvent): SessionState {
-  const from = hubState(state);
-  const d = draftFrom(from);
+  const d = draftFrom(hubState(state));
   try {
     apply(d, event);
   } catch (error) {
-    rewind(d.log); // leave `from` as it was
+    discard(d.timeline, d.slot - d.page.start); // leave the store as `state` shows it
     throw error;
   }
-  return finish(from, d);
+  return finish(d);
 }
 
 /** Same as reducing one event at a time, with one draft (and one undo log) for the whole batch. */
@@ -46,22 +45,29 @@ export function reduceAll(state: SessionState, events: Iterable<ClientEvent>): S
       apply(d, event);
     }
   } catch (error) {
-    if (d !== undefined) rewind(d.log); // leave `from` as it was
+    if (d !== undefined) discard(d.timeline, d.slot - d.page.start); // leave the store as `state` shows it
     throw error;
   }
-  return d === undefined ? state : finish(from, d);
+  return d === undefined ? state : finish(d);
 }
 
+/** The next state, being written: current, at the end of a timeline (a new one if `from` already had a successor). */
 function draftFrom(from: HubState): Draft {
-  const next = new HubState(from, reroot(from));
-  next.log = [];
+  const store = reroot(from);
+  const next = new HubState(from, writableFrom(from.timeline));
+  next.store = store;
+  next.log = next.page;
   return next as Draft;
 }
 
-function finish(from: HubState, d: Draft): HubState {
-  publish(from, d, d.log);
-  (d as HubState).log = undefined;
-  return d;
+function finish(d: Draft): HubState {
+  const state: HubState = d;
+  advance(state.timeline);
+  state.slot = state.timeline.applied;
+  state.page = state.timeline.appliedPage;
+  state.store = undefined;
+  state.log = undefined;
+  return state;
 }
 
 function apply(d: Draft, ev: ClientEvent): void {

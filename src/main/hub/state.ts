@@ -1,15 +1,14 @@
-// The hub's states. Every state of a session shares one mutable Store; exactly one state, the
-// root, sees it as it is. Each other state keeps the undo log that turns its `next` state's view
-// into its own (Baker's trick for persistent arrays). Reducing the root mutates the store and
-// leaves the old root a log behind; reading or reducing any other state first "reroots" the
-// store to it. A live session only ever touches its newest state, so all of this is O(1) per
-// event, and an old state that nobody holds is garbage together with its log.
+// The hub's states. Every state of a session shares one mutable Store (store.ts), which shows one
+// state at a time; a state is a version of a timeline (timeline.ts), and reading or reducing any
+// other state first moves the store to it ("rerooting"). A live session only ever touches its
+// newest state, so this is O(1) per event.
 
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
 import type { Transcript, TranscriptStatus } from "../../shared/transcript.js";
 import { Store, type Node } from "./store.js";
+import { reroot as moveStore, Timeline, type Page } from "./timeline.js";
 import { clearBuilt } from "./tree.js";
-import { rewind, type UndoLog } from "./undoLog.js";
+import type { UndoLog } from "./undoLog.js";
 
 /** Streaming top-level blocks of the message being received (`--include-partial-messages`). */
 export interface StreamingMessage {
@@ -61,15 +60,15 @@ export class HubState implements SessionState, Scalars {
   lastLineCount: number;
   streaming: StreamingMessage | undefined;
   inTurn: boolean;
-  /** Set on the root only. */
-  store: Store | undefined;
-  /** Toward the root, with the log that turns `next`'s view into this state's. */
-  next: HubState | undefined = undefined;
-  undo: UndoLog | undefined = undefined;
-  /** The undo log of the step writing this state; only while it is written. */
+  /** This state is version `slot` of `timeline`; `page` is the journal page of that slot. */
+  timeline: Timeline;
+  slot: number;
+  page: Page;
+  /** While the state is being written only: the store, and the journal page its writes go to. */
+  store: Store | undefined = undefined;
   log: UndoLog | undefined = undefined;
 
-  constructor(s: Scalars, store: Store) {
+  constructor(s: Scalars, timeline: Timeline) {
     this.meta = s.meta;
     this.costBefore = s.costBefore;
     this.costThisProcess = s.costThisProcess;
@@ -78,7 +77,9 @@ export class HubState implements SessionState, Scalars {
     this.lastLineCount = s.lastLineCount;
     this.streaming = s.streaming;
     this.inTurn = s.inTurn;
-    this.store = store;
+    this.timeline = timeline;
+    this.slot = timeline.applied;
+    this.page = timeline.appliedPage;
   }
 }
 
@@ -93,7 +94,7 @@ export function createSessionState(init?: { sessionId?: string }): SessionState 
     streaming: undefined,
     inTurn: false,
   };
-  return new HubState(scalars, new Store());
+  return new HubState(scalars, new Timeline(new Store()));
 }
 
 export function hubState(state: SessionState): HubState {
@@ -101,38 +102,12 @@ export function hubState(state: SessionState): HubState {
   return state;
 }
 
-/** Makes `state` the root and returns the store as `state` sees it. */
+/** Makes `state` the one the store shows, and returns the store. */
 export function reroot(state: HubState): Store {
-  if (state.store !== undefined) return state.store;
-  const chain: HubState[] = [];
-  let root: HubState = state;
-  while (root.store === undefined) {
-    chain.push(root);
-    root = root.next as HubState;
-  }
-  const store = root.store;
-  // Walk back from the root, one state at a time, turning each hop around.
-  let newer = root;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const older = chain[i] as HubState;
-    newer.undo = rewind(older.undo as UndoLog);
-    newer.next = older;
-    newer.store = undefined;
-    older.undo = undefined;
-    older.next = undefined;
-    older.store = store;
-    newer = older;
-  }
+  const t = state.timeline;
   // Built blocks are cached without logging (tree.ts): forget them rather than trust them.
-  clearBuilt(store.top);
-  return store;
-}
-
-/** After `from` was reduced into `next` with `log`: `next` is the root, `from` keeps the log. */
-export function publish(from: HubState, next: HubState, log: UndoLog): void {
-  from.store = undefined;
-  from.next = next;
-  from.undo = log;
+  if (moveStore(t, state.slot, state.page)) clearBuilt((t.store as Store).top);
+  return t.store as Store;
 }
 
 export type { Transcript };

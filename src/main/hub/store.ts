@@ -28,22 +28,28 @@ export class Node {
   list: BlockList | undefined;
   /** task_progress figures newer than the record's (see progress.ts); folded in before any other edit. */
   progress: Progress | undefined = undefined;
+  /** Whether `store.open` holds this node, kept beside it so the cap can drop a closed call without reading it. */
+  open: boolean;
 
   constructor(
     /** The Agent call whose record holds this block; undefined at the top level. */
     readonly owner: Node | undefined,
+    /** Its sequence number in the owner's list. */
+    readonly seq: number,
     block: Block | undefined,
     call: ToolCallRecord | undefined,
   ) {
     this.block = block;
     this.call = call;
     this.list = call?.subagent === undefined ? undefined : new BlockList();
+    this.open = call !== undefined && isOpen(call);
   }
 }
 
 /**
  * The blocks of the top level or of one record, addressed by sequence number (0 = the first block
- * ever added). Items before `dropped` were dropped by the cap; `items[0]` holds sequence `offset`.
+ * ever added). Items before `dropped` were dropped by the cap (their slots are left as they are
+ * until the array is compacted); `items[0]` holds sequence `offset`.
  */
 export class BlockList {
   items: (Node | undefined)[] = [];
@@ -52,11 +58,21 @@ export class BlockList {
   count = 0;
   /** The built block array, or undefined when stale. */
   built: readonly Block[] | undefined = undefined;
-  /** Every block id ever added to this list (tool_use ids for tools): its node, or Dropped once the cap dropped it. */
-  readonly index = new Map<string, Node | Dropped>();
+  /**
+   * Every block id ever added to this list (tool_use ids for tools), with its sequence number. A
+   * number below `dropped` means known (a second copy of its line is ignored) but gone, so the
+   * cap drops a block without touching the index.
+   */
+  readonly index = new Map<string, number>();
+
+  /** The node with sequence `seq`: alive, Dropped, or undefined if no block of this list has it. */
+  at(seq: number | undefined): Node | Dropped | undefined {
+    if (seq === undefined) return undefined;
+    return seq < this.dropped ? Dropped : this.items[seq - this.offset];
+  }
 }
 
-/** The index entry of a block dropped by the cap: known (a second copy of its line is ignored) but gone. */
+/** What the index says of a block the cap dropped. */
 export const Dropped = "dropped";
 export type Dropped = typeof Dropped;
 
@@ -117,23 +133,24 @@ export function liveCall(store: Store, toolUseId: string): Node | undefined {
  * every record, so this is for events that come once per turn or per decision, not per line.
  */
 export function findCallAnywhere(store: Store, toolUseId: string): Node | undefined {
-  const node = liveCall(store, toolUseId) ?? asCall(store.top.index.get(toolUseId));
+  const node = liveCall(store, toolUseId) ?? asCall(store.top, toolUseId);
   if (node !== undefined) return node;
   for (const agent of store.agents.values()) {
-    const inner = asCall(agent.list?.index.get(toolUseId));
+    const inner = agent.list === undefined ? undefined : asCall(agent.list, toolUseId);
     if (inner !== undefined) return inner;
   }
   return undefined;
 }
 
-function asCall(entry: Node | Dropped | undefined): Node | undefined {
+function asCall(list: BlockList, toolUseId: string): Node | undefined {
+  const entry = list.at(list.index.get(toolUseId));
   return entry === undefined || entry === Dropped || entry.call === undefined ? undefined : entry;
 }
 
-/** Whether `node` is still in the tree: neither it nor a record around it was dropped, nor replaced. */
+/** Whether `node` is still in the tree: neither it nor a record around it was dropped. */
 export function isAlive(store: Store, node: Node): boolean {
   for (let n: Node | undefined = node; n !== undefined; n = n.owner) {
-    if (listOf(store, n.owner).index.get(idOf(n)) !== n) return false;
+    if (listOf(store, n.owner).at(n.seq) !== n) return false;
   }
   return true;
 }

@@ -49,7 +49,7 @@ export function replaceStreamingBlock(d: Draft, messageId: string, block: Block)
   const open = s.blocks.find((b) => !b.done && b.kind === block.kind);
   if (open === undefined) return false;
   replaceBlock(d, open.node, block);
-  writeMap(d.log, d.store.top.index, block.id, open.node);
+  writeMap(d.log, d.store.top.index, block.id, open.node.seq);
   d.streaming = { ...s, blocks: s.blocks.map((b) => (b === open ? { ...b, done: true } : b)) };
   return true;
 }

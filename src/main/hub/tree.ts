@@ -4,7 +4,7 @@
 
 import { MaxNestedBlocks } from "../../shared/transcript.js";
 import type { Draft } from "./draft.js";
-import { Dropped, idOf, isOpen, listOf, type BlockList, type Node, type Store } from "./store.js";
+import { idOf, listOf, type BlockList, type Node, type Store } from "./store.js";
 import { write, writeMap } from "./undoLog.js";
 
 /** Drop the dead prefix of a list's items array once it is this long. */
@@ -43,11 +43,11 @@ export function clearBuilt(list: BlockList): void {
   }
 }
 
-/** Appends `node` to its owner's list (the top level when it has none), dropping blocks past the cap. */
-export function append(d: Draft, node: Node): void {
-  const list = listOf(d.store, node.owner);
+/** Appends `node` to `list`, its owner's list (the top level when it has none), dropping blocks past the cap. */
+export function append(d: Draft, list: BlockList, node: Node): void {
   const index = list.count - list.offset;
-  d.log.push(list.items, index, list.items[index], list, "count", list.count);
+  d.log.note(list.items, index, list.items[index]);
+  d.log.note(list, "count", list.count);
   list.items[index] = node;
   list.count++;
   if (node.owner !== undefined) cap(d, list);
@@ -55,18 +55,15 @@ export function append(d: Draft, node: Node): void {
 }
 
 function cap(d: Draft, list: BlockList): void {
-  while (list.count - list.dropped > MaxNestedBlocks) {
-    const index = list.dropped - list.offset;
-    const gone = list.items[index];
-    d.log.push(list.items, index, gone, list, "dropped", list.dropped);
-    list.items[index] = undefined;
-    list.dropped++;
-    if (gone === undefined) continue;
-    const id = idOf(gone);
-    d.log.push(list.index, id, gone);
-    list.index.set(id, Dropped);
-    bury(d, gone, id);
+  const keep = list.count - MaxNestedBlocks;
+  if (list.dropped >= keep) return;
+  d.log.note(list, "dropped", list.dropped);
+  // Only a block that is in a store-wide index (open, or holding a record) needs more than this.
+  for (let seq = list.dropped; seq < keep; seq++) {
+    const gone = list.items[seq - list.offset];
+    if (gone !== undefined && (gone.open || gone.list !== undefined)) bury(d, gone, idOf(gone));
   }
+  list.dropped = keep;
   if (list.dropped - list.offset >= CompactAfter) {
     write(d.log, list, "items", list.items.slice(list.dropped - list.offset));
     write(d.log, list, "offset", list.dropped);
@@ -79,9 +76,7 @@ function cap(d: Draft, list: BlockList): void {
  * indexes need no edit.)
  */
 function bury(d: Draft, node: Node, id: string): void {
-  const call = node.call;
-  if (call === undefined) return;
-  if (isOpen(call)) writeMap(d.log, d.store.open, id, undefined);
+  if (node.open) writeMap(d.log, d.store.open, id, undefined);
   const list = node.list;
   if (list === undefined) return;
   writeMap(d.log, d.store.agents, id, undefined);

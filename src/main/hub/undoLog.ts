@@ -1,15 +1,45 @@
-// Undo logs for the hub's mutable store. Every write the reducer makes to the store is logged as
-// (target, key, previous value); the log travels with the state it was reduced from, so that state
-// can be brought back (see `reroot` in state.ts). Rewinding a log yields the log that redoes it.
-
-/** Flat triples: target, key, previous value (`undefined` = absent, for maps). */
-export type UndoLog = unknown[];
+// The journal's writes. Every write the reducer makes to the store is recorded as a triple
+// (target, key, previous value) in the journal (timeline.ts). Undoing a range of triples puts each
+// previous value back and keeps the value it replaced in its place, so the same range, applied
+// the other way, redoes it: the journal never copies itself to move between versions.
 
 type Keyed = Record<PropertyKey, unknown>;
 
+/**
+ * Flat triples: target, key, value (`undefined` = absent, for maps). Slots are written by index
+ * into an array that grows by doubling: `push` onto a large array costs several times as much.
+ */
+export class UndoLog {
+  slots: unknown[];
+  length = 0;
+
+  constructor(capacity = 3 * 64) {
+    this.slots = new Array<unknown>(capacity);
+  }
+
+  /** Records that `target[key]` was `previous`. */
+  note(target: unknown, key: unknown, previous: unknown): void {
+    let slots = this.slots;
+    const n = this.length;
+    if (n === slots.length) {
+      slots = this.slots = slots.concat(new Array<unknown>(slots.length));
+    }
+    slots[n] = target;
+    slots[n + 1] = key;
+    slots[n + 2] = previous;
+    this.length = n + 3;
+  }
+
+  /** Forgets the slots from `length` on. */
+  truncate(length: number): void {
+    this.slots.fill(undefined, length, this.length);
+    this.length = length;
+  }
+}
+
 /** Sets `target[key]`, logging the previous value. */
 export function write<T extends object, K extends keyof T>(log: UndoLog, target: T, key: K, value: T[K]): void {
-  log.push(target, key, target[key]);
+  log.note(target, key, target[key]);
   target[key] = value;
 }
 
@@ -17,31 +47,33 @@ export function write<T extends object, K extends keyof T>(log: UndoLog, target:
 export function writeMap<K, V>(log: UndoLog, map: Map<K, V>, key: K, value: V | undefined): void {
   const previous = map.get(key);
   if (previous === value) return;
-  log.push(map, key, previous);
+  log.note(map, key, previous);
   if (value === undefined) map.delete(key);
   else map.set(key, value);
 }
 
-/** Undoes `log` (newest write first) and returns the log that redoes it. */
-export function rewind(log: UndoLog): UndoLog {
-  const redo: UndoLog = new Array<unknown>(log.length);
-  for (let i = log.length - 3, j = 0; i >= 0; i -= 3, j += 3) {
-    const target = log[i];
-    const key = log[i + 1];
-    const previous = log[i + 2];
-    let current: unknown;
-    if (target instanceof Map) {
-      current = target.get(key);
-      if (previous === undefined) target.delete(key);
-      else target.set(key, previous);
-    } else {
-      const object = target as Keyed;
-      current = object[key as PropertyKey];
-      object[key as PropertyKey] = previous;
-    }
-    redo[j] = target;
-    redo[j + 1] = key;
-    redo[j + 2] = current;
+/** Undoes the triples in slots [from, to) of `log`, newest first, leaving the redo triples in their place. */
+export function undoRange(log: UndoLog, from: number, to: number): void {
+  for (let i = to - 3; i >= from; i -= 3) swap(log.slots, i);
+}
+
+/** Redoes the triples in slots [from, to) that `undoRange` left, oldest first, leaving undo triples again. */
+export function redoRange(log: UndoLog, from: number, to: number): void {
+  for (let i = from; i < to; i += 3) swap(log.slots, i);
+}
+
+/** Puts the triple's value into its target, and the value it replaces into the triple. */
+function swap(log: unknown[], i: number): void {
+  const target = log[i];
+  const key = log[i + 1];
+  const value = log[i + 2];
+  if (target instanceof Map) {
+    log[i + 2] = target.get(key);
+    if (value === undefined) target.delete(key);
+    else target.set(key, value);
+  } else {
+    const object = target as Keyed;
+    log[i + 2] = object[key as PropertyKey];
+    object[key as PropertyKey] = value;
   }
-  return redo;
 }
