@@ -65,8 +65,8 @@ export class HubState implements SessionState, Scalars {
   slot: number;
   page: Page;
   /** While the state is being written only: the store, and the journal page its writes go to. */
-  store: Store | undefined = undefined;
-  log: UndoLog | undefined = undefined;
+  store: Store | undefined;
+  log: UndoLog | undefined;
 
   constructor(s: Scalars, timeline: Timeline) {
     this.meta = s.meta;
@@ -80,6 +80,8 @@ export class HubState implements SessionState, Scalars {
     this.timeline = timeline;
     this.slot = timeline.applied;
     this.page = timeline.appliedPage;
+    this.store = undefined;
+    this.log = undefined;
   }
 }
 
