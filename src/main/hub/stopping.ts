@@ -3,7 +3,7 @@
 
 import type { ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, type Draft } from "./draft.js";
-import { isAlive, type Node } from "./store.js";
+import { idOf, isAlive, type Node } from "./store.js";
 import { writeMap } from "./undoLog.js";
 
 export interface StopOptions {
@@ -14,14 +14,15 @@ export interface StopOptions {
 }
 
 export function stopOpen(d: Draft, options: StopOptions): void {
+  if (options.under !== undefined) return stopOpenIn(d, options.under);
   const open = d.store.open;
   for (const node of [...open.values()]) {
     const call = node.call;
     if (call === undefined || !isAlive(d.store, node)) {
-      for (const [id, n] of open) if (n === node) writeMap(d.log, open, id, undefined); // no longer a live call
+      const id = idOf(node);
+      if (open.get(id) === node) writeMap(d.log, open, id, undefined); // no longer a live call
       continue;
     }
-    if (options.under !== undefined && !isStrictlyUnder(node, options.under)) continue;
     if (options.spareBackground && (isLiveBackground(call) || insideLiveBackground(node))) continue;
     editCall(d, node, stopCall);
   }
@@ -29,6 +30,22 @@ export function stopOpen(d: Draft, options: StopOptions): void {
 
 export function stopOpenUnder(d: Draft, node: Node): void {
   stopOpen(d, { spareBackground: false, under: node });
+}
+
+/**
+ * Stops the open calls strictly inside `owner`'s record, at any depth. Walks the record's blocks
+ * (at most MaxNestedBlocks a level), not every open call of the session: a session whose
+ * subagents left many calls without results would otherwise pay for all of them at each end.
+ */
+function stopOpenIn(d: Draft, owner: Node): void {
+  const list = owner.list;
+  if (list === undefined) return;
+  for (let seq = list.dropped; seq < list.count; seq++) {
+    const node = list.items[seq - list.offset];
+    if (node === undefined) continue;
+    if (node.open) editCall(d, node, stopCall);
+    stopOpenIn(d, node);
+  }
 }
 
 function stopCall(call: ToolCallRecord): ToolCallRecord {
@@ -46,10 +63,5 @@ function insideLiveBackground(node: Node): boolean {
   for (let outer = node.owner; outer !== undefined; outer = outer.owner) {
     if (outer.call !== undefined && isLiveBackground(outer.call)) return true;
   }
-  return false;
-}
-
-function isStrictlyUnder(node: Node, ancestor: Node): boolean {
-  for (let outer = node.owner; outer !== undefined; outer = outer.owner) if (outer === ancestor) return true;
   return false;
 }
