@@ -108,7 +108,7 @@ describe("opening the index", () => {
     // The schema stays intact, so opening works; the full-text table's pages are garbage.
     const raw = new Database(dbPath, { readonly: true });
     const roots = raw
-      .prepare("SELECT rootpage FROM sqlite_master WHERE name IN ('search_text_data', 'search_text_content')")
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name IN ('search_text_data', 'search_text_docsize')")
       .pluck()
       .all() as number[];
     raw.close();

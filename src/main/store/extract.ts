@@ -20,6 +20,8 @@ export interface TextRow {
   readonly kind: RowKind;
   readonly time: string | null;
   readonly ref: string;
+  /** Byte offset of the row's line in its file: where its text is read back from (rowText.ts). */
+  readonly offset: number;
 }
 
 /** Facts accumulated over a file; persisted with its indexed offset. */
@@ -61,6 +63,7 @@ export function emptyExtracted(): Extracted {
 export function extractLine(
   line: JsonObject,
   lineNumber: number,
+  offset: number,
   isMain: boolean,
   facts: FileFacts,
   out: Extracted,
@@ -69,8 +72,14 @@ export function extractLine(
   const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
   const events = diskLineToEvents(line, null);
   for (let i = 0; i < events.length; i++) {
-    extractEvent(events[i]!, `${lineNumber}#${i}`, time, isMain, facts, out);
+    extractEvent(events[i]!, { ref: `${lineNumber}#${i}`, offset }, time, isMain, facts, out);
   }
+}
+
+/** Where a row comes from: its ref and its line's byte offset. */
+interface Place {
+  readonly ref: string;
+  readonly offset: number;
 }
 
 function noteEnvelope(line: JsonObject, facts: FileFacts): void {
@@ -88,7 +97,7 @@ function noteEnvelope(line: JsonObject, facts: FileFacts): void {
 
 function extractEvent(
   event: ClientEvent,
-  ref: string,
+  at: Place,
   lineTime: string | null,
   isMain: boolean,
   facts: FileFacts,
@@ -97,7 +106,7 @@ function extractEvent(
   switch (event.kind) {
     case "user_prompt": {
       const time = event.timestamp ?? lineTime;
-      push(out, event.text, "prompt", time, ref, MAX_TEXT);
+      push(out, event.text, "prompt", time, at, MAX_TEXT);
       if (isMain && event.isMeta !== true) {
         // As in the session list (diskMapper.ts): a command's output is no prompt, and only a
         // typed prompt names the session.
@@ -108,10 +117,10 @@ function extractEvent(
       return;
     }
     case "assistant_block":
-      extractBlock(event.block as unknown as JsonObject, ref, event.timestamp ?? lineTime, out);
+      extractBlock(event.block as unknown as JsonObject, at, event.timestamp ?? lineTime, out);
       return;
     case "tool_result":
-      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, ref, MAX_TOOL_TEXT);
+      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, at, MAX_TOOL_TEXT);
       if (event.toolUseId !== "") out.results.push({ toolUseId: event.toolUseId, status: resultStatus(event) });
       return;
     case "task_notification":
@@ -122,15 +131,15 @@ function extractEvent(
   }
 }
 
-function extractBlock(block: JsonObject, ref: string, time: string | null, out: Extracted): void {
+function extractBlock(block: JsonObject, at: Place, time: string | null, out: Extracted): void {
   const type = block["type"];
   if (type === "text" && typeof block["text"] === "string") {
-    push(out, block["text"], "text", time, ref, MAX_TEXT);
+    push(out, block["text"], "text", time, at, MAX_TEXT);
   } else if (type === "thinking" && typeof block["thinking"] === "string") {
-    push(out, block["thinking"], "thinking", time, ref, MAX_TEXT);
+    push(out, block["thinking"], "thinking", time, at, MAX_TEXT);
   } else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") {
     const name = typeof block["name"] === "string" ? block["name"] : "";
-    push(out, `${name} ${flattenInput(block["input"])}`, "tool_input", time, ref, MAX_TOOL_TEXT);
+    push(out, `${name} ${flattenInput(block["input"])}`, "tool_input", time, at, MAX_TOOL_TEXT);
     if (SPAWN_TOOLS.has(name) && typeof block["id"] === "string") out.spawns.push({ toolUseId: block["id"] });
   }
 }
@@ -158,9 +167,9 @@ function flattenInput(input: Json | undefined): string {
   return parts.join("\n");
 }
 
-function push(out: Extracted, text: string, kind: RowKind, time: string | null, ref: string, max: number): void {
+function push(out: Extracted, text: string, kind: RowKind, time: string | null, at: Place, max: number): void {
   if (text.trim() === "") return;
-  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, ref });
+  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, ref: at.ref, offset: at.offset });
 }
 
 function oneLine(text: string): string {

@@ -55,7 +55,7 @@ export async function extractFile(
         cut(record.offset, record.lineNumber - 1);
       }
       lastOffset = record.offset;
-      extractLine(record.value, record.lineNumber, job.isMain, facts, batch);
+      extractLine(record.value, record.lineNumber, record.offset, job.isMain, facts, batch);
     },
   });
   const s = result.stats;

@@ -66,7 +66,7 @@ export class IndexStatements {
     );
     this.maxRowid = db.prepare("SELECT id AS rowid FROM search_rows ORDER BY id DESC LIMIT 1");
     this.insertText = db.prepare("INSERT INTO search_text (rowid, text) VALUES (?, ?)");
-    this.insertRowMeta = db.prepare("INSERT INTO search_rows (id, file_id, kind, time, ref) VALUES (?, ?, ?, ?, ?)");
+    this.insertRowMeta = db.prepare("INSERT INTO search_rows (id, file_id, kind, time, ref, line_offset) VALUES (?, ?, ?, ?, ?, ?)");
     this.insertRange = db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (?, ?, ?)");
     this.insertSpawn = db.prepare(
       "INSERT OR IGNORE INTO spawns (session_id, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
@@ -145,7 +145,7 @@ export class IndexStatements {
       let rowid = lo;
       for (const row of batch.rows) {
         this.insertText.run(rowid, row.text);
-        this.insertRowMeta.run(rowid++, file.id, row.kind, row.time, row.ref);
+        this.insertRowMeta.run(rowid++, file.id, row.kind, row.time, row.ref, row.offset);
       }
       this.insertRange.run(file.id, lo, rowid - 1);
     }

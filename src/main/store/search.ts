@@ -1,7 +1,10 @@
-// Full-text search over the index, best first (bm25), with a highlighted snippet.
+// Full-text search over the index, best first (bm25), with a highlighted snippet cut from the
+// row's text as its transcript holds it (the index keeps no copy).
 import type Database from "better-sqlite3";
 import type { RowKind } from "./extract.js";
-import { toFtsQuery } from "./ftsQuery.js";
+import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
+import { rowText } from "./rowText.js";
+import { snippetOf } from "./snippet.js";
 
 export const HIGHLIGHT_OPEN = "«";
 export const HIGHLIGHT_CLOSE = "»";
@@ -30,6 +33,8 @@ export interface SearchHit {
 
 interface HitRow {
   id: number;
+  path: string;
+  line_offset: number;
   session_id: string;
   agent_id: string | null;
   kind: RowKind;
@@ -45,6 +50,10 @@ interface HitRow {
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 500;
+/** Words in a snippet, as FTS5's snippet() was asked for. */
+const SNIPPET_WORDS = 16;
+const MARKS = { open: HIGHLIGHT_OPEN, close: HIGHLIGHT_CLOSE, ellipsis: "…" };
+
 /**
  * Ranking every match of a very common word over gigabytes of history takes seconds, so bm25
  * ranks the most recent WINDOW matches (newest rowids; files are indexed oldest first). Rarer
@@ -52,53 +61,32 @@ const MAX_LIMIT = 500;
  */
 export const MATCH_WINDOW = 2000;
 
-interface SnippetParams {
-  match: string;
-  lo: number;
-  hi: number;
-  ids: string;
-  open: string;
-  close: string;
-}
-
 export class Searcher {
   private readonly all: Database.Statement;
   private readonly inSession: Database.Statement;
-  private readonly snippets: Database.Statement<SnippetParams, { id: number; snippet: string }>;
 
   constructor(db: Database.Database) {
     this.all = db.prepare(sql(false));
     this.inSession = db.prepare(sql(true));
-    // Snippets only for the rows shown, with one MATCH for all of them: a prefix query merges
-    // every matching term's postings each time it starts. `+rowid` keeps the id list away from
-    // FTS5, which would re-run the query per id. The bounds are CAST because better-sqlite3 binds
-    // numbers as REAL and FTS5 ignores a non-integer rowid bound next to MATCH.
-    this.snippets = db.prepare<SnippetParams, { id: number; snippet: string }>(
-      `SELECT rowid AS id, snippet(search_text, 0, @open, @close, '…', 16) AS snippet
-       FROM search_text WHERE search_text MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER)
-         AND +rowid IN (SELECT value FROM json_each(@ids))`,
-    );
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
-    const match = toFtsQuery(query);
-    const params = { match, limit, window: MATCH_WINDOW };
+    const phrases = parseQuery(query);
+    const params = { match: toFtsQuery(phrases), limit, window: MATCH_WINDOW };
     const rows = (
       options.sessionId !== undefined
         ? this.inSession.all({ ...params, sessionId: options.sessionId })
         : this.all.all(params)
     ) as HitRow[];
-    if (rows.length === 0) return [];
-    const snippets = this.snippetsOf(match, rows);
-    return rows.map((r) => toHit(r, snippets.get(r.id) ?? ""));
+    return rows.map((r) => toHit(r, snippet(r, phrases)));
   }
+}
 
-  private snippetsOf(match: string, rows: readonly HitRow[]): Map<number, string> {
-    const ids = rows.map((r) => r.id);
-    const params = { match, lo: Math.min(...ids), hi: Math.max(...ids), ids: JSON.stringify(ids), open: HIGHLIGHT_OPEN, close: HIGHLIGHT_CLOSE };
-    return new Map(this.snippets.all(params).map((r) => [r.id, r.snippet]));
-  }
+/** The hit's snippet; empty when its transcript no longer holds the row (changed since indexed). */
+function snippet(r: HitRow, phrases: readonly QueryPhrase[]): string {
+  const text = rowText({ path: r.path, offset: r.line_offset, ref: r.ref });
+  return text === undefined ? "" : (snippetOf(text, phrases, SNIPPET_WORDS, MARKS) ?? "");
 }
 
 /**
@@ -116,7 +104,7 @@ function sql(sessionFilter: boolean): string {
     : `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match
        ORDER BY rowid DESC LIMIT @window`;
   return `
-    SELECT t.id, f.session_id, f.agent_id, r.kind, r.time, r.ref, t.score,
+    SELECT t.id, f.path, r.line_offset, f.session_id, f.agent_id, r.kind, r.time, r.ref, t.score,
            s.title, s.project, s.cwd, a.description, a.agent_type
     FROM (SELECT * FROM (${ranked}) ORDER BY score LIMIT @limit) t
     JOIN search_rows r ON r.id = t.id

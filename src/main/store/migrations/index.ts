@@ -2,10 +2,11 @@ import type { Migration } from "./migration.js";
 import { m001Catalogue } from "./m001Catalogue.js";
 import { m002FullText } from "./m002FullText.js";
 import { m003FtsTuning } from "./m003FtsTuning.js";
+import { m004Contentless } from "./m004Contentless.js";
 
 export type { Migration } from "./migration.js";
 
 /** In version order; the last one's version is the schema this Baton writes. */
-export const MIGRATIONS: readonly Migration[] = [m001Catalogue, m002FullText, m003FtsTuning];
+export const MIGRATIONS: readonly Migration[] = [m001Catalogue, m002FullText, m003FtsTuning, m004Contentless];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

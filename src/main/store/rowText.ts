@@ -1,0 +1,70 @@
+// The text of an indexed row, read back from its transcript: the full-text index keeps no copy
+// (it would double the database), and the JSONL files are the source of truth anyway. A row is
+// found by its line's byte offset and its ref (`<line>#<event>`); the line is extracted again with
+// the indexer's own code, so the text is exactly what was indexed. A file changed since it was
+// indexed gives no text, never a wrong one: the next scan re-reads it.
+import fs from "node:fs";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { splitConcatenatedJson } from "../history/splitJson.js";
+import { emptyExtracted, emptyFacts, extractLine } from "./extract.js";
+
+/** Reads past this many bytes of one line are given up (a pasted image can be megabytes). */
+const MaxLineBytes = 64 * 1024 * 1024;
+const ReadBytes = 64 * 1024;
+
+export interface RowPlace {
+  readonly path: string;
+  readonly offset: number;
+  readonly ref: string;
+}
+
+/** The row's text, or undefined when its line is gone or no longer holds it. */
+export function rowText(place: RowPlace): string | undefined {
+  const line = readLineAt(place.path, place.offset);
+  if (line === undefined) return undefined;
+  const lineNumber = Number(place.ref.slice(0, place.ref.indexOf("#")));
+  let values: unknown[];
+  try {
+    values = [JSON.parse(line)];
+  } catch {
+    values = splitConcatenatedJson(line) ?? [];
+  }
+  for (const value of values) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
+    const out = emptyExtracted();
+    extractLine(value as JsonObject, lineNumber, place.offset, false, emptyFacts(), out);
+    const row = out.rows.find((r) => r.ref === place.ref);
+    if (row !== undefined) return row.text;
+  }
+  return undefined;
+}
+
+/** The line that starts at `offset`, without its newline; undefined if the file or the line is gone. */
+function readLineAt(path: string, offset: number): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (let at = offset; total < MaxLineBytes; ) {
+      const buf = Buffer.allocUnsafe(ReadBytes);
+      const n = fs.readSync(fd, buf, 0, ReadBytes, at);
+      if (n === 0) break;
+      const newline = buf.subarray(0, n).indexOf(10);
+      parts.push(buf.subarray(0, newline === -1 ? n : newline));
+      total += newline === -1 ? n : newline;
+      if (newline !== -1) break;
+      at += n;
+    }
+    if (total === 0) return undefined;
+    return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(parts, total)).trim();
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
