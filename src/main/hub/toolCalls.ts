@@ -4,7 +4,7 @@
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, addOrphan, editCall, findCall, Gone, isKnown, knownBlock, replaceBlock, routeOf, type Draft } from "./draft.js";
+import { addBlock, addCall, addOrphan, findCall, Gone, isKnown, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
@@ -110,9 +110,8 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
   let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent, ev.timestamp ?? call.endedAt);
   if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
-  const updated = next;
-  editCall(d, node, () => updated);
-  if (updated.subagent !== undefined && updated.subagent.status !== "running") stopOpenUnder(d, node);
+  setCall(d, node, next); // its progress is folded in above
+  if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(d, node);
 }
 
 /** The node of a result's call that is neither open nor a subagent call: closed (the line fed twice), or never seen. */
