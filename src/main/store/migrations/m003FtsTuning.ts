@@ -20,6 +20,21 @@ export const FTS_CRISISMERGE = 64;
  */
 export const FTS_HASHSIZE = 64 * 1024 * 1024;
 
+/** The tuning above, written into `search_text`'s config (run right after creating the table). */
+export const FTS_TUNING_SQL = `
+  INSERT INTO search_text (search_text, rank) VALUES ('pgsz', ${FTS_PGSZ});
+  INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
+  INSERT INTO search_text (search_text, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
+  INSERT INTO search_text (search_text, rank) VALUES ('hashsize', ${FTS_HASHSIZE});`;
+
+/**
+ * After the indexed rows are dropped: an empty identity makes the next scan re-read every file
+ * from the start (clearing its spawns and notes too), so nothing is lost and nothing duplicated.
+ */
+export const REREAD_ALL_FILES_SQL = `
+  DELETE FROM file_rows;
+  UPDATE files SET identity = '';`;
+
 export const m003FtsTuning: Migration = {
   version: 3,
   name: "fts-tuning",
@@ -30,10 +45,7 @@ export const m003FtsTuning: Migration = {
         text,
         tokenize = 'unicode61 remove_diacritics 2'
       );
-      INSERT INTO search_text (search_text, rank) VALUES ('pgsz', ${FTS_PGSZ});
-      INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
-      INSERT INTO search_text (search_text, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
-      INSERT INTO search_text (search_text, rank) VALUES ('hashsize', ${FTS_HASHSIZE});
+      ${FTS_TUNING_SQL}
       -- One row per search_text row, same rowid.
       CREATE TABLE search_rows (
         id INTEGER PRIMARY KEY,
@@ -42,10 +54,7 @@ export const m003FtsTuning: Migration = {
         time TEXT,
         ref TEXT NOT NULL
       );
-      -- The old rows are gone: an empty identity makes the next scan re-read every file from the
-      -- start (clearing its spawns and notes too), so nothing is lost and nothing duplicated.
-      DELETE FROM file_rows;
-      UPDATE files SET identity = '';
+      ${REREAD_ALL_FILES_SQL}
     `);
   },
 };
