@@ -3,6 +3,8 @@
 // still behave as an immutable value, whatever order states are read and reduced in.
 
 import fc from "fast-check";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
@@ -139,6 +141,23 @@ describe("states sharing one store", () => {
     const aside = ev.text("u_aside", "An aside.");
     expect(JSON.stringify(toTranscript(reduce(state, aside)))).toBe(fresh([...events.slice(0, 60), aside]));
     expect(JSON.stringify(toTranscript(reduceAll(state, events.slice(60))))).toBe(fresh(events));
+  });
+
+  it("lets go of what the cap dropped: a long session's memory follows what it shows", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // Built in a scope of its own, so nothing but the hub can hold the first call's input.
+    const { state, firstInput } = ((): { state: SessionState; firstInput: WeakRef<object> } => {
+      const events = twoAgents(MaxNestedBlocks * 2 - 20);
+      const first = events.find((e) => e.kind === "assistant_block" && e.block.type === "tool_use" && e.block.id === "toolu_A_s0");
+      const input = first?.kind === "assistant_block" && first.block.type === "tool_use" ? first.block.input : undefined;
+      if (input === undefined) throw new Error("no first call");
+      return { state: events.reduce(reduce, createSessionState()), firstInput: new WeakRef(input) };
+    })();
+    expect(recordOf(toTranscript(state), "toolu_A")?.droppedBlockCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef keeps its target until the job ends
+    gc();
+    expect(firstInput.deref()).toBeUndefined();
   });
 
   it("reduceAll gives what reducing one event at a time gives, and leaves its input alone", () => {

@@ -48,8 +48,8 @@ export class Node {
 
 /**
  * The blocks of the top level or of one record, addressed by sequence number (0 = the first block
- * ever added). Items before `dropped` were dropped by the cap (their slots are left as they are
- * until the array is compacted); `items[0]` holds sequence `offset`.
+ * ever added). Items before `dropped` were dropped by the cap (their slots are emptied);
+ * `items[0]` holds sequence `offset`.
  */
 export class BlockList {
   items: (Node | undefined)[] = [];

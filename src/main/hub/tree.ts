@@ -58,10 +58,15 @@ function cap(d: Draft, list: BlockList): void {
   const keep = list.count - MaxNestedBlocks;
   if (list.dropped >= keep) return;
   d.log.note(list, "dropped", list.dropped);
-  // Only a block that is in a store-wide index (open, or holding a record) needs more than this.
   for (let seq = list.dropped; seq < keep; seq++) {
-    const gone = list.items[seq - list.offset];
-    if (gone !== undefined && (gone.open || gone.list !== undefined)) bury(d, gone, idOf(gone));
+    const index = seq - list.offset;
+    const gone = list.items[index];
+    if (gone === undefined) continue;
+    // Let go of it now (what it holds is what the cap is for), not when the array is compacted.
+    d.log.note(list.items, index, gone);
+    list.items[index] = undefined;
+    // Only a block in a store-wide index (open, or holding a record) needs more than this.
+    if (gone.open || gone.list !== undefined) bury(d, gone, idOf(gone));
   }
   list.dropped = keep;
   if (list.dropped - list.offset >= CompactAfter) {
