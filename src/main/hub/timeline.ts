@@ -10,8 +10,9 @@
 // two young-generation collections sits in the old generation, and everything it reaches stays
 // alive until the next full collection. One such state used to keep every later state of a busy
 // session alive, with its log, and the collector copied them all, which cost more than reducing.
-// A state here reaches its timeline and its own page; pages are large arrays that are not copied,
-// and a page is freed once no state on it or before it is left.
+// A state here reaches its timeline and its own page (a few hundred steps' writes in one array),
+// and a page is freed once no state on it or before it is left. What the journal must keep, the
+// values that writes replaced, is all that such a state still holds on to.
 
 import type { Store } from "./store.js";
 import { redoRange, undoRange, UndoLog } from "./undoLog.js";
