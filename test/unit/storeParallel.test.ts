@@ -24,7 +24,12 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 type FileState = { path: string; indexed_offset: number; line_count: number; size: number; prompt_count: number; last_time: string };
 
-function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; sessions: unknown[]; subagents: unknown[] } {
+function vocabulary(db: Database.Database): unknown[] {
+  db.exec("CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, search_text, 'row')");
+  return db.prepare("SELECT term, doc, cnt FROM temp.words ORDER BY term").all();
+}
+
+function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; words: unknown[]; sessions: unknown[]; subagents: unknown[] } {
   const db = new Database(dbPath, { readonly: true });
   try {
     return {
@@ -33,8 +38,10 @@ function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; sessio
         .all() as FileState[],
       // Rowids depend on batching; what each row says and where it comes from must not.
       rows: db
-        .prepare("SELECT f.path, m.kind, m.ref, m.time, t.text FROM search_text t JOIN search_rows m ON m.id = t.rowid JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi JOIN files f ON f.id = r.file_id AND f.id = m.file_id ORDER BY f.path, t.rowid")
+        .prepare("SELECT f.path, m.kind, m.ref, m.time, m.line_offset FROM search_text t JOIN search_rows m ON m.id = t.rowid JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi JOIN files f ON f.id = r.file_id AND f.id = m.file_id ORDER BY f.path, t.rowid")
         .all(),
+      // The index keeps no text, so compare what it indexed: every word, in how many rows, how often.
+      words: vocabulary(db),
       sessions: db.prepare("SELECT * FROM sessions ORDER BY id").all(),
       subagents: db.prepare("SELECT * FROM subagents ORDER BY session_id, agent_id").all(),
     };
@@ -63,6 +70,7 @@ describe("large index runs", { timeout: 60_000 }, () => {
     const worker = snapshot(await build("worker", { parallelBytes: 0, batchBytes: 64 * 1024 }));
     expect(worker).toEqual(inline);
     expect(inline.rows.length).toBeGreaterThan(500);
+    expect(inline.words.length).toBeGreaterThan(500);
     expect(inline.subagents).toHaveLength(archive.subagents);
   });
 

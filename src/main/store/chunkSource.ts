@@ -2,6 +2,7 @@
 // than a few appended lines cost to read), an extract worker for large ones, so parsing and
 // SQLite writes overlap. Either way `sink` sees every chunk, in job order, one at a time.
 import { Worker } from "node:worker_threads";
+import { unpackChunk } from "./chunkWire.js";
 import { extractFile, type FileChunk, type FileJob } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerReply } from "./extractProtocol.js";
 
@@ -52,7 +53,7 @@ export function chunksInWorker(
       if (msg.type === "chunk") {
         received++;
         try {
-          sink(msg.chunk);
+          sink(unpackChunk(msg.chunk));
         } catch (err) {
           finish(err as Error);
           return;

@@ -16,7 +16,8 @@ const TITLE_CHARS = 200;
 const SPAWN_TOOLS = new Set(["Agent", "Task"]);
 
 export interface TextRow {
-  readonly text: string;
+  /** UTF-8 bytes once the row came from the extract worker (chunkWire.ts). */
+  readonly text: string | Uint8Array;
   readonly kind: RowKind;
   readonly time: string | null;
   readonly ref: string;

@@ -1,5 +1,6 @@
 // Messages between the store's thread and its extract worker (extractWorker.ts).
-import type { FileChunk, FileJob } from "./extractFile.js";
+import type { WireChunk } from "./chunkWire.js";
+import type { FileJob } from "./extractFile.js";
 
 export interface ExtractWorkerData {
   readonly jobs: readonly FileJob[];
@@ -12,6 +13,6 @@ export interface ExtractWorkerData {
 export type ExtractWorkerMessage = { readonly type: "ack"; readonly count: number };
 
 export type ExtractWorkerReply =
-  | { readonly type: "chunk"; readonly chunk: FileChunk }
+  | { readonly type: "chunk"; readonly chunk: WireChunk }
   | { readonly type: "done" }
   | { readonly type: "error"; readonly message: string; readonly code?: string };

@@ -4,6 +4,7 @@
 // chunks' worth), not in chunks: the writer commits many files' chunks at once and is busy for
 // that whole commit, and a bound of a few small files' chunks left this thread idle meanwhile.
 import { parentPort, workerData } from "node:worker_threads";
+import { packChunk } from "./chunkWire.js";
 import { extractFile } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerMessage, ExtractWorkerReply } from "./extractProtocol.js";
 
@@ -24,8 +25,8 @@ port.on("message", (msg: ExtractWorkerMessage) => {
   }
 });
 
-function send(reply: ExtractWorkerReply): void {
-  port!.postMessage(reply);
+function send(reply: ExtractWorkerReply, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(reply, transfer);
 }
 
 async function room(): Promise<void> {
@@ -43,7 +44,8 @@ try {
       from = chunk.offset;
       unacked.push(bytes);
       bytesInFlight += bytes;
-      send({ type: "chunk", chunk });
+      const { wire, transfer } = packChunk(chunk);
+      send({ type: "chunk", chunk: wire }, transfer);
     });
   }
   send({ type: "done" });

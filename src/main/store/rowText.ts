@@ -34,7 +34,7 @@ export function rowText(place: RowPlace): string | undefined {
     const out = emptyExtracted();
     extractLine(value as JsonObject, lineNumber, place.offset, false, emptyFacts(), out);
     const row = out.rows.find((r) => r.ref === place.ref);
-    if (row !== undefined) return row.text;
+    if (row !== undefined) return typeof row.text === "string" ? row.text : Buffer.from(row.text).toString("utf8");
   }
   return undefined;
 }
