@@ -77,7 +77,9 @@ console.log(
     `big session ${mb(fs.statSync(stats.bigSessionPath).size)}, ${bigLines} lines`,
 );
 
-const bare = bareParse(projectsDir);
+// Twice, keeping the faster: the first pass may wait on the disk (the archive was just generated or
+// pushed out of the page cache), and the index run that follows reads from a warm cache.
+const bare = [bareParse(projectsDir), bareParse(projectsDir)].reduce((a, b) => (b.ms < a.ms ? b : a));
 console.log(`bare read + JSON.parse: ${secs(bare.ms)}, cpu ${secs(bare.cpuMs)} (${bare.lines} lines); load ${load()}`);
 
 const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-bench-db-"));
