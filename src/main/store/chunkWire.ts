@@ -17,13 +17,13 @@ const encoder = new TextEncoder();
 /** The chunk to post, and what to transfer with it. */
 export function packChunk(chunk: FileChunk): { wire: WireChunk; transfer: ArrayBuffer[] } {
   const rows = chunk.batch.rows;
-  let room = 0;
-  for (const r of rows) room += r.text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-  const bytes = new Uint8Array(room);
+  let size = 0;
+  for (const r of rows) size += Buffer.byteLength(r.text);
+  const bytes = new Uint8Array(size);
   const ends = new Uint32Array(rows.length);
   let at = 0;
   const bare: TextRow[] = rows.map((r, i) => {
-    at += encoder.encodeInto(r.text as string, bytes.subarray(at)).written;
+    at += typeof r.text === "string" ? encoder.encodeInto(r.text, bytes.subarray(at)).written : (bytes.set(r.text, at), r.text.length);
     ends[i] = at;
     return { ...r, text: "" };
   });
