@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunksInWorker } from "../../src/main/store/chunkSource.js";
 import { StoreError } from "../../src/main/store/errors.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
+import { emptyFacts, type RowText } from "../../src/main/store/extract.js";
 import type { FileChunk } from "../../src/main/store/extractFile.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
@@ -95,7 +95,7 @@ describe("the Electron main bundle", () => {
 
   it.skipIf(!haveRecording)("reads transcripts on the bundled extract worker under plain Node", async () => {
     const file = mainTranscript(projectsDir);
-    const chunks: FileChunk[] = [];
+    const chunks: FileChunk<RowText>[] = [];
     const job = { path: file, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
     const entry = pathToFileURL(path.join(mainOut, "extractWorker.js"));
     // false would mean the worker could not start and the indexer silently read on its own thread.

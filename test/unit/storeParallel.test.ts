@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateArchive, type ArchiveStats } from "../../bench/history/generateArchive.js";
 import { chunksInWorker } from "../../src/main/store/chunkSource.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
+import { emptyFacts, type RowText } from "../../src/main/store/extract.js";
 import type { FileChunk } from "../../src/main/store/extractFile.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
@@ -96,7 +96,7 @@ describe("large index runs", { timeout: 60_000 }, () => {
   });
 
   it("a worker that cannot start reports so without handing over anything, so the caller reads itself", async () => {
-    const chunks: FileChunk[] = [];
+    const chunks: FileChunk<RowText>[] = [];
     const job = { path: archive.bigSessionPath, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
     const missing = new URL(`file://${path.join(tmp, "no-such-worker.ts")}`);
     expect(await chunksInWorker([job], 1024, (c) => chunks.push(c), missing)).toBe(false);

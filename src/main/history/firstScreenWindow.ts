@@ -8,7 +8,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "./diskToEvents.js";
 import { ExcerptChars, MaxKeptProblems, type JsonlProblem, type JsonlStats } from "./jsonlReader.js";
 import { bool, str } from "./jsonFields.js";
-import { splitConcatenatedJson } from "./splitJson.js";
+import { parseJsonLine } from "./splitJson.js";
 import type { TailLine } from "./tailReader.js";
 
 /** How many blocks past the wanted number a window may grow while looking for a prompt. */
@@ -89,17 +89,11 @@ export class TailLineParser {
     } catch {
       return this.bad("invalid_utf8", line);
     }
-    let values: unknown[];
-    try {
-      values = [JSON.parse(text)];
-    } catch {
-      const pieces = splitConcatenatedJson(text);
-      if (pieces === undefined) return this.bad(line.terminated ? "not_json" : "truncated", line, text);
-      this.stats.glued++;
-      values = pieces;
-    }
+    const parsed = parseJsonLine(text);
+    if (parsed === undefined) return this.bad(line.terminated ? "not_json" : "truncated", line, text);
+    if (parsed.glued) this.stats.glued++;
     const out: JsonObject[] = [];
-    for (const value of values) {
+    for (const value of parsed.values) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
         this.bad("not_object", line, text);
         continue;

@@ -5,7 +5,7 @@
 
 import { open } from "node:fs/promises";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { splitConcatenatedJson } from "./splitJson.js";
+import { parseJsonLine } from "./splitJson.js";
 
 /** Real transcripts hold 1.25 MB lines; a line past this cap is counted and skipped. */
 export const DefaultMaxLineBytes = 64 * 1024 * 1024;
@@ -201,21 +201,15 @@ class LineSink {
   }
 
   private parseLine(text: string, lineNumber: number, unterminated: boolean): void {
-    let values: unknown[];
-    try {
-      values = [JSON.parse(text)];
-    } catch {
-      const pieces = splitConcatenatedJson(text);
-      if (pieces === undefined) {
-        if (unterminated) this.stats.truncated++;
-        else this.stats.notJson++;
-        this.problem(unterminated ? "truncated" : "not_json", lineNumber, text);
-        return;
-      }
-      this.stats.glued++;
-      values = pieces;
+    const parsed = parseJsonLine(text);
+    if (parsed === undefined) {
+      if (unterminated) this.stats.truncated++;
+      else this.stats.notJson++;
+      this.problem(unterminated ? "truncated" : "not_json", lineNumber, text);
+      return;
     }
-    for (const value of values) {
+    if (parsed.glued) this.stats.glued++;
+    for (const value of parsed.values) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
         this.stats.notObject++;
         this.problem("not_object", lineNumber, text);

@@ -1,6 +1,19 @@
 // Splits a line holding several JSON values written back to back (`{…}{…}`), which real
 // transcripts contain when two writers raced (wild #12). Returns undefined unless every piece parses.
 
+/**
+ * The JSON values of one transcript line: the line parsed whole, else its glued pieces (`glued`);
+ * undefined when it is neither.
+ */
+export function parseJsonLine(text: string): { readonly values: unknown[]; readonly glued: boolean } | undefined {
+  try {
+    return { values: [JSON.parse(text)], glued: false };
+  } catch {
+    const pieces = splitConcatenatedJson(text);
+    return pieces === undefined ? undefined : { values: pieces, glued: true };
+  }
+}
+
 export function splitConcatenatedJson(text: string): unknown[] | undefined {
   const pieces: string[] = [];
   let depth = 0;

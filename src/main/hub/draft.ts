@@ -102,8 +102,7 @@ export function replaceBlock(d: Draft, node: Node, block: Block): void {
     write(d.log, node, "call", undefined);
     write(d.log, node, "open", false);
   }
-  d.log.note(node, "block", node.block);
-  node.block = block;
+  write(d.log, node, "block", block);
   changed(d, node);
 }
 
@@ -117,8 +116,7 @@ export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => Too
 export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   const call = node.call as ToolCallRecord;
   if (next === call) return;
-  d.log.note(node, "call", call);
-  node.call = next;
+  write(d.log, node, "call", next);
   if (next.subagent !== undefined && node.list === undefined) {
     write(d.log, node, "list", new BlockList());
     writeMap(d.log, d.store.agents, next.toolUseId, node);

@@ -4,11 +4,12 @@
 // transcript is built.
 
 import type { TaskProgressEvent } from "../../shared/events.js";
-import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
+import type { SubagentRecord } from "../../shared/transcript.js";
 import type { Draft } from "./draft.js";
 import { callWithSubagent, recordWith } from "./shapes.js";
 import type { Node, Progress } from "./store.js";
 import { changed } from "./tree.js";
+import { write } from "./undoLog.js";
 
 /** Records task_progress figures on a node whose call has a record. */
 export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: TaskProgressEvent): void {
@@ -21,8 +22,7 @@ export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: Ta
     toolUses: u?.tool_uses ?? base.toolUses,
     durationMs: u?.duration_ms ?? base.durationMs,
   };
-  d.log.note(node, "progress", node.progress);
-  node.progress = next;
+  write(d.log, node, "progress", next);
   changed(d, node);
 }
 
@@ -36,10 +36,7 @@ export function foldProgress(d: Draft, node: Node): void {
   const p = node.progress;
   const call = node.call;
   if (p === undefined) return;
-  d.log.note(node, "progress", p);
-  node.progress = undefined;
+  write(d.log, node, "progress", undefined);
   if (call?.subagent === undefined) return;
-  const folded: ToolCallRecord = callWithSubagent(call, withProgress(call.subagent, p));
-  d.log.note(node, "call", call);
-  node.call = folded;
+  write(d.log, node, "call", callWithSubagent(call, withProgress(call.subagent, p)));
 }

@@ -29,7 +29,7 @@ export function reduce(state: SessionState, event: ClientEvent): SessionState {
   try {
     apply(d, event);
   } catch (error) {
-    discard(d.timeline, d.slot - d.page.start); // leave the store as `state` shows it
+    rollBack(d);
     throw error;
   }
   return finish(d);
@@ -45,7 +45,7 @@ export function reduceAll(state: SessionState, events: Iterable<ClientEvent>): S
       apply(d, event);
     }
   } catch (error) {
-    if (d !== undefined) discard(d.timeline, d.slot - d.page.start); // leave the store as `state` shows it
+    if (d !== undefined) rollBack(d);
     throw error;
   }
   return d === undefined ? state : finish(d);
@@ -68,6 +68,11 @@ function finish(d: Draft): HubState {
   state.store = undefined;
   state.log = undefined;
   return state;
+}
+
+/** A step failed: the store goes back to what the state it started from shows. */
+function rollBack(d: Draft): void {
+  discard(d.timeline, d.slot - d.page.start);
 }
 
 function apply(d: Draft, ev: ClientEvent): void {

@@ -6,7 +6,7 @@
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
 import type { Transcript, TranscriptStatus } from "../../shared/transcript.js";
 import { Store, type Node } from "./store.js";
-import { reroot as moveStore, Timeline, type Page } from "./timeline.js";
+import { makeCurrent, Timeline, type Page } from "./timeline.js";
 import { clearBuilt } from "./tree.js";
 import type { UndoLog } from "./undoLog.js";
 
@@ -108,7 +108,7 @@ export function hubState(state: SessionState): HubState {
 export function reroot(state: HubState): Store {
   const t = state.timeline;
   // Built blocks are cached without logging (tree.ts): forget them rather than trust them.
-  if (moveStore(t, state.slot, state.page)) clearBuilt((t.store as Store).top);
+  if (makeCurrent(t, state.slot, state.page)) clearBuilt((t.store as Store).top);
   return t.store as Store;
 }
 

@@ -66,7 +66,7 @@ export class Timeline {
 }
 
 /** Makes version (timeline, slot) current, `page` being the page of `slot`; true if the store changed. */
-export function reroot(timeline: Timeline, slot: number, page: Page): boolean {
+export function makeCurrent(timeline: Timeline, slot: number, page: Page): boolean {
   let moved = false;
   if (timeline.store === undefined) {
     const path: Timeline[] = [];

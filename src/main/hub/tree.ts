@@ -45,30 +45,25 @@ export function clearBuilt(list: BlockList): void {
 
 /** Appends `node` to `list`, its owner's list (the top level when it has none), dropping blocks past the cap. */
 export function append(d: Draft, list: BlockList, node: Node): void {
-  const index = list.count - list.offset;
-  d.log.note(list.items, index, list.items[index]);
-  d.log.note(list, "count", list.count);
-  list.items[index] = node;
-  list.count++;
+  write(d.log, list.items, list.count - list.offset, node);
+  write(d.log, list, "count", list.count + 1);
   if (node.owner !== undefined) cap(d, list);
   stale(d.store, node.owner);
 }
 
 function cap(d: Draft, list: BlockList): void {
   const keep = list.count - MaxNestedBlocks;
-  if (list.dropped >= keep) return;
-  d.log.note(list, "dropped", list.dropped);
-  for (let seq = list.dropped; seq < keep; seq++) {
-    const index = seq - list.offset;
-    const gone = list.items[index];
+  const from = list.dropped;
+  if (from >= keep) return;
+  write(d.log, list, "dropped", keep);
+  for (let seq = from; seq < keep; seq++) {
+    const gone = list.items[seq - list.offset];
     if (gone === undefined) continue;
     // Let go of it now (what it holds is what the cap is for), not when the array is compacted.
-    d.log.note(list.items, index, gone);
-    list.items[index] = undefined;
+    write(d.log, list.items, seq - list.offset, undefined);
     // Only a block in a store-wide index (open, or holding a record) needs more than this.
     if (gone.open || gone.list !== undefined) bury(d, gone, idOf(gone));
   }
-  list.dropped = keep;
   if (list.dropped - list.offset >= CompactAfter) {
     write(d.log, list, "items", list.items.slice(list.dropped - list.offset));
     write(d.log, list, "offset", list.dropped);

@@ -3,6 +3,7 @@
 // SQLite writes overlap. Either way `sink` sees every chunk, in job order, one at a time.
 import { Worker } from "node:worker_threads";
 import { unpackChunk } from "./chunkWire.js";
+import type { RowText } from "./extract.js";
 import { extractFile, type FileChunk, type FileJob } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerReply } from "./extractProtocol.js";
 
@@ -25,7 +26,7 @@ export async function chunksInline(jobs: readonly FileJob[], chunkBytes: number,
 export function chunksInWorker(
   jobs: readonly FileJob[],
   chunkBytes: number,
-  sink: (c: FileChunk) => void,
+  sink: (c: FileChunk<RowText>) => void,
   entry: URL = defaultEntry(),
 ): Promise<boolean> {
   const here = import.meta.url;

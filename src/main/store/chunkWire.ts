@@ -3,7 +3,7 @@
 // full-text index) also collected those strings afterwards. So the texts travel as one transferred
 // UTF-8 buffer, and the writer binds each row's bytes as they are: FTS5 reads a bound blob as text.
 import type { FileChunk } from "./extractFile.js";
-import type { Extracted, TextRow } from "./extract.js";
+import type { TextRow } from "./extract.js";
 
 /** A chunk on the wire: its rows' texts moved out into `texts`, row i's bytes ending at `ends[i]`. */
 export interface WireChunk {
@@ -23,21 +23,20 @@ export function packChunk(chunk: FileChunk): { wire: WireChunk; transfer: ArrayB
   const ends = new Uint32Array(rows.length);
   let at = 0;
   const bare: TextRow[] = rows.map((r, i) => {
-    at += typeof r.text === "string" ? encoder.encodeInto(r.text, bytes.subarray(at)).written : (bytes.set(r.text, at), r.text.length);
+    at += encoder.encodeInto(r.text, bytes.subarray(at)).written;
     ends[i] = at;
     return { ...r, text: "" };
   });
-  const batch: Extracted = { ...chunk.batch, rows: bare };
-  return { wire: { chunk: { ...chunk, batch }, texts: bytes.buffer, ends }, transfer: [bytes.buffer] };
+  return { wire: { chunk: { ...chunk, batch: { ...chunk.batch, rows: bare } }, texts: bytes.buffer, ends }, transfer: [bytes.buffer] };
 }
 
 /** The chunk as the writer takes it: each row's text is its UTF-8 bytes. */
-export function unpackChunk(wire: WireChunk): FileChunk {
+export function unpackChunk(wire: WireChunk): FileChunk<Uint8Array> {
   const bytes = Buffer.from(wire.texts);
   let from = 0;
   const rows = wire.chunk.batch.rows.map((r, i) => {
     const to = wire.ends[i] as number;
-    const row: TextRow = { ...r, text: bytes.subarray(from, to) };
+    const row: TextRow<Uint8Array> = { ...r, text: bytes.subarray(from, to) };
     from = to;
     return row;
   });

@@ -3,6 +3,7 @@
 // both faster to write and faster to search. Each chunk still records its file's offset in the
 // same transaction as its rows, so a crash loses nothing and duplicates nothing.
 import type Database from "better-sqlite3";
+import type { RowText } from "./extract.js";
 import type { FileChunk } from "./extractFile.js";
 import { readBoundary } from "./fileChanges.js";
 import type { IndexStatements } from "./indexStatements.js";
@@ -33,7 +34,7 @@ export interface FileEnd {
 export class ChunkWriter {
   /** By job index, once the file's last chunk is committed. */
   readonly ends = new Map<number, FileEnd>();
-  private pending: FileChunk[] = [];
+  private pending: FileChunk<RowText>[] = [];
   private pendingBytes = 0;
   private readonly lastOffset: number[];
 
@@ -49,7 +50,7 @@ export class ChunkWriter {
   }
 
   /** Takes a chunk; commits when the pending chunks cover `txnBytes` of transcript. */
-  add(chunk: FileChunk): void {
+  add(chunk: FileChunk<RowText>): void {
     this.pending.push(chunk);
     this.pendingBytes += chunk.offset - this.lastOffset[chunk.job]!;
     this.lastOffset[chunk.job] = chunk.offset;
@@ -77,7 +78,7 @@ export class ChunkWriter {
 
   private readonly lastEnd = new Map<number, FileEnd>();
 
-  private write(chunk: FileChunk): void {
+  private write(chunk: FileChunk<RowText>): void {
     const target = this.targets[chunk.job]!;
     const end: FileEnd = { offset: chunk.offset, lineCount: chunk.lineCount, boundary: readBoundary(target.path, chunk.offset) };
     this.stmts.writeBatch(target, chunk.batch, chunk.facts, { ...end, ...(chunk.totals ? { stat: target.stat } : {}) });

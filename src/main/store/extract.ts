@@ -15,9 +15,11 @@ const MAX_TEXT = 64 * 1024;
 const TITLE_CHARS = 200;
 const SPAWN_TOOLS = new Set(["Agent", "Task"]);
 
-export interface TextRow {
-  /** UTF-8 bytes once the row came from the extract worker (chunkWire.ts). */
-  readonly text: string | Uint8Array;
+/** A row's text: a string where it is extracted, UTF-8 bytes once it crossed from the extract worker (chunkWire.ts). */
+export type RowText = string | Uint8Array;
+
+export interface TextRow<Text extends RowText = string> {
+  readonly text: Text;
   readonly kind: RowKind;
   readonly time: string | null;
   readonly ref: string;
@@ -50,8 +52,8 @@ export interface Notified {
 }
 
 /** Everything one batch of lines produced; flushed to SQLite in one transaction. */
-export interface Extracted {
-  rows: TextRow[];
+export interface Extracted<Text extends RowText = string> {
+  rows: TextRow<Text>[];
   spawns: SpawnSeen[];
   results: SpawnResult[];
   notified: Notified[];

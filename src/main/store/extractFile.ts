@@ -2,7 +2,7 @@
 // each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
 import { readJsonl } from "../history/jsonlReader.js";
-import { emptyExtracted, extractLine, type Extracted, type FileFacts } from "./extract.js";
+import { emptyExtracted, extractLine, type Extracted, type FileFacts, type RowText } from "./extract.js";
 
 export interface FileJob {
   readonly path: string;
@@ -20,9 +20,9 @@ export interface ReadTotals {
 }
 
 /** One slice of a file, to be written in the transaction that also records `offset`. */
-export interface FileChunk {
+export interface FileChunk<Text extends RowText = string> {
   readonly job: number;
-  readonly batch: Extracted;
+  readonly batch: Extracted<Text>;
   /** Facts over the file up to `offset`. */
   readonly facts: FileFacts;
   readonly offset: number;

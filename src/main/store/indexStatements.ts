@@ -1,7 +1,7 @@
 // Prepared statements of the incremental indexer, and the SQL that derives sessions and subagent
 // status from what the files recorded.
 import type Database from "better-sqlite3";
-import type { Extracted, FileFacts } from "./extract.js";
+import type { Extracted, FileFacts, RowText } from "./extract.js";
 
 export interface FileRow {
   readonly id: number;
@@ -136,7 +136,7 @@ export class IndexStatements {
   /** Writes one batch; the caller holds the IMMEDIATE transaction. */
   writeBatch(
     file: { readonly id: number; readonly sessionId: string; readonly agentId: string | null },
-    batch: Extracted,
+    batch: Extracted<RowText>,
     facts: FileFacts,
     progress: FileProgress,
   ): void {

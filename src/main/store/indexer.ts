@@ -10,6 +10,7 @@ import { chunksInline, chunksInWorker } from "./chunkSource.js";
 import { ChunkWriter, type WriteCounters, type WriteTarget } from "./chunkWriter.js";
 import { DirCache, discoverTranscripts, type DiscoveredFile } from "./discover.js";
 import { StoreError } from "./errors.js";
+import type { RowText } from "./extract.js";
 import type { FileChunk, FileJob } from "./extractFile.js";
 import { classify, identityOf, isUnchanged, sessionIdInside, type Outcome } from "./fileChanges.js";
 import { IndexStatements, type FileRow } from "./indexStatements.js";
@@ -200,7 +201,7 @@ export class Indexer {
     const writer = new ChunkWriter(this.db, this.stmts, planned.map((p) => p.target), this.batchBytes, counters);
     const jobs = planned.map((p) => p.job);
     const chunkBytes = Math.min(this.batchBytes, MAX_CHUNK_BYTES);
-    const sink = (chunk: FileChunk): void => writer.add(chunk);
+    const sink = (chunk: FileChunk<RowText>): void => writer.add(chunk);
     const toRead = planned.reduce((n, p) => n + Math.max(0, p.target.stat.size - p.target.fromOffset), 0);
     if (toRead < this.parallelBytes) {
       await chunksInline(jobs, chunkBytes, sink);

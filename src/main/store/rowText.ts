@@ -4,8 +4,9 @@
 // the indexer's own code, so the text is exactly what was indexed. A file changed since it was
 // indexed gives no text, never a wrong one: the next scan re-reads it.
 import fs from "node:fs";
-import type { JsonObject } from "../../shared/protocol/messages.js";
-import { splitConcatenatedJson } from "../history/splitJson.js";
+import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import { isObject } from "../history/jsonFields.js";
+import { parseJsonLine } from "../history/splitJson.js";
 import { emptyExtracted, emptyFacts, extractLine } from "./extract.js";
 
 /** Reads past this many bytes of one line are given up (a pasted image can be megabytes). */
@@ -23,18 +24,12 @@ export function rowText(place: RowPlace): string | undefined {
   const line = readLineAt(place.path, place.offset);
   if (line === undefined) return undefined;
   const lineNumber = Number(place.ref.slice(0, place.ref.indexOf("#")));
-  let values: unknown[];
-  try {
-    values = [JSON.parse(line)];
-  } catch {
-    values = splitConcatenatedJson(line) ?? [];
-  }
-  for (const value of values) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
+  for (const value of parseJsonLine(line)?.values ?? []) {
+    if (!isObject(value as Json)) continue;
     const out = emptyExtracted();
     extractLine(value as JsonObject, lineNumber, place.offset, false, emptyFacts(), out);
     const row = out.rows.find((r) => r.ref === place.ref);
-    if (row !== undefined) return typeof row.text === "string" ? row.text : Buffer.from(row.text).toString("utf8");
+    if (row !== undefined) return row.text;
   }
   return undefined;
 }
