@@ -8,8 +8,8 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunksInWorker } from "../../src/main/store/chunkSource.js";
 import { StoreError } from "../../src/main/store/errors.js";
-import { emptyFacts, type RowText } from "../../src/main/store/extract.js";
-import type { FileChunk } from "../../src/main/store/extractFile.js";
+import type { PackedChunk } from "../../src/main/store/chunkWire.js";
+import { emptyFacts } from "../../src/main/store/extract.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 
@@ -95,11 +95,11 @@ describe("the Electron main bundle", () => {
 
   it.skipIf(!haveRecording)("reads transcripts on the bundled extract worker under plain Node", async () => {
     const file = mainTranscript(projectsDir);
-    const chunks: FileChunk<RowText>[] = [];
+    const chunks: PackedChunk[] = [];
     const job = { path: file, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
     const entry = pathToFileURL(path.join(mainOut, "extractWorker.js"));
-    // false would mean the worker could not start and the indexer silently read on its own thread.
-    expect(await chunksInWorker([job], 64 * 1024, (c) => chunks.push(c), entry)).toBe(true);
+    // 0 would mean the worker could not start and the indexer silently read on its own thread.
+    expect(await chunksInWorker([job], 64 * 1024, (c) => chunks.push(c), entry, { whileStarting: 0 })).toBe(1);
     expect(chunks.at(-1)?.offset).toBe(fs.statSync(file).size);
   });
 

@@ -1,14 +1,17 @@
 // Large index runs: parsing on an extract worker while the store's thread writes, several files'
 // chunks per transaction. The index must be exactly what a run on one thread builds.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateArchive, type ArchiveStats } from "../../bench/history/generateArchive.js";
-import { chunksInWorker } from "../../src/main/store/chunkSource.js";
-import { emptyFacts, type RowText } from "../../src/main/store/extract.js";
-import type { FileChunk } from "../../src/main/store/extractFile.js";
+import { chunksInline, chunksInWorker } from "../../src/main/store/chunkSource.js";
+import type { PackedChunk } from "../../src/main/store/chunkWire.js";
+import { emptyFacts } from "../../src/main/store/extract.js";
+import type { FileJob } from "../../src/main/store/extractFile.js";
+import { decodePlace, PLACE_BYTES } from "../../src/main/store/rowPlaces.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 let tmp: string;
@@ -29,6 +32,43 @@ function vocabulary(db: Database.Database): unknown[] {
   return db.prepare("SELECT term, doc, cnt FROM temp.words ORDER BY term").all();
 }
 
+/** Every indexed row's file and place, in file then rowid order; each rowid must be in the text index. */
+function rowPlaces(db: Database.Database): unknown[] {
+  const chunks = db
+    .prepare("SELECT f.path, r.lo, r.hi, r.base_offset, r.base_line, r.places FROM file_rows r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.lo")
+    .all() as { path: string; lo: number; hi: number; base_offset: number; base_line: number; places: Buffer }[];
+  const indexed = db.prepare("SELECT count(*) FROM search_text WHERE rowid BETWEEN ? AND ?").pluck();
+  return chunks.flatMap((c) => {
+    expect(c.places.byteLength).toBe((c.hi - c.lo + 1) * PLACE_BYTES);
+    expect(indexed.get(c.lo, c.hi)).toBe(c.hi - c.lo + 1);
+    return Array.from({ length: c.hi - c.lo + 1 }, (_, i) => ({
+      path: c.path,
+      ...decodePlace(c.places.subarray(i * PLACE_BYTES, (i + 1) * PLACE_BYTES), c.base_offset, c.base_line),
+    }));
+  });
+}
+
+/** Every transcript of the archive as a job read from its start, in path order. */
+function allJobs(): FileJob[] {
+  const files = (fs.readdirSync(projects, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl")).sort();
+  return files.map((f) => {
+    const file = path.join(projects, f);
+    return { path: file, isMain: !f.includes("subagents"), fromOffset: 0, size: fs.statSync(file).size, fromLines: 0, facts: emptyFacts() };
+  });
+}
+
+/** The chunks a read hands over, each with its packed rows as a digest (typed arrays compare slowly). */
+async function collect(read: (sink: (c: PackedChunk) => void) => Promise<void>): Promise<unknown[]> {
+  const chunks: unknown[] = [];
+  await read((c) => {
+    const { texts, ends, places, ...rest } = c.batch.rows;
+    const digest = createHash("sha256");
+    for (const bytes of [texts, ends, places]) digest.update(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    chunks.push({ ...c, batch: { ...c.batch, rows: { ...rest, digest: digest.digest("hex") } } });
+  });
+  return chunks;
+}
+
 function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; words: unknown[]; sessions: unknown[]; subagents: unknown[] } {
   const db = new Database(dbPath, { readonly: true });
   try {
@@ -37,9 +77,7 @@ function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; words:
         .prepare("SELECT path, indexed_offset, line_count, size, prompt_count, last_time FROM files ORDER BY path")
         .all() as FileState[],
       // Rowids depend on batching; what each row says and where it comes from must not.
-      rows: db
-        .prepare("SELECT f.path, m.kind, m.ref, m.time, m.line_offset FROM search_text t JOIN search_rows m ON m.id = t.rowid JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi JOIN files f ON f.id = r.file_id AND f.id = m.file_id ORDER BY f.path, t.rowid")
-        .all(),
+      rows: rowPlaces(db),
       // The index keeps no text, so compare what it indexed: every word, in how many rows, how often.
       words: vocabulary(db),
       sessions: db.prepare("SELECT * FROM sessions ORDER BY id").all(),
@@ -95,16 +133,40 @@ describe("large index runs", { timeout: 60_000 }, () => {
     }
   });
 
-  it("a worker that cannot start reports so without handing over anything, so the caller reads itself", async () => {
-    const chunks: FileChunk<RowText>[] = [];
-    const job = { path: archive.bigSessionPath, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
-    const missing = new URL(`file://${path.join(tmp, "no-such-worker.ts")}`);
-    expect(await chunksInWorker([job], 1024, (c) => chunks.push(c), missing)).toBe(false);
-    expect(chunks).toEqual([]);
+  it("jobs read here while the worker starts, the rest on the worker: the same chunks, in the same order, as one thread reads", async () => {
+    const jobs = allJobs();
+    const inline = await collect((sink) => chunksInline(jobs, 16 * 1024, sink));
+    // The worker takes over where this thread stopped (after at most 0 or 3 jobs), or this thread
+    // reads 1 MB more once the worker is ready, which starts past that and holds its chunks until
+    // their turn.
+    for (const [whileStarting, warmUpBytes] of [[0, 0], [3, 0], [0, 1024 * 1024]] as const) {
+      let onWorker = 0;
+      const split = await collect(async (sink) => {
+        onWorker = await chunksInWorker(jobs, 16 * 1024, sink, undefined, { whileStarting, warmUpBytes });
+      });
+      expect(split).toEqual(inline);
+      if (warmUpBytes === 0) expect(onWorker).toBeGreaterThanOrEqual(jobs.length - whileStarting);
+      else expect(onWorker).toBeLessThan(jobs.length - 1);
+      expect(onWorker).toBeGreaterThan(0);
+    }
+    expect(new Set(inline.map((c) => (c as PackedChunk).job)).size).toBe(jobs.length);
   });
 
-  it("an error while reading on the worker rejects the run with that error, typed by its code", async () => {
+  it("a worker that cannot start: this thread reads every job itself", async () => {
+    const jobs = allJobs();
+    const missing = new URL(`file://${path.join(tmp, "no-such-worker.ts")}`);
+    let onWorker = -1;
+    const chunks = await collect(async (sink) => {
+      onWorker = await chunksInWorker(jobs, 16 * 1024, sink, missing, { whileStarting: 0 });
+    });
+    expect(onWorker).toBe(0);
+    expect(chunks).toEqual(await collect((sink) => chunksInline(jobs, 16 * 1024, sink)));
+  });
+
+  it("an error while reading, on the worker or here, rejects the run with that error, typed by its code", async () => {
     const job = { path: path.join(tmp, "vanished.jsonl"), isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
-    await expect(chunksInWorker([job], 1024, () => undefined)).rejects.toMatchObject({ code: "ENOENT" });
+    for (const whileStarting of [0, 1]) {
+      await expect(chunksInWorker([job], 1024, () => undefined, undefined, { whileStarting })).rejects.toMatchObject({ code: "ENOENT" });
+    }
   });
 });

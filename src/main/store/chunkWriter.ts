@@ -3,8 +3,7 @@
 // both faster to write and faster to search. Each chunk still records its file's offset in the
 // same transaction as its rows, so a crash loses nothing and duplicates nothing.
 import type Database from "better-sqlite3";
-import type { RowText } from "./extract.js";
-import type { FileChunk } from "./extractFile.js";
+import type { PackedChunk } from "./chunkWire.js";
 import { readBoundary } from "./fileChanges.js";
 import type { IndexStatements } from "./indexStatements.js";
 
@@ -34,7 +33,7 @@ export interface FileEnd {
 export class ChunkWriter {
   /** By job index, once the file's last chunk is committed. */
   readonly ends = new Map<number, FileEnd>();
-  private pending: FileChunk<RowText>[] = [];
+  private pending: PackedChunk[] = [];
   private pendingBytes = 0;
   private readonly lastOffset: number[];
 
@@ -50,7 +49,7 @@ export class ChunkWriter {
   }
 
   /** Takes a chunk; commits when the pending chunks cover `txnBytes` of transcript. */
-  add(chunk: FileChunk<RowText>): void {
+  add(chunk: PackedChunk): void {
     this.pending.push(chunk);
     this.pendingBytes += chunk.offset - this.lastOffset[chunk.job]!;
     this.lastOffset[chunk.job] = chunk.offset;
@@ -66,7 +65,7 @@ export class ChunkWriter {
       for (const chunk of chunks) this.write(chunk);
     }).immediate();
     for (const chunk of chunks) {
-      this.counters.rowsAdded += chunk.batch.rows.length;
+      this.counters.rowsAdded += chunk.batch.rows.count;
       if (chunk.totals) this.ends.set(chunk.job, this.lastEnd.get(chunk.job)!);
       if (chunk.totals) {
         this.counters.bytesRead += chunk.totals.bytesRead;
@@ -78,7 +77,7 @@ export class ChunkWriter {
 
   private readonly lastEnd = new Map<number, FileEnd>();
 
-  private write(chunk: FileChunk<RowText>): void {
+  private write(chunk: PackedChunk): void {
     const target = this.targets[chunk.job]!;
     const end: FileEnd = { offset: chunk.offset, lineCount: chunk.lineCount, boundary: readBoundary(target.path, chunk.offset) };
     this.stmts.writeBatch(target, chunk.batch, chunk.facts, { ...end, ...(chunk.totals ? { stat: target.stat } : {}) });

@@ -7,7 +7,9 @@ import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "../history/diskToEvents.js";
 
-export type RowKind = "prompt" | "text" | "thinking" | "tool_input" | "tool_output";
+/** What a row holds; its position here is its code in the index (rowPlaces.ts): append only. */
+export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output"] as const;
+export type RowKind = (typeof ROW_KINDS)[number];
 
 /** Long tool inputs/outputs are cut: enough to find them, not a copy of every file read. */
 export const MAX_TOOL_TEXT = 4096;
@@ -15,16 +17,20 @@ const MAX_TEXT = 64 * 1024;
 const TITLE_CHARS = 200;
 const SPAWN_TOOLS = new Set(["Agent", "Task"]);
 
-/** A row's text: a string where it is extracted, UTF-8 bytes once it crossed from the extract worker (chunkWire.ts). */
-export type RowText = string | Uint8Array;
-
-export interface TextRow<Text extends RowText = string> {
-  readonly text: Text;
+export interface TextRow {
+  readonly text: string;
   readonly kind: RowKind;
   readonly time: string | null;
-  readonly ref: string;
+  /** The line's number in its file, and the event of that line the row comes from. */
+  readonly line: number;
+  readonly event: number;
   /** Byte offset of the row's line in its file: where its text is read back from (rowText.ts). */
   readonly offset: number;
+}
+
+/** `<line>#<event>`: where in its file a row comes from (what search hits name). */
+export function refOf(row: { readonly line: number; readonly event: number }): string {
+  return `${row.line}#${row.event}`;
 }
 
 /** Facts accumulated over a file; persisted with its indexed offset. */
@@ -52,8 +58,8 @@ export interface Notified {
 }
 
 /** Everything one batch of lines produced; flushed to SQLite in one transaction. */
-export interface Extracted<Text extends RowText = string> {
-  rows: TextRow<Text>[];
+export interface Extracted<Rows = TextRow[]> {
+  rows: Rows;
   spawns: SpawnSeen[];
   results: SpawnResult[];
   notified: Notified[];
@@ -75,13 +81,14 @@ export function extractLine(
   const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
   const events = diskLineToEvents(line, null);
   for (let i = 0; i < events.length; i++) {
-    extractEvent(events[i]!, { ref: `${lineNumber}#${i}`, offset }, time, isMain, facts, out);
+    extractEvent(events[i]!, { line: lineNumber, event: i, offset }, time, isMain, facts, out);
   }
 }
 
-/** Where a row comes from: its ref and its line's byte offset. */
+/** Where a row comes from: its line (number and byte offset) and event. */
 interface Place {
-  readonly ref: string;
+  readonly line: number;
+  readonly event: number;
   readonly offset: number;
 }
 
@@ -172,7 +179,7 @@ function flattenInput(input: Json | undefined): string {
 
 function push(out: Extracted, text: string, kind: RowKind, time: string | null, at: Place, max: number): void {
   if (text.trim() === "") return;
-  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, ref: at.ref, offset: at.offset });
+  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, line: at.line, event: at.event, offset: at.offset });
 }
 
 function oneLine(text: string): string {

@@ -2,12 +2,14 @@
 // each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
 import { readJsonl } from "../history/jsonlReader.js";
-import { emptyExtracted, extractLine, type Extracted, type FileFacts, type RowText } from "./extract.js";
+import { emptyExtracted, extractLine, type Extracted, type FileFacts, type TextRow } from "./extract.js";
 
 export interface FileJob {
   readonly path: string;
   readonly isMain: boolean;
   readonly fromOffset: number;
+  /** The file's size when the run was planned: how much there is to read, for scheduling only. */
+  readonly size?: number;
   readonly fromLines: number;
   /** The facts stored so far (empty for a new or re-read file). */
   readonly facts: FileFacts;
@@ -20,9 +22,9 @@ export interface ReadTotals {
 }
 
 /** One slice of a file, to be written in the transaction that also records `offset`. */
-export interface FileChunk<Text extends RowText = string> {
+export interface FileChunk<Rows = TextRow[]> {
   readonly job: number;
-  readonly batch: Extracted<Text>;
+  readonly batch: Extracted<Rows>;
   /** Facts over the file up to `offset`. */
   readonly facts: FileFacts;
   readonly offset: number;

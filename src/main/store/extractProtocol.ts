@@ -1,5 +1,5 @@
 // Messages between the store's thread and its extract worker (extractWorker.ts).
-import type { WireChunk } from "./chunkWire.js";
+import type { PackedChunk } from "./chunkWire.js";
 import type { FileJob } from "./extractFile.js";
 
 export interface ExtractWorkerData {
@@ -10,9 +10,13 @@ export interface ExtractWorkerData {
   readonly entry: string;
 }
 
-export type ExtractWorkerMessage = { readonly type: "ack"; readonly count: number };
+export type ExtractWorkerMessage =
+  /** Read the jobs from this index on (the ones before were read on the store's thread). */
+  | { readonly type: "start"; readonly from: number }
+  | { readonly type: "ack"; readonly count: number };
 
 export type ExtractWorkerReply =
-  | { readonly type: "chunk"; readonly chunk: WireChunk }
+  | { readonly type: "ready" }
+  | { readonly type: "chunk"; readonly chunk: PackedChunk }
   | { readonly type: "done" }
   | { readonly type: "error"; readonly message: string; readonly code?: string };

@@ -18,8 +18,12 @@ const unacked: number[] = [];
 let bytesInFlight = 0;
 let wake: (() => void) | undefined;
 
+let start: ((from: number) => void) | undefined;
+const from = new Promise<number>((resolve) => (start = resolve));
+
 port.on("message", (msg: ExtractWorkerMessage) => {
-  if (msg.type === "ack") {
+  if (msg.type === "start") start?.(msg.from);
+  else if (msg.type === "ack") {
     for (let i = 0; i < msg.count; i++) bytesInFlight -= unacked.shift() ?? 0;
     wake?.();
   }
@@ -34,18 +38,20 @@ async function room(): Promise<void> {
   wake = undefined;
 }
 
+// Loaded: the store's thread, which read jobs while this one started, says where to begin.
+send({ type: "ready" });
 try {
-  for (let i = 0; i < data.jobs.length; i++) {
+  for (let i = await from; i < data.jobs.length; i++) {
     await room();
-    let from = data.jobs[i]!.fromOffset;
+    let readTo = data.jobs[i]!.fromOffset;
     await extractFile(data.jobs[i]!, i, data.chunkBytes, (chunk) => {
       // At least 1, so a run of chunks that read nothing new still counts against the bound.
-      const bytes = Math.max(1, chunk.offset - from);
-      from = chunk.offset;
+      const bytes = Math.max(1, chunk.offset - readTo);
+      readTo = chunk.offset;
       unacked.push(bytes);
       bytesInFlight += bytes;
-      const { wire, transfer } = packChunk(chunk);
-      send({ type: "chunk", chunk: wire }, transfer);
+      const { packed, transfer } = packChunk(chunk);
+      send({ type: "chunk", chunk: packed }, transfer);
     });
   }
   send({ type: "done" });

@@ -1,7 +1,8 @@
 // Prepared statements of the incremental indexer, and the SQL that derives sessions and subagent
 // status from what the files recorded.
 import type Database from "better-sqlite3";
-import type { Extracted, FileFacts, RowText } from "./extract.js";
+import type { PackedRows } from "./chunkWire.js";
+import type { Extracted, FileFacts } from "./extract.js";
 
 export interface FileRow {
   readonly id: number;
@@ -28,9 +29,8 @@ export class IndexStatements {
   private readonly insertFile: Database.Statement;
   private readonly fileOffset: Database.Statement<[number], { indexed_offset: number }>;
   private readonly loadFacts: Database.Statement<[number], Record<string, unknown>>;
-  private readonly maxRowid: Database.Statement<[], { rowid: number }>;
+  private readonly lastRowid: Database.Statement<[], { hi: number }>;
   private readonly insertText: Database.Statement;
-  private readonly insertRowMeta: Database.Statement;
   private readonly insertRange: Database.Statement;
   private readonly insertSpawn: Database.Statement;
   private readonly updateSpawnResult: Database.Statement;
@@ -40,7 +40,6 @@ export class IndexStatements {
   private readonly upsertSubagent: Database.Statement;
   private readonly rangesOf: Database.Statement<[number], { lo: number; hi: number }>;
   private readonly deleteRange: Database.Statement;
-  private readonly deleteRangeMeta: Database.Statement;
   private readonly deleteRanges: Database.Statement;
   private readonly deleteSpawns: Database.Statement;
   private readonly deleteNotes: Database.Statement;
@@ -64,10 +63,11 @@ export class IndexStatements {
       `SELECT first_time, last_time, prompt_count, cwd, git_branch, custom_title, ai_title, first_prompt
        FROM files WHERE id = ?`,
     );
-    this.maxRowid = db.prepare("SELECT id AS rowid FROM search_rows ORDER BY id DESC LIMIT 1");
+    this.lastRowid = db.prepare("SELECT hi FROM file_rows ORDER BY lo DESC LIMIT 1");
     this.insertText = db.prepare("INSERT INTO search_text (rowid, text) VALUES (?, ?)");
-    this.insertRowMeta = db.prepare("INSERT INTO search_rows (id, file_id, kind, time, ref, line_offset) VALUES (?, ?, ?, ?, ?, ?)");
-    this.insertRange = db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (?, ?, ?)");
+    this.insertRange = db.prepare(
+      "INSERT INTO file_rows (lo, hi, file_id, base_offset, base_line, places) VALUES (?, ?, ?, ?, ?, ?)",
+    );
     this.insertSpawn = db.prepare(
       "INSERT OR IGNORE INTO spawns (session_id, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
     );
@@ -91,7 +91,6 @@ export class IndexStatements {
     );
     this.rangesOf = db.prepare("SELECT lo, hi FROM file_rows WHERE file_id = ?");
     this.deleteRange = db.prepare("DELETE FROM search_text WHERE rowid BETWEEN ? AND ?");
-    this.deleteRangeMeta = db.prepare("DELETE FROM search_rows WHERE id BETWEEN ? AND ?");
     this.deleteRanges = db.prepare("DELETE FROM file_rows WHERE file_id = ?");
     this.deleteSpawns = db.prepare("DELETE FROM spawns WHERE file_id = ?");
     this.deleteNotes = db.prepare("DELETE FROM task_notes WHERE file_id = ?");
@@ -136,18 +135,21 @@ export class IndexStatements {
   /** Writes one batch; the caller holds the IMMEDIATE transaction. */
   writeBatch(
     file: { readonly id: number; readonly sessionId: string; readonly agentId: string | null },
-    batch: Extracted<RowText>,
+    batch: Extracted<PackedRows>,
     facts: FileFacts,
     progress: FileProgress,
   ): void {
-    if (batch.rows.length > 0) {
-      const lo = (this.maxRowid.get()?.rowid ?? 0) + 1;
-      let rowid = lo;
-      for (const row of batch.rows) {
-        this.insertText.run(rowid, row.text);
-        this.insertRowMeta.run(rowid++, file.id, row.kind, row.time, row.ref, row.offset);
+    const rows = batch.rows;
+    if (rows.count > 0) {
+      const lo = (this.lastRowid.get()?.hi ?? 0) + 1;
+      const texts = asBuffer(rows.texts);
+      let from = 0;
+      for (let i = 0; i < rows.count; i++) {
+        const to = rows.ends[i]!;
+        this.insertText.run(lo + i, texts.subarray(from, to));
+        from = to;
       }
-      this.insertRange.run(file.id, lo, rowid - 1);
+      this.insertRange.run(lo, lo + rows.count - 1, file.id, rows.baseOffset, rows.baseLine, asBuffer(rows.places));
     }
     for (const s of batch.spawns) this.insertSpawn.run(file.sessionId, s.toolUseId, file.id, file.agentId);
     for (const r of batch.results) this.updateSpawnResult.run(r.status, file.sessionId, r.toolUseId);
@@ -170,10 +172,7 @@ export class IndexStatements {
 
   /** Removes everything a file contributed; `identity` undefined deletes the file row too. */
   clearFile(fileId: number, identity?: string): void {
-    for (const r of this.rangesOf.all(fileId)) {
-      this.deleteRange.run(r.lo, r.hi);
-      this.deleteRangeMeta.run(r.lo, r.hi);
-    }
+    for (const r of this.rangesOf.all(fileId)) this.deleteRange.run(r.lo, r.hi);
     this.deleteRanges.run(fileId);
     this.deleteSpawns.run(fileId);
     this.deleteNotes.run(fileId);
@@ -190,6 +189,11 @@ export class IndexStatements {
     this.subagentDerive.run(sessionId);
     this.sessionUpsert.run({ id: sessionId });
   }
+}
+
+/** better-sqlite3 binds a Buffer as a blob; a posted Uint8Array arrives as a plain one. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 const SESSION_UPSERT = `

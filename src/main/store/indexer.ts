@@ -10,8 +10,8 @@ import { chunksInline, chunksInWorker } from "./chunkSource.js";
 import { ChunkWriter, type WriteCounters, type WriteTarget } from "./chunkWriter.js";
 import { DirCache, discoverTranscripts, type DiscoveredFile } from "./discover.js";
 import { StoreError } from "./errors.js";
-import type { RowText } from "./extract.js";
-import type { FileChunk, FileJob } from "./extractFile.js";
+import type { PackedChunk } from "./chunkWire.js";
+import type { FileJob } from "./extractFile.js";
 import { classify, identityOf, isUnchanged, sessionIdInside, type Outcome } from "./fileChanges.js";
 import { IndexStatements, type FileRow } from "./indexStatements.js";
 import { readSubagentMeta } from "./subagentMeta.js";
@@ -186,6 +186,7 @@ export class Indexer {
               path: file.path,
               isMain: file.agentId === null,
               fromOffset,
+              size: st.size,
               fromLines: appended ? row.line_count : 0,
               facts: this.stmts.facts(id),
             },
@@ -201,7 +202,7 @@ export class Indexer {
     const writer = new ChunkWriter(this.db, this.stmts, planned.map((p) => p.target), this.batchBytes, counters);
     const jobs = planned.map((p) => p.job);
     const chunkBytes = Math.min(this.batchBytes, MAX_CHUNK_BYTES);
-    const sink = (chunk: FileChunk<RowText>): void => writer.add(chunk);
+    const sink = (chunk: PackedChunk): void => writer.add(chunk);
     const toRead = planned.reduce((n, p) => n + Math.max(0, p.target.stat.size - p.target.fromOffset), 0);
     if (toRead < this.parallelBytes) {
       await chunksInline(jobs, chunkBytes, sink);
@@ -212,7 +213,7 @@ export class Indexer {
     // mid-run can then damage the index, which is moved aside and rebuilt from the JSONL files.
     this.db.pragma("synchronous = OFF");
     try {
-      if (!(await chunksInWorker(jobs, chunkBytes, sink))) await chunksInline(jobs, chunkBytes, sink);
+      await chunksInWorker(jobs, chunkBytes, sink);
       writer.flush();
     } finally {
       this.db.pragma("synchronous = NORMAL");

@@ -1,37 +1,30 @@
-// The text of an indexed row, read back from its transcript: the full-text index keeps no copy
-// (it would double the database), and the JSONL files are the source of truth anyway. A row is
-// found by its line's byte offset and its ref (`<line>#<event>`); the line is extracted again with
-// the indexer's own code, so the text is exactly what was indexed. A file changed since it was
-// indexed gives no text, never a wrong one: the next scan re-reads it.
+// An indexed row read back from its transcript: the full-text index keeps no copy of the text (it
+// would double the database), and the JSONL files are the source of truth anyway. A row is found
+// by its place (rowPlaces.ts): the line at its byte offset is extracted again with the indexer's
+// own code, so the text is exactly what was indexed, and the nth row of that line must still be
+// the same event of the same kind. A file changed since it was indexed gives no row, never a
+// wrong one: the next scan re-reads it.
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../history/jsonFields.js";
 import { parseJsonLine } from "../history/splitJson.js";
-import { emptyExtracted, emptyFacts, extractLine } from "./extract.js";
+import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
+import type { RowPlace } from "./rowPlaces.js";
 
 /** Reads past this many bytes of one line are given up (a pasted image can be megabytes). */
 const MaxLineBytes = 64 * 1024 * 1024;
 const ReadBytes = 64 * 1024;
 
-export interface RowPlace {
-  readonly path: string;
-  readonly offset: number;
-  readonly ref: string;
-}
-
-/** The row's text, or undefined when its line is gone or no longer holds it. */
-export function rowText(place: RowPlace): string | undefined {
-  const line = readLineAt(place.path, place.offset);
+/** The row at `place` in the file at `path`, or undefined when its line is gone or no longer holds it. */
+export function readRow(path: string, place: RowPlace): TextRow | undefined {
+  const line = readLineAt(path, place.offset);
   if (line === undefined) return undefined;
-  const lineNumber = Number(place.ref.slice(0, place.ref.indexOf("#")));
+  const out = emptyExtracted();
   for (const value of parseJsonLine(line)?.values ?? []) {
-    if (!isObject(value as Json)) continue;
-    const out = emptyExtracted();
-    extractLine(value as JsonObject, lineNumber, place.offset, false, emptyFacts(), out);
-    const row = out.rows.find((r) => r.ref === place.ref);
-    if (row !== undefined) return row.text;
+    if (isObject(value as Json)) extractLine(value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
   }
-  return undefined;
+  const row = out.rows[place.nth];
+  return row !== undefined && row.event === place.event && row.kind === place.kind ? row : undefined;
 }
 
 /** The line that starts at `offset`, without its newline; undefined if the file or the line is gone. */

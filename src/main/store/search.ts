@@ -1,9 +1,10 @@
 // Full-text search over the index, best first (bm25), with a highlighted snippet cut from the
 // row's text as its transcript holds it (the index keeps no copy).
 import type Database from "better-sqlite3";
-import type { RowKind } from "./extract.js";
+import { refOf, type RowKind, type TextRow } from "./extract.js";
 import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
-import { rowText } from "./rowText.js";
+import { decodePlace, PLACE_BYTES, type RowPlace } from "./rowPlaces.js";
+import { readRow } from "./rowText.js";
 import { snippetOf } from "./snippet.js";
 
 export const HIGHLIGHT_OPEN = "«";
@@ -34,12 +35,11 @@ export interface SearchHit {
 interface HitRow {
   id: number;
   path: string;
-  line_offset: number;
+  base_offset: number;
+  base_line: number;
+  place: Buffer;
   session_id: string;
   agent_id: string | null;
-  kind: RowKind;
-  time: string | null;
-  ref: string;
   score: number;
   title: string | null;
   project: string | null;
@@ -79,52 +79,56 @@ export class Searcher {
         ? this.inSession.all({ ...params, sessionId: options.sessionId })
         : this.all.all(params)
     ) as HitRow[];
-    return rows.map((r) => toHit(r, snippet(r, phrases)));
+    const hits: SearchHit[] = [];
+    for (const r of rows) {
+      const place = decodePlace(r.place, r.base_offset, r.base_line);
+      if (place !== undefined) hits.push(toHit(r, place, readRow(r.path, place), phrases));
+    }
+    return hits;
   }
-}
-
-/** The hit's snippet; empty when its transcript no longer holds the row (changed since indexed). */
-function snippet(r: HitRow, phrases: readonly QueryPhrase[]): string {
-  const text = rowText({ path: r.path, offset: r.line_offset, ref: r.ref });
-  return text === undefined ? "" : (snippetOf(text, phrases, SNIPPET_WORDS, MARKS) ?? "");
 }
 
 /**
  * Ranks first, then reads the shown rows: the window's bm25 needs only the index and the docsize
- * table. Each row's kind, time and ref live in `search_rows` (same rowid) and its session and
- * subagent in the file it was read from, read for the `limit` rows kept. A session filter joins
- * them inside the window; CROSS JOIN keeps the MATCH as the outer loop.
+ * table. A row's chunk is the file_rows entry with the greatest `lo` not past its rowid; it gives
+ * the file (so the session and subagent) and the row's place. A session filter looks the chunk up
+ * for each match inside the window; CROSS JOIN keeps the MATCH as the outer loop.
  */
 function sql(sessionFilter: boolean): string {
+  const chunkOf = (rowid: string): string => `(SELECT lo FROM file_rows WHERE lo <= ${rowid} ORDER BY lo DESC LIMIT 1)`;
   const ranked = sessionFilter
     ? `SELECT x.rowid AS id, bm25(search_text) AS score FROM search_text x
-         CROSS JOIN search_rows xr ON xr.id = x.rowid CROSS JOIN files xf ON xf.id = xr.file_id
+         CROSS JOIN file_rows xr ON xr.lo = ${chunkOf("x.rowid")} CROSS JOIN files xf ON xf.id = xr.file_id
        WHERE search_text MATCH @match AND xf.session_id = @sessionId
        ORDER BY x.rowid DESC LIMIT @window`
     : `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match
        ORDER BY rowid DESC LIMIT @window`;
   return `
-    SELECT t.id, f.path, r.line_offset, f.session_id, f.agent_id, r.kind, r.time, r.ref, t.score,
-           s.title, s.project, s.cwd, a.description, a.agent_type
+    SELECT t.id, f.path, r.base_offset, r.base_line, substr(r.places, (t.id - r.lo) * ${PLACE_BYTES} + 1, ${PLACE_BYTES}) AS place,
+           f.session_id, f.agent_id, t.score, s.title, s.project, s.cwd, a.description, a.agent_type
     FROM (SELECT * FROM (${ranked}) ORDER BY score LIMIT @limit) t
-    JOIN search_rows r ON r.id = t.id
+    JOIN file_rows r ON r.lo = ${chunkOf("t.id")}
     JOIN files f ON f.id = r.file_id
     LEFT JOIN sessions s ON s.id = f.session_id
     LEFT JOIN subagents a ON a.session_id = f.session_id AND a.agent_id = f.agent_id
     ORDER BY t.score`;
 }
 
-function toHit(r: HitRow, snippet: string): SearchHit {
+/**
+ * A hit names its row's kind and ref from the index; its time and snippet come from the row as its
+ * transcript holds it, and are empty when the file changed since it was indexed.
+ */
+function toHit(r: HitRow, place: RowPlace, row: TextRow | undefined, phrases: readonly QueryPhrase[]): SearchHit {
   return {
     sessionId: r.session_id,
     sessionTitle: r.title,
     project: r.project,
     cwd: r.cwd,
     subagent: r.agent_id !== null ? { agentId: r.agent_id, description: r.description, agentType: r.agent_type } : null,
-    time: r.time,
-    kind: r.kind,
-    ref: r.ref,
-    snippet,
+    time: row?.time ?? null,
+    kind: place.kind,
+    ref: refOf(place),
+    snippet: row === undefined ? "" : (snippetOf(row.text, phrases, SNIPPET_WORDS, MARKS) ?? ""),
     score: r.score,
   };
 }

@@ -5,19 +5,23 @@
 import type { Migration } from "./migration.js";
 import { FTS_TUNING_SQL, REREAD_ALL_FILES_SQL } from "./m003FtsTuning.js";
 
+/** The contentless full-text table, tuned (also what v5 recreates empty). */
+export const CONTENTLESS_SEARCH_TEXT_SQL = `
+  CREATE VIRTUAL TABLE search_text USING fts5(
+    text,
+    content = '',
+    contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  ${FTS_TUNING_SQL}`;
+
 export const m004Contentless: Migration = {
   version: 4,
   name: "contentless-fts",
   up(db) {
     db.exec(`
       DROP TABLE search_text;
-      CREATE VIRTUAL TABLE search_text USING fts5(
-        text,
-        content = '',
-        contentless_delete = 1,
-        tokenize = 'unicode61 remove_diacritics 2'
-      );
-      ${FTS_TUNING_SQL}
+      ${CONTENTLESS_SEARCH_TEXT_SQL}
       DROP TABLE search_rows;
       -- One row per search_text row, same rowid; line_offset is where the row's line starts.
       CREATE TABLE search_rows (

@@ -1,0 +1,130 @@
+// Migration 5: no table row per text row; each chunk of a file keeps its rows' places in
+// file_rows, and an upgraded index re-reads every file once.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
+import { MIGRATIONS } from "../../src/main/store/migrations/index.js";
+import { FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/store/migrations/m003FtsTuning.js";
+import { StoreService } from "../../src/main/store/storeService.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const prompt = (uuid: string, text: string, time: string): string =>
+  JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid, timestamp: time, sessionId: "s1", cwd: "/home/user/code/x" });
+
+/** A session file and a version-4 index that has read it whole, as the v4 indexer left it. */
+function v4Index(dir: string): { projects: string; file: string; dbPath: string } {
+  const projects = path.join(dir, "projects");
+  const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${prompt("u1", "a plain first line", "2026-01-01T00:00:00.000Z")}\n${prompt("u2", "upgrade keeps quokka", "2026-01-02T00:00:00.000Z")}\n`);
+  const st = fs.statSync(file);
+  const dbPath = path.join(dir, "h.db");
+  const db = new Database(dbPath);
+  migrate(db, MIGRATIONS, 4);
+  db.prepare(
+    `INSERT INTO files (id, path, session_id, project, size, identity, mtime_ms, indexed_offset, line_count, prompt_count)
+     VALUES (1, ?, 's1', '-home-user-code-x', ?, ?, ?, ?, 2, 2)`,
+  ).run(file, st.size, `${st.dev}:${st.ino}`, st.mtimeMs, st.size);
+  db.prepare("INSERT INTO sessions (id, project, title, prompt_count) VALUES ('s1', '-home-user-code-x', 'kept title', 2)").run();
+  db.prepare("INSERT INTO search_text (rowid, text) VALUES (1, 'a plain first line'), (2, 'upgrade keeps quokka')").run();
+  db.prepare(
+    `INSERT INTO search_rows (id, file_id, kind, time, ref, line_offset) VALUES
+       (1, 1, 'prompt', '2026-01-01T00:00:00.000Z', '1#0', 0), (2, 1, 'prompt', '2026-01-02T00:00:00.000Z', '2#0', ?)`,
+  ).run(Buffer.byteLength(prompt("u1", "a plain first line", "2026-01-01T00:00:00.000Z")) + 1);
+  db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (1, 1, 2)").run();
+  db.close();
+  return { projects, file, dbPath };
+}
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-m005-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("migration 5 (row places per chunk)", () => {
+  it("upgrades a version-4 index: no per-row table, an empty text index, every file marked for re-reading", () => {
+    const { dbPath } = v4Index(tempDir());
+    const db = new Database(dbPath);
+    expect(migrate(db, MIGRATIONS, 5)).toEqual([5]);
+    expect(schemaVersion(db)).toBe(5);
+    expect(db.prepare("SELECT title FROM sessions").pluck().get()).toBe("kept title");
+    expect(db.prepare("SELECT identity FROM files").pluck().get()).toBe("");
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'search_rows'").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM search_text WHERE search_text MATCH 'quokka'").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM file_rows").pluck().get()).toBe(0);
+    const config = Object.fromEntries((db.prepare("SELECT k, v FROM search_text_config").all() as { k: string; v: number }[]).map((r) => [r.k, r.v]));
+    expect(config).toMatchObject({ pgsz: FTS_PGSZ, hashsize: FTS_HASHSIZE });
+    db.close();
+  });
+
+  it("the next scan re-reads the file once: each hit names its kind, place and time, filtered by session", async () => {
+    const { projects, dbPath } = v4Index(tempDir());
+    const store = new StoreService({ dbPath });
+    try {
+      const report = await store.index(projects);
+      expect(report).toMatchObject({ filesReindexed: 1, rowsTotal: 2 });
+      const hit = { sessionId: "s1", kind: "prompt", ref: "2#0", time: "2026-01-02T00:00:00.000Z", snippet: "upgrade keeps «quokka»" };
+      expect(store.search("quokka")).toMatchObject([hit]);
+      expect(store.search("quokka", { sessionId: "s1" })).toMatchObject([hit]);
+      expect(store.search("quokka", { sessionId: "s2" })).toEqual([]);
+      expect(store.search("plain").map((h) => [h.ref, h.time])).toEqual([["1#0", "2026-01-01T00:00:00.000Z"]]);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("row places", () => {
+  it("a line holding two glued JSON objects: each object's rows are found and shown as their own", async () => {
+    const dir = tempDir();
+    const projects = path.join(dir, "projects");
+    const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const first = prompt("u1", "opening words", "2026-01-01T00:00:00.000Z");
+    const glued = prompt("u2", "the glued wombat", "2026-01-02T00:00:00.000Z") + prompt("u3", "the glued quokka", "2026-01-03T00:00:00.000Z");
+    fs.writeFileSync(file, `${first}\n${glued}\n`);
+    const store = new StoreService({ dbPath: path.join(dir, "h.db") });
+    try {
+      await store.index(projects);
+      // Both objects are line 2, event 0: the place tells them apart by their order on the line.
+      expect(store.search("wombat").map((h) => [h.ref, h.time, h.snippet])).toEqual([["2#0", "2026-01-02T00:00:00.000Z", "the glued «wombat»"]]);
+      expect(store.search("quokka").map((h) => [h.ref, h.time, h.snippet])).toEqual([["2#0", "2026-01-03T00:00:00.000Z", "the glued «quokka»"]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("many chunks of one file and of several files: every hit comes from its own file and line", async () => {
+    const dir = tempDir();
+    const projects = path.join(dir, "projects");
+    const lines = (session: string): string =>
+      Array.from({ length: 300 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `word${i} in ${session}` }, uuid: `${session}-${i}`, timestamp: "2026-01-01T00:00:00.000Z", sessionId: session })).join("\n") + "\n";
+    for (const session of ["s1", "s2"]) {
+      const file = path.join(projects, "-home-user-code-x", `${session}.jsonl`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, lines(session));
+    }
+    // Small chunks: each file is written as many file_rows entries, one after the other.
+    const store = new StoreService({ dbPath: path.join(dir, "h.db"), batchBytes: 4096 });
+    try {
+      await store.index(projects);
+      for (const i of [0, 1, 137, 299]) {
+        expect(store.search(`word${i}`).map((h) => [h.sessionId, h.ref, h.snippet]).sort()).toEqual([
+          ["s1", `${i + 1}#0`, `«word${i}» in s1`],
+          ["s2", `${i + 1}#0`, `«word${i}» in s2`],
+        ]);
+        expect(store.search(`word${i}`, { sessionId: "s2" }).map((h) => h.snippet)).toEqual([`«word${i}» in s2`]);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});
