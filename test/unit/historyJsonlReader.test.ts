@@ -64,6 +64,22 @@ describe("readJsonl", () => {
     expect(result.stats.glued).toBe(1);
   });
 
+  it("reads the same lines, text and problems whatever the chunk size: multi-byte text, a BOM, one invalid line", async () => {
+    const file = path.join(dir, "mixed.jsonl");
+    const good = (i: number): Buffer => Buffer.from(`${JSON.stringify({ n: i, text: `ünïcödé ✓ 日本語 ${"z".repeat(i * 7)} 🎉` })}\n`);
+    const invalid = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe6, 0x97, 0x22, 0x7d, 0x0a]); // a cut-off 3-byte character
+    const lines = [Buffer.from([0xef, 0xbb, 0xbf]), good(0), good(1), good(2), invalid, ...Array.from({ length: 40 }, (_, i) => good(i + 3))];
+    writeFileSync(file, Buffer.concat(lines));
+    const expected = [0, 1, 2, ...Array.from({ length: 40 }, (_, i) => i + 3)];
+    for (const chunkBytes of [5, 7, 64, 333, 4096, undefined]) {
+      const { values, result } = await read(file, chunkBytes === undefined ? {} : { chunkBytes });
+      expect(values.map((v) => v["n"])).toEqual(expected);
+      expect(values.every((v) => String(v["text"]).startsWith("ünïcödé ✓ 日本語 ") && String(v["text"]).endsWith(" 🎉"))).toBe(true);
+      expect(result.problems.map((p) => [p.reason, p.lineNumber])).toEqual([["invalid_utf8", 4]]);
+      expect(result.nextOffset).toBe(result.size);
+    }
+  });
+
   it("skips and counts invalid UTF-8, non-JSON, non-object and over-long lines; ignores blank lines", async () => {
     const file = path.join(dir, "bad.jsonl");
     const long = JSON.stringify({ big: "y".repeat(5000) });

@@ -3,6 +3,7 @@
 // returns the offset to continue from. An unterminated last line is held back unless the caller
 // says the file is final, so a half-written line is never parsed twice or in pieces.
 
+import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { parseJsonLine } from "./splitJson.js";
@@ -124,6 +125,11 @@ class LineSink {
 
   push(chunk: Buffer, chunkOffset: number): void {
     let from = 0;
+    // The lines that start and end in this chunk are checked as valid UTF-8 all at once; then each
+    // is a plain slice, without a decoder or a view per line. Otherwise each is decoded alone.
+    const firstStart = this.partBytes === 0 && !this.skipping ? 0 : chunk.indexOf(10) + 1;
+    const lastEnd = chunk.lastIndexOf(10);
+    const checked = lastEnd > firstStart && isUtf8(chunk.subarray(firstStart, lastEnd));
     while (from < chunk.length && !this.stopped) {
       const newline = chunk.indexOf(10, from);
       if (newline === -1) {
@@ -132,7 +138,8 @@ class LineSink {
       }
       if (this.partBytes === 0 && !this.skipping && newline - from <= this.maxLineBytes) {
         // The whole line is in this chunk: decode it in place, no copy.
-        this.endLine(false, chunk.subarray(from, newline));
+        if (checked && from >= firstStart) this.endDecodedLine(chunk.toString("utf8", from, newline));
+        else this.endLine(false, chunk.subarray(from, newline));
       } else {
         this.append(chunk.subarray(from, newline));
         this.endLine();
@@ -192,7 +199,19 @@ class LineSink {
       this.problem("invalid_utf8", lineNumber);
       return;
     }
-    text = text.trim();
+    this.parseText(text, lineNumber, unterminated);
+  }
+
+  /** Ends a terminated line already known to be valid UTF-8, given as text. */
+  private endDecodedLine(text: string): void {
+    const lineNumber = this.lineNumber++;
+    this.stats.lines++;
+    this.parseText(text, lineNumber, false);
+  }
+
+  private parseText(raw: string, lineNumber: number, unterminated: boolean): void {
+    // trim() also drops a byte order mark, which the decoder path drops by itself.
+    const text = raw.trim();
     if (text === "") {
       this.stats.blank++;
       return;
