@@ -50,7 +50,8 @@ export function diskLineToEvents(line: JsonObject, parentToolUseId: string | nul
 function envelope(line: JsonObject): { uuid?: string; timestamp?: string } {
   const uuid = str(line, "uuid");
   const timestamp = str(line, "timestamp");
-  return { ...(uuid !== undefined ? { uuid } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
+  if (uuid === undefined) return timestamp === undefined ? {} : { timestamp };
+  return timestamp === undefined ? { uuid } : { uuid, timestamp };
 }
 
 function userLineToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {

@@ -79,8 +79,9 @@ export async function readJsonl(filePath: string, options: ReadJsonlOptions): Pr
     const size = (await handle.stat()).size;
     const sink = new LineSink(options);
     const chunkBytes = options.chunkBytes ?? DefaultChunkBytes;
-    const buffer = Buffer.alloc(chunkBytes);
     let position = Math.min(options.offset ?? 0, size);
+    // Most transcripts are smaller than a chunk; only the bytes read are ever looked at.
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - position)));
     sink.start(position);
     while (position < size && !sink.stopped) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkBytes, size - position), position);
