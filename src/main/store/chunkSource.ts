@@ -1,6 +1,8 @@
 // Where an index run's chunks come from: this thread for small runs (a worker costs more to start
 // than a few appended lines cost to read), an extract worker for large ones, so parsing and
-// SQLite writes overlap. Either way `sink` sees every chunk, in job order, one at a time.
+// SQLite writes overlap. A large run does not wait for the worker to start: this thread reads
+// until it is ready (and a little past). Either way `sink` sees every chunk, in job order, one at
+// a time.
 import { Worker } from "node:worker_threads";
 import { packChunk, type PackedChunk } from "./chunkWire.js";
 import { extractFile, type FileJob } from "./extractFile.js";
@@ -53,7 +55,10 @@ export async function chunksInWorker(
   let next = 0;
   try {
     const limit = Math.min(jobs.length, options.whileStarting ?? jobs.length);
-    while (next < limit && worker?.state === "starting") await chunksInline(jobs, chunkBytes, sink, next, ++next);
+    while (next < limit && worker?.state === "starting") {
+      await chunksInline(jobs, chunkBytes, sink, next, next + 1);
+      next++;
+    }
     if (next === jobs.length) return 0;
     if (worker === undefined || !(await worker.ready)) {
       await chunksInline(jobs, chunkBytes, sink, next);
