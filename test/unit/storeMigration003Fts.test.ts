@@ -1,37 +1,16 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { MIGRATIONS } from "../../src/main/store/migrations/index.js";
 import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/store/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { expectUpgraded, ftsConfig, indexedAt, promptLine, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
 
 const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-m003fts-"));
-  dirs.push(dir);
-  return dir;
-}
-
-const prompt = (sessionId: string, text: string): string =>
-  JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid: "u1", timestamp: "2026-01-01T00:00:00.000Z", sessionId, cwd: "/home/user/code/x" });
+afterEach(() => removeTempDirs(dirs));
 
 /** A version-2 index holding one fully read file and its text row, as the v2 indexer left them. */
 function v2Index(dbPath: string, file: string, text: string): void {
-  const st = fs.statSync(file);
-  const db = new Database(dbPath);
-  migrate(db, MIGRATIONS, 2);
-  db.prepare(
-    `INSERT INTO files (id, path, session_id, project, size, identity, mtime_ms, indexed_offset, line_count, prompt_count)
-     VALUES (1, ?, 's1', '-home-user-code-x', ?, ?, ?, ?, 1, 1)`,
-  ).run(file, st.size, `${st.dev}:${st.ino}`, st.mtimeMs, st.size);
-  db.prepare("INSERT INTO sessions (id, project, title, prompt_count) VALUES ('s1', '-home-user-code-x', 'kept title', 1)").run();
+  const db = indexedAt(dbPath, 2, file, 1);
   db.prepare(
     "INSERT INTO search_text (rowid, text, session_id, kind, time, ref) VALUES (1, ?, 's1', 'prompt', '2026-01-01T00:00:00.000Z', '1#0')",
   ).run(text);
@@ -39,41 +18,26 @@ function v2Index(dbPath: string, file: string, text: string): void {
   db.close();
 }
 
-function writeSession(dir: string, text: string): { projects: string; file: string } {
-  const projects = path.join(dir, "projects");
-  const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${prompt("s1", text)}\n`);
-  return { projects, file };
-}
-
 describe("migration 3 (FTS tuning)", () => {
   it("upgrades a version-2 index: text-only FTS table with the tuned config, rows marked for re-reading", () => {
-    const dir = tempDir();
-    const { file } = writeSession(dir, "upgrade keeps quokka");
+    const dir = tempDir(dirs, "baton-m003fts-");
+    const { file } = writeSession(dir, [promptLine("u1", "upgrade keeps quokka")]);
     const dbPath = path.join(dir, "h.db");
     v2Index(dbPath, file, "upgrade keeps quokka");
     const db = new Database(dbPath);
 
-    expect(migrate(db, MIGRATIONS, 3)).toEqual([3]);
-    expect(schemaVersion(db)).toBe(3);
-    expect(db.prepare("SELECT title FROM sessions").pluck().get()).toBe("kept title");
-    // An empty identity never equals a real dev:ino, so the next scan reads the file from the start.
-    expect(db.prepare("SELECT identity FROM files").pluck().get()).toBe("");
+    expectUpgraded(db, 3);
     expect(db.prepare("SELECT count(*) FROM file_rows").pluck().get()).toBe(0);
     expect(db.prepare("SELECT count(*) FROM search_text").pluck().get()).toBe(0);
     const columns = db.prepare("SELECT name FROM pragma_table_info('search_text')").pluck().all();
     expect(columns).toEqual(["text"]);
-    const config = Object.fromEntries(
-      (db.prepare("SELECT k, v FROM search_text_config").all() as { k: string; v: number }[]).map((r) => [r.k, r.v]),
-    );
-    expect(config).toMatchObject({ pgsz: FTS_PGSZ, automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE, hashsize: FTS_HASHSIZE });
+    expect(ftsConfig(db)).toMatchObject({ pgsz: FTS_PGSZ, automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE, hashsize: FTS_HASHSIZE });
     db.close();
   });
 
   it("the next scan after the upgrade re-reads the file: searchable once, with its time, kind and place", async () => {
-    const dir = tempDir();
-    const { projects, file } = writeSession(dir, "upgrade keeps quokka");
+    const dir = tempDir(dirs, "baton-m003fts-");
+    const { projects, file } = writeSession(dir, [promptLine("u1", "upgrade keeps quokka")]);
     const dbPath = path.join(dir, "h.db");
     v2Index(dbPath, file, "upgrade keeps quokka");
 

@@ -1,72 +1,46 @@
 // Migration 5: no table row per text row; each chunk of a file keeps its rows' places in
 // file_rows, and an upgraded index re-reads every file once.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { MIGRATIONS } from "../../src/main/store/migrations/index.js";
 import { FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/store/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { expectUpgraded, ftsConfig, indexedAt, promptLine as prompt, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
 
 const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-const prompt = (uuid: string, text: string, time: string): string =>
-  JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid, timestamp: time, sessionId: "s1", cwd: "/home/user/code/x" });
+afterEach(() => removeTempDirs(dirs));
 
 /** A session file and a version-4 index that has read it whole, as the v4 indexer left it. */
 function v4Index(dir: string): { projects: string; file: string; dbPath: string } {
-  const projects = path.join(dir, "projects");
-  const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${prompt("u1", "a plain first line", "2026-01-01T00:00:00.000Z")}\n${prompt("u2", "upgrade keeps quokka", "2026-01-02T00:00:00.000Z")}\n`);
-  const st = fs.statSync(file);
+  const first = prompt("u1", "a plain first line", "2026-01-01T00:00:00.000Z");
+  const { projects, file } = writeSession(dir, [first, prompt("u2", "upgrade keeps quokka", "2026-01-02T00:00:00.000Z")]);
   const dbPath = path.join(dir, "h.db");
-  const db = new Database(dbPath);
-  migrate(db, MIGRATIONS, 4);
-  db.prepare(
-    `INSERT INTO files (id, path, session_id, project, size, identity, mtime_ms, indexed_offset, line_count, prompt_count)
-     VALUES (1, ?, 's1', '-home-user-code-x', ?, ?, ?, ?, 2, 2)`,
-  ).run(file, st.size, `${st.dev}:${st.ino}`, st.mtimeMs, st.size);
-  db.prepare("INSERT INTO sessions (id, project, title, prompt_count) VALUES ('s1', '-home-user-code-x', 'kept title', 2)").run();
+  const db = indexedAt(dbPath, 4, file, 2);
   db.prepare("INSERT INTO search_text (rowid, text) VALUES (1, 'a plain first line'), (2, 'upgrade keeps quokka')").run();
   db.prepare(
     `INSERT INTO search_rows (id, file_id, kind, time, ref, line_offset) VALUES
        (1, 1, 'prompt', '2026-01-01T00:00:00.000Z', '1#0', 0), (2, 1, 'prompt', '2026-01-02T00:00:00.000Z', '2#0', ?)`,
-  ).run(Buffer.byteLength(prompt("u1", "a plain first line", "2026-01-01T00:00:00.000Z")) + 1);
+  ).run(Buffer.byteLength(first) + 1);
   db.prepare("INSERT INTO file_rows (file_id, lo, hi) VALUES (1, 1, 2)").run();
   db.close();
   return { projects, file, dbPath };
 }
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-m005-"));
-  dirs.push(dir);
-  return dir;
-}
-
 describe("migration 5 (row places per chunk)", () => {
   it("upgrades a version-4 index: no per-row table, an empty text index, every file marked for re-reading", () => {
-    const { dbPath } = v4Index(tempDir());
+    const { dbPath } = v4Index(tempDir(dirs, "baton-m005-"));
     const db = new Database(dbPath);
-    expect(migrate(db, MIGRATIONS, 5)).toEqual([5]);
-    expect(schemaVersion(db)).toBe(5);
-    expect(db.prepare("SELECT title FROM sessions").pluck().get()).toBe("kept title");
-    expect(db.prepare("SELECT identity FROM files").pluck().get()).toBe("");
+    expectUpgraded(db, 5);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'search_rows'").pluck().get()).toBe(0);
     expect(db.prepare("SELECT count(*) FROM search_text WHERE search_text MATCH 'quokka'").pluck().get()).toBe(0);
     expect(db.prepare("SELECT count(*) FROM file_rows").pluck().get()).toBe(0);
-    const config = Object.fromEntries((db.prepare("SELECT k, v FROM search_text_config").all() as { k: string; v: number }[]).map((r) => [r.k, r.v]));
-    expect(config).toMatchObject({ pgsz: FTS_PGSZ, hashsize: FTS_HASHSIZE });
+    expect(ftsConfig(db)).toMatchObject({ pgsz: FTS_PGSZ, hashsize: FTS_HASHSIZE });
     db.close();
   });
 
   it("the next scan re-reads the file once: each hit names its kind, place and time, filtered by session", async () => {
-    const { projects, dbPath } = v4Index(tempDir());
+    const { projects, dbPath } = v4Index(tempDir(dirs, "baton-m005-"));
     const store = new StoreService({ dbPath });
     try {
       const report = await store.index(projects);
@@ -84,7 +58,7 @@ describe("migration 5 (row places per chunk)", () => {
 
 describe("row places", () => {
   it("a line holding two glued JSON objects: each object's rows are found and shown as their own", async () => {
-    const dir = tempDir();
+    const dir = tempDir(dirs, "baton-m005-");
     const projects = path.join(dir, "projects");
     const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -103,7 +77,7 @@ describe("row places", () => {
   });
 
   it("many chunks of one file and of several files: every hit comes from its own file and line", async () => {
-    const dir = tempDir();
+    const dir = tempDir(dirs, "baton-m005-");
     const projects = path.join(dir, "projects");
     const lines = (session: string): string =>
       Array.from({ length: 300 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `word${i} in ${session}` }, uuid: `${session}-${i}`, timestamp: "2026-01-01T00:00:00.000Z", sessionId: session })).join("\n") + "\n";

@@ -7,12 +7,11 @@
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../history/jsonFields.js";
+import { DefaultMaxLineBytes } from "../history/jsonlReader.js";
 import { parseJsonLine } from "../history/splitJson.js";
 import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
 import type { RowPlace } from "./rowPlaces.js";
 
-/** Reads past this many bytes of one line are given up (a pasted image can be megabytes). */
-const MaxLineBytes = 64 * 1024 * 1024;
 const ReadBytes = 64 * 1024;
 
 /** The row at `place` in the file at `path`, or undefined when its line is gone or no longer holds it. */
@@ -27,7 +26,10 @@ export function readRow(path: string, place: RowPlace): TextRow | undefined {
   return row !== undefined && row.event === place.event && row.kind === place.kind ? row : undefined;
 }
 
-/** The line that starts at `offset`, without its newline; undefined if the file or the line is gone. */
+/**
+ * The line that starts at `offset`, without its newline; undefined if the file or the line is gone.
+ * A line longer than the reader takes was never indexed, so reading stops there.
+ */
 function readLineAt(path: string, offset: number): string | undefined {
   let fd: number;
   try {
@@ -38,7 +40,7 @@ function readLineAt(path: string, offset: number): string | undefined {
   try {
     const parts: Buffer[] = [];
     let total = 0;
-    for (let at = offset; total < MaxLineBytes; ) {
+    for (let at = offset; total < DefaultMaxLineBytes; ) {
       const buf = Buffer.allocUnsafe(ReadBytes);
       const n = fs.readSync(fd, buf, 0, ReadBytes, at);
       if (n === 0) break;
