@@ -6,7 +6,7 @@
 import { Worker } from "node:worker_threads";
 import { packChunk, type PackedChunk } from "./chunkWire.js";
 import { extractFile, type FileJob } from "./extractFile.js";
-import type { ExtractWorkerData, ExtractWorkerReply } from "./extractProtocol.js";
+import type { ExtractWorkerData, ExtractWorkerReply, SideTarget } from "./extractProtocol.js";
 
 /**
  * Chunks parsed ahead of the writer; bounds the memory a fast reader can pile up. A commit of the
@@ -37,6 +37,8 @@ export interface WorkerReadOptions {
   readonly whileStarting?: number;
   /** Transcript bytes this thread reads once the worker is ready, while it begins further on. Default WARM_UP_BYTES. */
   readonly warmUpBytes?: number;
+  /** The side index the worker may write rows into (sideIndex.ts). */
+  readonly side?: SideTarget;
 }
 
 /**
@@ -51,7 +53,8 @@ export async function chunksInWorker(
   entry: URL = defaultEntry(),
   options: WorkerReadOptions = {},
 ): Promise<number> {
-  const worker = ExtractThread.start(entry, { jobs, chunkBytes, maxInFlight: MAX_IN_FLIGHT, entry: entry.href });
+  const data: ExtractWorkerData = { jobs, chunkBytes, maxInFlight: MAX_IN_FLIGHT, entry: entry.href, ...(options.side !== undefined ? { side: options.side } : {}) };
+  const worker = ExtractThread.start(entry, data);
   let next = 0;
   try {
     const limit = Math.min(jobs.length, options.whileStarting ?? jobs.length);

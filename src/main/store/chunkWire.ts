@@ -4,6 +4,7 @@
 // writer binds each row's bytes as they are (FTS5 reads a bound blob as text); the rows' places
 // travel already encoded as file_rows stores them (rowPlaces.ts). Runs read on the store's own
 // thread pack their chunks the same way, so the writer has one input.
+import type Database from "better-sqlite3";
 import type { FileChunk } from "./extractFile.js";
 import { encodePlaces } from "./rowPlaces.js";
 
@@ -17,6 +18,11 @@ export interface PackedRows {
   readonly places: Uint8Array;
   readonly baseOffset: number;
   readonly baseLine: number;
+  /**
+   * Set when the extract worker wrote these rows into the side index itself (sideIndex.ts), as
+   * rowids `sideLo`..: the texts are then left out, and the writer records only where they are.
+   */
+  readonly sideLo?: number;
 }
 
 export type PackedChunk = FileChunk<PackedRows>;
@@ -41,4 +47,29 @@ export function packChunk(chunk: FileChunk): { packed: PackedChunk; transfer: Ar
     packed: { ...chunk, batch: { ...chunk.batch, rows: packed } },
     transfer: [texts.buffer, ends.buffer, places.buffer],
   };
+}
+
+const NoTexts = new Uint8Array(0);
+const NoEnds = new Uint32Array(0);
+
+/** The chunk as sent once its rows are in the side index from `sideLo` on: without its texts. */
+export function divertedChunk(chunk: PackedChunk, sideLo: number): PackedChunk {
+  const rows: PackedRows = { ...chunk.batch.rows, texts: NoTexts, ends: NoEnds, sideLo };
+  return { ...chunk, batch: { ...chunk.batch, rows } };
+}
+
+/** Inserts the rows' texts with rowids from `lo` on; `insert` takes (rowid, text). */
+export function insertTexts(insert: Database.Statement, lo: number, rows: PackedRows): void {
+  const texts = asBuffer(rows.texts);
+  let from = 0;
+  for (let i = 0; i < rows.count; i++) {
+    const to = rows.ends[i]!;
+    insert.run(lo + i, texts.subarray(from, to));
+    from = to;
+  }
+}
+
+/** better-sqlite3 binds a Buffer as a blob; a posted Uint8Array arrives as a plain one. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -3,10 +3,15 @@
 // on two cores. The bound on what waits unacknowledged is in transcript bytes (`maxInFlight` full
 // chunks' worth), not in chunks: the writer commits many files' chunks at once and is busy for
 // that whole commit, and a bound of a few small files' chunks left this thread idle meanwhile.
+//
+// Writing the full-text index takes the writer longer than parsing takes this thread, so while
+// the writer lags (half the bound or more waiting) this thread writes a chunk's rows into the side
+// index itself (sideIndex.ts) and sends the chunk without them.
 import { parentPort, workerData } from "node:worker_threads";
-import { packChunk } from "./chunkWire.js";
+import { divertedChunk, packChunk, type PackedChunk } from "./chunkWire.js";
 import { extractFile } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerMessage, ExtractWorkerReply } from "./extractProtocol.js";
+import { SideWriter } from "./sideWriter.js";
 
 const port = parentPort;
 if (!port) throw new Error("extractWorker must run in a worker thread");
@@ -33,12 +38,44 @@ function send(reply: ExtractWorkerReply, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(reply, transfer);
 }
 
+const sideTarget = data.side;
+let side: SideWriter | undefined;
+let sideNext = sideTarget?.from ?? 0;
+
+/** Writes the chunk's rows into the side index if the writer lags; returns what to send. */
+function divert(chunk: PackedChunk): PackedChunk {
+  const count = chunk.batch.rows.count;
+  if (side === undefined || sideTarget === undefined || count === 0 || sideNext + count > sideTarget.to) return chunk;
+  if (sideTarget.divert === "lagging" && bytesInFlight < maxBytesInFlight / 2) return chunk;
+  try {
+    side.write(chunk.batch.rows, sideNext);
+  } catch {
+    // The side file is busy or broken: the writer takes every row from here on, as without it.
+    side.close();
+    side = undefined;
+    return chunk;
+  }
+  const sent = divertedChunk(chunk, sideNext);
+  sideNext += count;
+  return sent;
+}
+
+function openSide(): void {
+  if (sideTarget === undefined) return;
+  try {
+    side = SideWriter.open(sideTarget.path, sideTarget.nativeBinding);
+  } catch {
+    side = undefined; // no side index this run: the writer indexes every row
+  }
+}
+
 async function room(): Promise<void> {
   while (unacked.length > 0 && bytesInFlight >= maxBytesInFlight) await new Promise<void>((resolve) => (wake = resolve));
   wake = undefined;
 }
 
 // Loaded: the store's thread, which read jobs while this one started, says where to begin.
+openSide();
 send({ type: "ready" });
 try {
   for (let i = await from; i < data.jobs.length; i++) {
@@ -48,15 +85,18 @@ try {
       // At least 1, so a run of chunks that read nothing new still counts against the bound.
       const bytes = Math.max(1, chunk.offset - readTo);
       readTo = chunk.offset;
+      const { packed, transfer } = packChunk(chunk);
+      const sent = divert(packed);
       unacked.push(bytes);
       bytesInFlight += bytes;
-      const { packed, transfer } = packChunk(chunk);
-      send({ type: "chunk", chunk: packed }, transfer);
+      send({ type: "chunk", chunk: sent }, sent === packed ? transfer : [sent.batch.rows.places.buffer as ArrayBuffer]);
     });
   }
   send({ type: "done" });
 } catch (err) {
   const e = err as { message?: unknown; code?: unknown };
   send({ type: "error", message: String(e.message ?? err), ...(typeof e.code === "string" ? { code: e.code } : {}) });
+} finally {
+  side?.close();
 }
 port.unref();

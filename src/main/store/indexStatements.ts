@@ -1,8 +1,9 @@
 // Prepared statements of the incremental indexer, and the SQL that derives sessions and subagent
 // status from what the files recorded.
 import type Database from "better-sqlite3";
-import type { PackedRows } from "./chunkWire.js";
+import { asBuffer, insertTexts, type PackedRows } from "./chunkWire.js";
 import type { Extracted, FileFacts } from "./extract.js";
+import { SIDE_ROWID_BASE, type RowRange } from "./sideIndex.js";
 
 export interface FileRow {
   readonly id: number;
@@ -39,6 +40,7 @@ export class IndexStatements {
   private readonly saveStat: Database.Statement;
   private readonly upsertSubagent: Database.Statement;
   private readonly rangesOf: Database.Statement<[number], { lo: number; hi: number }>;
+  private readonly sideFiles: Database.Statement<[], number>;
   private readonly deleteRange: Database.Statement;
   private readonly deleteRanges: Database.Statement;
   private readonly deleteSpawns: Database.Statement;
@@ -63,7 +65,7 @@ export class IndexStatements {
       `SELECT first_time, last_time, prompt_count, cwd, git_branch, custom_title, ai_title, first_prompt
        FROM files WHERE id = ?`,
     );
-    this.lastRowid = db.prepare("SELECT hi FROM file_rows ORDER BY lo DESC LIMIT 1");
+    this.lastRowid = db.prepare(`SELECT hi FROM file_rows WHERE lo < ${SIDE_ROWID_BASE} ORDER BY lo DESC LIMIT 1`);
     this.insertText = db.prepare("INSERT INTO search_text (rowid, text) VALUES (?, ?)");
     this.insertRange = db.prepare(
       "INSERT INTO file_rows (lo, hi, file_id, base_offset, base_line, places) VALUES (?, ?, ?, ?, ?, ?)",
@@ -90,6 +92,7 @@ export class IndexStatements {
          spawn_depth = excluded.spawn_depth, stopped_by_user = excluded.stopped_by_user`,
     );
     this.rangesOf = db.prepare("SELECT lo, hi FROM file_rows WHERE file_id = ?");
+    this.sideFiles = db.prepare<[], number>(`SELECT DISTINCT file_id FROM file_rows WHERE lo >= ${SIDE_ROWID_BASE}`).pluck();
     this.deleteRange = db.prepare("DELETE FROM search_text WHERE rowid BETWEEN ? AND ?");
     this.deleteRanges = db.prepare("DELETE FROM file_rows WHERE file_id = ?");
     this.deleteSpawns = db.prepare("DELETE FROM spawns WHERE file_id = ?");
@@ -141,13 +144,11 @@ export class IndexStatements {
   ): void {
     const rows = batch.rows;
     if (rows.count > 0) {
-      const lo = (this.lastRowid.get()?.hi ?? 0) + 1;
-      const texts = asBuffer(rows.texts);
-      let from = 0;
-      for (let i = 0; i < rows.count; i++) {
-        const to = rows.ends[i]!;
-        this.insertText.run(lo + i, texts.subarray(from, to));
-        from = to;
+      // Rows the extract worker put in the side index are there already: only their chunk is new.
+      let lo = rows.sideLo;
+      if (lo === undefined) {
+        lo = (this.lastRowid.get()?.hi ?? 0) + 1;
+        insertTexts(this.insertText, lo, rows);
       }
       this.insertRange.run(lo, lo + rows.count - 1, file.id, rows.baseOffset, rows.baseLine, asBuffer(rows.places));
     }
@@ -170,14 +171,27 @@ export class IndexStatements {
     this.upsertSubagent.run(meta);
   }
 
-  /** Removes everything a file contributed; `identity` undefined deletes the file row too. */
-  clearFile(fileId: number, identity?: string): void {
-    for (const r of this.rangesOf.all(fileId)) this.deleteRange.run(r.lo, r.hi);
+  /**
+   * Removes everything a file contributed; `identity` undefined deletes the file row too. Its rows
+   * in the side index are another file's to delete: their ranges are added to `sideRanges`, for
+   * the caller to delete once this transaction has committed.
+   */
+  clearFile(fileId: number, sideRanges: RowRange[], identity?: string): void {
+    for (const r of this.rangesOf.all(fileId)) {
+      if (r.lo >= SIDE_ROWID_BASE) sideRanges.push(r);
+      else this.deleteRange.run(r.lo, r.hi);
+    }
     this.deleteRanges.run(fileId);
     this.deleteSpawns.run(fileId);
     this.deleteNotes.run(fileId);
     if (identity === undefined) this.deleteFileRow.run(fileId);
     else this.resetFile.run(identity, fileId);
+  }
+
+  /** Makes every file with rows in the side index be read again (the caller holds the transaction). */
+  resetSideFiles(): void {
+    const gone: RowRange[] = []; // in a side index that no longer holds them
+    for (const fileId of this.sideFiles.all()) this.clearFile(fileId, gone, "");
   }
 
   /** Re-derives a session's row (or deletes it when its files are gone) and its subagents' status. */
@@ -189,11 +203,6 @@ export class IndexStatements {
     this.subagentDerive.run(sessionId);
     this.sessionUpsert.run({ id: sessionId });
   }
-}
-
-/** better-sqlite3 binds a Buffer as a blob; a posted Uint8Array arrives as a plain one. */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 const SESSION_UPSERT = `

@@ -2,18 +2,22 @@
 // mtime and identity (dev:ino): an unchanged file costs one stat, an appended one is read from
 // its offset, a truncated or replaced one is cleared and read again. Every chunk is written in
 // an IMMEDIATE transaction together with the offset it reaches, so a crash loses nothing. Large
-// runs parse on an extract worker while this thread writes (chunkSource.ts).
+// runs parse on an extract worker while this thread writes (chunkSource.ts), and the worker
+// writes part of the full-text index itself when this thread lags (sideIndex.ts).
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { chunksInline, chunksInWorker } from "./chunkSource.js";
+import { chunksInline, chunksInWorker, type WorkerReadOptions } from "./chunkSource.js";
 import { ChunkWriter, type WriteCounters, type WriteTarget } from "./chunkWriter.js";
 import { DirCache, discoverTranscripts, type DiscoveredFile } from "./discover.js";
 import { StoreError } from "./errors.js";
 import type { PackedChunk } from "./chunkWire.js";
 import type { FileJob } from "./extractFile.js";
+import type { DivertPolicy, SideTarget } from "./extractProtocol.js";
 import { classify, identityOf, isUnchanged, sessionIdInside, type Outcome } from "./fileChanges.js";
 import { IndexStatements, type FileRow } from "./indexStatements.js";
+import { nativeBindingPath } from "./openDatabase.js";
+import type { RowRange, SideIndex } from "./sideIndex.js";
 import { readSubagentMeta } from "./subagentMeta.js";
 
 export interface IndexReport {
@@ -49,12 +53,21 @@ export interface IndexerOptions {
   readonly batchBytes?: number;
   /** Read on an extract worker when a run has at least this many bytes to read. */
   readonly parallelBytes?: number;
+  /** The side index the extract worker may write rows into; none: this thread writes them all. */
+  readonly side?: SideIndex;
+  /** When the worker writes rows into the side index (default "lagging"; "always" in tests). */
+  readonly divert?: DivertPolicy;
+  /** How the worker takes over from this thread (tests start it at the first job). */
+  readonly workerRead?: Omit<WorkerReadOptions, "side">;
 }
 
 export class Indexer {
   private readonly stmts: IndexStatements;
   private readonly batchBytes: number;
   private readonly parallelBytes: number;
+  private readonly side: SideIndex | undefined;
+  private readonly divert: DivertPolicy;
+  private readonly workerRead: Omit<WorkerReadOptions, "side">;
   private readonly dirs = new DirCache();
   private readonly versions: Database.Statement<[], { data: number; changes: number }>;
   /** The files table as last read or written here, and the database state it matches. */
@@ -67,8 +80,19 @@ export class Indexer {
     this.stmts = new IndexStatements(db);
     this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.parallelBytes = options.parallelBytes ?? DEFAULT_PARALLEL_BYTES;
+    this.side = options.side;
+    this.divert = options.divert ?? "lagging";
+    this.workerRead = options.workerRead ?? {};
     // data_version moves when another connection commits, total_changes when this one writes.
     this.versions = db.prepare("SELECT (SELECT data_version FROM pragma_data_version) AS data, total_changes() AS changes");
+  }
+
+  /**
+   * The side index lost its rows (its file was new, damaged or removed): the files that had rows
+   * there are read again by the next run, and their chunks go until then.
+   */
+  forgetSideRows(): void {
+    this.db.transaction(() => this.stmts.resetSideFiles()).immediate();
   }
 
   async indexProjects(projectsDir: string): Promise<IndexReport> {
@@ -162,7 +186,8 @@ export class Indexer {
       file.agentId !== null ? readSubagentMeta(file.path, file.sessionId, file.agentId) : undefined,
     );
     const kinds = work.map(({ file, row, st }) => classify(file.path, row, st, identityOf(st)));
-    return this.db
+    const sideRanges: RowRange[] = [];
+    const planned = this.db
       .transaction(() => {
         const planned: Planned[] = [];
         work.forEach(({ file, row, st }, i) => {
@@ -170,7 +195,7 @@ export class Indexer {
           const outcome = kinds[i]!;
           let id = row?.id;
           if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
-          else if (outcome === "reindexed") this.stmts.clearFile(id, identity);
+          else if (outcome === "reindexed") this.stmts.clearFile(id, sideRanges, identity);
           else if (this.stmts.offsetOf(id) !== row?.indexed_offset) {
             outcomes.skipped++; // another indexer moved on
             return;
@@ -195,6 +220,8 @@ export class Indexer {
         return planned;
       })
       .immediate();
+    this.side?.deleteRanges(sideRanges);
+    return planned;
   }
 
   /** Reads and writes the planned files; returns their files-table rows as now written. */
@@ -213,12 +240,22 @@ export class Indexer {
     // mid-run can then damage the index, which is moved aside and rebuilt from the JSONL files.
     this.db.pragma("synchronous = OFF");
     try {
-      await chunksInWorker(jobs, chunkBytes, sink);
+      const side = this.sideTarget(toRead);
+      await chunksInWorker(jobs, chunkBytes, sink, undefined, { ...this.workerRead, ...(side === undefined ? {} : { side }) });
       writer.flush();
     } finally {
       this.db.pragma("synchronous = NORMAL");
     }
     return writtenRows(planned, writer);
+  }
+
+  /** The side index for a run reading `bytes`: a block of rowids for it (no row is shorter than a byte). */
+  private sideTarget(bytes: number): SideTarget | undefined {
+    if (this.side === undefined || bytes <= 0) return undefined;
+    const from = this.side.reserve(bytes);
+    if (from === undefined) return undefined;
+    const nativeBinding = nativeBindingPath();
+    return { path: this.side.path, from, to: from + bytes, divert: this.divert, ...(nativeBinding !== undefined ? { nativeBinding } : {}) };
   }
 
   private removeVanished(
@@ -230,14 +267,16 @@ export class Indexer {
     const present = new Set(found.map((f) => f.path));
     const gone = [...known.values()].filter((r) => r.path.startsWith(root + path.sep) && !present.has(r.path));
     if (gone.length === 0) return gone;
+    const sideRanges: RowRange[] = [];
     this.db
       .transaction(() => {
         for (const r of gone) {
-          this.stmts.clearFile(r.id);
+          this.stmts.clearFile(r.id, sideRanges);
           changed.add(r.session_id);
         }
       })
       .immediate();
+    this.side?.deleteRanges(sideRanges);
     return gone;
   }
 }

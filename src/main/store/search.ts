@@ -1,10 +1,13 @@
 // Full-text search over the index, best first (bm25), with a highlighted snippet cut from the
-// row's text as its transcript holds it (the index keeps no copy).
+// row's text as its transcript holds it (the index keeps no copy). The index's rows are in two
+// full-text tables, its own and the side index's (sideIndex.ts): both are searched, on a reading
+// connection that has the side file attached.
 import type Database from "better-sqlite3";
 import { refOf, type RowKind, type TextRow } from "./extract.js";
 import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
 import { decodePlace, PLACE_BYTES, type RowPlace } from "./rowPlaces.js";
 import { readRow } from "./rowText.js";
+import { SIDE_ROWID_BASE } from "./sideIndex.js";
 import { snippetOf } from "./snippet.js";
 
 export const HIGHLIGHT_OPEN = "«";
@@ -61,23 +64,40 @@ const MARKS = { open: HIGHLIGHT_OPEN, close: HIGHLIGHT_CLOSE, ellipsis: "…" };
  */
 export const MATCH_WINDOW = 2000;
 
+/** Rows in each full-text table, as of a data_version of the reading connection. */
+interface RowCounts {
+  readonly version: number;
+  readonly main: number;
+  readonly side: number;
+}
+
 export class Searcher {
   private readonly all: Database.Statement;
   private readonly inSession: Database.Statement;
+  private readonly version: Database.Statement<[], number>;
+  private readonly rowCounts: Database.Statement<[], { main: number; side: number }>;
+  private counts: RowCounts | undefined;
 
+  /** `db` reads the index, with the side file attached as `side`. */
   constructor(db: Database.Database) {
     this.all = db.prepare(sql(false));
     this.inSession = db.prepare(sql(true));
+    this.version = db.prepare<[], number>("SELECT data_version FROM pragma_data_version").pluck();
+    this.rowCounts = db.prepare(
+      `SELECT coalesce(sum(CASE WHEN lo < ${SIDE_ROWID_BASE} THEN hi - lo + 1 END), 0) AS main,
+              coalesce(sum(CASE WHEN lo >= ${SIDE_ROWID_BASE} THEN hi - lo + 1 END), 0) AS side
+       FROM file_rows`,
+    );
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
     const phrases = parseQuery(query);
-    const params = { match: toFtsQuery(phrases), limit, window: MATCH_WINDOW };
+    const match = toFtsQuery(phrases);
     const rows = (
       options.sessionId !== undefined
-        ? this.inSession.all({ ...params, sessionId: options.sessionId })
-        : this.all.all(params)
+        ? this.inSession.all({ match, limit, ...this.windows(true), sessionId: options.sessionId })
+        : this.all.all({ match, limit, ...this.windows(false) })
     ) as HitRow[];
     const hits: SearchHit[] = [];
     for (const r of rows) {
@@ -86,6 +106,22 @@ export class Searcher {
     }
     return hits;
   }
+
+  /**
+   * The recency window of each table. Over all history it is shared by the tables' sizes, so each
+   * ranks its newest matches about as far back in time as the other (the worker writes side rows
+   * all along a large run). One session's rows may all be in one table, so each gets a whole
+   * window there: a session's matches are few next to all history's.
+   */
+  private windows(inSession: boolean): { window: number; sideWindow: number } {
+    const version = this.version.get()!;
+    if (this.counts?.version !== version) this.counts = { version, ...this.rowCounts.get()! };
+    const { main, side } = this.counts;
+    if (side === 0) return { window: MATCH_WINDOW, sideWindow: 0 };
+    if (inSession) return { window: MATCH_WINDOW, sideWindow: MATCH_WINDOW };
+    const sideWindow = Math.round((MATCH_WINDOW * side) / (main + side));
+    return { window: MATCH_WINDOW - sideWindow, sideWindow };
+  }
 }
 
 /**
@@ -93,16 +129,26 @@ export class Searcher {
  * table. A row's chunk is the file_rows entry with the greatest `lo` not past its rowid; it gives
  * the file (so the session and subagent) and the row's place. A session filter looks the chunk up
  * for each match inside the window; CROSS JOIN keeps the MATCH as the outer loop.
+ *
+ * Side rows are checked against their chunk's range as they are ranked: a run that stopped
+ * between the worker's commit and the writer's left side rows no chunk names (sideIndex.ts). bm25
+ * scores a table by its own statistics; the side table holds rows from the same history, so its
+ * word frequencies, and so the two tables' scores, are alike.
  */
 function sql(sessionFilter: boolean): string {
   const chunkOf = (rowid: string): string => `(SELECT lo FROM file_rows WHERE lo <= ${rowid} ORDER BY lo DESC LIMIT 1)`;
-  const ranked = sessionFilter
-    ? `SELECT x.rowid AS id, bm25(search_text) AS score FROM search_text x
-         CROSS JOIN file_rows xr ON xr.lo = ${chunkOf("x.rowid")} CROSS JOIN files xf ON xf.id = xr.file_id
-       WHERE search_text MATCH @match AND xf.session_id = @sessionId
-       ORDER BY x.rowid DESC LIMIT @window`
-    : `SELECT rowid AS id, bm25(search_text) AS score FROM search_text WHERE search_text MATCH @match
-       ORDER BY rowid DESC LIMIT @window`;
+  const rank = (table: string, window: string, checkChunk: boolean): string => {
+    if (!sessionFilter && !checkChunk) {
+      return `SELECT rowid AS id, bm25(${table}) AS score FROM ${table} WHERE ${table} MATCH @match
+              ORDER BY rowid DESC LIMIT ${window}`;
+    }
+    const inSession = sessionFilter ? "CROSS JOIN files xf ON xf.id = xr.file_id AND xf.session_id = @sessionId" : "";
+    return `SELECT x.rowid AS id, bm25(${table}) AS score FROM ${table} x
+              CROSS JOIN file_rows xr ON xr.lo = ${chunkOf("x.rowid")} ${inSession}
+            WHERE ${table} MATCH @match AND x.rowid <= xr.hi
+            ORDER BY x.rowid DESC LIMIT ${window}`;
+  };
+  const ranked = `SELECT * FROM (${rank("search_text", "@window", false)}) UNION ALL SELECT * FROM (${rank("side_text", "@sideWindow", true)})`;
   return `
     SELECT t.id, f.path, r.base_offset, r.base_line, substr(r.places, (t.id - r.lo) * ${PLACE_BYTES} + 1, ${PLACE_BYTES}) AS place,
            f.session_id, f.agent_id, t.score, s.title, s.project, s.cwd, a.description, a.agent_type

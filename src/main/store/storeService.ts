@@ -1,5 +1,7 @@
 // The store as one object on one thread: the worker wraps it, tests can use it directly. Owns the
-// database handle; index runs are serialised, searches may run between an index run's batches.
+// index's connections (the index, its side file, and a reader over both for search) and the audit
+// trail's; index runs are serialised, searches may run between an index run's batches.
+import fs from "node:fs";
 import type Database from "better-sqlite3";
 import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
 import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
@@ -7,9 +9,11 @@ import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
 import { schemaVersion } from "./migrate.js";
-import { moveAside, openDatabase } from "./openDatabase.js";
+import { moveAside, openDatabase, openReader, type OpenedDatabase } from "./openDatabase.js";
 import { Searcher, type SearchHit, type SearchOptions } from "./search.js";
 import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "./sessions.js";
+import { SideIndex } from "./sideIndex.js";
+import type { DivertPolicy } from "./extractProtocol.js";
 
 export interface StoreInfo {
   readonly dbPath: string;
@@ -37,6 +41,10 @@ export interface StoreServiceOptions {
   readonly batchBytes?: number;
   /** Runs reading at least this many bytes parse on an extract worker (0 in tests to use it always). */
   readonly parallelBytes?: number;
+  /** When that worker writes rows into the side index itself (sideIndex.ts); default "lagging". */
+  readonly divert?: DivertPolicy;
+  /** How that worker takes over from the store's thread (tests start it at the first job). */
+  readonly workerRead?: IndexerOptions["workerRead"];
   /**
    * An index written by a newer Baton is refused and left untouched. By default that refuses the
    * whole store; with this, the audit trail (its own file) stays open and only the index calls
@@ -45,9 +53,11 @@ export interface StoreServiceOptions {
   readonly auditWhenIndexRefused?: boolean;
 }
 
-/** The open index: its connection and what reads and writes it. */
+/** The open index: its connection, its side file, a reading connection with both, and what uses them. */
 interface Index {
   readonly db: Database.Database;
+  readonly side: SideIndex;
+  readonly reader: Database.Database;
   readonly indexer: Indexer;
   readonly searcher: Searcher;
 }
@@ -68,10 +78,15 @@ export class StoreService {
     if (auditPath === this.dbPath) throw new StoreError("forbidden_path", `${AUDIT_FILE_NAME} is Baton's audit trail, not an index; choose another --db`);
     // The trail opens first and on its own: its failure costs the trail, never search.
     this.audit = new AuditDatabase(auditPath);
-    let opened;
+    const existed = fs.existsSync(this.dbPath);
+    let opened: OpenedDatabase | undefined;
     try {
       opened = openDatabase(this.dbPath);
+      // A development build's index held the trail: carry its rows over (the old file is kept too).
+      if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
+      this.opened = indexOn(this.dbPath, opened, !existed, options);
     } catch (err) {
+      // A newer Baton's index (or side file) is left untouched.
       if (options.auditWhenIndexRefused === true && err instanceof StoreError && err.code === "newer_schema") {
         this.refused = err;
         this.movedAsideTo = null;
@@ -83,9 +98,6 @@ export class StoreService {
     }
     this.movedAsideTo = opened.movedAsideTo ?? null;
     this.retired = opened.retired ?? null;
-    // A development build's index held the trail: carry its rows over (the old file is kept too).
-    if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
-    this.opened = indexOn(opened.db, options);
   }
 
   info(): StoreInfo {
@@ -149,7 +161,7 @@ export class StoreService {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.opened?.db.close();
+    if (this.opened !== undefined) closeIndex(this.opened);
     this.audit.close();
   }
 
@@ -177,9 +189,9 @@ export class StoreService {
 
   /** Closes the damaged file, moves it aside and starts a fresh one. */
   private recover(): string {
-    this.requireIndex().db.close();
+    closeIndex(this.requireIndex());
     const movedTo = moveAside(this.dbPath);
-    this.opened = indexOn(openDatabase(this.dbPath).db, this.options);
+    this.opened = indexOn(this.dbPath, openDatabase(this.dbPath), true, this.options);
     this.movedAsideTo = movedTo;
     return movedTo;
   }
@@ -195,13 +207,39 @@ export class StoreService {
   }
 }
 
-function indexOn(db: Database.Database, options: StoreServiceOptions): Index {
-  return { db, indexer: new Indexer(db, indexerOptions(options)), searcher: new Searcher(db) };
+/**
+ * Opens the side file and the reading connection beside an opened index. A new index (`created`,
+ * or moved aside and replaced) starts a new side file; a side file that is new while the index
+ * still names side rows makes those rows' files be read again.
+ */
+function indexOn(dbPath: string, opened: OpenedDatabase, created: boolean, options: StoreServiceOptions): Index {
+  const db = opened.db;
+  let side: SideIndex | undefined;
+  try {
+    side = SideIndex.open(dbPath, created || opened.movedAsideTo !== undefined);
+    const reader = openReader(dbPath, { side: side.path });
+    const indexer = new Indexer(db, indexerOptions(options, side));
+    if (side.fresh) indexer.forgetSideRows();
+    return { db, side, reader, indexer, searcher: new Searcher(reader) };
+  } catch (err) {
+    side?.close();
+    db.close();
+    throw err;
+  }
 }
 
-function indexerOptions(options: StoreServiceOptions): IndexerOptions {
+function closeIndex(index: Index): void {
+  index.reader.close();
+  index.side.close();
+  index.db.close();
+}
+
+function indexerOptions(options: StoreServiceOptions, side: SideIndex): IndexerOptions {
   return {
+    side,
     ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
     ...(options.parallelBytes !== undefined ? { parallelBytes: options.parallelBytes } : {}),
+    ...(options.divert !== undefined ? { divert: options.divert } : {}),
+    ...(options.workerRead !== undefined ? { workerRead: options.workerRead } : {}),
   };
 }

@@ -20,12 +20,16 @@ export const FTS_CRISISMERGE = 64;
  */
 export const FTS_HASHSIZE = 64 * 1024 * 1024;
 
-/** The tuning above, written into `search_text`'s config (run right after creating the table). */
-export const FTS_TUNING_SQL = `
-  INSERT INTO search_text (search_text, rank) VALUES ('pgsz', ${FTS_PGSZ});
-  INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
-  INSERT INTO search_text (search_text, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
-  INSERT INTO search_text (search_text, rank) VALUES ('hashsize', ${FTS_HASHSIZE});`;
+/** The tuning above, written into a full-text table's config (run right after creating the table). */
+export function ftsTuningSql(table: string): string {
+  return `
+  INSERT INTO ${table} (${table}, rank) VALUES ('pgsz', ${FTS_PGSZ});
+  INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
+  INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
+  INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASHSIZE});`;
+}
+
+export const FTS_TUNING_SQL = ftsTuningSql("search_text");
 
 /**
  * After the indexed rows are dropped: an empty identity makes the next scan re-read every file

@@ -3,17 +3,21 @@
 // was four fifths of the database, and writing it about a fifth of a cold index's time.
 // `contentless_delete` lets a re-read file's rows be deleted as before. Same tokenizer and tuning.
 import type { Migration } from "./migration.js";
-import { FTS_TUNING_SQL, REREAD_ALL_FILES_SQL } from "./m003FtsTuning.js";
+import { ftsTuningSql, REREAD_ALL_FILES_SQL } from "./m003FtsTuning.js";
 
-/** The contentless full-text table, tuned (also what v5 recreates empty). */
-export const CONTENTLESS_SEARCH_TEXT_SQL = `
-  CREATE VIRTUAL TABLE search_text USING fts5(
+/** A contentless full-text table, tuned: `search_text` here and in v5, `side_text` in the side file. */
+export function contentlessFtsSql(table: string): string {
+  return `
+  CREATE VIRTUAL TABLE ${table} USING fts5(
     text,
     content = '',
     contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2'
   );
-  ${FTS_TUNING_SQL}`;
+  ${ftsTuningSql(table)}`;
+}
+
+export const CONTENTLESS_SEARCH_TEXT_SQL = contentlessFtsSql("search_text");
 
 export const m004Contentless: Migration = {
   version: 4,
