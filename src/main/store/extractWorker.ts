@@ -42,22 +42,73 @@ const sideTarget = data.side;
 let side: SideWriter | undefined;
 let sideNext = sideTarget?.from ?? 0;
 
-/** Writes the chunk's rows into the side index if the writer lags; returns what to send. */
-function divert(chunk: PackedChunk): PackedChunk {
-  const count = chunk.batch.rows.count;
-  if (side === undefined || sideTarget === undefined || count === 0 || sideNext + count > sideTarget.to) return chunk;
-  if (sideTarget.divert === "lagging" && bytesInFlight < maxBytesInFlight / 2) return chunk;
+/**
+ * Transcript bytes of kept chunks per side transaction. Kept chunks wait here (unsent) until it
+ * commits, which is harmless: a chunk is kept only while the writer has half the bound to write.
+ */
+const SIDE_BATCH_BYTES = 32 * 1024 * 1024;
+
+/** A chunk whose rows are being written into the side index, waiting for that commit. */
+interface Kept {
+  readonly packed: PackedChunk;
+  readonly transfer: ArrayBuffer[];
+  readonly bytes: number;
+  readonly lo: number;
+}
+let kept: Kept[] = [];
+let keptBytes = 0;
+
+/** Sends a chunk that covers `bytes` of transcript; counted in flight until acknowledged. */
+function sendChunk(chunk: PackedChunk, transfer: ArrayBuffer[], bytes: number): void {
+  unacked.push(bytes);
+  bytesInFlight += bytes;
+  send({ type: "chunk", chunk }, transfer);
+}
+
+/** Keeps the chunk, its rows written into the side index, if the writer lags; false if not. */
+function keep(packed: PackedChunk, transfer: ArrayBuffer[], bytes: number): boolean {
+  const count = packed.batch.rows.count;
+  if (side === undefined || sideTarget === undefined || count === 0 || sideNext + count > sideTarget.to) return false;
+  if (sideTarget.divert === "lagging" && bytesInFlight < maxBytesInFlight / 2) return false;
   try {
-    side.write(chunk.batch.rows, sideNext);
+    side.write(packed.batch.rows, sideNext);
   } catch {
-    // The side file is busy or broken: the writer takes every row from here on, as without it.
-    side.close();
-    side = undefined;
-    return chunk;
+    dropSide();
+    return false;
   }
-  const sent = divertedChunk(chunk, sideNext);
+  kept.push({ packed, transfer, bytes, lo: sideNext });
+  keptBytes += bytes;
   sideNext += count;
-  return sent;
+  return true;
+}
+
+/** Commits the kept chunks' side rows, then sends them without their texts (with, if the commit failed). */
+function release(): void {
+  if (kept.length === 0) return;
+  const chunks = kept;
+  kept = [];
+  keptBytes = 0;
+  let committed = true;
+  try {
+    side!.commit();
+  } catch {
+    committed = false;
+    dropSide();
+  }
+  for (const k of chunks) {
+    if (committed) sendChunk(divertedChunk(k.packed, k.lo), [k.packed.batch.rows.places.buffer as ArrayBuffer], k.bytes);
+    else sendChunk(k.packed, k.transfer, k.bytes);
+  }
+}
+
+/** The side file is busy or broken: the writer takes every row from here on, as without it. */
+function dropSide(): void {
+  try {
+    side?.close();
+  } catch {
+    // closing a broken connection: nothing more to do
+  }
+  side = undefined;
 }
 
 function openSide(): void {
@@ -86,17 +137,21 @@ try {
       const bytes = Math.max(1, chunk.offset - readTo);
       readTo = chunk.offset;
       const { packed, transfer } = packChunk(chunk);
-      const sent = divert(packed);
-      unacked.push(bytes);
-      bytesInFlight += bytes;
-      send({ type: "chunk", chunk: sent }, sent === packed ? transfer : [sent.batch.rows.places.buffer as ArrayBuffer]);
+      if (keep(packed, transfer, bytes)) {
+        if (keptBytes >= SIDE_BATCH_BYTES) release();
+        return;
+      }
+      // Chunks go in order: the kept ones first.
+      release();
+      sendChunk(packed, transfer, bytes);
     });
   }
+  release();
   send({ type: "done" });
 } catch (err) {
   const e = err as { message?: unknown; code?: unknown };
   send({ type: "error", message: String(e.message ?? err), ...(typeof e.code === "string" ? { code: e.code } : {}) });
 } finally {
-  side?.close();
+  dropSide();
 }
 port.unref();
