@@ -42,6 +42,15 @@ export function TranscriptList({ tabId }: { tabId: string }) {
     getItemKey: (index) => rows[index]?.key ?? index,
     measureElement: measureRow,
   });
+  // While the view follows the end, the next frame pins it there: a row measured above it must
+  // not scroll it meanwhile. A row smaller than its estimate scrolled it up, which read as the
+  // reader leaving the end, and a long history opened on a busy machine stayed near its top.
+  // Otherwise, what the virtualizer does by default: keep the rows in view where they are.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (stick.current) return false;
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key) ? item.end <= offset && instance.scrollDirection !== "backward" : item.start < offset;
+  };
   const total = virtualizer.getTotalSize();
 
   // Follow the bottom on the next frame, not in this commit: scrolling needs a layout, and forcing
