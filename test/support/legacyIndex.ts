@@ -61,7 +61,7 @@ export function expectUpgraded(db: Database.Database, version: number): void {
   expect(db.prepare("SELECT identity FROM files").pluck().get()).toBe("");
 }
 
-/** The full-text table's tuning, as its config table holds it. */
-export function ftsConfig(db: Database.Database): Record<string, number> {
-  return Object.fromEntries((db.prepare("SELECT k, v FROM search_text_config").all() as { k: string; v: number }[]).map((r) => [r.k, r.v]));
+/** A full-text table's tuning, as its config table holds it. */
+export function ftsConfig(db: Database.Database, table = "search_text"): Record<string, number> {
+  return Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config`).all() as { k: string; v: number }[]).map((r) => [r.k, r.v]));
 }
