@@ -10,6 +10,7 @@ import { chunksInWorker } from "../../src/main/store/chunkSource.js";
 import { StoreError } from "../../src/main/store/errors.js";
 import type { PackedChunk } from "../../src/main/store/chunkWire.js";
 import { emptyFacts } from "../../src/main/store/extract.js";
+import { SideIndex } from "../../src/main/store/sideIndex.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 
@@ -101,6 +102,30 @@ describe("the Electron main bundle", () => {
     // 0 would mean the worker could not start and the indexer silently read on its own thread.
     expect(await chunksInWorker([job], 64 * 1024, (c) => chunks.push(c), entry, { whileStarting: 0 })).toBe(1);
     expect(chunks.at(-1)?.offset).toBe(fs.statSync(file).size);
+  });
+
+  it.skipIf(!haveRecording)("writes the side index from the bundled extract worker, with the binary it is given", async () => {
+    const file = mainTranscript(projectsDir);
+    const dbPath = path.join(tmp, "side-bundle", "history.db");
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    const side = SideIndex.open(dbPath);
+    try {
+      const bytes = fs.statSync(file).size;
+      const from = side.reserve(bytes)!;
+      const nativeBinding = path.join(repoRoot, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node");
+      const chunks: PackedChunk[] = [];
+      const job = { path: file, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
+      const entry = pathToFileURL(path.join(mainOut, "extractWorker.js"));
+      const target = { path: side.path, from, to: from + bytes, divert: "always" as const, nativeBinding };
+      expect(await chunksInWorker([job], 64 * 1024, (c) => chunks.push(c), entry, { whileStarting: 0, warmUpBytes: 0, side: target })).toBe(1);
+      const withRows = chunks.filter((c) => c.batch.rows.count > 0);
+      expect(withRows.length).toBeGreaterThan(0);
+      for (const c of withRows) expect(c.batch.rows.sideLo).toBeGreaterThanOrEqual(from);
+      const rows = withRows.reduce((n, c) => n + c.batch.rows.count, 0);
+      expect(side.db.prepare("SELECT count(*) FROM side_text").pluck().get()).toBe(rows);
+    } finally {
+      side.close();
+    }
   });
 
   it("opens SQLite with the binary it is given, and says so when that binary is missing", async () => {
