@@ -42,6 +42,11 @@ export function nativeBindingPath(): string | undefined {
   return nativeBinding;
 }
 
+/** A connection with Baton's busy timeout, loading `binding` (this thread's by default). */
+export function connect(file: string, options: Database.Options = {}, binding: string | undefined = nativeBinding): Database.Database {
+  return new Database(file, { timeout: 10_000, ...options, ...(binding !== undefined ? { nativeBinding: binding } : {}) });
+}
+
 class Retired extends Error {}
 
 export function openDatabase(dbPath: string, schema: DatabaseSchema = IndexSchema): OpenedDatabase {
@@ -60,7 +65,7 @@ export function openDatabase(dbPath: string, schema: DatabaseSchema = IndexSchem
 }
 
 function openAndMigrate(dbPath: string, schema: DatabaseSchema): Database.Database {
-  const db = new Database(dbPath, { timeout: 10_000, ...(nativeBinding !== undefined ? { nativeBinding } : {}) });
+  const db = connect(dbPath);
   try {
     // Reading the header and the schema surfaces SQLITE_NOTADB / SQLITE_CORRUPT here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
@@ -88,7 +93,7 @@ const READER_MMAP_BYTES = 512 * 1024 * 1024;
  * of the attached files do not wait for it.
  */
 export function openReader(dbPath: string, attach: Readonly<Record<string, string>>, cacheKiB = IndexSchema.cacheKiB): Database.Database {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 10_000, ...(nativeBinding !== undefined ? { nativeBinding } : {}) });
+  const db = connect(dbPath, { readonly: true, fileMustExist: true });
   try {
     db.pragma(`cache_size = -${cacheKiB}`);
     // Pages it has not read yet come straight from the OS's file cache, not through read() and a

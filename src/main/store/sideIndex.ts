@@ -41,10 +41,8 @@ export class SideIndex {
   private constructor(
     readonly path: string,
     readonly db: Database.Database,
-    /** True when the file was created (or replaced) by this open: it holds no rows. */
+    /** True when the file was created (or replaced, or a damaged one moved aside) by this open: it holds no rows. */
     readonly fresh: boolean,
-    /** Where a damaged side file was moved, if it was. */
-    readonly movedAsideTo: string | undefined,
   ) {
     this.reserved = db.prepare("SELECT upto FROM side_reserved");
     this.reserveTo = db.prepare("UPDATE side_reserved SET upto = ?");
@@ -60,7 +58,7 @@ export class SideIndex {
     if (replace) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
     const existed = fs.existsSync(file);
     const opened = openDatabase(file, SideSchema);
-    return new SideIndex(file, opened.db, !existed || opened.movedAsideTo !== undefined, opened.movedAsideTo);
+    return new SideIndex(file, opened.db, !existed || opened.movedAsideTo !== undefined);
   }
 
   /**

@@ -3,8 +3,9 @@
 // full-text segment that must later be merged: one per small file cost the worker more than the
 // inserts), and commits them before those chunks are sent, so every chunk the index records has
 // its rows in place.
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { insertTexts, type PackedRows } from "./chunkWire.js";
+import { connect } from "./openDatabase.js";
 
 export class SideWriter {
   private readonly insert: Database.Statement;
@@ -21,7 +22,7 @@ export class SideWriter {
 
   /** Opens the side file the store's thread created; throws if it cannot. */
   static open(file: string, nativeBinding: string | undefined): SideWriter {
-    const db = new Database(file, { fileMustExist: true, timeout: 10_000, ...(nativeBinding !== undefined ? { nativeBinding } : {}) });
+    const db = connect(file, { fileMustExist: true }, nativeBinding);
     try {
       // Like the index during a large run: a power cut may damage the file, and a damaged side
       // file only makes its files be read again.
@@ -44,13 +45,9 @@ export class SideWriter {
     if (this.db.inTransaction) this.commitTxn.run();
   }
 
-  /** Drops what `write` wrote since the last commit. */
-  rollback(): void {
-    if (this.db.inTransaction) this.rollbackTxn.run();
-  }
-
+  /** Closes the connection, dropping what `write` wrote since the last commit. */
   close(): void {
-    this.rollback();
+    if (this.db.inTransaction) this.rollbackTxn.run();
     this.db.close();
   }
 }
