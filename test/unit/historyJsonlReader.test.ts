@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readJsonl, type JsonlRecord } from "../../src/main/history/jsonlReader.js";
+import { readJsonl, readJsonlSync, type JsonlRecord, type ReadJsonlOptions, type ReadJsonlResult } from "../../src/main/history/jsonlReader.js";
 import { splitConcatenatedJson } from "../../src/main/history/splitJson.js";
 
 let dir: string;
@@ -11,13 +11,19 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function read(file: string, opts: { offset?: number; final?: boolean; maxLineBytes?: number; chunkBytes?: number } = {}) {
-  const records: JsonlRecord[] = [];
-  const result = await readJsonl(file, { ...opts, onRecord: (r) => void records.push(r) });
-  return { records, result, values: records.map((r) => r.value) };
-}
+type Reader = (file: string, options: ReadJsonlOptions) => Promise<ReadJsonlResult> | ReadJsonlResult;
 
-describe("readJsonl", () => {
+// The index's extract worker reads with blocking reads; everything else awaits. Both must read alike.
+describe.each<[string, Reader]>([
+  ["readJsonl", readJsonl],
+  ["readJsonlSync", readJsonlSync],
+])("%s", (_name, reader) => {
+  async function read(file: string, opts: { offset?: number; final?: boolean; maxLineBytes?: number; chunkBytes?: number } = {}) {
+    const records: JsonlRecord[] = [];
+    const result = await reader(file, { ...opts, onRecord: (r) => void records.push(r) });
+    return { records, result, values: records.map((r) => r.value) };
+  }
+
   it("reads complete lines across chunk boundaries and reports where to continue", async () => {
     const file = path.join(dir, "a.jsonl");
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ n: i, pad: "x".repeat(i * 3), text: "héllo ✓" }));
@@ -104,7 +110,7 @@ describe("readJsonl", () => {
     const file = path.join(dir, "head.jsonl");
     writeFileSync(file, `{"n":1}\n{"n":2}\n{"n":3}\n`);
     const seen: number[] = [];
-    const result = await readJsonl(file, { onRecord: ({ value }) => (seen.push(value["n"] as number), seen.length < 2) });
+    const result = await reader(file, { onRecord: ({ value }) => (seen.push(value["n"] as number), seen.length < 2) });
     expect(seen).toEqual([1, 2]);
     const rest = await read(file, { offset: result.nextOffset });
     expect(rest.values).toEqual([{ n: 3 }]);

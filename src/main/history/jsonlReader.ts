@@ -4,6 +4,7 @@
 // says the file is final, so a half-written line is never parsed twice or in pieces.
 
 import { isUtf8 } from "node:buffer";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { parseJsonLine } from "./splitJson.js";
@@ -76,23 +77,57 @@ export function emptyStats(): JsonlStats {
 export async function readJsonl(filePath: string, options: ReadJsonlOptions): Promise<ReadJsonlResult> {
   const handle = await open(filePath, "r");
   try {
-    const size = (await handle.stat()).size;
-    const sink = new LineSink(options);
-    const chunkBytes = options.chunkBytes ?? DefaultChunkBytes;
-    let position = Math.min(options.offset ?? 0, size);
-    // Most transcripts are smaller than a chunk; only the bytes read are ever looked at.
-    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - position)));
-    sink.start(position);
-    while (position < size && !sink.stopped) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkBytes, size - position), position);
-      if (bytesRead === 0) break;
-      sink.push(buffer.subarray(0, bytesRead), position);
-      position += bytesRead;
+    const steps = readSteps((await handle.stat()).size, options);
+    for (let step = steps.next(); ; ) {
+      if (step.done) return step.value;
+      const { buffer, length, position } = step.value;
+      step = steps.next((await handle.read(buffer, 0, length, position)).bytesRead);
     }
-    return sink.finish(size);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * `readJsonl` with blocking reads, for a thread of its own (the index's extract worker): each of
+ * the async version's open, stat, read and close waits for a thread-pool thread, and with both
+ * cores busy that wait left the extract thread idle for a seventh of a large index run.
+ */
+export function readJsonlSync(filePath: string, options: ReadJsonlOptions): ReadJsonlResult {
+  const fd = openSync(filePath, "r");
+  try {
+    const steps = readSteps(fstatSync(fd).size, options);
+    for (let step = steps.next(); ; ) {
+      if (step.done) return step.value;
+      const { buffer, length, position } = step.value;
+      step = steps.next(readSync(fd, buffer, 0, length, position));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface ReadStep {
+  readonly buffer: Buffer;
+  readonly length: number;
+  readonly position: number;
+}
+
+/** The reading loop of a file of `size` bytes: yields each read to make, takes the bytes it read. */
+function* readSteps(size: number, options: ReadJsonlOptions): Generator<ReadStep, ReadJsonlResult, number> {
+  const sink = new LineSink(options);
+  const chunkBytes = options.chunkBytes ?? DefaultChunkBytes;
+  let position = Math.min(options.offset ?? 0, size);
+  // Most transcripts are smaller than a chunk; only the bytes read are ever looked at.
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - position)));
+  sink.start(position);
+  while (position < size && !sink.stopped) {
+    const bytesRead = yield { buffer, length: Math.min(chunkBytes, size - position), position };
+    if (bytesRead === 0) break;
+    sink.push(buffer.subarray(0, bytesRead), position);
+    position += bytesRead;
+  }
+  return sink.finish(size);
 }
 
 /** Reads a whole (finished) file and returns its records, for small files and tests. */

@@ -1,7 +1,7 @@
 // Reads one transcript from an offset and turns it into index chunks: what extract.ts keeps from
 // each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
-import { readJsonl } from "../history/jsonlReader.js";
+import { readJsonl, type ReadJsonlOptions, type ReadJsonlResult } from "../history/jsonlReader.js";
 import { emptyExtracted, extractLine, type Extracted, type FileFacts, type TextRow } from "./extract.js";
 
 export interface FileJob {
@@ -33,11 +33,15 @@ export interface FileChunk<Rows = TextRow[]> {
   readonly totals?: ReadTotals;
 }
 
+/** How a file is read: `readJsonl`, or `readJsonlSync` on a thread of its own. */
+export type ReadJsonl = (path: string, options: ReadJsonlOptions) => Promise<ReadJsonlResult> | ReadJsonlResult;
+
 export async function extractFile(
   job: FileJob,
   jobIndex: number,
   chunkBytes: number,
   emit: (chunk: FileChunk) => void,
+  read: ReadJsonl = readJsonl,
 ): Promise<void> {
   const facts: FileFacts = { ...job.facts };
   let batch = emptyExtracted();
@@ -48,7 +52,7 @@ export async function extractFile(
     batch = emptyExtracted();
     batchStart = offset;
   };
-  const result = await readJsonl(job.path, {
+  const result = await read(job.path, {
     offset: job.fromOffset,
     firstLineNumber: job.fromLines + 1,
     onRecord: (record) => {
