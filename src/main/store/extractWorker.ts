@@ -6,7 +6,11 @@
 //
 // Writing the full-text index takes the writer longer than parsing takes this thread, so while
 // the writer lags (half the bound or more waiting) this thread writes a chunk's rows into the side
-// index itself (sideIndex.ts) and sends the chunk without them.
+// index itself (sideIndex.ts) and sends the chunk without them. Such a chunk counts in flight by
+// what it carries, so the bound measures the texts the writer still has to index.
+//
+// Files are read with blocking reads: this thread has nothing else to do meanwhile, and each
+// awaited read waited for a thread-pool thread on a machine whose cores are both busy.
 import { parentPort, workerData } from "node:worker_threads";
 import { divertedChunk, packChunk, type PackedChunk } from "./chunkWire.js";
 import { readJsonlSync } from "../history/jsonlReader.js";
