@@ -186,42 +186,48 @@ export class Indexer {
       file.agentId !== null ? readSubagentMeta(file.path, file.sessionId, file.agentId) : undefined,
     );
     const kinds = work.map(({ file, row, st }) => classify(file.path, row, st, identityOf(st)));
-    const sideRanges: RowRange[] = [];
-    const planned = this.db
-      .transaction(() => {
-        const planned: Planned[] = [];
-        work.forEach(({ file, row, st }, i) => {
-          const identity = identityOf(st);
-          const outcome = kinds[i]!;
-          let id = row?.id;
-          if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
-          else if (outcome === "reindexed") this.stmts.clearFile(id, sideRanges, identity);
-          else if (this.stmts.offsetOf(id) !== row?.indexed_offset) {
-            outcomes.skipped++; // another indexer moved on
-            return;
-          }
-          const meta = metas[i];
-          if (meta) this.stmts.upsertSubagentMeta(meta);
-          outcomes[outcome]++;
-          const appended = outcome === "appended" && row !== undefined;
-          const fromOffset = appended ? row.indexed_offset : 0;
-          planned.push({
-            target: { ...file, id, fromOffset, stat: { size: st.size, mtimeMs: st.mtimeMs, identity } },
-            job: {
-              path: file.path,
-              isMain: file.agentId === null,
-              fromOffset,
-              size: st.size,
-              fromLines: appended ? row.line_count : 0,
-              facts: this.stmts.facts(id),
-            },
-          });
+    return this.clearing((sideRanges) => {
+      const planned: Planned[] = [];
+      work.forEach(({ file, row, st }, i) => {
+        const identity = identityOf(st);
+        const outcome = kinds[i]!;
+        let id = row?.id;
+        if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
+        else if (outcome === "reindexed") this.stmts.clearFile(id, sideRanges, identity);
+        else if (this.stmts.offsetOf(id) !== row?.indexed_offset) {
+          outcomes.skipped++; // another indexer moved on
+          return;
+        }
+        const meta = metas[i];
+        if (meta) this.stmts.upsertSubagentMeta(meta);
+        outcomes[outcome]++;
+        const appended = outcome === "appended" && row !== undefined;
+        const fromOffset = appended ? row.indexed_offset : 0;
+        planned.push({
+          target: { ...file, id, fromOffset, stat: { size: st.size, mtimeMs: st.mtimeMs, identity } },
+          job: {
+            path: file.path,
+            isMain: file.agentId === null,
+            fromOffset,
+            size: st.size,
+            fromLines: appended ? row.line_count : 0,
+            facts: this.stmts.facts(id),
+          },
         });
-        return planned;
-      })
-      .immediate();
+      });
+      return planned;
+    });
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction. The files it clears may have rows in the side index,
+   * another file: their ranges, collected in `sideRanges`, are deleted there once it committed.
+   */
+  private clearing<T>(fn: (sideRanges: RowRange[]) => T): T {
+    const sideRanges: RowRange[] = [];
+    const result = this.db.transaction(() => fn(sideRanges)).immediate();
     this.side?.deleteRanges(sideRanges);
-    return planned;
+    return result;
   }
 
   /** Reads and writes the planned files; returns their files-table rows as now written. */
@@ -267,16 +273,12 @@ export class Indexer {
     const present = new Set(found.map((f) => f.path));
     const gone = [...known.values()].filter((r) => r.path.startsWith(root + path.sep) && !present.has(r.path));
     if (gone.length === 0) return gone;
-    const sideRanges: RowRange[] = [];
-    this.db
-      .transaction(() => {
-        for (const r of gone) {
-          this.stmts.clearFile(r.id, sideRanges);
-          changed.add(r.session_id);
-        }
-      })
-      .immediate();
-    this.side?.deleteRanges(sideRanges);
+    this.clearing((sideRanges) => {
+      for (const r of gone) {
+        this.stmts.clearFile(r.id, sideRanges);
+        changed.add(r.session_id);
+      }
+    });
     return gone;
   }
 }
