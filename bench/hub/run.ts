@@ -2,7 +2,10 @@
 // reduce, over an in-memory stream of ≥ 1 M lines with many parallel subagents. Target: reduce
 // adds at most 30 % to parsing. Prints figures; it is not a test.
 //
-//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent]
+// Reduced as a live tab does (LiveSession): the events of one stdout read (about 64 KiB of lines) in one
+// reduceAll. With --per-event, one reduce call per event instead.
+//
+//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--per-event]
 
 import { availableParallelism, loadavg } from "node:os";
 import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
@@ -11,13 +14,17 @@ import { runInNewContext } from "node:vm";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
-import { createSessionState, reduce, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
 import { generateStream } from "./generate.js";
 
-const lineCount = Number(process.argv[2] ?? 1_000_000);
-const parallel = Number(process.argv[3] ?? 48);
-const steps = Number(process.argv[4] ?? 150);
+const perEvent = process.argv.includes("--per-event");
+const args = process.argv.slice(2).filter((a) => a !== "--per-event");
+const lineCount = Number(args[0] ?? 1_000_000);
+const parallel = Number(args[1] ?? 48);
+const steps = Number(args[2] ?? 150);
 const Segment = 20_000;
+/** What one read of the CLI's stdout pipe delivers at most. */
+const ReadBytes = 64 * 1024;
 const Target = 0.3;
 
 setFlagsFromString("--expose-gc");
@@ -45,6 +52,27 @@ function parseAndReduce(lines: readonly string[], from: number, to: number, star
     const batch: ClientEvent[] = toClientEvents(parsed.message, i + 1);
     for (const event of batch) state = reduce(state, event);
     events += batch.length;
+  }
+  return { events, state };
+}
+
+/** Lines taken in stdout reads of up to ReadBytes; each read's events are reduced in one step. */
+function parseAndReducePerRead(lines: readonly string[], from: number, to: number, start: SessionState): { events: number; state: SessionState } {
+  let events = 0;
+  let state = start;
+  let read: ClientEvent[] = [];
+  let readBytes = 0;
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    readBytes += line.length + 1;
+    const parsed = parseLine(line, i + 1);
+    if (parsed.ok) for (const event of toClientEvents(parsed.message, i + 1)) read.push(event);
+    if (readBytes >= ReadBytes || i === to - 1) {
+      state = reduceAll(state, read);
+      events += read.length;
+      read = [];
+      readBytes = 0;
+    }
   }
   return { events, state };
 }
@@ -84,6 +112,7 @@ const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
 const baseHeap = heapMiB();
 const loadAtStart = load();
 console.log(`stream: ≥ ${lineCount.toLocaleString()} lines generated in memory, ${parallel} parallel subagents × ${steps} tool calls per turn`);
+console.log(perEvent ? "reduced one event at a time (--per-event)" : `reduced as a live tab does: each stdout read's events (about ${ReadBytes / 1024} KiB of lines) in one step`);
 
 // The machine is shared, so load comes in bursts. The stream is produced in segments (only one is
 // held at a time, as a live client would); each is parsed alone twice (before and after) and
@@ -97,9 +126,10 @@ let bytes = 0;
 let finalState = createSessionState();
 const ratios: number[] = [];
 const cpuRatios: number[] = [];
+const reduceSegment = perEvent ? parseAndReduce : parseAndReducePerRead;
 const measure = (segment: readonly string[]): void => {
   const before = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
-  const both = timed(reduceWindows, () => time(() => parseAndReduce(segment, 0, segment.length, finalState)));
+  const both = timed(reduceWindows, () => time(() => reduceSegment(segment, 0, segment.length, finalState)));
   const after = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
   const parse = Math.min(before.ms, after.ms);
   finalState = both.value.state;

@@ -32,7 +32,15 @@ export interface LiveSessionOptions {
 
 export class LiveSession {
   readonly client: ClaudeClient;
-  private state: SessionState;
+  /** The state of every event reduced so far; `state` adds the pending ones first. */
+  private reduced: SessionState;
+  /**
+   * Events the client emitted since the last reduction. The client emits a stdout read's lines one
+   * by one, synchronously; they are reduced together, in one step, once that read is handled (or
+   * as soon as anything reads the state). A burst of subagent lines then costs one state, not one
+   * per line.
+   */
+  private pending: ClientEvent[] = [];
   private init: InitializeResult | undefined;
   private readonly unsubscribe: () => void;
   private readonly sidechains: SidechainReader;
@@ -48,7 +56,7 @@ export class LiveSession {
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
     const stderr = stderrLines((line) => log.add({ level: "warning", source: "cli-stderr", message: line, tabId }));
-    this.state = createSessionState(options.client.resume ? { sessionId: options.client.resume } : undefined);
+    this.reduced = createSessionState(options.client.resume ? { sessionId: options.client.resume } : undefined);
     const create = options.createClient ?? ((o: ClaudeClientOptions) => new ClaudeClient(o));
     this.client = create({
       ...options.client,
@@ -133,11 +141,8 @@ export class LiveSession {
   private onEvent(event: ClientEvent): void {
     const problem = consoleEntry(event, this.options.tabId);
     if (problem !== undefined) this.options.log.add(problem);
-    const next = reduce(this.state, event);
-    if (next !== this.state) {
-      this.state = next;
-      this.options.onChange();
-    }
+    if (this.pending.length === 0) queueMicrotask(() => this.flush());
+    this.pending.push(event);
     this.noteAgent(event);
     if (this.options.audit !== undefined) this.audit(this.options.audit, event);
   }
@@ -181,12 +186,47 @@ export class LiveSession {
     );
   }
 
-  /** Events read from disk, through the same reducer (lines seen live are kept once). */
+  private get state(): SessionState {
+    this.flush();
+    return this.reduced;
+  }
+
+  /** Reduces the pending events (see `pending`). */
+  private flush(): void {
+    const events = this.pending;
+    if (events.length === 0) return;
+    this.pending = [];
+    this.advance(events);
+  }
+
+  /**
+   * Events read from disk, through the same reducer (lines seen live are kept once), after the
+   * live events that came before them.
+   */
   private absorb(events: readonly ClientEvent[]): void {
     if (events.length === 0 || this.stopped) return;
-    const next = reduceAll(this.state, events);
-    if (next === this.state) return;
-    this.state = next;
+    this.flush();
+    this.advance(events);
+  }
+
+  private advance(events: readonly ClientEvent[]): void {
+    const from = this.reduced;
+    let next: SessionState;
+    try {
+      next = reduceAll(from, events);
+    } catch {
+      // A step that fails leaves the state as it was. Keep every other event of the batch.
+      next = from;
+      for (const event of events) {
+        try {
+          next = reduce(next, event);
+        } catch (error) {
+          this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
+        }
+      }
+    }
+    if (next === from) return;
+    this.reduced = next;
     this.options.onChange();
   }
 
