@@ -43,21 +43,11 @@ function parseOnly(lines: readonly string[], from: number, to: number): number {
   return events;
 }
 
+/**
+ * Lines taken in stdout reads of about ReadBytes, each read's events reduced in one step; with
+ * --per-event, every line is a read and its events are reduced one by one.
+ */
 function parseAndReduce(lines: readonly string[], from: number, to: number, start: SessionState): { events: number; state: SessionState } {
-  let events = 0;
-  let state = start;
-  for (let i = from; i < to; i++) {
-    const parsed = parseLine(lines[i] as string, i + 1);
-    if (!parsed.ok) continue;
-    const batch: ClientEvent[] = toClientEvents(parsed.message, i + 1);
-    for (const event of batch) state = reduce(state, event);
-    events += batch.length;
-  }
-  return { events, state };
-}
-
-/** Lines taken in stdout reads of up to ReadBytes; each read's events are reduced in one step. */
-function parseAndReducePerRead(lines: readonly string[], from: number, to: number, start: SessionState): { events: number; state: SessionState } {
   let events = 0;
   let state = start;
   let read: ClientEvent[] = [];
@@ -67,14 +57,19 @@ function parseAndReducePerRead(lines: readonly string[], from: number, to: numbe
     readBytes += line.length + 1;
     const parsed = parseLine(line, i + 1);
     if (parsed.ok) for (const event of toClientEvents(parsed.message, i + 1)) read.push(event);
-    if (readBytes >= ReadBytes || i === to - 1) {
-      state = reduceAll(state, read);
+    if (perEvent || readBytes >= ReadBytes || i === to - 1) {
+      state = perEvent ? reduceEach(state, read) : reduceAll(state, read);
       events += read.length;
       read = [];
       readBytes = 0;
     }
   }
   return { events, state };
+}
+
+function reduceEach(state: SessionState, events: readonly ClientEvent[]): SessionState {
+  for (const event of events) state = reduce(state, event);
+  return state;
 }
 
 // Garbage collections, to tell the reducer's own work from the cost of keeping what it builds:
@@ -126,10 +121,9 @@ let bytes = 0;
 let finalState = createSessionState();
 const ratios: number[] = [];
 const cpuRatios: number[] = [];
-const reduceSegment = perEvent ? parseAndReduce : parseAndReducePerRead;
 const measure = (segment: readonly string[]): void => {
   const before = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
-  const both = timed(reduceWindows, () => time(() => reduceSegment(segment, 0, segment.length, finalState)));
+  const both = timed(reduceWindows, () => time(() => parseAndReduce(segment, 0, segment.length, finalState)));
   const after = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
   const parse = Math.min(before.ms, after.ms);
   finalState = both.value.state;

@@ -191,31 +191,19 @@ export class LiveSession {
     return this.reduced;
   }
 
-  /** Reduces the pending events (see `pending`). */
+  /**
+   * Reduces the pending events (see `pending`). A step that fails leaves the state as it was, so
+   * then the events go one by one: the one that fails is reported, every other is kept.
+   */
   private flush(): void {
     const events = this.pending;
     if (events.length === 0) return;
     this.pending = [];
-    this.advance(events);
-  }
-
-  /**
-   * Events read from disk, through the same reducer (lines seen live are kept once), after the
-   * live events that came before them.
-   */
-  private absorb(events: readonly ClientEvent[]): void {
-    if (events.length === 0 || this.stopped) return;
-    this.flush();
-    this.advance(events);
-  }
-
-  private advance(events: readonly ClientEvent[]): void {
     const from = this.reduced;
     let next: SessionState;
     try {
       next = reduceAll(from, events);
     } catch {
-      // A step that fails leaves the state as it was. Keep every other event of the batch.
       next = from;
       for (const event of events) {
         try {
@@ -228,6 +216,13 @@ export class LiveSession {
     if (next === from) return;
     this.reduced = next;
     this.options.onChange();
+  }
+
+  /** Events read from disk, through the same reducer (lines seen live are kept once), after the live ones before them. */
+  private absorb(events: readonly ClientEvent[]): void {
+    if (events.length === 0 || this.stopped) return;
+    for (const event of events) this.pending.push(event);
+    this.flush();
   }
 
   private record(toolUseId: string): SubagentRecord | undefined {
