@@ -1,175 +1,107 @@
-// Cost of the hub reducer on top of parsing: parse (parseLine + toClientEvents) alone vs parse +
-// reduce, over an in-memory stream of ≥ 1 M lines with many parallel subagents. Target: reduce
-// adds at most 30 % to parsing. Prints figures; it is not a test.
+// Cost of the hub reducer on top of parsing, in the app's path: the CLI's stdout bytes, in 64 KiB
+// reads, through the stdout reader and toClientEvents (parse), and the same plus the hub reducing
+// each read's events in one step as a live tab does (parse + reduce). The stream is ≥ 1 M
+// generated lines with many parallel subagents. Target: reduce adds at most 30 % to parsing, and
+// memory stays linear in the transcript. Prints figures; it is not a test.
 //
-// Reduced as a live tab does (LiveSession): the events of one stdout read (about 64 KiB of lines) in one
-// reduceAll. With --per-event, one reduce call per event instead.
+// Each pass runs in a fresh process (measure.ts), parse and parse + reduce in turn, and the ratio
+// of each adjacent pair is reported: the machine is shared, so load comes in bursts. A fresh
+// process per pass matters: in one process, the garbage collections that keeping a transcript
+// causes also land in the parse-only passes after it (they promote what the reducer had just
+// built, and finish its marking), which made parsing look slower and the reducer cheaper.
 //
-//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--per-event]
+//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--pairs N] [--per-event]
 
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
-import type { ClientEvent } from "../../src/shared/events.js";
-import { parseLine } from "../../src/shared/protocol/parseMessage.js";
-import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
-import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { generateStream } from "./generate.js";
+import type { Mode, Pass } from "./measure.js";
 
-const perEvent = process.argv.includes("--per-event");
-const args = process.argv.slice(2).filter((a) => a !== "--per-event");
-const lineCount = Number(args[0] ?? 1_000_000);
-const parallel = Number(args[1] ?? 48);
-const steps = Number(args[2] ?? 150);
-const Segment = 20_000;
-/** What one read of the CLI's stdout pipe delivers at most. */
-const ReadBytes = 64 * 1024;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv.splice(at, 2)[1];
+};
+const perEvent = argv.includes("--per-event");
+const pairs = Number(flag("--pairs") ?? 3);
+const [lineCount, parallel, steps] = argv.filter((a) => a !== "--per-event").map(Number) as [number?, number?, number?];
+const shape = { lines: lineCount ?? 1_000_000, parallel: parallel ?? 48, steps: steps ?? 150 };
+if (!Number.isInteger(pairs) || pairs < 1 || !Object.values(shape).every((n) => Number.isInteger(n) && n > 0)) {
+  throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--pairs N] [--per-event], all whole numbers above 0");
+}
 const Target = 0.3;
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-const heapMiB = (): number => {
-  gc();
-  return process.memoryUsage().heapUsed / 2 ** 20;
-};
-
-function parseOnly(lines: readonly string[], from: number, to: number): number {
-  let events = 0;
-  for (let i = from; i < to; i++) {
-    const parsed = parseLine(lines[i] as string, i + 1);
-    if (parsed.ok) events += toClientEvents(parsed.message, i + 1).length;
+/** The stream, generated once into bench/.data (not committed) and read by every pass; named for its shape and generator. */
+async function streamFile(): Promise<string> {
+  const dir = path.join(here, "..", ".data");
+  const generator = createHash("sha256").update(readFileSync(path.join(here, "generate.ts"))).digest("hex").slice(0, 8);
+  const file = path.join(dir, `hub-${shape.lines}-${shape.parallel}-${shape.steps}-${generator}.jsonl`);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const partial = `${file}.partial`;
+  const out = createWriteStream(partial);
+  for (const line of generateStream(shape.lines, { parallel: shape.parallel, stepsPerAgent: shape.steps })) {
+    if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
-  return events;
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  renameSync(partial, file);
+  return file;
 }
 
-/**
- * Lines taken in stdout reads of about ReadBytes, each read's events reduced in one step; with
- * --per-event, every line is a read and its events are reduced one by one.
- */
-function parseAndReduce(lines: readonly string[], from: number, to: number, start: SessionState): { events: number; state: SessionState } {
-  let events = 0;
-  let state = start;
-  let read: ClientEvent[] = [];
-  let readBytes = 0;
-  for (let i = from; i < to; i++) {
-    const line = lines[i] as string;
-    readBytes += line.length + 1;
-    const parsed = parseLine(line, i + 1);
-    if (parsed.ok) for (const event of toClientEvents(parsed.message, i + 1)) read.push(event);
-    if (perEvent || readBytes >= ReadBytes || i === to - 1) {
-      state = perEvent ? reduceEach(state, read) : reduceAll(state, read);
-      events += read.length;
-      read = [];
-      readBytes = 0;
-    }
-  }
-  return { events, state };
-}
-
-function reduceEach(state: SessionState, events: readonly ClientEvent[]): SessionState {
-  for (const event of events) state = reduce(state, event);
-  return state;
-}
-
-// Garbage collections, to tell the reducer's own work from the cost of keeping what it builds:
-// objects that outlive a young-generation collection are copied out of it, and a transcript is
-// made of such objects (parsing alone keeps nothing). Attributed afterwards by time window.
-const collections: PerformanceEntry[] = [];
-const gcObserver = new PerformanceObserver((list) => collections.push(...list.getEntries()));
-gcObserver.observe({ entryTypes: ["gc"] });
-type Window = { readonly start: number; readonly end: number };
-const parseWindows: Window[] = [];
-const reduceWindows: Window[] = [];
-const gcIn = (windows: readonly Window[]): number => {
-  let ms = 0;
-  for (const entry of collections) if (windows.some((w) => entry.startTime >= w.start && entry.startTime < w.end)) ms += entry.duration;
-  return ms;
-};
-const timed = <T>(windows: Window[], fn: () => T): T => {
-  const start = performance.now();
-  const value = fn();
-  windows.push({ start, end: performance.now() });
-  return value;
-};
-
-/** Wall time, and CPU time of the whole process (GC threads included), which waiting for a shared core does not inflate. */
-function time<T>(fn: () => T): { ms: number; cpuMs: number; value: T } {
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  const value = fn();
-  const used = process.cpuUsage(cpu);
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
+function measure(file: string, mode: Mode): Pass {
+  const script = path.join(here, "measure.ts");
+  const out = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", script, file, mode], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split("\n").pop() as string) as Pass;
 }
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
-
-const baseHeap = heapMiB();
-const loadAtStart = load();
-console.log(`stream: ≥ ${lineCount.toLocaleString()} lines generated in memory, ${parallel} parallel subagents × ${steps} tool calls per turn`);
-console.log(perEvent ? "reduced one event at a time (--per-event)" : `reduced as a live tab does: each stdout read's events (about ${ReadBytes / 1024} KiB of lines) in one step`);
-
-// The machine is shared, so load comes in bursts. The stream is produced in segments (only one is
-// held at a time, as a live client would); each is parsed alone twice (before and after) and
-// parsed + reduced once in between, continuing one session state. Per-segment ratios are
-// compared, and their median reported, so a burst hits both sides.
-let parseMs = 0;
-let reduceMs = 0;
-let events = 0;
-let lineTotal = 0;
-let bytes = 0;
-let finalState = createSessionState();
-const ratios: number[] = [];
-const cpuRatios: number[] = [];
-const measure = (segment: readonly string[]): void => {
-  const before = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
-  const both = timed(reduceWindows, () => time(() => parseAndReduce(segment, 0, segment.length, finalState)));
-  const after = timed(parseWindows, () => time(() => parseOnly(segment, 0, segment.length)));
-  const parse = Math.min(before.ms, after.ms);
-  finalState = both.value.state;
-  events += both.value.events;
-  parseMs += parse;
-  reduceMs += both.ms;
-  ratios.push(both.ms / parse - 1);
-  cpuRatios.push(both.cpuMs / Math.min(before.cpuMs, after.cpuMs) - 1);
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
-let segment: string[] = [];
-for (const line of generateStream(lineCount, { parallel, stepsPerAgent: steps })) {
-  segment.push(line);
-  lineTotal++;
-  bytes += line.length + 1;
-  if (segment.length === Segment) {
-    measure(segment);
-    segment = [];
-  }
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+
+const file = await streamFile();
+const loadAtStart = load();
+const reduceMode: Mode = perEvent ? "per-event" : "reduce";
+console.log(`stream: ${shape.lines.toLocaleString()}+ generated lines (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${shape.parallel} parallel subagents × ${shape.steps} tool calls per turn`);
+console.log(`path: 64 KiB stdout reads → stdout reader → toClientEvents${perEvent ? " → reduce per event (--per-event)" : " → each read's events reduced in one step, as a live tab does"}`);
+const pairsText = `${pairs} pair${pairs === 1 ? "" : "s"}`;
+console.log(`passes: ${pairsText} (parse, then parse + reduce), each pass in a fresh process`);
+
+const parses: Pass[] = [];
+const reduces: Pass[] = [];
+for (let i = 0; i < pairs; i++) {
+  const parse = measure(file, "parse");
+  const both = measure(file, reduceMode);
+  parses.push(parse);
+  reduces.push(both);
+  console.log(`  pair ${i + 1}: parse ${parse.ms.toFixed(0)} ms, parse + reduce ${both.ms.toFixed(0)} ms: +${pct(both.ms / parse.ms - 1)} (CPU +${pct(both.cpuMs / parse.cpuMs - 1)})`);
 }
-if (segment.length > 0) measure(segment);
-segment = [];
-ratios.sort((a, b) => a - b);
-cpuRatios.sort((a, b) => a - b);
-const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
-const quartile = ratios[Math.floor(ratios.length / 4)] ?? 0;
-const cpuMedian = cpuRatios[Math.floor(cpuRatios.length / 2)] ?? 0;
 
-await new Promise((resolve) => setTimeout(resolve, 100)); // let the observer deliver the queued entries
-gcObserver.disconnect();
-const gcParse = gcIn(parseWindows) / 2; // two parse-only passes per segment
-const gcReduce = gcIn(reduceWindows);
-const stateHeap = heapMiB();
-console.log(`lines: ${lineTotal.toLocaleString()} (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
-const t = time(() => toTranscript(finalState));
-const transcript = t.value;
-const cards = transcript.blocks.filter((b) => b.call?.subagent !== undefined).length;
-const overhead = median;
+const events = (reduces[0] as Pass).events;
+const overhead = median(reduces.map((r, i) => r.ms / (parses[i] as Pass).ms - 1));
+const cpuOverhead = median(reduces.map((r, i) => r.cpuMs / (parses[i] as Pass).cpuMs - 1));
+const parseMs = median(parses.map((p) => p.ms));
+const reduceMs = median(reduces.map((r) => r.ms));
 const rate = (ms: number): string => `${((events / ms) * 1000).toLocaleString(undefined, { maximumFractionDigits: 0 })} events/s`;
+const last = reduces[reduces.length - 1] as Pass;
 
-console.log(`events: ${events.toLocaleString()}`);
-console.log(`parse only:      ${parseMs.toFixed(0)} ms  ${rate(parseMs)}`);
+console.log(`lines: ${last.lines.toLocaleString()}, events: ${events.toLocaleString()}`);
+console.log(`parse only:      ${parseMs.toFixed(0)} ms  ${rate(parseMs)} (median pass)`);
 console.log(`parse + reduce:  ${reduceMs.toFixed(0)} ms  ${rate(reduceMs)}`);
 console.log(`reduce alone:    ${rate(reduceMs - parseMs)} (${(((reduceMs - parseMs) / events) * 1000).toFixed(2)} µs/event)`);
-console.log(`reduce overhead: ${(overhead * 100).toFixed(1)} % median over ${ratios.length} segments, ${(quartile * 100).toFixed(1)} % lower quartile, ${((reduceMs / parseMs - 1) * 100).toFixed(1)} % in total (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
-console.log(`  in CPU time:   ${(cpuMedian * 100).toFixed(1)} % median (process CPU, GC threads included)`);
-console.log(`  GC pauses:     ${gcReduce.toFixed(0)} ms during parse + reduce vs ${gcParse.toFixed(0)} ms during parse alone: keeping the transcript costs ${(((gcReduce - gcParse) / parseMs) * 100).toFixed(1)} % of parse time, the reducer's own work ${(((reduceMs - parseMs - (gcReduce - gcParse)) / parseMs) * 100).toFixed(1)} %`);
+console.log(`reduce overhead: ${pct(overhead)} median of ${pairsText} (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
+console.log(`  in CPU time:   ${pct(cpuOverhead)} median (process CPU, GC threads included)`);
+console.log(`  GC pauses:     ${median(reduces.map((r) => r.gcMs)).toFixed(0)} ms with reduce vs ${median(parses.map((p) => p.gcMs)).toFixed(0)} ms parsing alone (main thread, median pass)`);
 console.log(`load average:    ${loadAtStart} at start, ${load()} at end (${availableParallelism()} cores)`);
-console.log(`toTranscript:    ${t.ms.toFixed(1)} ms for ${transcript.blocks.length.toLocaleString()} top-level blocks, ${cards.toLocaleString()} subagent cards`);
-console.log(`memory: final state ${(stateHeap - baseHeap).toFixed(0)} MiB (heap after GC), ${((stateHeap - baseHeap) * 2 ** 20 / lineTotal).toFixed(0)} bytes per line`);
+if (last.transcript !== undefined) {
+  console.log(`toTranscript:    ${last.transcript.ms.toFixed(1)} ms for ${last.transcript.blocks.toLocaleString()} top-level blocks, ${last.transcript.cards.toLocaleString()} subagent cards`);
+}
+console.log(`memory: final state ${last.keptMiB.toFixed(0)} MiB (heap after GC), ${((last.keptMiB * 2 ** 20) / last.lines).toFixed(0)} bytes per line`);
