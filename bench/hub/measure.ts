@@ -10,7 +10,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { createStdoutReader } from "../../src/main/cli/stdoutReader.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
-import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { createSessionState, reduce, reduceAllConsuming, toTranscript, type SessionState } from "../../src/main/hub/index.js";
 
 export type Mode = "parse" | "reduce" | "per-event";
 
@@ -63,7 +63,7 @@ function pass(chunks: readonly Buffer[]): { lines: number; events: number; state
   for (const chunk of chunks) {
     reader.push(chunk);
     if (read.length > 0) {
-      state = reduceAll(state as SessionState, read);
+      state = reduceAllConsuming(state as SessionState, read);
       read = [];
     }
   }

@@ -10,23 +10,7 @@ import type { ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
 import { redoRange, undoRange, UndoLog, write, writeMap } from "../../src/main/hub/undoLog.js";
-import { ev, recordOf } from "./hubTestKit.js";
-
-const start = [ev.init(), ev.prompt("go")];
-
-/** A session with two parallel agents doing `steps` nested tool calls each, then finishing. */
-function twoAgents(steps: number): ClientEvent[] {
-  const out: ClientEvent[] = [...start, ev.agent("toolu_A", "a"), ev.started("a1", "toolu_A"), ev.agent("toolu_B", "b"), ev.started("b1", "toolu_B")];
-  for (let s = 0; s < steps; s++) {
-    for (const [agent, task] of [["toolu_A", "a1"], ["toolu_B", "b1"]] as const) {
-      out.push(ev.progress(task, `step ${s}`, "Bash", s), ev.use(`${agent}_s${s}`, "Bash", { command: `step ${s}` }, agent));
-      out.push(ev.result(`${agent}_s${s}`, `out ${s}`, agent, { isError: s % 5 === 4 }));
-      if (s % 3 === 0) out.push(ev.text(`${agent}_u${s}`, `after ${s}`, agent));
-    }
-  }
-  out.push(ev.agentDone("toolu_A", "a done", "a1"), ev.agentDone("toolu_B", "b done", "b1"), ev.text("u_end", "Done."), ev.turnEnd(0.01));
-  return out;
-}
+import { ev, recordOf, twoAgents } from "./hubTestKit.js";
 
 const fresh = (events: readonly ClientEvent[]): string => JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
 

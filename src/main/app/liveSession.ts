@@ -9,7 +9,7 @@ import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, findToolCall, reduce, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, ownBlocks, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -202,7 +202,8 @@ export class LiveSession {
     const from = this.reduced;
     let next: SessionState;
     try {
-      next = reduceAll(from, events);
+      // Only the newest state is ever read here, so older ones are used up (their journal let go).
+      next = reduceAllConsuming(from, events);
     } catch {
       next = from;
       for (const event of events) {

@@ -10,7 +10,7 @@ import { blockOf, blocksOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionRequest, onPermissionResolved } from "./permissions.js";
 import { HubState, hubState, reroot, type SessionState } from "./state.js";
 import { findCallAnywhere } from "./store.js";
-import { advance, discard, writableFrom } from "./timeline.js";
+import { advance, discard, forgetJournal, writableFrom } from "./timeline.js";
 import { onStreamDelta } from "./streaming.js";
 import { onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
@@ -49,6 +49,21 @@ export function reduceAll(state: SessionState, events: Iterable<ClientEvent>): S
     throw error;
   }
   return d === undefined ? state : finish(d);
+}
+
+/**
+ * reduceAll for a caller that keeps only the newest state, as a live tab does: `state` and every
+ * state before it are used up (reading or reducing one throws), so the journal that would let
+ * them be read again is forgotten after the step rather than kept. Keeping it cost more than the
+ * reducer's own work: it held every value a step replaced until its page was freed, and the young
+ * collections copied all of it. A step that throws rolls back and uses nothing up. States of a
+ * session that was ever reduced from an older state (a fork) keep their journal: this is then
+ * reduceAll.
+ */
+export function reduceAllConsuming(state: SessionState, events: Iterable<ClientEvent>): SessionState {
+  const next = reduceAll(state, events);
+  if (next !== state) forgetJournal(hubState(next).timeline);
+  return next;
 }
 
 /** The next state, being written: current, at the end of a timeline (a new one if `from` already had a successor). */

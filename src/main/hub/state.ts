@@ -101,6 +101,7 @@ export function createSessionState(init?: { sessionId?: string }): SessionState 
 
 export function hubState(state: SessionState): HubState {
   if (!(state instanceof HubState)) throw new TypeError("not a hub SessionState (use createSessionState)");
+  if (state.slot < state.timeline.floor) throw new Error("hub: this state was used up by reduceAllConsuming(); read the state it returned");
   return state;
 }
 

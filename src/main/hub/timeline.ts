@@ -25,8 +25,8 @@ export class Page extends UndoLog {
   next: Page | undefined = undefined;
 
   constructor(
-    /** The timeline slot of the page's first slot. */
-    readonly start: number,
+    /** The timeline slot of the page's first slot; moved only when the journal is forgotten (forgetJournal). */
+    public start: number,
     capacity?: number,
   ) {
     super(capacity);
@@ -54,6 +54,10 @@ export class Timeline {
   edgeSlot = 0;
   /** `next` is the parent: the page of `edgeSlot`. `next` is a child: its first page. */
   edgePage: Page | undefined = undefined;
+  /** Versions before this slot are gone (forgetJournal): their states can no longer be read. */
+  floor = 0;
+  /** Another timeline forked from this one or this one from another: their versions need this journal. */
+  forked = false;
 
   constructor(store: Store | undefined) {
     this.store = store;
@@ -141,11 +145,27 @@ export function writableFrom(t: Timeline): Timeline {
     return t;
   }
   const fork = new Timeline(t.store);
+  t.forked = fork.forked = true;
   t.store = undefined;
   t.next = fork;
   t.nextIsParent = false;
   t.edgePage = fork.tail;
   return fork;
+}
+
+/**
+ * Forgets every version of current `t` before its last: their states can no longer be read, and
+ * the values the journal kept for them are let go. The tail page is emptied and reused for the
+ * next steps. False (nothing forgotten) when another timeline depends on this journal.
+ */
+export function forgetJournal(t: Timeline): boolean {
+  if (t.forked || t.store === undefined || t.applied !== t.length) return false;
+  const tail = t.tail;
+  t.floor = t.applied;
+  tail.truncate(0);
+  tail.start = t.applied;
+  t.appliedPage = tail;
+  return true;
 }
 
 /** After a step wrote to the tail of current `t`: its new version is the last one. */
