@@ -10,9 +10,7 @@ import type { ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { createSessionState, findToolCall, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
 import { redoRange, undoRange, UndoLog, write, writeMap } from "../../src/main/hub/undoLog.js";
-import { ev, recordOf, twoAgents } from "./hubTestKit.js";
-
-const fresh = (events: readonly ClientEvent[]): string => JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
+import { ev, freshJson, recordOf, twoAgents } from "./hubTestKit.js";
 
 describe("undo log", () => {
   it("undoing a range puts object and map values back, newest first, and redoing it writes them again", () => {
@@ -45,7 +43,7 @@ describe("states sharing one store", () => {
     const states: SessionState[] = [createSessionState()];
     for (const e of events) states.push(reduce(states.at(-1) as SessionState, e));
     const picks = [events.length, 3, Math.floor(events.length / 2), 40, events.length - 1, 0, 700, events.length];
-    for (const n of picks) expect(JSON.stringify(toTranscript(states[n] as SessionState)), `state ${n}`).toBe(fresh(events.slice(0, n)));
+    for (const n of picks) expect(JSON.stringify(toTranscript(states[n] as SessionState)), `state ${n}`).toBe(freshJson(events.slice(0, n)));
     expect(findToolCall(states[5] as SessionState, "toolu_A_s0")).toBeUndefined();
     expect(findToolCall(states[200] as SessionState, "toolu_A_s0")?.status).toBe("completed");
     expect(findToolCall(states[events.length] as SessionState, "toolu_A_s0")).toBeUndefined(); // dropped by the cap
@@ -80,9 +78,9 @@ describe("states sharing one store", () => {
           if (!stepA && j < other.length) b = reduce(b, other[j++] as ClientEvent);
           if (read) toTranscript(stepA ? b : a);
         }
-        expect(JSON.stringify(toTranscript(a))).toBe(fresh([...events.slice(0, at), ...rest.slice(0, i)]));
-        expect(JSON.stringify(toTranscript(b))).toBe(fresh([...events.slice(0, at), ...other.slice(0, j)]));
-        expect(JSON.stringify(toTranscript(base))).toBe(fresh(events.slice(0, at)));
+        expect(JSON.stringify(toTranscript(a))).toBe(freshJson([...events.slice(0, at), ...rest.slice(0, i)]));
+        expect(JSON.stringify(toTranscript(b))).toBe(freshJson([...events.slice(0, at), ...other.slice(0, j)]));
+        expect(JSON.stringify(toTranscript(base))).toBe(freshJson(events.slice(0, at)));
       }),
       { numRuns: 40 },
     );
@@ -102,13 +100,13 @@ describe("states sharing one store", () => {
           return { at, rest, state: rest.reduce(reduce, states[at] as SessionState) };
         });
         for (const { at, rest, state } of made.reverse()) {
-          expect(JSON.stringify(toTranscript(state))).toBe(fresh([...events.slice(0, at), ...rest]));
-          expect(JSON.stringify(toTranscript(states[at] as SessionState))).toBe(fresh(events.slice(0, at)));
+          expect(JSON.stringify(toTranscript(state))).toBe(freshJson([...events.slice(0, at), ...rest]));
+          expect(JSON.stringify(toTranscript(states[at] as SessionState))).toBe(freshJson(events.slice(0, at)));
         }
       }),
       { numRuns: 8 },
     );
-    expect(JSON.stringify(toTranscript(states.at(-1) as SessionState))).toBe(fresh(events));
+    expect(JSON.stringify(toTranscript(states.at(-1) as SessionState))).toBe(freshJson(events));
   });
 
   it("a step that throws leaves its state as it was, and the session goes on", () => {
@@ -123,8 +121,8 @@ describe("states sharing one store", () => {
     expect(JSON.stringify(toTranscript(state))).toBe(before);
     // The store itself is back: a step from the state shows none of the failed batch's calls.
     const aside = ev.text("u_aside", "An aside.");
-    expect(JSON.stringify(toTranscript(reduce(state, aside)))).toBe(fresh([...events.slice(0, 60), aside]));
-    expect(JSON.stringify(toTranscript(reduceAll(state, events.slice(60))))).toBe(fresh(events));
+    expect(JSON.stringify(toTranscript(reduce(state, aside)))).toBe(freshJson([...events.slice(0, 60), aside]));
+    expect(JSON.stringify(toTranscript(reduceAll(state, events.slice(60))))).toBe(freshJson(events));
   });
 
   it("lets go of what the cap dropped: a long session's memory follows what it shows", async () => {

@@ -193,6 +193,11 @@ export const ev = {
   }),
 };
 
+/** The transcript, as JSON, that `events` build from a new state: what every other path must match. */
+export function freshJson(events: readonly ClientEvent[]): string {
+  return JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
+}
+
 export function run(events: readonly ClientEvent[]): { state: SessionState; t: Transcript } {
   const state = reduceAll(createSessionState(), events);
   return { state, t: toTranscript(state) };

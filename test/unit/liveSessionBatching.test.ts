@@ -6,11 +6,11 @@
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { ClaudeClient, type ClaudeClientOptions, type ClientListener } from "../../src/main/cli/claudeClient.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { LiveSession } from "../../src/main/app/liveSession.js";
 import { LogBus } from "../../src/main/app/logBus.js";
 import { findRecording, readJsonlLines } from "../support/recordings.js";
+import { freshJson } from "./hubTestKit.js";
 
 /** A client that never starts a process: the test calls its listener as the stdout reader would. */
 class EmittingClient extends ClaudeClient {
@@ -47,8 +47,6 @@ function parallelAgentEvents(): ClientEvent[] {
   return recordingEvents(readJsonlLines(recording.streamFiles[0] as string));
 }
 
-const transcriptOf = (events: readonly ClientEvent[]): string => JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
-
 describe("a live tab reduces each stdout read in one step", () => {
   it("a burst of lines is one change for the window, and the transcript is the one each event in turn builds", async () => {
     const events = parallelAgentEvents();
@@ -61,7 +59,7 @@ describe("a live tab reduces each stdout read in one step", () => {
     client.emitRead(events.slice(half));
     await Promise.resolve();
     expect(changes()).toBe(2);
-    expect(JSON.stringify(session.transcript)).toBe(transcriptOf(events));
+    expect(JSON.stringify(session.transcript)).toBe(freshJson(events));
   });
 
   it("reading the transcript in the middle of a read already shows every event emitted so far", () => {
@@ -70,7 +68,7 @@ describe("a live tab reduces each stdout read in one step", () => {
     const some = events.slice(0, Math.floor(events.length / 3));
 
     client.emitRead(some);
-    expect(JSON.stringify(session.transcript)).toBe(transcriptOf(some));
+    expect(JSON.stringify(session.transcript)).toBe(freshJson(some));
     expect(changes()).toBe(1);
   });
 
@@ -81,7 +79,7 @@ describe("a live tab reduces each stdout read in one step", () => {
 
     client.emitRead([...events.slice(0, 10), broken, ...events.slice(10)]);
     await Promise.resolve();
-    expect(JSON.stringify(session.transcript)).toBe(transcriptOf(events));
+    expect(JSON.stringify(session.transcript)).toBe(freshJson(events));
     const errors = log.entries().filter((e) => e.level === "error");
     expect(errors).toHaveLength(1);
     expect(errors[0]?.message).toMatch(/could not apply an event/);

@@ -9,7 +9,7 @@ import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { createSessionState, findToolCall, reduce, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, findToolCall, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, ownBlocks, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -201,14 +201,14 @@ export class LiveSession {
     this.pending = [];
     const from = this.reduced;
     let next: SessionState;
+    // Only the newest state is ever read here, so older ones are used up (their journal let go).
     try {
-      // Only the newest state is ever read here, so older ones are used up (their journal let go).
       next = reduceAllConsuming(from, events);
     } catch {
       next = from;
       for (const event of events) {
         try {
-          next = reduce(next, event);
+          next = reduceAllConsuming(next, [event]);
         } catch (error) {
           this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
         }

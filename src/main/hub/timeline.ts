@@ -156,16 +156,15 @@ export function writableFrom(t: Timeline): Timeline {
 /**
  * Forgets every version of current `t` before its last: their states can no longer be read, and
  * the values the journal kept for them are let go. The tail page is emptied and reused for the
- * next steps. False (nothing forgotten) when another timeline depends on this journal.
+ * next steps. Nothing is forgotten when another timeline depends on this journal.
  */
-export function forgetJournal(t: Timeline): boolean {
-  if (t.forked || t.store === undefined || t.applied !== t.length) return false;
+export function forgetJournal(t: Timeline): void {
+  if (t.forked || t.store === undefined || t.applied !== t.length) return;
   const tail = t.tail;
   t.floor = t.applied;
   tail.truncate(0);
   tail.start = t.applied;
   t.appliedPage = tail;
-  return true;
 }
 
 /** After a step wrote to the tail of current `t`: its new version is the last one. */
