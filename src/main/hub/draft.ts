@@ -116,7 +116,8 @@ export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => Too
 export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   const call = node.call as ToolCallRecord;
   if (next === call) return;
-  write(d.log, node, "call", next);
+  d.log.note(node, "call", call); // by hand, as in append (tree.ts)
+  node.call = next;
   if (next.subagent !== undefined && node.list === undefined) {
     write(d.log, node, "list", new BlockList());
     writeMap(d.log, d.store.agents, next.toolUseId, node);
@@ -125,7 +126,8 @@ export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   // `open` holds exactly the alive nodes whose call is open, so only a change of openness touches it.
   const wasOpen = node.open;
   if (wasOpen === isOpen(next)) return;
-  write(d.log, node, "open", !wasOpen);
+  d.log.note(node, "open", wasOpen);
+  node.open = !wasOpen;
   const open = d.store.open;
   d.log.note(open, next.toolUseId, wasOpen ? node : undefined);
   if (wasOpen) open.delete(next.toolUseId);

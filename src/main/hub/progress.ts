@@ -22,7 +22,8 @@ export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: Ta
     toolUses: u?.tool_uses ?? base.toolUses,
     durationMs: u?.duration_ms ?? base.durationMs,
   };
-  write(d.log, node, "progress", next);
+  d.log.note(node, "progress", node.progress); // by hand, as in append (tree.ts)
+  node.progress = next;
   changed(d, node);
 }
 

@@ -45,8 +45,13 @@ export function clearBuilt(list: BlockList): void {
 
 /** Appends `node` to `list`, its owner's list (the top level when it has none), dropping blocks past the cap. */
 export function append(d: Draft, list: BlockList, node: Node): void {
-  write(d.log, list.items, list.count - list.offset, node);
-  write(d.log, list, "count", list.count + 1);
+  // Logged by hand, not with write(): these run for every block, and write()'s computed keys over
+  // many shapes make every access in it megamorphic.
+  const at = list.count - list.offset;
+  d.log.note(list.items, at, list.items[at]);
+  list.items[at] = node;
+  d.log.note(list, "count", list.count);
+  list.count++;
   if (node.owner !== undefined) cap(d, list);
   stale(d.store, node.owner);
 }
@@ -55,12 +60,15 @@ function cap(d: Draft, list: BlockList): void {
   const keep = list.count - MaxNestedBlocks;
   const from = list.dropped;
   if (from >= keep) return;
-  write(d.log, list, "dropped", keep);
+  d.log.note(list, "dropped", from);
+  list.dropped = keep;
+  const items = list.items;
   for (let seq = from; seq < keep; seq++) {
-    const gone = list.items[seq - list.offset];
+    const gone = items[seq - list.offset];
     if (gone === undefined) continue;
     // Let go of it now (what it holds is what the cap is for), not when the array is compacted.
-    write(d.log, list.items, seq - list.offset, undefined);
+    d.log.note(items, seq - list.offset, gone);
+    items[seq - list.offset] = undefined;
     // Only a block in a store-wide index (open, or holding a record) needs more than this.
     if (gone.open || gone.list !== undefined) bury(d, gone, idOf(gone));
   }
