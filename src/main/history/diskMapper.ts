@@ -8,7 +8,7 @@ import type { ClientEvent, SessionInitEvent, TitleEvent } from "../../shared/eve
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
 import { diskLineToEvents } from "./diskToEvents.js";
-import { bool, isObject, obj, str, textOf } from "./jsonFields.js";
+import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
 
 export interface AgentCall {
   readonly toolUseId: string;

@@ -9,7 +9,7 @@ import type {
   UserPromptEvent,
 } from "../../shared/events.js";
 import type { ContentBlock, Json, JsonObject, ToolResultBlock, Usage } from "../../shared/protocol/messages.js";
-import { arr, bool, isObject, num, obj, str, textOf } from "./jsonFields.js";
+import { arr, bool, isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
 
 const InterruptPrefix = "[Request interrupted by user";

@@ -7,7 +7,7 @@
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "./diskToEvents.js";
 import { ExcerptChars, MaxKeptProblems, type JsonlProblem, type JsonlStats } from "./jsonlReader.js";
-import { bool, str } from "./jsonFields.js";
+import { bool, str } from "../../shared/jsonFields.js";
 import { parseJsonLine } from "./splitJson.js";
 import type { TailLine } from "./tailReader.js";
 

@@ -10,7 +10,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AgentCall } from "./diskMapper.js";
-import { isObject, num, obj, str, textOf } from "./jsonFields.js";
+import { isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
 
 export interface SidechainMeta {

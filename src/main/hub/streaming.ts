@@ -29,7 +29,7 @@ export function onStreamDelta(d: Draft, ev: StreamDeltaEvent): void {
     case "content_block_delta": {
       const text = e.delta.type === "text_delta" ? e.delta.text : e.delta.type === "thinking_delta" ? e.delta.thinking : undefined;
       const open = d.streaming?.blocks.find((b) => b.index === e.index && !b.done);
-      if (text === undefined || open === undefined) return;
+      if (typeof text !== "string" || open === undefined) return; // the parser checks a delta's type, not its text
       const current = open.node.block;
       if (current !== undefined) replaceBlock(d, open.node, { ...current, text: (current.text ?? "") + text });
       return;

@@ -6,7 +6,7 @@
 // wrong one: the next scan re-reads it.
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
-import { isObject } from "../history/jsonFields.js";
+import { isObject } from "../../shared/jsonFields.js";
 import { DefaultMaxLineBytes } from "../history/jsonlReader.js";
 import { parseJsonLine } from "../history/splitJson.js";
 import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";

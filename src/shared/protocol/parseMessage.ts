@@ -134,6 +134,8 @@ function checkBlock(block: unknown, index: number): Verdict {
       return typeof block.tool_use_id === "string" ? OK : `content[${index}] tool_result needs string \`tool_use_id\``;
     case "text":
       return typeof block.text === "string" ? OK : `content[${index}] text block needs string \`text\``;
+    case "thinking":
+      return typeof block.thinking === "string" ? OK : `content[${index}] thinking block needs string \`thinking\``;
     default:
       return OK;
   }

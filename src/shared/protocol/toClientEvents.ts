@@ -1,7 +1,13 @@
 // Maps one parsed stdout message to the hub's event vocabulary (src/shared/events.ts). Pure and
 // per-line: correlating events (task ↔ subagent, request ↔ answer) is the reducer's job.
+//
+// The parser checks only the fields a message cannot do without. Every other field is read
+// through a typed guard (jsonFields.ts): a field of the wrong type, from another CLI version or a
+// damaged line, counts as absent, so the rest of the line still arrives and nothing downstream
+// meets a number where it expects text.
 
 import type { ClientEvent, ToolResultEvent, UserPromptEvent } from "../events.js";
+import { arr, isObject, num, obj, str } from "../jsonFields.js";
 import type {
   AssistantMessage,
   ControlRequestMessage,
@@ -9,6 +15,8 @@ import type {
   HookResponseMessage,
   HookStartedMessage,
   Json,
+  JsonObject,
+  PermissionUpdate,
   ProtocolMessage,
   ResultMessage,
   SystemInitMessage,
@@ -17,8 +25,10 @@ import type {
   TaskProgressMessage,
   TaskStartedMessage,
   TaskUpdatedMessage,
+  TaskUsage,
   ToolResultBlock,
   UnknownMessage,
+  Usage,
   UserMessage,
 } from "./messages.js";
 
@@ -78,10 +88,10 @@ function systemEvents(message: SystemMessage): ClientEvent[] {
         },
       ];
     case "status":
-      return [{ kind: "status", status: message.status, permissionMode: message.permissionMode }];
+      return [{ kind: "status", status: message.status, permissionMode: str(fields(message), "permissionMode") }];
     case "compact_boundary": {
-      const meta = message.compact_metadata;
-      return [{ kind: "compact_boundary", trigger: meta.trigger, preTokens: meta.pre_tokens, postTokens: meta.post_tokens }];
+      const meta = fields(message.compact_metadata);
+      return [{ kind: "compact_boundary", trigger: message.compact_metadata.trigger, preTokens: num(meta, "pre_tokens"), postTokens: num(meta, "post_tokens") }];
     }
     case "thinking_tokens":
     case "session_state_changed":
@@ -96,10 +106,10 @@ function sessionInit(message: SystemInitMessage): ClientEvent {
     cwd: message.cwd,
     model: message.model,
     permissionMode: message.permissionMode,
-    tools: message.tools,
-    slashCommands: message.slash_commands,
-    agents: message.agents ?? [],
-    cliVersion: message.claude_code_version,
+    tools: strings(message.tools),
+    slashCommands: strings(message.slash_commands),
+    agents: strings(arr(fields(message), "agents")),
+    cliVersion: str(fields(message), "claude_code_version"),
   };
 }
 
@@ -107,66 +117,72 @@ type TaskMessage = TaskStartedMessage | TaskProgressMessage | TaskUpdatedMessage
 
 function taskEvent(message: TaskMessage): ClientEvent {
   const taskId = message.task_id;
+  const f = fields(message);
   switch (message.subtype) {
     case "task_started":
       return {
         kind: "task_started",
         taskId,
-        toolUseId: message.tool_use_id,
-        description: message.description,
-        subagentType: message.subagent_type,
-        taskType: message.task_type,
-        prompt: message.prompt,
+        toolUseId: str(f, "tool_use_id"),
+        description: str(f, "description"),
+        subagentType: str(f, "subagent_type"),
+        taskType: str(f, "task_type"),
+        prompt: str(f, "prompt"),
       };
     case "task_progress":
       return {
         kind: "task_progress",
         taskId,
-        toolUseId: message.tool_use_id,
-        description: message.description,
-        lastToolName: message.last_tool_name,
-        usage: message.usage,
-        summary: message.summary,
+        toolUseId: str(f, "tool_use_id"),
+        description: str(f, "description"),
+        lastToolName: str(f, "last_tool_name"),
+        usage: taskUsageOf(f["usage"]),
+        summary: str(f, "summary"),
       };
-    case "task_updated":
-      return { kind: "task_updated", taskId, status: message.patch.status, endTime: message.patch.end_time };
+    case "task_updated": {
+      const patch = fields(message.patch);
+      return { kind: "task_updated", taskId, status: str(patch, "status"), endTime: num(patch, "end_time") };
+    }
     case "task_notification":
       return {
         kind: "task_notification",
         taskId,
-        toolUseId: message.tool_use_id,
+        toolUseId: str(f, "tool_use_id"),
         status: message.status,
-        summary: message.summary,
-        outputFile: message.output_file,
-        usage: message.usage,
+        summary: str(f, "summary"),
+        outputFile: str(f, "output_file"),
+        usage: taskUsageOf(f["usage"]),
       };
   }
 }
 
 function hookEvent(message: HookStartedMessage | HookProgressMessage | HookResponseMessage): ClientEvent {
   const base = { kind: "hook", hookName: message.hook_name, hookEvent: message.hook_event } as const;
+  const f = fields(message);
   switch (message.subtype) {
     case "hook_started":
       return { ...base, phase: "started" };
     case "hook_progress":
-      return { ...base, phase: "progress", output: message.output ?? message.stdout };
+      return { ...base, phase: "progress", output: str(f, "output") ?? str(f, "stdout") };
     case "hook_response":
-      return { ...base, phase: "response", output: message.output, exitCode: message.exit_code, outcome: message.outcome };
+      return { ...base, phase: "response", output: str(f, "output"), exitCode: num(f, "exit_code"), outcome: str(f, "outcome") };
   }
 }
 
 function assistantEvents(message: AssistantMessage): ClientEvent[] {
   const inner = message.message;
-  const apiError = message.error ?? (inner.model === SYNTHETIC_MODEL ? "synthetic" : undefined);
+  const uuid = str(fields(message), "uuid");
+  const apiError = str(fields(message), "error") ?? (inner.model === SYNTHETIC_MODEL ? "synthetic" : undefined);
+  const usage = usageOf(fields(inner)["usage"]);
   return inner.content.map((block) => ({
     kind: "assistant_block",
-    uuid: message.uuid,
+    uuid,
     messageId: inner.id,
     parentToolUseId: message.parent_tool_use_id,
     block,
     model: inner.model,
     apiError,
-    usage: inner.usage,
+    usage,
   }));
 }
 
@@ -180,8 +196,11 @@ function userEvents(message: UserMessage): ClientEvent[] {
   for (const block of content) {
     if (block.type === "tool_result") events.push(toolResult(message, block, toolResults === 1));
     else if (block.type === "text") texts.push(block.text);
-    else if (block.type === "image" && block.source.type === "base64") {
-      images.push({ mediaType: block.source.media_type, data: block.source.data });
+    else if (block.type === "image") {
+      const source = obj(fields(block), "source");
+      const mediaType = str(source, "media_type");
+      const data = str(source, "data");
+      if (source?.["type"] === "base64" && mediaType !== undefined && data !== undefined) images.push({ mediaType, data });
     }
   }
   if (texts.length > 0 || images.length > 0) events.push(...textEvents(message, texts.join("\n"), images));
@@ -195,10 +214,10 @@ function textEvents(message: UserMessage, text: string, images: UserPromptEvent[
   }
   const prompt: UserPromptEvent = {
     kind: "user_prompt",
-    uuid: message.uuid,
+    uuid: str(fields(message), "uuid"),
     parentToolUseId: message.parent_tool_use_id,
     text,
-    timestamp: message.timestamp,
+    timestamp: str(fields(message), "timestamp"),
     ...(images !== undefined && images.length > 0 ? { images } : {}),
     // A synthetic line is the CLI's own (the compaction summary), not something the person typed.
     ...(message.isSynthetic === true ? { isMeta: true } : {}),
@@ -207,18 +226,26 @@ function textEvents(message: UserMessage, text: string, images: UserPromptEvent[
 }
 
 function toolResult(message: UserMessage, block: ToolResultBlock, carriesStructured: boolean): ToolResultEvent {
+  const content = resultContent(block.content);
   return {
     kind: "tool_result",
-    uuid: message.uuid,
+    uuid: str(fields(message), "uuid"),
     parentToolUseId: message.parent_tool_use_id,
     toolUseId: block.tool_use_id,
-    text: toolResultText(block.content),
+    text: toolResultText(content),
     isError: block.is_error === true,
     // `tool_use_result` belongs to the line; with several results it cannot be attributed.
     ...(carriesStructured && message.tool_use_result !== undefined ? { structured: message.tool_use_result } : {}),
-    content: block.content,
-    timestamp: message.timestamp,
+    content,
+    timestamp: str(fields(message), "timestamp"),
   };
+}
+
+/** A string, or a list with its non-object items left out; anything else counts as no content. */
+function resultContent(content: unknown): ToolResultBlock["content"] {
+  if (typeof content === "string" || content === undefined) return content;
+  if (!Array.isArray(content)) return undefined;
+  return content.every(isObject) ? (content as ToolResultBlock["content"]) : (content.filter(isObject) as ToolResultBlock["content"]);
 }
 
 function toolResultText(content: ToolResultBlock["content"]): string {
@@ -232,27 +259,30 @@ function toolResultText(content: ToolResultBlock["content"]): string {
 }
 
 function turnResult(message: ResultMessage): ClientEvent {
+  const f = fields(message);
+  const errors = arr(f, "errors");
+  const denials = arr(f, "permission_denials");
   return {
     kind: "turn_result",
     subtype: message.subtype,
     isError: message.is_error,
-    result: message.result,
-    usage: message.usage,
-    costUsd: message.total_cost_usd,
-    durationMs: message.duration_ms,
-    numTurns: message.num_turns,
-    errors: message.errors,
-    contextWindow: contextWindowOf(message),
-    permissionDenials: message.permission_denials?.map((d) => ({ toolName: d.tool_name, toolUseId: d.tool_use_id })),
+    result: str(f, "result"),
+    usage: usageOf(f["usage"]),
+    costUsd: num(f, "total_cost_usd"),
+    durationMs: num(f, "duration_ms"),
+    numTurns: num(f, "num_turns"),
+    errors: errors === undefined ? undefined : strings(errors),
+    contextWindow: contextWindowOf(obj(f, "modelUsage")),
+    permissionDenials: denials?.filter(isObject).map((d) => ({ toolName: str(d, "tool_name") ?? "", toolUseId: str(d, "tool_use_id") ?? "" })),
   };
 }
 
 /** The largest window among the models used: the main model's (subagents may use smaller ones). */
-function contextWindowOf(message: ResultMessage): number | undefined {
+function contextWindowOf(modelUsage: JsonObject | undefined): number | undefined {
   let best: number | undefined;
-  for (const usage of Object.values(message.modelUsage ?? {})) {
-    const window = usage.contextWindow;
-    if (typeof window === "number" && (best === undefined || window > best)) best = window;
+  for (const usage of Object.values(modelUsage ?? {})) {
+    const window = num(isObject(usage) ? usage : undefined, "contextWindow");
+    if (window !== undefined && (best === undefined || window > best)) best = window;
   }
   return best;
 }
@@ -260,17 +290,18 @@ function contextWindowOf(message: ResultMessage): number | undefined {
 function controlRequestEvents(message: ControlRequestMessage): ClientEvent[] {
   const request = message.request;
   if (request.subtype !== "can_use_tool") return [];
+  const f = fields(request);
   return [
     {
       kind: "permission_request",
       requestId: message.request_id,
       toolName: request.tool_name,
       toolUseId: request.tool_use_id,
-      agentId: request.agent_id,
+      agentId: str(f, "agent_id"),
       input: request.input,
-      description: request.description,
-      suggestions: request.permission_suggestions,
-      blockedPath: request.blocked_path,
+      description: str(f, "description"),
+      suggestions: arr(f, "permission_suggestions")?.filter(isObject) as PermissionUpdate[] | undefined,
+      blockedPath: str(f, "blocked_path"),
     },
   ];
 }
@@ -283,4 +314,36 @@ function unknownProblem(message: UnknownMessage, lineNumber: number): ClientEven
 function excerptOf(raw: Json): string {
   const text = JSON.stringify(raw);
   return text.length <= EXCERPT_CHARS ? text : `${text.slice(0, EXCERPT_CHARS)}…`;
+}
+
+/** A message (or part of one) as the plain JSON it was parsed from, for the guarded reads. */
+function fields(value: object): JsonObject {
+  return value as JsonObject;
+}
+
+function strings(list: readonly unknown[] | undefined): string[] {
+  return list === undefined ? [] : (list.filter((item) => typeof item === "string") as string[]);
+}
+
+const UsageCounts = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+const TaskUsageCounts = ["total_tokens", "tool_uses", "duration_ms"] as const;
+
+/** The usage object, or a copy without its token counts that are not numbers; undefined if not an object. */
+function usageOf(value: Json | undefined): Usage | undefined {
+  return withNumbers(value, UsageCounts);
+}
+
+function taskUsageOf(value: Json | undefined): TaskUsage | undefined {
+  return withNumbers(value, TaskUsageCounts);
+}
+
+/** `value` if it is an object whose `keys` are numbers or absent (no copy: this runs on most lines), else a copy without the others. */
+function withNumbers<T>(value: Json | undefined, keys: readonly string[]): T | undefined {
+  if (!isObject(value)) return undefined;
+  let clean = true;
+  for (const key of keys) if (value[key] !== undefined && num(value, key) === undefined) clean = false;
+  if (clean) return value as T;
+  const copy: Record<string, Json> = { ...value };
+  for (const key of keys) if (num(value, key) === undefined) delete copy[key];
+  return copy as T;
 }

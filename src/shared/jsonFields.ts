@@ -1,7 +1,7 @@
-// Typed reads of untyped JSON from disk. Transcript lines come from many CLI versions, so every
-// field is optional and checked where it is read.
+// Typed reads of untyped JSON: transcript lines on disk and the CLI's stdout come from many CLI
+// versions, so every field beyond what the parser checks is optional and checked where it is read.
 
-import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import type { Json, JsonObject } from "./protocol/messages.js";
 
 export function isObject(value: Json | undefined): value is JsonObject {
   return value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value);
