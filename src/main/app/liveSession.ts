@@ -9,9 +9,10 @@ import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
+import { ownBlocks } from "../history/index.js";
 import { createSessionState, findToolCall, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
-import { expectedSidechainPath, ownBlocks, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
+import { expectedSidechainPath, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;

@@ -7,7 +7,6 @@ import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, type Follower } from "../history/index.js";
-import { createSessionState, reduce, reduceAll, toTranscript } from "../hub/index.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
 export interface SidechainLocation {
@@ -111,24 +110,6 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
   const cwd = where.cwds[0];
   if (cwd === undefined) return undefined;
   return path.join(where.projectsDir, projectFolderName(cwd), where.sessionId, "subagents", `agent-${taskId}.jsonl`);
-}
-
-/**
- * The subagent's blocks without the record's cap: its events reduced as a session of their own
- * (its parent id → top level), so ids and shapes match the record's. An ended agent's open calls
- * end as stopped. Mirrors history's full block list for a file that may still grow.
- */
-export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean): readonly Block[] {
-  let state = createSessionState({ sessionId });
-  const own: ClientEvent[] = [];
-  for (const event of events) {
-    if (!("parentToolUseId" in event)) continue;
-    if (event.parentToolUseId !== toolUseId) own.push(event);
-    else if (event.kind !== "user_prompt") own.push({ ...event, parentToolUseId: null });
-  }
-  state = reduceAll(state, own);
-  if (ended) state = reduce(state, { kind: "process_exit", code: 0, signal: null });
-  return toTranscript(state).blocks;
 }
 
 /**

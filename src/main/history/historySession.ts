@@ -4,7 +4,7 @@
 
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, reduce, reduceAll, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
@@ -37,7 +37,11 @@ export interface HistorySession {
 
 const ExitEvent: ClientEvent = { kind: "process_exit", code: 0, signal: null };
 
-/** Reduces the events of a main file's lines as they are read, so no event list is kept. */
+/**
+ * Reduces the events of a main file's lines as they are read, so no event list is kept. Only the
+ * newest state is ever read, so each line's step uses up the one before (reduceAllConsuming): the
+ * values a step replaces are let go at once instead of kept in the journal.
+ */
 export class MainFileReducer {
   private state: SessionState;
 
@@ -49,7 +53,7 @@ export class MainFileReducer {
   }
 
   add(events: readonly ClientEvent[]): void {
-    for (const event of events) this.state = reduce(this.state, shareResultText(event));
+    this.state = reduceAllConsuming(this.state, events.map(shareResultText));
   }
 
   /**
@@ -123,7 +127,7 @@ export async function loadSubagentBlocks(session: HistorySession, toolUseId: str
   // The session has ended: calls inside this subagent that never got a result stopped with it.
   if (session.finished) state = reduce(state, ExitEvent);
   session.state = state;
-  const blocks = fullBlockList(session.sessionId, toolUseId, events);
+  const blocks = ownBlocks(session.sessionId, toolUseId, events, true);
   session.loaded.set(toolUseId, blocks);
   return blocks;
 }
@@ -176,19 +180,17 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
 }
 
 /**
- * The subagent's blocks without the record's cap: the same events reduced as if they were a
- * session of their own (parent id → top level), so ids and shapes match the record's blocks.
+ * A subagent's blocks without its record's cap: its events reduced as a session of their own (its
+ * parent id → top level), so ids and shapes match the record's blocks. An ended agent's open calls
+ * end as stopped. Used for a restored session's sidechains and a live one's (liveSidechains.ts).
  */
-function fullBlockList(sessionId: string, toolUseId: string, events: readonly ClientEvent[]): readonly Block[] {
-  let state = createSessionState({ sessionId });
+export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean): readonly Block[] {
+  const own: ClientEvent[] = [];
   for (const event of events) {
     if (!("parentToolUseId" in event)) continue;
-    if (event.parentToolUseId !== toolUseId) {
-      state = reduce(state, event);
-      continue;
-    }
-    if (event.kind === "user_prompt") continue;
-    state = reduce(state, { ...event, parentToolUseId: null });
+    if (event.parentToolUseId !== toolUseId) own.push(event);
+    else if (event.kind !== "user_prompt") own.push({ ...event, parentToolUseId: null });
   }
-  return toTranscript(reduce(state, ExitEvent)).blocks;
+  if (ended) own.push(ExitEvent);
+  return toTranscript(reduceAllConsuming(createSessionState({ sessionId }), own)).blocks;
 }

@@ -8,7 +8,7 @@ export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";
 export { findSidechainFiles, linkSidechains, isCompactionAgent, type SidechainFile, type SidechainMeta } from "./sidechains.js";
 export { listSessions, summarizeSession, type SessionSummary } from "./sessionList.js";
 export { restoreSession, resolveSessionFile, annotatedTranscript, type RestoreOptions, type RestoreResult } from "./restore.js";
-export { loadSubagentBlocks, loadAllSubagents, sidechainSource, type HistorySession } from "./historySession.js";
+export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { fullTranscript } from "./fullTranscript.js";
 export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
 export { HistoryError, type HistoryProblem, type HistoryProblemKind } from "./problems.js";
