@@ -1,12 +1,12 @@
 // reduceAllConsuming: the step a live tab takes. It must build exactly what reduceAll builds, use up
 // the states before it (a clear error, never a wrong transcript), and leave them whole when the
 // step fails or when another timeline still needs their journal.
+// reduceAllInSteps: the same steps over a whole list, for replay and one-shot reads.
 
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { createSessionState, reduce, reduceAll, reduceAllConsuming, toTranscript } from "../../src/main/hub/index.js";
+import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript } from "../../src/main/hub/index.js";
 import { ev, freshJson, twoAgents } from "./hubTestKit.js";
-
 
 const json = (value: unknown): string => JSON.stringify(value);
 /** An event the reducer throws on: an assistant line without its block. */
@@ -58,5 +58,16 @@ describe("reduceAllConsuming", () => {
     expect(json(toTranscript(base))).toBe(freshJson(events.slice(0, 8)));
     expect(json(toTranscript(later))).toBe(freshJson([...events.slice(0, 8), ev.prompt("a different turn"), ...events.slice(8, 12)]));
     expect(() => toTranscript(other)).not.toThrow();
+  });
+});
+
+describe("reduceAllInSteps", () => {
+  it("builds what reduceAll builds over a list of several steps, and uses up the state it started from", () => {
+    const events = twoAgents(400);
+    expect(events.length).toBeGreaterThan(3 * 512);
+    const start = createSessionState();
+    const end = reduceAllInSteps(start, events);
+    expect(json(toTranscript(end))).toBe(freshJson(events));
+    expect(() => toTranscript(start)).toThrow(/used up/);
   });
 });

@@ -3,7 +3,7 @@
 
 import { readFile } from "node:fs/promises";
 import { createLineFramer, type LineProblem } from "../cli/lineFramer.js";
-import { createSessionState, reduceAll, toTranscript } from "../hub/index.js";
+import { createSessionState, reduceAllInSteps, toTranscript } from "../hub/index.js";
 import { readStdinRecording, recordingEvents, type RecordedLine } from "../hub/recordingEvents.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
@@ -39,7 +39,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   for (const e of events) {
     if (e.kind === "protocol_problem") io.stderr(`baton replay: ${parsed.stream}:${e.lineNumber}: ${e.reason}\n`);
   }
-  const transcript = toTranscript(reduceAll(createSessionState(), events));
+  const transcript = toTranscript(reduceAllInSteps(createSessionState(), events));
   io.stdout(parsed.json ? `${JSON.stringify(transcript, null, 2)}\n` : renderTranscriptTree(transcript));
   return ExitCode.ok;
 }

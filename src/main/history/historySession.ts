@@ -4,7 +4,7 @@
 
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { createSessionState, reduce, reduceAll, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
@@ -192,5 +192,5 @@ export function ownBlocks(sessionId: string, toolUseId: string, events: readonly
     else if (event.kind !== "user_prompt") own.push({ ...event, parentToolUseId: null });
   }
   if (ended) own.push(ExitEvent);
-  return toTranscript(reduceAllConsuming(createSessionState({ sessionId }), own)).blocks;
+  return toTranscript(reduceAllInSteps(createSessionState({ sessionId }), own)).blocks;
 }

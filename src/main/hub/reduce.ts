@@ -66,6 +66,23 @@ export function reduceAllConsuming(state: SessionState, events: Iterable<ClientE
   return next;
 }
 
+/** Events per step of reduceAllInSteps: enough to make a step's overhead vanish, few enough that its journal stays small. */
+const StepEvents = 512;
+
+/**
+ * The state after a whole list of events, for a caller that reads only that one (a replay, a file
+ * read once): reduced in steps of StepEvents with reduceAllConsuming. One reduceAll step over a
+ * long list keeps every value it replaces in its journal until it ends: on the bench's stream
+ * (213 k events) that took 40 % longer and kept 3.5 times the memory. `state` is used up. If a step
+ * throws, the steps before it stay applied to states that are used up too: the caller has nothing
+ * left to read, so this is for callers that give up on an error.
+ */
+export function reduceAllInSteps(state: SessionState, events: readonly ClientEvent[]): SessionState {
+  let next = state;
+  for (let at = 0; at < events.length; at += StepEvents) next = reduceAllConsuming(next, events.slice(at, at + StepEvents));
+  return next;
+}
+
 /** The next state, being written: current, at the end of a timeline (a new one if `from` already had a successor). */
 function draftFrom(from: HubState): Draft {
   const store = reroot(from);
