@@ -91,7 +91,8 @@ function systemEvents(message: SystemMessage): ClientEvent[] {
       return [{ kind: "status", status: message.status, permissionMode: str(fields(message), "permissionMode") }];
     case "compact_boundary": {
       const meta = fields(message.compact_metadata);
-      return [{ kind: "compact_boundary", trigger: message.compact_metadata.trigger, preTokens: num(meta, "pre_tokens"), postTokens: num(meta, "post_tokens") }];
+      const trigger = message.compact_metadata.trigger;
+      return [{ kind: "compact_boundary", trigger, preTokens: num(meta, "pre_tokens"), postTokens: num(meta, "post_tokens") }];
     }
     case "thinking_tokens":
     case "session_state_changed":
