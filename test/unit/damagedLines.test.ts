@@ -3,7 +3,7 @@
 // meets a number where it expects text. Found by mutating the recordings; the property tests
 // below keep doing that, seeded, over every recording there is.
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -25,6 +25,10 @@ function eventsOf(line: object): ClientEvent[] {
 }
 
 const session = { session_id: "s1" };
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("fields of an unexpected type count as absent", () => {
   it("a turn result keeps its status when its cost, usage, denials and model usage are malformed", () => {
@@ -84,6 +88,38 @@ describe("fields of an unexpected type count as absent", () => {
       message: { id: "m1", model: "claude-x", content: [{ type: "thinking", thinking: 12 }] },
     });
     expect(parsed).toMatchObject({ ok: false, reason: expect.stringContaining("thinking block needs string `thinking`") });
+  });
+});
+
+describe("a byte-order mark before the first line (a file saved by an editor)", () => {
+  const bom = "\uFEFF";
+
+  it("replay still reads the first line", () => {
+    const init = {
+      type: "system",
+      subtype: "init",
+      ...session,
+      cwd: "/home/user/code/x",
+      model: "claude-x",
+      permissionMode: "default",
+      tools: [],
+      mcp_servers: [],
+      slash_commands: [],
+    };
+    const [first] = recordingEvents([{ text: `${bom}${JSON.stringify(init)}`, lineNumber: 1 }]);
+    expect(first).toMatchObject({ kind: "session_init", sessionId: "s1", model: "claude-x" });
+  });
+
+  it("restore still reads the first line (its reader's decoder drops the mark)", async () => {
+    const tree = mkdtempSync(path.join(os.tmpdir(), "baton-bom-"));
+    temps.push(tree);
+    const file = path.join(tree, "-home-user-code-x", "s1.jsonl");
+    const prompt = { type: "user", sessionId: "s1", uuid: "u1", cwd: "/home/user/code/x", message: { role: "user", content: "first words" } };
+    mkdirSync(path.dirname(file));
+    writeFileSync(file, `${bom}${JSON.stringify(prompt)}\n`);
+    const { transcript, problems } = await restoreSession(file, { projectsDir: tree });
+    expect(transcript.blocks).toMatchObject([{ kind: "user", text: "first words" }]);
+    expect(problems).toEqual([]);
   });
 });
 
@@ -154,10 +190,6 @@ function expectWellTyped(t: Transcript): void {
 }
 
 const recordings = listRecordings();
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
 
 describe("damaged recordings replay and restore without a crash", () => {
   it.each(recordings.map((r) => [r.name, r] as const))("replay of %s", (_name, recording) => {

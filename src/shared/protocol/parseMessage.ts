@@ -24,6 +24,7 @@ export type ParseMessageResult =
   | { readonly ok: false; readonly code: Exclude<ParseProblemCode, "not_json">; readonly reason: string };
 
 const EXCERPT_CHARS = 200;
+const BYTE_ORDER_MARK = 0xfeff;
 
 /** Parses one line of stdout (already framed and decoded). Never throws. */
 export function parseLine(text: string, lineNumber: number): ParseLineResult {
@@ -31,6 +32,8 @@ export function parseLine(text: string, lineNumber: number): ParseLineResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // A file saved by an editor may start with a byte-order mark; checked only once parsing failed.
+    if (text.charCodeAt(0) === BYTE_ORDER_MARK) return parseLine(text.slice(1), lineNumber);
     const detail = error instanceof Error ? error.message : String(error);
     return { ok: false, problem: { code: "not_json", lineNumber, reason: `not JSON: ${detail}`, excerpt: excerptOf(text) } };
   }
