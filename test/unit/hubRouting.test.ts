@@ -249,6 +249,13 @@ describe("the nested block cap", () => {
     expect(recordOf(t, "toolu_A")?.droppedBlockCount).toBe(1);
   });
 
+  it("an agent dropped by its parent's cap is gone from the session, not only from the card", () => {
+    const { state } = run([...nestedAgent, ...filler]);
+    expect(findToolCall(state, "toolu_B")).toBeUndefined();
+    expect(findToolCall(state, "toolu_b1")).toBeUndefined();
+    expect(findToolCall(state, "toolu_A")?.subagent?.droppedBlockCount).toBe(1);
+  });
+
   it("a dropped call's late result and a second copy of a dropped line are ignored", () => {
     const { t } = run([...nestedAgent, ...filler, ev.result("toolu_B", "inner done", "toolu_A"), ev.text("f0", "step 0", "toolu_A")]);
     const record = recordOf(t, "toolu_A");
