@@ -4,7 +4,7 @@
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import { callWithSubagent, makeBlock } from "./shapes.js";
 import type { HubState } from "./state.js";
-import { BlockList, Dropped, findCallAnywhere, getIfAny, isOpen, listOf, liveCall, Node, type Store } from "./store.js";
+import { BlockList, countedOpen, Dropped, findCallAnywhere, getIfAny, inOpenIndex, isOpen, listOf, liveCall, Node, type Store } from "./store.js";
 import { foldProgress } from "./progress.js";
 import { append, changed } from "./tree.js";
 import { write, writeMap, type UndoLog } from "./undoLog.js";
@@ -82,10 +82,14 @@ export function addCall(d: Draft, parent: Node | undefined, call: ToolCallRecord
   if (call.subagent !== undefined) {
     d.log.note(d.store.agents, call.toolUseId, undefined);
     d.store.agents.set(call.toolUseId, node);
+    if (!list.hasRecords) write(d.log, list, "hasRecords", true);
   }
-  if (node.open) {
+  if (inOpenIndex(node)) {
     d.log.note(d.store.open, call.toolUseId, undefined);
     d.store.open.set(call.toolUseId, node);
+  } else if (node.open) {
+    d.log.note(list, "openCalls", list.openCalls);
+    list.openCalls++;
   }
   return node;
 }
@@ -116,22 +120,32 @@ export function editCall(d: Draft, node: Node, fn: (call: ToolCallRecord) => Too
 export function setCall(d: Draft, node: Node, next: ToolCallRecord): void {
   const call = node.call as ToolCallRecord;
   if (next === call) return;
+  const wasIndexed = inOpenIndex(node);
+  const wasCounted = countedOpen(node);
   d.log.note(node, "call", call); // by hand, as in append (tree.ts)
   node.call = next;
+  const list = listOf(d.store, node.owner);
   if (next.subagent !== undefined && node.list === undefined) {
     write(d.log, node, "list", new BlockList());
     writeMap(d.log, d.store.agents, next.toolUseId, node);
+    if (!list.hasRecords) write(d.log, list, "hasRecords", true);
   }
   changed(d, node);
-  // `open` holds exactly the alive nodes whose call is open, so only a change of openness touches it.
-  const wasOpen = node.open;
-  if (wasOpen === isOpen(next)) return;
-  d.log.note(node, "open", wasOpen);
-  node.open = !wasOpen;
-  const open = d.store.open;
-  d.log.note(open, next.toolUseId, wasOpen ? node : undefined);
-  if (wasOpen) open.delete(next.toolUseId);
-  else open.set(next.toolUseId, node);
+  const open = isOpen(next);
+  if (node.open !== open) {
+    d.log.note(node, "open", node.open);
+    node.open = open;
+  }
+  if (wasCounted !== countedOpen(node)) {
+    d.log.note(list, "openCalls", list.openCalls);
+    list.openCalls += wasCounted ? -1 : 1;
+  }
+  // Only a change of membership touches the store-wide map.
+  if (wasIndexed === inOpenIndex(node)) return;
+  const index = d.store.open;
+  d.log.note(index, next.toolUseId, wasIndexed ? node : undefined);
+  if (wasIndexed) index.delete(next.toolUseId);
+  else index.set(next.toolUseId, node);
 }
 
 export function editRecord(d: Draft, node: Node, fn: (record: SubagentRecord) => SubagentRecord): void {

@@ -26,6 +26,17 @@ export function stopOpen(d: Draft, options: StopOptions): void {
     if (options.spareBackground && (isLiveBackground(call) || insideLiveBackground(node))) continue;
     editCall(d, node, stopCall);
   }
+  // Open calls inside records are not in `open`: their lists count them (a record that settled
+  // before its sidechain was read can hold some too).
+  for (const record of [...d.store.agents.values()]) {
+    const list = record.list;
+    if (list === undefined || list.openCalls === 0 || record.call === undefined || !isAlive(d.store, record)) continue;
+    if (options.spareBackground && (isLiveBackground(record.call) || insideLiveBackground(record))) continue;
+    for (let seq = list.dropped; seq < list.count; seq++) {
+      const node = list.items[seq - list.offset];
+      if (node !== undefined && node.open && node.list === undefined) editCall(d, node, stopCall);
+    }
+  }
 }
 
 export function stopOpenUnder(d: Draft, node: Node): void {
@@ -51,7 +62,7 @@ function stopOpenIn(d: Draft, owner: Node): void {
 function stopCall(call: ToolCallRecord): ToolCallRecord {
   const status = call.result === undefined ? "stopped" : call.status;
   const record = call.subagent;
-  if (record === undefined || record.status !== "running") return { ...call, status };
+  if (record === undefined || record.status !== "running") return status === call.status ? call : { ...call, status };
   return { ...call, status, subagent: { ...record, status: "stopped" } };
 }
 

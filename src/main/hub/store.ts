@@ -5,7 +5,9 @@
 // Block ids are indexed per list, not store-wide: a busy session holds hundreds of thousands of
 // blocks, and one lookup in a map that size costs more than the rest of an event (cache misses).
 // The lines of a subagent name their parent, so a lookup goes to that record's small, warm map;
-// only open calls and subagent calls are indexed store-wide, and they are few.
+// only open top-level calls and subagent calls are indexed store-wide, and they are few. An open
+// call inside a record is found through that record (the line that closes it names the record),
+// and the record's list counts its open calls, so a turn end knows where to look.
 
 import type { Block, PermissionState, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 
@@ -28,7 +30,7 @@ export class Node {
   list: BlockList | undefined;
   /** task_progress figures newer than the record's (see progress.ts); folded in before any other edit. */
   progress: Progress | undefined = undefined;
-  /** Whether `store.open` holds this node, kept beside it so the cap can drop a closed call without reading it. */
+  /** Whether the call is open (isOpen). `store.open` holds the node too if inOpenIndex; else its list counts it in `openCalls`. */
   open: boolean;
 
   constructor(
@@ -58,6 +60,14 @@ export class BlockList {
   count = 0;
   /** The built block array, or undefined when stale. */
   built: readonly Block[] | undefined = undefined;
+  /**
+   * Open calls in this list that hold no record (those are in `store.open`). Never too low; too
+   * high after the cap drops an open call (it does not read what it drops), which only costs a
+   * turn end a look at this list.
+   */
+  openCalls = 0;
+  /** Some block of this list ever held a record: only then must the cap look at what it drops (see `cap`). */
+  hasRecords = false;
   /**
    * Every block id ever added to this list (tool_use ids for tools), with its sequence number. A
    * number below `dropped` means known (a second copy of its line is ignored) but gone, so the
@@ -106,7 +116,7 @@ export class Store {
   readonly settled = new Map<string, true>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
   readonly apiErrors = new Map<string, string>();
-  /** Tool calls without a result and running subagents: what a turn end may have to stop. */
+  /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */
   readonly open = new Map<string, Node>();
 }
 
@@ -155,7 +165,17 @@ export function isAlive(store: Store, node: Node): boolean {
   return true;
 }
 
-/** Whether a call belongs in `store.open`: what a turn end may have to stop. */
+/** Whether `store.open` holds `node`: an open call at the top level, or one that has a record. */
+export function inOpenIndex(node: Node): boolean {
+  return node.open && (node.owner === undefined || node.list !== undefined);
+}
+
+/** Whether its list counts `node` in `openCalls`: an open call inside a record, holding no record itself. */
+export function countedOpen(node: Node): boolean {
+  return node.open && node.owner !== undefined && node.list === undefined;
+}
+
+/** Whether a call is open: no result yet, or a subagent still running. */
 export function isOpen(call: ToolCallRecord): boolean {
   return call.result === undefined || call.subagent?.status === "running";
 }

@@ -101,7 +101,9 @@ export function statusForPermission(state: "asked" | "allowed" | "denied" | "can
 }
 
 export function onToolResult(d: Draft, ev: ToolResultEvent): void {
-  const node = findCall(d, ev.toolUseId) ?? closedOrNewCall(d, ev);
+  // An open call inside a record is not in the store-wide index: the record the line names has it.
+  const nested = ev.parentToolUseId !== null && ev.parentToolUseId !== undefined;
+  const node = (nested ? undefined : findCall(d, ev.toolUseId)) ?? knownOrNewCall(d, ev);
   if (node === undefined) return;
   foldProgress(d, node);
   const call = node.call;
@@ -114,8 +116,8 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(d, node);
 }
 
-/** The node of a result's call that is neither open nor a subagent call: closed (the line fed twice), or never seen. */
-function closedOrNewCall(d: Draft, ev: ToolResultEvent): Node | undefined {
+/** The node of a result's call where its parent (or the top level) holds it; a new call there if it was never seen. */
+function knownOrNewCall(d: Draft, ev: ToolResultEvent): Node | undefined {
   const parent = routeOf(d, ev.parentToolUseId);
   if (parent === Gone) return undefined;
   const known = knownBlock(d, ev.toolUseId, parent);

@@ -69,8 +69,9 @@ function cap(d: Draft, list: BlockList): void {
     // Let go of it now (what it holds is what the cap is for), not when the array is compacted.
     d.log.note(items, seq - list.offset, gone);
     items[seq - list.offset] = undefined;
-    // Only a block in a store-wide index (open, or holding a record) needs more than this.
-    if (gone.open || gone.list !== undefined) bury(d, gone, idOf(gone));
+    // Only a block that holds a record is in a store-wide index. Most lists never held one, and
+    // then the dropped node is not even read: it is 120 steps old, and reading it was a cache miss.
+    if (list.hasRecords && gone.list !== undefined) bury(d, gone, idOf(gone));
   }
   if (list.dropped - list.offset >= CompactAfter) {
     write(d.log, list, "items", list.items.slice(list.dropped - list.offset));
@@ -91,7 +92,7 @@ function bury(d: Draft, node: Node, id: string): void {
   writeMap(d.log, d.store.droppedRecords, id, true);
   for (let seq = list.dropped; seq < list.count; seq++) {
     const inner = list.items[seq - list.offset];
-    if (inner !== undefined) bury(d, inner, idOf(inner));
+    if (inner?.list !== undefined) bury(d, inner, idOf(inner)); // only records are indexed store-wide
   }
 }
 
