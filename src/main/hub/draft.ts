@@ -49,8 +49,8 @@ export function findCall(d: Draft, toolUseId: string): Node | undefined {
 }
 
 /** The alive node of any call; slower (see findCallAnywhere), for once-per-turn events. */
-export function findAnyCall(d: Draft, toolUseId: string): Node | undefined {
-  return findCallAnywhere(d.store, toolUseId);
+export function findAnyCall(d: Draft, toolUseId: string, near?: string): Node | undefined {
+  return findCallAnywhere(d.store, toolUseId, near);
 }
 
 export function nextId(d: Draft, prefix: string): string {

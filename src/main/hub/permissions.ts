@@ -13,7 +13,7 @@ import { writeMap } from "./undoLog.js";
 export function onPermissionRequest(d: Draft, ev: PermissionRequestEvent): void {
   const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
   writeMap(d.log, d.store.permissions, ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
-  setPermission(d, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined });
+  setPermission(d, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId: ev.requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "asked" as const, decidedBy: undefined };
     editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
@@ -37,12 +37,13 @@ export function onPermissionCancelled(d: Draft, ev: PermissionCancelledEvent): v
 function settle(d: Draft, requestId: string, state: PermissionState): void {
   const link = d.store.permissions.get(requestId);
   if (link === undefined) return;
-  setPermission(d, link.toolUseId, state);
+  setPermission(d, link.toolUseId, state, link.agentToolUseId);
   if (link.agentToolUseId !== undefined) editRecordById(d, link.agentToolUseId, (r) => withHistoryState(r, state));
 }
 
-function setPermission(d: Draft, toolUseId: string, state: PermissionState): void {
-  const node = findAnyCall(d, toolUseId);
+/** `agentToolUseId`: the asking subagent's call, whose record holds the call (looked at first, not every record). */
+function setPermission(d: Draft, toolUseId: string, state: PermissionState, agentToolUseId: string | undefined): void {
+  const node = findAnyCall(d, toolUseId, agentToolUseId);
   if (node === undefined) {
     writeMap(d.log, d.store.earlyPermissions, toolUseId, state);
     return;

@@ -139,11 +139,13 @@ export function liveCall(store: Store, toolUseId: string): Node | undefined {
 }
 
 /**
- * The alive node of a call anywhere in the tree. Closed calls inside records are found by asking
- * every record, so this is for events that come once per turn or per decision, not per line.
+ * The alive node of a call anywhere in the tree. Calls inside records are found by asking every
+ * record, so this is for events that come once per turn or per decision, not per line; `near`
+ * names the Agent call whose record is asked first (a permission request knows its subagent).
  */
-export function findCallAnywhere(store: Store, toolUseId: string): Node | undefined {
-  const node = liveCall(store, toolUseId) ?? asCall(store.top, toolUseId);
+export function findCallAnywhere(store: Store, toolUseId: string, near?: string): Node | undefined {
+  const home = near === undefined ? undefined : store.agents.get(near)?.list;
+  const node = (home === undefined ? undefined : asCall(home, toolUseId)) ?? liveCall(store, toolUseId) ?? asCall(store.top, toolUseId);
   if (node !== undefined) return node;
   for (const agent of store.agents.values()) {
     const inner = agent.list === undefined ? undefined : asCall(agent.list, toolUseId);
