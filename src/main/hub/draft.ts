@@ -87,7 +87,7 @@ export function addCall(d: Draft, parent: Node | undefined, call: ToolCallRecord
   if (inOpenIndex(node)) {
     d.log.note(d.store.open, call.toolUseId, undefined);
     d.store.open.set(call.toolUseId, node);
-  } else if (node.open) {
+  } else if (countedOpen(node)) {
     d.log.note(list, "openCalls", list.openCalls);
     list.openCalls++;
   }
