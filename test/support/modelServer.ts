@@ -29,7 +29,11 @@ export type ScriptBlock =
   | { type: "tool_use"; name: string; input: Record<string, unknown>; id?: string };
 
 export interface ScriptTurn {
-  blocks?: ScriptBlock[];
+  /**
+   * The reply, or a function that works it out from the request it answers: for something the CLI
+   * made up (an agent's id to send a message to), or a turn that depends on what the request says.
+   */
+  blocks?: ScriptBlock[] | ((request: Readonly<Record<string, unknown>>) => ScriptBlock[]);
   /** Wait before answering (lets a test interrupt mid-turn). */
   delayMs?: number;
   /** Delay between SSE events (streaming that takes time). */
@@ -320,7 +324,8 @@ class ScriptedServer implements ModelServer {
       this.sendJson(res, status, errorBody(type, message), turn.error.headers);
       return;
     }
-    const blocks = replyBlocks(entry.fromAgent, entry.turn, turn.blocks ?? []);
+    const scripted = typeof turn.blocks === "function" ? turn.blocks(entry.body) : (turn.blocks ?? []);
+    const blocks = replyBlocks(entry.fromAgent, entry.turn, scripted);
     const reply = this.replyFor(entry, blocks, turn.stopReason ?? defaultStop(blocks));
     await this.sendReply(entry, reply, res, signal, turn.chunkDelayMs ?? 0);
   }

@@ -8,6 +8,7 @@ import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 import { allCalls, recordOf, replayRecording, systemLines, toolResults, toolUses, type Replayed } from "./hubTestKit.js";
 
 const skip = warnIfNoRecordings("hubRecordings");
+type Usage = { total_tokens?: number; tool_uses?: number };
 const runs: Replayed[] = skip ? [] : listRecordings().flatMap(replayRecording);
 
 describe.skipIf(skip)("hub on every recording", () => {
@@ -38,22 +39,29 @@ describe.skipIf(skip)("hub on every recording", () => {
   });
 
   it.each(runs.map((r) => [r.label, r] as const))("%s: progress, totals and summary reach the card", (_label, r) => {
-    const tasks = systemLines(r.lines, "task_started").filter((t) => t.task_type !== "local_bash");
+    const started = systemLines(r.lines, "task_started").filter((t) => t.task_type !== "local_bash");
     const finals = new Map(toolResults(r.lines).map((x) => [x.id, x]));
-    for (const task of tasks) {
+    // A task's first task_started names its Agent call; a later one (same task id) is a run that
+    // SendMessage resumed, and its task events name the SendMessage call (PROTOCOL.md §5).
+    for (const task of started.filter((t, i) => started.findIndex((u) => u.task_id === t.task_id) === i)) {
       const record = recordOf(r.transcript, task.tool_use_id);
       expect(record?.taskId).toBe(task.task_id);
       expect(record?.description).toBe(task.description);
-      const progress = systemLines(r.lines, "task_progress").filter((p) => p.task_id === task.task_id).at(-1);
+      const events = r.lines.filter((l) => l.type === "system" && l.task_id === task.task_id);
+      const progress = events.filter((p) => p.subtype === "task_progress").at(-1);
       if (progress !== undefined) {
         expect(record?.progressLine).toBe(progress.description);
         expect(record?.lastToolName).toBe(progress.last_tool_name);
       }
       const structured = finals.get(task.tool_use_id)?.structured as Record<string, unknown> | undefined;
       if (structured?.status === "completed") {
+        // Each resumed run counts its own tool uses; tokens are the latest figure.
+        const continued = started.filter((t) => t.task_id === task.task_id && t.tool_use_id !== task.tool_use_id);
+        const runUsage = continued.map((run) => events.filter((e) => e.tool_use_id === run.tool_use_id && e.usage !== undefined).at(-1)?.usage as Usage | undefined);
+        const lastUsage = continued.length === 0 ? undefined : (events.filter((e) => e.usage !== undefined).at(-1)?.usage as Usage);
         expect(record?.status).toBe("completed");
-        expect(record?.totalTokens).toBe(structured.totalTokens);
-        expect(record?.toolUses).toBe(structured.totalToolUseCount);
+        expect(record?.totalTokens).toBe(lastUsage?.total_tokens ?? structured.totalTokens);
+        expect(record?.toolUses).toBe(runUsage.reduce((n, u) => n + (u?.tool_uses ?? 0), structured.totalToolUseCount as number));
         const text = (structured.content as { text: string }[]).map((c) => c.text).join("\n\n");
         expect(record?.summaryMarkdown).toBe(text);
         expect(record?.summaryMarkdown).not.toContain("agentId:");

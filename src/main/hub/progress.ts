@@ -7,24 +7,33 @@ import type { TaskProgressEvent } from "../../shared/events.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
 import type { Draft } from "./draft.js";
 import { callWithSubagent, recordWith } from "./shapes.js";
-import type { Node, Progress } from "./store.js";
+import type { ContinuedRun, Node, Progress } from "./store.js";
 import { changed } from "./tree.js";
 import { write } from "./undoLog.js";
 
-/** Records task_progress figures on a node whose call has a record. */
-export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: TaskProgressEvent): void {
+/**
+ * Records task_progress figures on a node whose call has a record. The usage of a continued run
+ * counts that run only: its tool uses and duration add to the runs' before it (tokens are the
+ * agent's latest context, not a sum).
+ */
+export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: TaskProgressEvent, run?: ContinuedRun): void {
   const base: Progress = node.progress ?? record;
   const u = ev.usage;
   const next: Progress = {
     progressLine: ev.description ?? base.progressLine,
     lastToolName: ev.lastToolName ?? base.lastToolName,
     totalTokens: u?.total_tokens ?? base.totalTokens,
-    toolUses: u?.tool_uses ?? base.toolUses,
-    durationMs: u?.duration_ms ?? base.durationMs,
+    toolUses: afterRuns(run?.toolUses, u?.tool_uses) ?? base.toolUses,
+    durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? base.durationMs,
   };
   d.log.note(node, "progress", node.progress); // by hand, as in append (tree.ts)
   node.progress = next;
   changed(d, node);
+}
+
+/** A continued run's count added to the runs' before it; undefined when the event has none. */
+export function afterRuns(before: number | undefined, run: number | undefined): number | undefined {
+  return run === undefined ? undefined : (before ?? 0) + run;
 }
 
 /** The record with pending progress figures applied. */

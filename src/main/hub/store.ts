@@ -92,6 +92,19 @@ export interface TaskLink {
   readonly kind: "agent" | "bash";
 }
 
+/**
+ * The run of a subagent that `SendMessage` resumed (PROTOCOL.md §5): its task events name the
+ * SendMessage call, and their usage counts that run only, so the record adds it to what the
+ * earlier runs made.
+ */
+export interface ContinuedRun {
+  /** The tool_use id this run's task events carry. */
+  readonly toolUseId: string;
+  /** Tool uses and duration of the runs before it. */
+  readonly toolUses: number;
+  readonly durationMs: number;
+}
+
 /** requestId → the tool call it concerns and the subagent that asked. */
 export interface PermissionLink {
   readonly toolUseId: string;
@@ -114,6 +127,8 @@ export class Store {
   readonly earlyPermissions = new Map<string, PermissionState>();
   /** Agent tool_use ids whose final tool_result has spoken: task events no longer change status. */
   readonly settled = new Map<string, true>();
+  /** The latest continued run of an Agent call, by its tool_use id. */
+  readonly runs = new Map<string, ContinuedRun>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
   readonly apiErrors = new Map<string, string>();
   /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */

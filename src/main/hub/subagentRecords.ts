@@ -6,8 +6,9 @@ import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUp
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, SubagentStatus } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
-import { setProgress } from "./progress.js";
+import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
+import { getIfAny, type ContinuedRun } from "./store.js";
 import { stopOpenUnder } from "./stopping.js";
 import { depthOf } from "./tree.js";
 import { writeMap } from "./undoLog.js";
@@ -93,11 +94,8 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     return;
   }
   if (known !== undefined) {
-    // A SendMessage continuation: same task, new tool_use id; it resumes in the background.
-    if (known.kind === "agent") {
-      writeMap(d.log, d.store.settled, known.toolUseId, undefined);
-      editRecordById(d, known.toolUseId, (r) => ({ ...r, status: "running", background: true }));
-    }
+    // A SendMessage continuation: same task, new tool_use id.
+    if (known.kind === "agent") runOf(d, known.toolUseId, ev.toolUseId ?? "");
     return;
   }
   if (ev.toolUseId === undefined) return;
@@ -119,13 +117,35 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
   editCall(d, node, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
 }
 
+/**
+ * The continued run a task event of the Agent call `agentId` belongs to, when the event names
+ * another tool_use (the SendMessage that resumed it, PROTOCOL.md §5). The first event of a run
+ * starts it: the subagent runs again, in the background, and what the record counts so far
+ * becomes the run's base. Live, that first event is the run's task_started; restored, it is its
+ * notification (the disk has no task_started).
+ */
+function runOf(d: Draft, agentId: string, eventToolUseId: string | undefined): ContinuedRun | undefined {
+  if (eventToolUseId === undefined || eventToolUseId === agentId) return undefined;
+  const run = getIfAny(d.store.runs, agentId);
+  if (run?.toolUseId === eventToolUseId) return run;
+  const node = findCall(d, agentId);
+  const record = node?.call?.subagent;
+  if (node === undefined || record === undefined) return undefined;
+  const sofar = node.progress ?? record;
+  const next: ContinuedRun = { toolUseId: eventToolUseId, toolUses: sofar.toolUses ?? 0, durationMs: sofar.durationMs ?? 0 };
+  writeMap(d.log, d.store.runs, agentId, next);
+  writeMap(d.log, d.store.settled, agentId, undefined);
+  editRecord(d, node, (r) => ({ ...r, status: "running", background: true }));
+  return next;
+}
+
 export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
   const node = findCall(d, id);
   if (node !== undefined) {
     const record = node.call?.subagent;
-    if (record !== undefined) setProgress(d, node, record, ev);
+    if (record !== undefined) setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId));
     return;
   }
   const r = d.store.drafts.get(id);
@@ -153,14 +173,15 @@ export function onTaskUpdated(d: Draft, ev: TaskUpdatedEvent): void {
 export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
+  const run = runOf(d, id, ev.toolUseId);
   editRecordById(d, id, (r) => {
     const u = ev.usage;
     return {
       ...r,
       summaryMarkdown: r.summaryMarkdown ?? ev.summary,
       totalTokens: u?.total_tokens ?? r.totalTokens,
-      toolUses: u?.tool_uses ?? r.toolUses,
-      durationMs: u?.duration_ms ?? r.durationMs,
+      toolUses: afterRuns(run?.toolUses, u?.tool_uses) ?? r.toolUses,
+      durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? r.durationMs,
     };
   });
   setTaskStatus(d, id, mapTaskStatus(ev.status));

@@ -16,6 +16,7 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
   const record = call.subagent;
   if (record === undefined) return call;
   const s = asObject(ev.structured);
+  linkTask(d, str(s?.["agentId"]), call.toolUseId);
   if (s?.["status"] === "async_launched") {
     const launched: SubagentRecord = {
       ...record,
@@ -46,6 +47,15 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
     summaryMarkdown: summary || apiError || record.summaryMarkdown,
   };
   return { ...call, subagent: settled };
+}
+
+/**
+ * The result names the agent's task id: task events that come later find the record by it even
+ * when no task_started linked them (restored sessions have none; a SendMessage continuation's
+ * events name another tool_use).
+ */
+function linkTask(d: Draft, taskId: string | undefined, toolUseId: string): void {
+  if (taskId !== undefined && !d.store.tasks.has(taskId)) writeMap(d.log, d.store.tasks, taskId, { toolUseId, kind: "agent" });
 }
 
 /** The subagent's final text: the structured `content`, else the result blocks minus the trailer. */

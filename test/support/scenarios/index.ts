@@ -7,6 +7,7 @@ import { parallelSubagents } from "./parallelSubagents.js";
 import { partialMessages } from "./partialMessages.js";
 import { permissions } from "./permissions.js";
 import { resume } from "./resume.js";
+import { sendMessageContinue } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
 import type { Scenario } from "./types.js";
 
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   resume,
   hooksAndAgents,
   partialMessages,
+  sendMessageContinue,
 ];
 
 export function findScenario(name: string): Scenario | undefined {

@@ -1,0 +1,57 @@
+import { lastUserText } from "../model/classify.js";
+import { agentCall, bashCall, text, type Scenario } from "./types.js";
+
+type Request = Readonly<Record<string, unknown>>;
+
+const messagesOf = (request: Request): readonly { role?: unknown; content?: unknown }[] =>
+  Array.isArray(request["messages"]) ? request["messages"] : [];
+
+/**
+ * The id the CLI made up for the last subagent it ran: its Agent tool_result tells the model
+ * "agentId: <id> (use SendMessage with to: '<id>', …)".
+ */
+function lastAgentId(request: Request): string {
+  const found = [...JSON.stringify(messagesOf(request)).matchAll(/agentId: ([A-Za-z0-9_-]+)/g)].at(-1);
+  if (found === undefined) throw new Error("no agentId in the request's tool results");
+  return found[1]!;
+}
+
+export const sendMessageContinue: Scenario = {
+  name: "sendmessage-continue",
+  description: "SendMessage to a finished subagent: it resumes in the background under a new task_started, same task_id",
+  options: { permissionMode: "bypassPermissions" },
+  script: {
+    main: [
+      { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part")] },
+      {
+        blocks: (request) => [
+          {
+            type: "tool_use",
+            name: "SendMessage",
+            input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." },
+          },
+        ],
+      },
+      { blocks: [text("Sent the helper its second part.")] },
+      { blocks: [text("The helper finished the second part.")] },
+    ],
+    "SUB-A": [
+      { blocks: [bashCall("echo first-part", "Run the first part")] },
+      // The resumed agent's request ends with its last tool result and the coordinator's message
+      // (the CLI leaves out the answer it gave first), so it asks for this turn again.
+      {
+        blocks: (request) =>
+          lastUserText(messagesOf(request)).includes("second part")
+            ? [bashCall("echo second-part", "Run the second part")]
+            : [text("First part done.")],
+      },
+      { blocks: [text("Second part done.")] },
+    ],
+  },
+  async drive(ctx) {
+    const from = ctx.log.mark;
+    await ctx.turn("split the work in two");
+    await ctx.log.waitFor("task_notification", () => true, { from });
+    await ctx.log.waitFor("turn_result", (r) => r.result === "The helper finished the second part.", { from });
+  },
+};
