@@ -55,18 +55,28 @@ describe("subagent records", () => {
       ev.use("toolu_in", "Bash", { command: "echo more" }, "toolu_A"),
       { kind: "task_progress", taskId: "a1", toolUseId, description: "Running more", lastToolName: "Bash", usage: usage(1, 40) },
     ] as ClientEvent[];
-    const done = (toolUseId: string): ClientEvent => ({ kind: "task_notification", taskId: "a1", toolUseId, status: "completed", usage: usage(2, 70) });
+    const done = (toolUseId: string, summary: string): ClientEvent => ({ kind: "task_notification", taskId: "a1", toolUseId, status: "completed", summary, usage: usage(2, 70) });
     const firstRun = [...start, ev.agent("toolu_A", "d"), ev.started("a1", "toolu_A"), ev.agentDone("toolu_A", "first answer", "a1")];
     const resume = [ev.use("toolu_SM", "SendMessage", { to: "a1", message: "more" }), ev.result("toolu_SM", "resumed in the background")];
     // Live: the run's task_started names the SendMessage call, and the conductor's turn ends first.
     const liveRunning = run([...firstRun, ...resume, ev.started("a1", "toolu_SM", { prompt: "more" }), ...ran("toolu_SM"), ev.turnEnd()]).t;
     expect(recordOf(liveRunning, "toolu_A")).toEqual(expect.objectContaining({ status: "running", toolUses: 4, durationMs: 1274 }));
-    const live = run([...firstRun, ...resume, ev.started("a1", "toolu_SM", { prompt: "more" }), ...ran("toolu_SM"), ev.turnEnd(), done("toolu_SM")]).t;
-    // Restored: no task_started on disk; the run's notification (a <task-notification> prompt) names the SendMessage call.
-    const restored = run([...firstRun, ...resume, ev.use("toolu_in", "Bash", { command: "echo more" }, "toolu_A"), ev.turnEnd(), done("toolu_SM")]).t;
+    // The live notification's summary is only a label; the run's answer is its last text.
+    const live = run([
+      ...firstRun,
+      ...resume,
+      ev.started("a1", "toolu_SM", { prompt: "more" }),
+      ...ran("toolu_SM"),
+      ev.text("u-more", "more done", "toolu_A"),
+      ev.turnEnd(),
+      done("toolu_SM", 'Agent "d" finished'),
+    ]).t;
+    // Restored: no task_started on disk; the run's notification (a <task-notification> prompt) names the SendMessage
+    // call, and its summary is the run's answer (its <result>).
+    const restored = run([...firstRun, ...resume, ev.turnEnd(), done("toolu_SM", "more done")]).t;
     for (const t of [live, restored]) {
       // The first run's result said 3 tool uses in 1234 ms; this run made 2 in 70 ms. Tokens are the latest context, not a sum.
-      expect(recordOf(t, "toolu_A")).toEqual(expect.objectContaining({ status: "completed", toolUses: 5, durationMs: 1304, totalTokens: 52, summaryMarkdown: "first answer" }));
+      expect(recordOf(t, "toolu_A")).toEqual(expect.objectContaining({ status: "completed", toolUses: 5, durationMs: 1304, totalTokens: 52, summaryMarkdown: "more done" }));
     }
   });
 });

@@ -10,7 +10,7 @@ import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
 import { getIfAny, type ContinuedRun } from "./store.js";
 import { stopOpenUnder } from "./stopping.js";
-import { depthOf } from "./tree.js";
+import { depthOf, latestText } from "./tree.js";
 import { writeMap } from "./undoLog.js";
 
 export function newRecord(toolUseId: string, input: JsonObject, depth: number | undefined): SubagentRecord {
@@ -174,11 +174,16 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
   const run = runOf(d, id, ev.toolUseId);
+  // The notification's own summary is a label ("Agent "…" finished"); the subagent's latest text
+  // is its answer. Restored, the records' blocks are not loaded yet, and the summary is the
+  // <task-notification>'s <result>: the same answer. A resumed run's answer replaces the first.
+  const list = findCall(d, id)?.list;
+  const answer = (list !== undefined ? latestText(list) : undefined) ?? ev.summary;
   editRecordById(d, id, (r) => {
     const u = ev.usage;
     return {
       ...r,
-      summaryMarkdown: r.summaryMarkdown ?? ev.summary,
+      summaryMarkdown: run !== undefined ? (answer ?? r.summaryMarkdown) : (r.summaryMarkdown ?? answer),
       totalTokens: u?.total_tokens ?? r.totalTokens,
       toolUses: afterRuns(run?.toolUses, u?.tool_uses) ?? r.toolUses,
       durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? r.durationMs,

@@ -1,7 +1,7 @@
 // The Agent call's own tool_result: the last word on a foreground subagent (status, totals, model,
 // summary), or the launch receipt of a background one (which stays running).
 
-import { AgentTrailerBlock, withoutAgentTrailer } from "../../shared/agentTrailer.js";
+import { AgentTrailerBlock, agentTrailerOf, withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import type { ToolResultEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
@@ -16,12 +16,15 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
   const record = call.subagent;
   if (record === undefined) return call;
   const s = asObject(ev.structured);
-  linkTask(d, str(s?.["agentId"]), call.toolUseId);
+  // A result inside a sidechain has no envelope; its text's trailer still names the agent and its totals.
+  const trailer = agentTrailerOf(ev.text);
+  const agentId = str(s?.["agentId"]) ?? trailer?.agentId;
+  linkTask(d, agentId, call.toolUseId);
   if (s?.["status"] === "async_launched") {
     const launched: SubagentRecord = {
       ...record,
       background: true,
-      taskId: record.taskId || str(s["agentId"]) || "",
+      taskId: record.taskId || agentId || "",
       model: str(s["resolvedModel"]) ?? record.model,
     };
     return { ...call, subagent: launched };
@@ -38,12 +41,12 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
   const settled: SubagentRecord = {
     ...record,
     status,
-    taskId: record.taskId || str(s?.["agentId"]) || "",
+    taskId: record.taskId || agentId || "",
     subagentType: str(s?.["agentType"]) ?? record.subagentType,
     model: str(s?.["resolvedModel"]) ?? record.model,
-    durationMs: num(s?.["totalDurationMs"]) ?? record.durationMs,
-    totalTokens: num(s?.["totalTokens"]) ?? record.totalTokens,
-    toolUses: num(s?.["totalToolUseCount"]) ?? record.toolUses,
+    durationMs: num(s?.["totalDurationMs"]) ?? trailer?.durationMs ?? record.durationMs,
+    totalTokens: num(s?.["totalTokens"]) ?? trailer?.totalTokens ?? record.totalTokens,
+    toolUses: num(s?.["totalToolUseCount"]) ?? trailer?.toolUses ?? record.toolUses,
     summaryMarkdown: summary || apiError || record.summaryMarkdown,
   };
   return { ...call, subagent: settled };

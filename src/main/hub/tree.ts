@@ -96,6 +96,15 @@ function bury(d: Draft, node: Node, id: string): void {
   }
 }
 
+/** The text of the newest text block of a list, if it still holds one: a subagent's latest answer. */
+export function latestText(list: BlockList): string | undefined {
+  for (let seq = list.count - 1; seq >= list.dropped; seq--) {
+    const block = list.items[seq - list.offset]?.block;
+    if (block?.kind === "text") return block.text;
+  }
+  return undefined;
+}
+
 /** Nesting depth: 1 at the top level. */
 export function depthOf(node: Node | undefined): number {
   let depth = 0;

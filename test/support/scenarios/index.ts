@@ -1,4 +1,5 @@
 // Every recordable scenario, by name (`npm run record -- <name>` or `all`).
+import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
 import { backgroundSubagent } from "./backgroundSubagent.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
 import { interruptSubagent } from "./interruptSubagent.js";
@@ -9,6 +10,7 @@ import { permissions } from "./permissions.js";
 import { resume } from "./resume.js";
 import { sendMessageContinue } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
+import { subagentApiErrors } from "./subagentApiErrors.js";
 import type { Scenario } from "./types.js";
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -22,6 +24,9 @@ export const SCENARIOS: readonly Scenario[] = [
   hooksAndAgents,
   partialMessages,
   sendMessageContinue,
+  subagentApiErrors,
+  nestedPermission,
+  backgroundPermission,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
