@@ -42,9 +42,16 @@ function recordedAudit(r: Recording, streamFile: string, sessionId: string): { p
   if (stdinFile === undefined) return { permissions: [], interruptTimes: [] };
   const stdinLines = readJsonlLines(stdinFile);
   const answers = readStdinRecording(stdinLines).answers;
-  const requests = recordingEvents(readJsonlLines(streamFile)).filter((e): e is PermissionRequestEvent => e.kind === "permission_request");
-  const permissions = requests.flatMap((q) => {
+  const events = recordingEvents(readJsonlLines(streamFile));
+  const requests = events.filter((e): e is PermissionRequestEvent => e.kind === "permission_request");
+  // The CLI withdrew these (control_cancel_request): Baton records them as cancelled.
+  const withdrawn = new Set(events.flatMap((e) => (e.kind === "permission_cancelled" ? [e.requestId] : [])));
+  const permissions = requests.flatMap((q): AuditPermission[] => {
     const a = answers.get(q.requestId);
+    if (a === undefined && withdrawn.has(q.requestId)) {
+      const base = { sessionId, requestId: q.requestId, toolUseId: q.toolUseId, toolName: q.toolName, time: new Date().toISOString() };
+      return [{ ...base, ...(q.agentId !== undefined ? { agentId: q.agentId } : {}), decision: "cancelled" } satisfies AuditPermission];
+    }
     if (a === undefined) return [];
     return [{
       sessionId,

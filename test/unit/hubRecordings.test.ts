@@ -108,9 +108,10 @@ describe.skipIf(skip)("hub on every recording", () => {
     );
     const requests = r.lines.filter((l) => l.type === "control_request" && l.request.subtype === "can_use_tool");
     const streamedUses = new Set(toolUses(r.lines).map((u) => u.id));
+    const withdrawn = new Set(r.lines.filter((l) => l.type === "control_cancel_request").map((l) => l.request_id as string));
     for (const req of requests) {
       const answer = answers.get(req.request_id);
-      const expected = answer === undefined ? "asked" : answer.response?.behavior === "allow" ? "allowed" : "denied";
+      const expected = answer === undefined ? (withdrawn.has(req.request_id) ? "cancelled" : "asked") : answer.response?.behavior === "allow" ? "allowed" : "denied";
       if (!streamedUses.has(req.request.tool_use_id)) {
         // A depth-2 agent's calls never reach stdout (its sidechain has them): the request is on
         // the asking agent's record, with its state, for the call when it is read.

@@ -2,6 +2,7 @@
 import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
 import { backgroundSubagent } from "./backgroundSubagent.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
+import { interruptPendingPermission } from "./interruptPendingPermission.js";
 import { interruptSubagent } from "./interruptSubagent.js";
 import { nestedSubagents } from "./nestedSubagents.js";
 import { parallelSubagents } from "./parallelSubagents.js";
@@ -27,6 +28,7 @@ export const SCENARIOS: readonly Scenario[] = [
   subagentApiErrors,
   nestedPermission,
   backgroundPermission,
+  interruptPendingPermission,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
