@@ -13,8 +13,12 @@ import { allCalls, recordOf, replayRecording, systemLines, toolResults, toolUses
 const skip = warnIfNoRecordings("hubRecordings");
 type Usage = { total_tokens?: number; tool_uses?: number };
 const allRecords = (t: Parameters<typeof allCalls>[0]) => allCalls(t).flatMap((c) => (c.call.subagent === undefined ? [] : [c.call.subagent]));
-const textsOf = (line: Record<string, unknown>): string[] =>
-  ((line.message as { content?: { type: string; text?: string }[] } | undefined)?.content ?? []).flatMap((b) => (b.type === "text" && b.text !== undefined ? [b.text] : []));
+/** The texts of a line's message: its string content, or its text blocks. */
+const textsOf = (line: Record<string, unknown>): string[] => {
+  const content = (line.message as { content?: string | { type: string; text?: string }[] } | undefined)?.content ?? [];
+  if (typeof content === "string") return [content];
+  return content.flatMap((b) => (b.type === "text" && b.text !== undefined ? [b.text] : []));
+};
 const runs: Replayed[] = skip ? [] : listRecordings().flatMap(replayRecording);
 
 describe.skipIf(skip)("hub on every recording", () => {
@@ -195,5 +199,18 @@ describe.skipIf(skip)("a depth-2 agent's permission requests, live", () => {
       expect(call?.permission, req.request_id).toEqual(expect.objectContaining({ requestId: req.request_id, state: expected }));
       expect(call?.status).toBe(expected === "allowed" ? "completed" : "denied");
     }
+  });
+});
+
+describe.skipIf(skip)("a message sent while a turn runs", () => {
+  const recording = listRecordings().find((r) => r.name === "message-during-turn" || r.name === "j2-message-during-turn");
+  it.skipIf(recording === undefined)("is shown in the turn it was folded into, not lost", () => {
+    const r = replayRecording(recording!)[0]!;
+    const sent = r.stdinLines.filter((l) => l.type === "user").map((l) => textsOf(l).join("\n"));
+    expect(sent.length).toBeGreaterThan(systemLines(r.lines, "init").length);
+    const prompts = r.transcript.blocks.filter((b) => b.kind === "user").map((b) => b.text);
+    expect(prompts).toEqual(sent);
+    // The model answered both: the answer comes after the folded prompt.
+    expect(r.transcript.blocks.at(-1)?.kind).toBe("text");
   });
 });

@@ -59,23 +59,53 @@ export function recordingEvents(stream: Iterable<RecordedLine>, stdin?: StdinRec
     }
   }
   const prompts = stdin.prompts.filter((p) => !echoed.has(p.text) && (p.uuid === undefined || !echoed.has(p.uuid)));
+  // A prompt sent while a turn runs is folded into it (PROTOCOL.md §1, j2): it starts no turn of
+  // its own, and the model sees it with the next tool result. The stream does not say when it
+  // came, so a prompt no later turn can take is shown after the last tool result of the turn that
+  // took the one before it (before its end, if it ran no tool).
+  const turns = turnsOf(raw);
   const out: ClientEvent[] = [];
   let nextPrompt = 0;
+  let folded = 0;
+  let turn = -1;
   let turnOpen = false;
-  for (const e of raw) {
+  const fold = (): void => {
+    for (; folded > 0; folded--) out.push(prompts[nextPrompt++]!);
+  };
+  for (let i = 0; i < raw.length; i++) {
+    const e = raw[i]!;
     if (e.kind === "session_init" && !turnOpen) {
       const prompt = prompts[nextPrompt++];
       if (prompt !== undefined) out.push(prompt);
+      turn++;
+      folded = Math.max(0, prompts.length - nextPrompt - (turns.length - turn - 1));
     }
     if (e.kind === "session_init" || e.kind === "user_prompt") turnOpen = true;
-    if (e.kind === "turn_result") turnOpen = false;
+    if (e.kind === "turn_result") {
+      turnOpen = false;
+      fold();
+    }
     out.push(e);
+    if (turn >= 0 && i === turns[turn]) fold();
     if (e.kind === "permission_request") {
       const answer = stdin.answers.get(e.requestId);
       if (answer !== undefined) out.push(answer);
     }
   }
   return out;
+}
+
+/** For each turn (a session_init that starts one, as recordingEvents counts them): the index of its last top-level tool result, or -1. */
+function turnsOf(events: readonly ClientEvent[]): number[] {
+  const lastResult: number[] = [];
+  let turnOpen = false;
+  events.forEach((e, i) => {
+    if (e.kind === "session_init" && !turnOpen) lastResult.push(-1);
+    if (e.kind === "session_init" || e.kind === "user_prompt") turnOpen = true;
+    if (e.kind === "turn_result") turnOpen = false;
+    if (turnOpen && e.kind === "tool_result" && e.parentToolUseId === null && lastResult.length > 0) lastResult[lastResult.length - 1] = i;
+  });
+  return lastResult;
 }
 
 function stdinPrompt(value: JsonObject): UserPromptEvent | undefined {

@@ -4,6 +4,7 @@ import { backgroundSubagent } from "./backgroundSubagent.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
 import { interruptPendingPermission } from "./interruptPendingPermission.js";
 import { interruptSubagent } from "./interruptSubagent.js";
+import { messageDuringTurn } from "./messageDuringTurn.js";
 import { nestedSubagents } from "./nestedSubagents.js";
 import { parallelSubagents } from "./parallelSubagents.js";
 import { partialMessages } from "./partialMessages.js";
@@ -29,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   nestedPermission,
   backgroundPermission,
   interruptPendingPermission,
+  messageDuringTurn,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
