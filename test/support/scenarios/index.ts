@@ -9,6 +9,7 @@ import { nestedSubagents } from "./nestedSubagents.js";
 import { parallelSubagents } from "./parallelSubagents.js";
 import { partialMessages } from "./partialMessages.js";
 import { permissions } from "./permissions.js";
+import { permissionVariants } from "./permissionVariants.js";
 import { resume } from "./resume.js";
 import { sendMessageContinue } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
@@ -31,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   backgroundPermission,
   interruptPendingPermission,
   messageDuringTurn,
+  permissionVariants,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
