@@ -1,7 +1,7 @@
 // Restoring recorded sessions from their on-disk history (projects/), and checking that what the
 // history shows contains everything the live stream showed (DESIGN.md "One reducer").
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,7 +48,9 @@ describe.skipIf(noRecordings)("restoring recorded sessions", () => {
       expect(eager.problems.filter((p) => p.kind !== "bad_lines")).toEqual([]);
       for (const call of agentCalls(lazy.transcript)) {
         const loaded = record(eager.transcript, call.toolUseId);
-        if (call.subagent?.sidechainPath !== undefined) expect(loaded?.blocks.length).toBeGreaterThan(0);
+        // A subagent stopped before it answered has a sidechain with nothing to show but its prompt.
+        const sidechain = call.subagent?.sidechainPath;
+        if (sidechain !== undefined && readFileSync(sidechain, "utf8").includes('"type":"assistant"')) expect(loaded?.blocks.length).toBeGreaterThan(0);
         expect(loaded?.sidechainPath).toBeUndefined();
       }
     }

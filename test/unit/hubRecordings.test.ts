@@ -29,6 +29,10 @@ describe.skipIf(skip)("hub on every recording", () => {
       expect(subagentToolIds.has(block.id), block.id).toBe(false);
       expect(subagentUuids.has(block.id.split(":")[0] ?? ""), block.id).toBe(false);
     }
+    // Interrupt markers have no id of their own: count them. A subagent's marker is not the conductor's.
+    const isMarker = (text: string | undefined): boolean => text?.startsWith("[Request interrupted") === true;
+    const conductorMarkers = r.lines.filter((l) => l.type === "user" && l.parent_tool_use_id === null && textsOf(l).some(isMarker));
+    expect(r.transcript.blocks.filter((b) => b.kind === "notice" && isMarker(b.text))).toHaveLength(conductorMarkers.length);
   });
 
   it.each(runs.map((r) => [r.label, r] as const))("%s: each Agent record holds exactly its subagent's tool calls, with results", (_label, r) => {

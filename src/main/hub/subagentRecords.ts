@@ -174,13 +174,16 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
   const run = runOf(d, id, ev.toolUseId);
-  // The notification's own summary is a label ("Agent "…" finished"); the subagent's latest text
-  // is its answer. Restored, the records' blocks are not loaded yet, and the summary is the
-  // <task-notification>'s <result>: the same answer. A resumed run's answer replaces the first.
+  // The notification's own summary is a label ("Agent "…" finished", or the description); the
+  // subagent's latest text is its answer. Restored, the records' blocks are not loaded yet, and
+  // the summary is the <task-notification>'s <result>: the same answer. A resumed run's answer
+  // replaces the first.
   const list = findCall(d, id)?.list;
-  const answer = (list !== undefined ? latestText(list) : undefined) ?? ev.summary;
+  const latest = list !== undefined ? latestText(list) : undefined;
   editRecordById(d, id, (r) => {
     const u = ev.usage;
+    // A summary that only repeats the description says nothing (an agent stopped before it answered).
+    const answer = latest ?? (ev.summary === r.description ? undefined : ev.summary);
     return {
       ...r,
       summaryMarkdown: run !== undefined ? (answer ?? r.summaryMarkdown) : (r.summaryMarkdown ?? answer),

@@ -41,8 +41,11 @@ export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
 }
 
 export function onInterruptMarker(d: Draft, ev: InterruptMarkerEvent): void {
+  // A subagent's own marker (an interrupt also stops background agents) is not shown: the person
+  // saw the conductor's, and the card says "stopped". History leaves it out too (DiskMapper).
+  if (ev.parentToolUseId !== null) return;
   addNotice(d, "warning", ev.text);
-  if (ev.parentToolUseId === null) endTurn(d);
+  endTurn(d);
 }
 
 export function onTurnResult(d: Draft, ev: TurnResultEvent): void {

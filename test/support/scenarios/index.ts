@@ -3,6 +3,7 @@ import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
 import { backgroundSubagent } from "./backgroundSubagent.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
 import { interruptPendingPermission } from "./interruptPendingPermission.js";
+import { interruptStreaming } from "./interruptStreaming.js";
 import { interruptSubagent } from "./interruptSubagent.js";
 import { messageDuringTurn } from "./messageDuringTurn.js";
 import { nestedSubagents } from "./nestedSubagents.js";
@@ -33,6 +34,7 @@ export const SCENARIOS: readonly Scenario[] = [
   interruptPendingPermission,
   messageDuringTurn,
   permissionVariants,
+  interruptStreaming,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
