@@ -9,6 +9,7 @@ import { messageDuringTurn } from "./messageDuringTurn.js";
 import { nestedSubagents } from "./nestedSubagents.js";
 import { parallelSubagents } from "./parallelSubagents.js";
 import { partialMessages } from "./partialMessages.js";
+import { partialMessagesBackground } from "./partialMessagesBackground.js";
 import { permissions } from "./permissions.js";
 import { permissionVariants } from "./permissionVariants.js";
 import { resume } from "./resume.js";
@@ -35,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   messageDuringTurn,
   permissionVariants,
   interruptStreaming,
+  partialMessagesBackground,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
