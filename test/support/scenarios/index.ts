@@ -13,7 +13,7 @@ import { partialMessagesBackground } from "./partialMessagesBackground.js";
 import { permissions } from "./permissions.js";
 import { permissionVariants } from "./permissionVariants.js";
 import { resume } from "./resume.js";
-import { sendMessageContinue } from "./sendMessageContinue.js";
+import { sendMessageContinue, sendMessageRunning } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
 import { subagentApiErrors } from "./subagentApiErrors.js";
 import type { Scenario } from "./types.js";
@@ -37,6 +37,7 @@ export const SCENARIOS: readonly Scenario[] = [
   permissionVariants,
   interruptStreaming,
   partialMessagesBackground,
+  sendMessageRunning,
 ];
 
 export function findScenario(name: string): Scenario | undefined {

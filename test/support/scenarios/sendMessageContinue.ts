@@ -55,3 +55,38 @@ export const sendMessageContinue: Scenario = {
     await ctx.log.waitFor("turn_result", (r) => r.result === "The helper finished the second part.", { from });
   },
 };
+
+export const sendMessageRunning: Scenario = {
+  name: "sendmessage-running",
+  description: "SendMessage to a background subagent that is still working: the message reaches it mid-run",
+  options: { permissionMode: "bypassPermissions" },
+  script: {
+    main: [
+      { blocks: [agentCall("Slow helper", "[[SUB-A]] work slowly", { run_in_background: true })] },
+      {
+        blocks: (request) => [
+          { type: "tool_use", name: "SendMessage", input: { to: lastAgentId(request), summary: "extra step", message: "Also do the extra step." } },
+        ],
+      },
+      { blocks: [text("Told the helper about the extra step.")] },
+      { blocks: [text("The helper finished everything.")] },
+      { blocks: [text("Nothing more.")] },
+    ],
+    "SUB-A": [
+      { blocks: [bashCall("sleep 1; echo slow-step", "A slow step")] },
+      {
+        blocks: (request) =>
+          JSON.stringify(messagesOf(request)).includes("extra step")
+            ? [bashCall("echo extra-step", "The extra step")]
+            : [text("Done without the extra step.")],
+      },
+      { blocks: [text("Done, with the extra step.")] },
+    ],
+  },
+  async drive(ctx) {
+    const from = ctx.log.mark;
+    await ctx.turn("start a slow helper and tell it more");
+    await ctx.log.waitFor("task_notification", (e) => e.status !== "running", { from, timeoutMs: 30_000 });
+    await ctx.log.waitFor("turn_result", (r) => r.result === "The helper finished everything.", { from, timeoutMs: 30_000 });
+  },
+};
