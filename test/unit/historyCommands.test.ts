@@ -23,12 +23,17 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(projects, { recursive: true, force: true }));
 
+/** `<project>/<session>.jsonl` of every recorded main file, known before the copy is made. */
+function mainFileNames(): string[] {
+  return listRecordings().flatMap((r) => {
+    const src = path.join(r.dir, "projects");
+    if (!existsSync(src)) return [];
+    return readdirSync(src).flatMap((p) => readdirSync(path.join(src, p)).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(p, f)));
+  });
+}
+
 function mainFiles(): string[] {
-  return readdirSync(projects).flatMap((p) =>
-    readdirSync(path.join(projects, p))
-      .filter((f) => f.endsWith(".jsonl"))
-      .map((f) => path.join(projects, p, f)),
-  );
+  return mainFileNames().map((name) => path.join(projects, name));
 }
 
 describe("projectsDir", () => {
@@ -64,17 +69,18 @@ describe.skipIf(noRecordings)("baton sessions", () => {
 });
 
 describe.skipIf(noRecordings)("baton export", () => {
-  it("prints a session with every subagent's blocks loaded, as JSON and as a tree", async () => {
-    for (const file of mainFiles()) {
-      const id = path.basename(file, ".jsonl");
-      const io = bufferIO();
-      expect(await exportRun([id, "--projects-dir", projects, "--json"], io)).toBe(0);
-      const { transcript } = JSON.parse(io.out()) as { transcript: Transcript };
-      expect(transcript.sessionId).toBe(id);
-      const tree = bufferIO();
-      expect(await exportRun([file], tree)).toBe(0);
-      expect(tree.out()).toContain(`session ${id}`);
-    }
+  it.each(mainFileNames().map((f) => [path.basename(f, ".jsonl"), f] as const))("prints session %s by id as JSON and by path as a tree", async (id, name) => {
+    const file = path.join(projects, name);
+    const io = bufferIO();
+    expect(await exportRun([id, "--projects-dir", projects, "--json"], io)).toBe(0);
+    const { transcript } = JSON.parse(io.out()) as { transcript: Transcript };
+    expect(transcript.sessionId).toBe(id);
+    const tree = bufferIO();
+    expect(await exportRun([file], tree)).toBe(0);
+    expect(tree.out()).toContain(`session ${id}`);
+  });
+
+  it("prints a session with every subagent's blocks loaded", async () => {
     const nested = mainFiles().find((f) => f.includes("e-nested-agents"));
     if (nested !== undefined) {
       const io = bufferIO();

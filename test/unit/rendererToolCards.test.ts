@@ -66,5 +66,8 @@ describe("tool card bodies", () => {
     expect(toolSummary("Bash", { command: "ls -la" })).toBe("ls -la");
     expect(toolSummary("Read", { file_path: "/home/user/code/project/src/a.ts" })).toBe("…/src/a.ts");
     expect(toolSummary("Grep", { pattern: "TODO" })).toBe("TODO");
+    expect(toolSummary("SendMessage", { to: "a2f8510a5c5bfc77b", summary: "second part", message: "Now do the second part." })).toBe("→ a2f8510a5c5bfc77b: second part");
+    expect(toolSummary("SendMessage", { to: "researcher", message: "Stop now." })).toBe("→ researcher: Stop now.");
+    expect(toolSummary("TaskUpdate", { taskId: "3", status: "completed" })).toBe("3");
   });
 });

@@ -2,6 +2,7 @@
 // indented under their Agent call with status icons, nested tool calls with their status.
 
 import type { Block, SubagentRecord, SubagentStatus, ToolCallRecord, ToolCallStatus, Transcript } from "../../shared/transcript.js";
+import { toolSummary } from "../../shared/toolSummary.js";
 
 const SubagentIcon: Record<SubagentStatus, string> = { running: "⟳", completed: "✓", failed: "✗", stopped: "■" };
 const ToolIcon: Record<ToolCallStatus, string> = {
@@ -74,6 +75,8 @@ function renderSubagent(call: ToolCallRecord, r: SubagentRecord, indent: string,
 
 function describeInput(call: ToolCallRecord): string {
   const input = call.input;
+  const summary = toolSummary(call.name, input, { fullPaths: true });
+  if (summary !== "") return summary;
   for (const key of ["command", "file_path", "pattern", "url", "description", "plan"]) {
     const value = input[key];
     if (typeof value === "string") return value;

@@ -3,6 +3,8 @@
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { ToolCallStatus, SubagentStatus } from "../../shared/transcript.js";
 
+export { shortPath, toolSummary } from "../../shared/toolSummary.js";
+
 export function str(value: Json | undefined): string {
   return typeof value === "string" ? value : value === undefined || value === null ? "" : JSON.stringify(value);
 }
@@ -64,32 +66,3 @@ export function mcpName(name: string): { server: string; tool: string } | undefi
   return m === null ? undefined : { server: m[1]!, tool: m[2]! };
 }
 
-export function shortPath(p: string): string {
-  const parts = p.split("/");
-  return parts.length > 3 ? `…/${parts.slice(-2).join("/")}` : p;
-}
-
-/** One line saying what a tool call does, for headers, groups and the hierarchy. */
-export function toolSummary(name: string, input: JsonObject): string {
-  switch (name) {
-    case "Bash":
-      return field(input, "command");
-    case "Read":
-    case "Write":
-    case "Edit":
-    case "MultiEdit":
-    case "NotebookEdit":
-      return shortPath(field(input, "file_path") || field(input, "notebook_path"));
-    case "Grep":
-    case "Glob":
-      return field(input, "pattern");
-    case "WebFetch":
-      return field(input, "url");
-    case "WebSearch":
-      return field(input, "query");
-    case "TodoWrite":
-      return Array.isArray(input["todos"]) ? `${input["todos"].length} items` : "";
-    default:
-      return field(input, "description") || "";
-  }
-}
