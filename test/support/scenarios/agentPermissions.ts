@@ -1,17 +1,9 @@
-import type { PermissionDecision } from "../../../src/main/cli/permissionGate.js";
-import { agentCall, bashCall, text, type Scenario } from "./types.js";
-
-/** Allows every request except commands that mention "deny". */
-async function decide(request: { input: Record<string, unknown> }): Promise<PermissionDecision> {
-  const command = String(request.input["command"] ?? "");
-  if (command.includes("deny")) return { behavior: "deny", message: "Denied by the recording harness", decidedBy: "policy:record" };
-  return { behavior: "allow", decidedBy: "policy:record" };
-}
+import { agentCall, allowUnlessDeny, bashCall, text, type Scenario } from "./types.js";
 
 export const nestedPermission: Scenario = {
   name: "nested-permission",
   description: "a depth-2 subagent asks for permission (allowed, then denied): its Agent call exists only inside its parent's transcript",
-  options: { permissionMode: "default", decidePermission: decide },
+  options: { permissionMode: "default", decidePermission: allowUnlessDeny },
   script: {
     main: [
       { blocks: [agentCall("Outer agent", "[[SUB-A]] delegate further")] },
@@ -35,7 +27,7 @@ export const nestedPermission: Scenario = {
 export const backgroundPermission: Scenario = {
   name: "background-permission",
   description: "a run_in_background subagent asks for permission after its launch turn ended",
-  options: { permissionMode: "default", decidePermission: decide },
+  options: { permissionMode: "default", decidePermission: allowUnlessDeny },
   script: {
     main: [
       { blocks: [agentCall("Background writer", "[[SUB-BG]] write a file", { run_in_background: true })] },

@@ -1,16 +1,11 @@
-import type { PermissionDecision } from "../../../src/main/cli/permissionGate.js";
-import { agentCall, bashCall, text, type Scenario } from "./types.js";
+import { agentCall, allowUnlessDeny, bashCall, text, type Scenario } from "./types.js";
 
 export const permissions: Scenario = {
   name: "permissions",
   description: "can_use_tool from the main agent (allowed) and from a subagent (one allowed, one denied)",
   options: {
     permissionMode: "default",
-    async decidePermission(request): Promise<PermissionDecision> {
-      const command = String(request.input.command ?? "");
-      if (command.includes("deny")) return { behavior: "deny", message: "Denied by the recording harness", decidedBy: "policy:record" };
-      return { behavior: "allow", decidedBy: "policy:record" };
-    },
+    decidePermission: allowUnlessDeny,
   },
   script: {
     main: [

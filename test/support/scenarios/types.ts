@@ -3,6 +3,7 @@
 // ClaudeClient and writes fixtures/recordings/<name>/.
 
 import type { ClaudeClient, ClaudeClientOptions } from "../../../src/main/cli/claudeClient.js";
+import type { PermissionDecision } from "../../../src/main/cli/permissionGate.js";
 import type { ModelServer, Script } from "../modelServer.js";
 import type { EventLog, EventOf } from "./harness.js";
 
@@ -42,3 +43,10 @@ export const bashCall = (command: string, description: string) => ({
 
 export const text = (value: string) => ({ type: "text" as const, text: value });
 export const thinking = (value: string) => ({ type: "thinking" as const, thinking: value });
+
+/** A permission decider for recordings: allows every request except commands that mention "deny". */
+export async function allowUnlessDeny(request: { input: Record<string, unknown> }): Promise<PermissionDecision> {
+  const command = String(request.input["command"] ?? "");
+  if (command.includes("deny")) return { behavior: "deny", message: "Denied by the recording harness", decidedBy: "policy:record" };
+  return { behavior: "allow", decidedBy: "policy:record" };
+}
