@@ -183,6 +183,15 @@ export class ClaudeClient {
     return uuid;
   }
 
+  /**
+   * Closes the CLI's stdin: no more messages, answers or control requests (one-shot use). The CLI
+   * finishes what it started and exits; with a background agent running it holds the turn's
+   * result back until the agent is done (PROTOCOL.md §2.4). `stop()` ends a session early.
+   */
+  endInput(): void {
+    this.liveRun("end its input").process.stdin.end();
+  }
+
   async interrupt(): Promise<void> {
     await this.request({ subtype: "interrupt" });
   }

@@ -23,3 +23,25 @@ export const backgroundSubagent: Scenario = {
     await ctx.log.waitFor("turn_result", (r) => r.result === "The background job has finished.", { from });
   },
 };
+
+export const backgroundOneShot: Scenario = {
+  name: "background-oneshot",
+  description: "one-shot: a run_in_background subagent with stdin closed after the prompt; the CLI holds the first result back until the agent is done",
+  options: { permissionMode: "bypassPermissions" },
+  script: {
+    main: [
+      { blocks: [agentCall("Background job", "[[SUB-BG]] slow work", { run_in_background: true })] },
+      { blocks: [text("Started it in the background.")] },
+      { blocks: [text("The background job has finished.")] },
+    ],
+    "SUB-BG": [
+      { blocks: [text("Working in the background."), bashCall("echo bg-step", "Background step")], delayMs: 300 },
+      { blocks: [text("Background work complete.")] },
+    ],
+  },
+  async drive(ctx) {
+    ctx.client.send("start a background job");
+    ctx.client.endInput();
+    await ctx.client.waitForExit();
+  },
+};

@@ -1,6 +1,6 @@
 // Every recordable scenario, by name (`npm run record -- <name>` or `all`).
 import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
-import { backgroundSubagent } from "./backgroundSubagent.js";
+import { backgroundOneShot, backgroundSubagent } from "./backgroundSubagent.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
 import { interruptPendingPermission } from "./interruptPendingPermission.js";
 import { interruptStreaming } from "./interruptStreaming.js";
@@ -38,6 +38,7 @@ export const SCENARIOS: readonly Scenario[] = [
   interruptStreaming,
   partialMessagesBackground,
   sendMessageRunning,
+  backgroundOneShot,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
