@@ -7,6 +7,8 @@ import type { JsonObject } from "./protocol/messages.js";
 export interface ToolSummaryOptions {
   /** Whole file paths (a terminal has the width); the window shortens them to their last parts. */
   readonly fullPaths?: boolean;
+  /** The description of the subagent with this agent id (task id), when the transcript has it. */
+  readonly agentName?: (agentId: string) => string | undefined;
 }
 
 export function toolSummary(name: string, input: JsonObject, options: ToolSummaryOptions = {}): string {
@@ -38,8 +40,9 @@ export function toolSummary(name: string, input: JsonObject, options: ToolSummar
     case "TaskStop":
       return text("task_id") || text("shell_id");
     case "SendMessage": {
-      // To a teammate, or to a finished agent by its id (which resumes it).
-      const to = text("to");
+      // To a teammate, or to a finished agent by its id (which resumes it): named by its card.
+      const id = text("to");
+      const to = (id === "" ? undefined : options.agentName?.(id)) ?? id;
       const what = text("summary") || text("message");
       return to === "" ? what : `→ ${to}${what === "" ? "" : `: ${what}`}`;
     }

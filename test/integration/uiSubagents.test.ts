@@ -5,6 +5,7 @@ import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { sendMessageContinue } from "../support/scenarios/sendMessageContinue.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSubagents: /usr/bin/chromium not found, skipping browser tests");
@@ -151,6 +152,22 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await baton.conversation.evaluate((el) => (el.scrollTop = 0));
     await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true", { timeout: 10_000 });
     await pw(baton.toolCards("Bash", card)).toHaveCount(3);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("resumes a finished subagent with SendMessage: one card, both runs' steps, the newer answer, and the message names the agent", async () => {
+    app = await startWebApp(sendMessageContinue.script, { cwdName: "sendmessage-ui" });
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("split the work in two");
+    await pw(baton.transcript).toContainText("The helper finished the second part.", { timeout: 90_000 });
+    await pw(baton.toolCards("SendMessage")).toContainText("→ Two-part helper: second part");
+    const helper = baton.subagentCard("general-purpose", "Two-part helper");
+    await pw(helper).toHaveCount(1);
+    await pw(helper).toHaveAttribute("data-status", "completed");
+    await pw(helper.locator(":scope > .summary-md")).toContainText("Second part done.");
+    await baton.expand(helper);
+    await pw(baton.toolCards("Bash", helper)).toHaveCount(2);
     expect(app.pageErrors).toEqual([]);
   });
 });

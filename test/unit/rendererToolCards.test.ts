@@ -68,6 +68,9 @@ describe("tool card bodies", () => {
     expect(toolSummary("Grep", { pattern: "TODO" })).toBe("TODO");
     expect(toolSummary("SendMessage", { to: "a2f8510a5c5bfc77b", summary: "second part", message: "Now do the second part." })).toBe("→ a2f8510a5c5bfc77b: second part");
     expect(toolSummary("SendMessage", { to: "researcher", message: "Stop now." })).toBe("→ researcher: Stop now.");
+    const agentName = (id: string) => (id === "a2f8510a5c5bfc77b" ? "Two-part helper" : undefined);
+    expect(toolSummary("SendMessage", { to: "a2f8510a5c5bfc77b", summary: "second part" }, { agentName })).toBe("→ Two-part helper: second part");
+    expect(toolSummary("SendMessage", { to: "someone-else", summary: "hi" }, { agentName })).toBe("→ someone-else: hi");
     expect(toolSummary("TaskUpdate", { taskId: "3", status: "completed" })).toBe("3");
   });
 });

@@ -22,11 +22,23 @@ export function renderTranscriptTree(t: Transcript): string {
   if (t.costUsd !== undefined) head.push(`$${t.costUsd.toFixed(4)}`);
   const lines = [`conductor · ${head.join(" · ")}`];
   if (t.title !== undefined) lines.push(`  title: ${t.title}`);
-  for (const block of t.blocks) renderBlock(block, "  ", lines);
+  const names = agentNames(t.blocks, new Map());
+  for (const block of t.blocks) renderBlock(block, "  ", lines, names);
   return `${lines.join("\n")}\n`;
 }
 
-function renderBlock(block: Block, indent: string, out: string[]): void {
+/** Agent (task) id → the description of its subagent, at any depth: what a SendMessage names. */
+function agentNames(blocks: readonly Block[], names: Map<string, string>): ReadonlyMap<string, string> {
+  for (const b of blocks) {
+    const record = b.call?.subagent;
+    if (record === undefined) continue;
+    if (record.taskId !== "" && record.description !== "") names.set(record.taskId, record.description);
+    agentNames(record.blocks, names);
+  }
+  return names;
+}
+
+function renderBlock(block: Block, indent: string, out: string[], names: ReadonlyMap<string, string>): void {
   switch (block.kind) {
     case "user":
       out.push(`${indent}» ${oneLine(block.text)}`);
@@ -41,20 +53,20 @@ function renderBlock(block: Block, indent: string, out: string[]): void {
       out.push(`${indent}[${block.level ?? "info"}] ${oneLine(block.text)}`);
       return;
     case "tool":
-      if (block.call !== undefined) renderCall(block.call, indent, out);
+      if (block.call !== undefined) renderCall(block.call, indent, out, names);
       return;
   }
 }
 
-function renderCall(call: ToolCallRecord, indent: string, out: string[]): void {
+function renderCall(call: ToolCallRecord, indent: string, out: string[], names: ReadonlyMap<string, string>): void {
   const record = call.subagent;
-  if (record !== undefined) return renderSubagent(call, record, indent, out);
+  if (record !== undefined) return renderSubagent(call, record, indent, out, names);
   const permission = call.permission === undefined ? "" : ` [permission ${call.permission.state}${by(call.permission.decidedBy)}]`;
-  out.push(`${indent}${ToolIcon[call.status]} ${call.name || "(unknown tool)"} ${oneLine(describeInput(call))} (${call.status})${permission}`);
+  out.push(`${indent}${ToolIcon[call.status]} ${call.name || "(unknown tool)"} ${oneLine(describeInput(call, names))} (${call.status})${permission}`);
   if (call.result?.isError === true) out.push(`${indent}    ↳ ${oneLine(call.result.text)}`);
 }
 
-function renderSubagent(call: ToolCallRecord, r: SubagentRecord, indent: string, out: string[]): void {
+function renderSubagent(call: ToolCallRecord, r: SubagentRecord, indent: string, out: string[], names: ReadonlyMap<string, string>): void {
   const facts: string[] = [r.status];
   if (r.background) facts.push("background");
   if (r.toolUses !== undefined) facts.push(`${r.toolUses} tool uses`);
@@ -66,16 +78,16 @@ function renderSubagent(call: ToolCallRecord, r: SubagentRecord, indent: string,
   const inner = `${indent}    `;
   if (r.status === "running" && r.progressLine !== undefined) out.push(`${inner}now: ${oneLine(r.progressLine)}`);
   if (r.droppedBlockCount > 0) out.push(`${inner}(${r.droppedBlockCount} earlier steps not shown)`);
-  for (const block of r.blocks) renderBlock(block, inner, out);
+  for (const block of r.blocks) renderBlock(block, inner, out, names);
   for (const p of r.permissionHistory ?? []) {
     if (!r.blocks.some((b) => b.id === p.toolUseId)) out.push(`${inner}permission ${p.toolName} ${p.toolUseId}: ${p.state}${by(p.decidedBy)}`);
   }
   if (r.summaryMarkdown !== undefined) out.push(`${inner}summary: ${oneLine(r.summaryMarkdown)}`);
 }
 
-function describeInput(call: ToolCallRecord): string {
+function describeInput(call: ToolCallRecord, names: ReadonlyMap<string, string>): string {
   const input = call.input;
-  const summary = toolSummary(call.name, input, { fullPaths: true });
+  const summary = toolSummary(call.name, input, { fullPaths: true, agentName: (id) => names.get(id) });
   if (summary !== "") return summary;
   for (const key of ["command", "file_path", "pattern", "url", "description", "plan"]) {
     const value = input[key];

@@ -44,3 +44,16 @@ export function usePendingForAgent(tabId: string, taskId: string): readonly Pend
   const mine = pending.filter((p) => p.agentId === taskId);
   return mine.length === 0 ? NoPending : mine;
 }
+
+/** The description of the subagent whose agent (task) id is `agentId`, if this tab holds its card: what a SendMessage names. */
+export function useAgentName(tabId: string, agentId: string): string | undefined {
+  return useApp((s) => {
+    const store = agentId === "" ? undefined : s.tabs[tabId]?.transcript;
+    if (store === undefined) return undefined;
+    for (const block of store.blocksById.values()) {
+      const record = block.call?.subagent;
+      if (record?.taskId === agentId) return record.description || undefined;
+    }
+    return undefined;
+  });
+}

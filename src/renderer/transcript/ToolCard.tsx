@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { Block } from "../../shared/transcript.js";
 import { select } from "../store/appStore.js";
-import { usePendingForTool } from "../store/selectors.js";
+import { useAgentName, usePendingForTool } from "../store/selectors.js";
 import { mcpName, toolIcon, toolSummary } from "../util/format.js";
 import { PermissionBadge, PermissionPrompt } from "./PermissionPrompt.js";
 import { ToolBody } from "./toolBodies.js";
@@ -17,6 +17,7 @@ export const ToolCard = memo(function ToolCard({ tabId, block, nested }: { tabId
   const selected = useSelected(tabId, block.id);
   const mcp = mcpName(call.name);
   const title = mcp !== undefined ? `${mcp.server} › ${mcp.tool}` : call.name;
+  const recipient = useAgentName(tabId, call.name === "SendMessage" && typeof call.input["to"] === "string" ? call.input["to"] : "");
   return (
     <article
       className={`card tool ${selected ? "selected" : ""}`}
@@ -29,7 +30,7 @@ export const ToolCard = memo(function ToolCard({ tabId, block, nested }: { tabId
         <span className={`icon st-${call.status}`} aria-label={call.status}>{toolIcon(call.status)}</span>
         <button className="title-btn" onClick={() => select(tabId, block.id, false)} aria-label={`Inspect ${call.name}`}>
           <span className="tool-name">{title}</span>
-          <span className="summary">{toolSummary(call.name, call.input)}</span>
+          <span className="summary">{toolSummary(call.name, call.input, { agentName: () => recipient })}</span>
         </button>
         {call.permission !== undefined && pending === undefined ? <PermissionBadge state={call.permission} /> : null}
       </header>
