@@ -109,12 +109,19 @@ interface Waiter {
 
 const DEFAULT_WAIT_MS = 20_000;
 
-function replyBlocks(agent: string, turn: number, blocks: readonly ScriptBlock[]): ReplyBlock[] {
-  return blocks.map((b, index) =>
-    b.type === "tool_use"
-      ? { type: "tool_use", name: b.name, input: b.input, id: b.id ?? `toolu_${agent}_t${turn}_${index}` }
-      : b,
-  );
+/**
+ * The reply's blocks, tool_use ids filled in. A default id is unique like the API's: a request that
+ * repeats an agent's turn (a resumed agent whose request left out its earlier answers) gets its
+ * request number appended rather than an id the CLI has already run.
+ */
+function replyBlocks(agent: string, turn: number, blocks: readonly ScriptBlock[], request: number, issued: Set<string>): ReplyBlock[] {
+  return blocks.map((b, index) => {
+    if (b.type !== "tool_use") return b;
+    let id = b.id ?? `toolu_${agent}_t${turn}_${index}`;
+    if (b.id === undefined && issued.has(id)) id = `${id}_r${request}`;
+    issued.add(id);
+    return { type: "tool_use", name: b.name, input: b.input, id };
+  });
 }
 
 function summarise(blocks: readonly ReplyBlock[]): string[] {
@@ -134,6 +141,8 @@ class ScriptedServer implements ModelServer {
   readonly requests: MutableRequest[] = [];
   private script: Script;
   private readonly failures = new Map<string, number>();
+  /** Every tool_use id served so far. */
+  private readonly toolUseIds = new Set<string>();
   private readonly waiters = new Set<Waiter>();
   private readonly sockets = new Set<Socket>();
   private readonly closing = new AbortController();
@@ -325,7 +334,7 @@ class ScriptedServer implements ModelServer {
       return;
     }
     const scripted = typeof turn.blocks === "function" ? turn.blocks(entry.body) : (turn.blocks ?? []);
-    const blocks = replyBlocks(entry.fromAgent, entry.turn, scripted);
+    const blocks = replyBlocks(entry.fromAgent, entry.turn, scripted, entry.n, this.toolUseIds);
     const reply = this.replyFor(entry, blocks, turn.stopReason ?? defaultStop(blocks));
     await this.sendReply(entry, reply, res, signal, turn.chunkDelayMs ?? 0);
   }

@@ -128,6 +128,18 @@ describe("streaming replies", () => {
     expect(reply["stop_reason"]).toBe("max_tokens");
     expect(reply["content"][0]["id"]).toBe("toolu_custom");
   });
+
+  it("never serves a tool_use id twice, and works a reply out from the request when the script asks", async () => {
+    // A resumed agent's request can repeat a turn it already had (its earlier answers left out).
+    const s = await start({
+      main: [{ blocks: (request) => [{ type: "tool_use", name: "Bash", input: { command: `echo ${JSON.stringify(request["messages"]).length}` } }] }],
+    });
+    const first = await jsonReply(await post(s, agentBody([{ role: "user", content: "hi" }])));
+    const again = await jsonReply(await post(s, agentBody([{ role: "user", content: "hi again" }])));
+    expect(first["content"][0]["id"]).toBe("toolu_main_t0_0");
+    expect(again["content"][0]["id"]).toBe("toolu_main_t0_0_r2");
+    expect(again["content"][0]["input"]).toEqual({ command: `echo ${JSON.stringify([{ role: "user", content: "hi again" }]).length}` });
+  });
 });
 
 describe("who is asking", () => {

@@ -1,4 +1,4 @@
-import { lastUserText } from "../model/classify.js";
+import type { ScriptBlock } from "../modelServer.js";
 import { agentCall, bashCall, text, type Scenario } from "./types.js";
 
 type Request = Readonly<Record<string, unknown>>;
@@ -14,6 +14,16 @@ function lastAgentId(request: Request): string {
   const found = [...JSON.stringify(messagesOf(request)).matchAll(/agentId: ([A-Za-z0-9_-]+)/g)].at(-1);
   if (found === undefined) throw new Error("no agentId in the request's tool results");
   return found[1]!;
+}
+
+const said = (request: Request, text: string): boolean => JSON.stringify(messagesOf(request)).includes(text);
+
+/** The first part, then (once the coordinator asks) the second, each a Bash call followed by an answer. */
+function twoPartHelper(request: Request): ScriptBlock[] {
+  if (said(request, "Now do the second part.")) {
+    return said(request, "echo second-part") ? [text("Second part done.")] : [bashCall("echo second-part", "Run the second part")];
+  }
+  return said(request, "echo first-part") ? [text("First part done.")] : [bashCall("echo first-part", "Run the first part")];
 }
 
 export const sendMessageContinue: Scenario = {
@@ -35,18 +45,9 @@ export const sendMessageContinue: Scenario = {
       { blocks: [text("Sent the helper its second part.")] },
       { blocks: [text("The helper finished the second part.")] },
     ],
-    "SUB-A": [
-      { blocks: [bashCall("echo first-part", "Run the first part")] },
-      // The resumed agent's request ends with its last tool result and the coordinator's message
-      // (the CLI leaves out the answer it gave first), so it asks for this turn again.
-      {
-        blocks: (request) =>
-          lastUserText(messagesOf(request)).includes("second part")
-            ? [bashCall("echo second-part", "Run the second part")]
-            : [text("First part done.")],
-      },
-      { blocks: [text("Second part done.")] },
-    ],
+    // By what the conversation holds, not by turn number: what the resumed agent's request holds
+    // depends on timing (whether its first answer reached its transcript before the resume read it).
+    "SUB-A": Array.from({ length: 5 }, () => ({ blocks: twoPartHelper })),
   },
   async drive(ctx) {
     const from = ctx.log.mark;
@@ -76,7 +77,7 @@ export const sendMessageRunning: Scenario = {
       { blocks: [bashCall("sleep 1; echo slow-step", "A slow step")] },
       {
         blocks: (request) =>
-          JSON.stringify(messagesOf(request)).includes("extra step")
+          said(request, "extra step")
             ? [bashCall("echo extra-step", "The extra step")]
             : [text("Done without the extra step.")],
       },
