@@ -27,10 +27,11 @@ const UsageBody = /<usage>([\s\S]*?)<\/usage>/;
 /** The trailer of an Agent result's text, if it has one. */
 export function agentTrailerOf(text: string): AgentTrailer | undefined {
   if (!text.includes("(use SendMessage")) return undefined;
-  const agentId = TrailerStart.exec(text)?.[1];
-  if (agentId === undefined) return undefined;
+  const start = TrailerStart.exec(text);
+  if (start === null) return undefined;
+  const agentId = start[1]!;
   const figures = new Map<string, number>();
-  for (const m of (UsageBody.exec(text.slice(text.indexOf("agentId: ")))?.[1] ?? "").matchAll(/(\w+):\s*(\d+)/g)) {
+  for (const m of (UsageBody.exec(text.slice(start.index))?.[1] ?? "").matchAll(/(\w+):\s*(\d+)/g)) {
     figures.set(m[1]!, Number(m[2]));
   }
   const totalTokens = figures.get("subagent_tokens") ?? figures.get("total_tokens");

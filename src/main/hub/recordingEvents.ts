@@ -68,25 +68,21 @@ export function recordingEvents(stream: Iterable<RecordedLine>, stdin?: StdinRec
   let nextPrompt = 0;
   let folded = 0;
   let turn = -1;
-  let turnOpen = false;
   const fold = (): void => {
     for (; folded > 0; folded--) out.push(prompts[nextPrompt++]!);
   };
   for (let i = 0; i < raw.length; i++) {
     const e = raw[i]!;
-    if (e.kind === "session_init" && !turnOpen) {
+    if (i === turns[turn + 1]?.start) {
+      turn++;
       const prompt = prompts[nextPrompt++];
       if (prompt !== undefined) out.push(prompt);
-      turn++;
       folded = Math.max(0, prompts.length - nextPrompt - (turns.length - turn - 1));
     }
-    if (e.kind === "session_init" || e.kind === "user_prompt") turnOpen = true;
-    if (e.kind === "turn_result") {
-      turnOpen = false;
-      fold();
-    }
+    const current = turns[turn];
+    if (i === current?.end) fold();
     out.push(e);
-    if (turn >= 0 && i === turns[turn]) fold();
+    if (i === current?.lastToolResult) fold();
     if (e.kind === "permission_request") {
       const answer = stdin.answers.get(e.requestId);
       if (answer !== undefined) out.push(answer);
@@ -95,17 +91,31 @@ export function recordingEvents(stream: Iterable<RecordedLine>, stdin?: StdinRec
   return out;
 }
 
-/** For each turn (a session_init that starts one, as recordingEvents counts them): the index of its last top-level tool result, or -1. */
-function turnsOf(events: readonly ClientEvent[]): number[] {
-  const lastResult: number[] = [];
+/** Where a turn is in the stream: indexes of the session_init that starts it, its turn_result and its last top-level tool result (-1: none). */
+interface TurnSpan {
+  readonly start: number;
+  end: number;
+  lastToolResult: number;
+}
+
+/** The turns of a stream: a session_init starts one unless a turn is open (it is repeated inside turns). */
+function turnsOf(events: readonly ClientEvent[]): TurnSpan[] {
+  const turns: TurnSpan[] = [];
+  let open: TurnSpan | undefined;
   let turnOpen = false;
   events.forEach((e, i) => {
-    if (e.kind === "session_init" && !turnOpen) lastResult.push(-1);
+    if (e.kind === "session_init" && !turnOpen) {
+      open = { start: i, end: -1, lastToolResult: -1 };
+      turns.push(open);
+    }
     if (e.kind === "session_init" || e.kind === "user_prompt") turnOpen = true;
-    if (e.kind === "turn_result") turnOpen = false;
-    if (turnOpen && e.kind === "tool_result" && e.parentToolUseId === null && lastResult.length > 0) lastResult[lastResult.length - 1] = i;
+    if (e.kind === "turn_result") {
+      turnOpen = false;
+      if (open !== undefined && open.end === -1) open.end = i;
+    }
+    if (turnOpen && open !== undefined && e.kind === "tool_result" && e.parentToolUseId === null) open.lastToolResult = i;
   });
-  return lastResult;
+  return turns;
 }
 
 function stdinPrompt(value: JsonObject): UserPromptEvent | undefined {

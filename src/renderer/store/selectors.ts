@@ -1,8 +1,8 @@
 // Hooks that read one thing from the store, so a component re-renders only when that thing changes.
 
 import type { PendingPermission } from "../../shared/api.js";
-import type { Block } from "../../shared/transcript.js";
-import type { TranscriptMeta } from "../../shared/delta/index.js";
+import type { Block, SubagentRecord } from "../../shared/transcript.js";
+import type { TranscriptMeta, TranscriptStore } from "../../shared/delta/index.js";
 import { useApp, type TabState } from "./appStore.js";
 
 const NoIds: readonly string[] = Object.freeze([]);
@@ -49,11 +49,15 @@ export function usePendingForAgent(tabId: string, taskId: string): readonly Pend
 export function useAgentName(tabId: string, agentId: string): string | undefined {
   return useApp((s) => {
     const store = agentId === "" ? undefined : s.tabs[tabId]?.transcript;
-    if (store === undefined) return undefined;
-    for (const block of store.blocksById.values()) {
-      const record = block.call?.subagent;
-      if (record?.taskId === agentId) return record.description || undefined;
-    }
-    return undefined;
+    return (store === undefined ? undefined : recordOfAgent(store, agentId)?.description) || undefined;
   });
+}
+
+/** The subagent record with agent (task) id `agentId`, at any depth, if the store holds its card. */
+export function recordOfAgent(store: TranscriptStore, agentId: string): SubagentRecord | undefined {
+  for (const block of store.blocksById.values()) {
+    const record = block.call?.subagent;
+    if (record?.taskId === agentId) return record;
+  }
+  return undefined;
 }

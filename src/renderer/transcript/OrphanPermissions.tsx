@@ -1,7 +1,7 @@
 // Requests whose card is not on screen yet (a tool_use not yet streamed, an agent with no card):
 // shown above the composer so the session never waits unseen.
 import { useApp } from "../store/appStore.js";
-import { usePending } from "../store/selectors.js";
+import { recordOfAgent, usePending } from "../store/selectors.js";
 import type { TranscriptStore } from "../../shared/delta/index.js";
 import type { PendingPermission } from "../../shared/api.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
@@ -11,8 +11,7 @@ export function hasHome(store: TranscriptStore, p: PendingPermission): boolean {
     const top = store.children.get("") ?? [];
     return top.includes(p.toolUseId);
   }
-  for (const block of store.blocksById.values()) if (block.call?.subagent?.taskId === p.agentId) return true;
-  return false;
+  return recordOfAgent(store, p.agentId) !== undefined;
 }
 
 export function OrphanPermissions({ tabId }: { tabId: string }) {

@@ -27,18 +27,9 @@ export const backgroundSubagent: Scenario = {
 export const backgroundOneShot: Scenario = {
   name: "background-oneshot",
   description: "one-shot: a run_in_background subagent with stdin closed after the prompt; the CLI holds the first result back until the agent is done",
-  options: { permissionMode: "bypassPermissions" },
-  script: {
-    main: [
-      { blocks: [agentCall("Background job", "[[SUB-BG]] slow work", { run_in_background: true })] },
-      { blocks: [text("Started it in the background.")] },
-      { blocks: [text("The background job has finished.")] },
-    ],
-    "SUB-BG": [
-      { blocks: [text("Working in the background."), bashCall("echo bg-step", "Background step")], delayMs: 300 },
-      { blocks: [text("Background work complete.")] },
-    ],
-  },
+  // The same job as background-subagent; only the input closes at once.
+  options: backgroundSubagent.options,
+  script: backgroundSubagent.script,
   async drive(ctx) {
     ctx.client.send("start a background job");
     ctx.client.endInput();
