@@ -1,11 +1,12 @@
 // What the client does when `claude` is missing or dies: typed errors with the facts a caller
 // needs (path tried; exit code/signal and stderr tail), a process_exit event, and a restart that
 // continues the same session.
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClaudeClient } from "../../src/main/cli/claudeClient.js";
 import { ClaudeNotFoundError, ClaudeProcessError } from "../../src/main/cli/errors.js";
+import { projectFolderName } from "../../src/main/history/projectsDir.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";
 
 describe("client: missing or crashing claude", () => {
@@ -55,6 +56,10 @@ describe("client: missing or crashing claude", () => {
     await client.start();
     expect((await session.turn("hello")).result).toBe("before the crash");
     const sessionId = client.sessionId;
+    // The restart resumes from the transcript on disk: the crash comes after the CLI wrote the
+    // finished turn there (it writes a moment after the result line).
+    const transcript = path.join(session.env.projectsDir, projectFolderName(session.env.cwd), `${sessionId}.jsonl`);
+    await expect.poll(() => existsSync(transcript) && readFileSync(transcript, "utf8").includes("before the crash"), { timeout: 10_000 }).toBe(true);
 
     const from = log.mark;
     client.send("this turn will crash");
