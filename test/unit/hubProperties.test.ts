@@ -1,5 +1,7 @@
 // Property tests: the transcript does not depend on how the CLI happens to interleave parallel
-// subagents, nor on whether a task_started comes before or after the tool_use it names.
+// subagents, nor on whether a task_started comes before or after the tool_use it names (at depth 1
+// and 2), nor on whether a permission request comes before its tool_use (a foreground subagent)
+// or after it (the main agent, a background subagent), nor on when its answer comes.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -9,14 +11,15 @@ import { ev } from "./hubTestKit.js";
 
 interface AgentPlan {
   readonly startedFirst: boolean;
-  readonly steps: readonly { readonly ask: boolean; readonly answerFirst: boolean; readonly fails: boolean }[];
+  /** askAfterUse: the request follows the tool_use (answerFirst is then moot: the answer follows the request). */
+  readonly steps: readonly { readonly ask: boolean; readonly askAfterUse: boolean; readonly answerFirst: boolean; readonly fails: boolean }[];
   /** A depth-2 agent inside this one, and whether its task_started precedes its tool_use. */
   readonly inner: { readonly startedFirst: boolean } | null;
 }
 
 const agentPlan: fc.Arbitrary<AgentPlan> = fc.record({
   startedFirst: fc.boolean(),
-  steps: fc.array(fc.record({ ask: fc.boolean(), answerFirst: fc.boolean(), fails: fc.boolean() }), { maxLength: 4 }),
+  steps: fc.array(fc.record({ ask: fc.boolean(), askAfterUse: fc.boolean(), answerFirst: fc.boolean(), fails: fc.boolean() }), { maxLength: 4 }),
   inner: fc.option(fc.record({ startedFirst: fc.boolean() }), { nil: null }),
 });
 
@@ -31,9 +34,13 @@ function agentEvents(i: number, plan: AgentPlan): ClientEvent[] {
     out.push(ev.progress(task, `Running step ${j}`));
     const useEvents: ClientEvent[] = [ev.use(use, "Bash", { command: `step ${j}` }, id)];
     if (step.ask) {
-      out.push(ev.ask(req, use, task));
-      if (step.answerFirst) useEvents.unshift(ev.answer(req, j % 2 === 0 ? "allow" : "deny"));
-      else useEvents.push(ev.answer(req, j % 2 === 0 ? "allow" : "deny"));
+      const answer = ev.answer(req, j % 2 === 0 ? "allow" : "deny");
+      if (step.askAfterUse) useEvents.push(ev.ask(req, use, task), answer);
+      else {
+        out.push(ev.ask(req, use, task));
+        if (step.answerFirst) useEvents.unshift(answer);
+        else useEvents.push(answer);
+      }
     }
     const denied = step.ask && j % 2 === 1;
     out.push(...useEvents, ev.result(use, denied ? "Denied by user" : `out ${j}`, id, { isError: step.fails || denied }));
@@ -81,11 +88,19 @@ function interleave(plans: readonly AgentPlan[], picks: readonly number[]): Clie
 
 const sequential = (plans: readonly AgentPlan[]): ClientEvent[] => interleave(plans, [0]);
 
+/** The plans in one fixed order: each task_started after its tool_use, each request before its tool_use and answered after it. */
+const referenceOrder = (plans: readonly AgentPlan[]): AgentPlan[] =>
+  plans.map((p) => ({
+    startedFirst: false,
+    steps: p.steps.map((s) => ({ ...s, askAfterUse: false, answerFirst: false })),
+    inner: p.inner === null ? null : { startedFirst: false },
+  }));
+
 describe("hub properties", () => {
-  it("any interleaving of parallel subagents, and either order of task_started and tool_use, gives the same transcript", () => {
+  it("any interleaving of parallel subagents, and either order of task_started or a permission request and its tool_use, gives the same transcript", () => {
     fc.assert(
       fc.property(fc.array(agentPlan, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 1, maxLength: 200 }), (plans, picks) => {
-        const reference = toTranscript(reduceAll(createSessionState(), sequential(plans.map((p) => ({ ...p, startedFirst: false })))));
+        const reference = toTranscript(reduceAll(createSessionState(), sequential(referenceOrder(plans))));
         const state = reduceAll(createSessionState(), interleave(plans, picks));
         expect(toTranscript(state)).toEqual(reference);
         plans.forEach((plan, i) =>
@@ -97,6 +112,25 @@ describe("hub properties", () => {
         );
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("while a request waits for its answer, its call shows pending as soon as both are known, in either order", () => {
+    fc.assert(
+      fc.property(fc.array(agentPlan, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 100 }), (plans, picks) => {
+        const waiting = new Map<string, string>(); // requestId → toolUseId
+        let state = createSessionState();
+        for (const e of interleave(plans, picks)) {
+          state = reduce(state, e);
+          if (e.kind === "permission_request") waiting.set(e.requestId, e.toolUseId);
+          if (e.kind === "permission_resolved") waiting.delete(e.requestId);
+          for (const [requestId, toolUseId] of waiting) {
+            const call = findToolCall(state, toolUseId);
+            if (call !== undefined) expect(call).toEqual(expect.objectContaining({ status: "pending", permission: expect.objectContaining({ requestId, state: "asked" }) }));
+          }
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -1,7 +1,7 @@
 // Every recorded CLI run, replayed through parser → mapper → hub, checked against what the
 // recording itself says (counted from its lines, not hard-coded).
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isAgentToolCall } from "../../src/shared/transcript.js";
@@ -21,6 +21,45 @@ const textsOf = (line: Record<string, unknown>): string[] => {
 };
 const runs: Replayed[] = skip ? [] : listRecordings().flatMap(replayRecording);
 
+/** Where a recording's history (its projects/ tree) says an agent sits. */
+interface Placement {
+  readonly taskId: string;
+  /** The Agent call that started it (its sidechain's meta.json `toolUseId`). */
+  readonly toolUseId: string;
+  readonly spawnDepth: number;
+  /** The Agent call whose sidechain holds that call; null when a main transcript holds it; undefined when no file does. */
+  readonly parent: string | null | undefined;
+}
+
+/** Every sidechain's placement, from its meta.json and from which transcript holds its Agent call; undefined without a projects/ tree. */
+function placementsOnDisk(dir: string): Placement[] | undefined {
+  const root = path.join(dir, "projects");
+  if (!existsSync(root)) return undefined;
+  const holder = new Map<string, string | null>();
+  const agents: Omit<Placement, "parent">[] = [];
+  for (const file of readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"))) {
+    const taskId = /^agent-(\w+)\.jsonl$/.exec(path.basename(file))?.[1];
+    const metaFile = path.join(root, file.replace(/\.jsonl$/, ".meta.json"));
+    const meta = taskId !== undefined && existsSync(metaFile) ? (JSON.parse(readFileSync(metaFile, "utf8")) as { toolUseId: string; spawnDepth: number }) : undefined;
+    if (taskId !== undefined && meta === undefined) continue; // a sidechain no meta.json names: nothing to place it by
+    if (taskId !== undefined && meta !== undefined) agents.push({ taskId, toolUseId: meta.toolUseId, spawnDepth: meta.spawnDepth });
+    const lines = readFileSync(path.join(root, file), "utf8").split("\n").filter((l) => l.trim() !== "");
+    for (const use of toolUses(lines.map((l) => JSON.parse(l) as Record<string, any>).filter((l) => Array.isArray(l.message?.content)))) {
+      holder.set(use.id, meta?.toolUseId ?? null);
+    }
+  }
+  return agents.map((a) => ({ ...a, parent: holder.get(a.toolUseId) }));
+}
+
+/** The tool_use ids in the sidechain of agent `taskId`, in the recording a run label names (none without a projects tree). */
+function sidechainCallIds(label: string, taskId: string): Set<string> {
+  const recording = listRecordings().find((rec) => rec.name === label.split("/")[0]);
+  const projects = recording === undefined ? "" : path.join(recording.dir, "projects");
+  const name = `agent-${taskId}.jsonl`;
+  const files = taskId === "" || !existsSync(projects) ? [] : (readdirSync(projects, { recursive: true }) as string[]).filter((f) => path.basename(f) === name);
+  return new Set(files.flatMap((f) => toolUses(readFileSync(path.join(projects, f), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>)).map((u) => u.id)));
+}
+
 describe.skipIf(skip)("hub on every recording", () => {
   it.each(runs.map((r) => [r.label, r] as const))("%s: no subagent line reaches the top level", (_label, r) => {
     const subagentUuids = new Set(r.lines.filter((l) => typeof l.parent_tool_use_id === "string").map((l) => l.uuid as string));
@@ -38,15 +77,23 @@ describe.skipIf(skip)("hub on every recording", () => {
   it.each(runs.map((r) => [r.label, r] as const))("%s: each Agent record holds exactly its subagent's tool calls, with results", (_label, r) => {
     const uses = toolUses(r.lines);
     const results = new Map(toolResults(r.lines).map((x) => [x.id, x]));
-    for (const agent of uses.filter((u) => isAgentToolCall(u.name, u.input))) {
-      const record = recordOf(r.transcript, agent.id);
-      expect(record, agent.id).toBeDefined();
+    // Agent calls made at depth ≥ 2 never reach stdout: only their task events name them. Each
+    // belongs to the agent whose sidechain holds it.
+    const seen = new Set(uses.map((u) => u.id));
+    const unseen = systemLines(r.lines, "task_started").flatMap((t) => (t.task_type !== "local_bash" && !seen.has(t.tool_use_id as string) ? [t.tool_use_id as string] : []));
+    const agents = [...uses.filter((u) => isAgentToolCall(u.name, u.input)).map((u) => u.id), ...unseen];
+    for (const agentId of agents) {
+      const record = recordOf(r.transcript, agentId);
+      expect(record, agentId).toBeDefined();
       const nestedIds = record?.blocks.filter((b) => b.kind === "tool").map((b) => b.id) ?? [];
-      expect(nestedIds).toEqual(uses.filter((u) => u.parent === agent.id).map((u) => u.id));
+      const madeUnseen = unseen.filter((id) => sidechainCallIds(r.label, record?.taskId ?? "").has(id));
+      expect(nestedIds).toEqual([...uses.filter((u) => u.parent === agentId).map((u) => u.id), ...madeUnseen]);
       for (const id of nestedIds) {
         const call = findToolCall(r.state, id);
         const result = results.get(id);
-        if (result === undefined) expect(call?.status).toBe("stopped");
+        // A call whose result never came was stopped, unless it is an Agent call whose subagent finished: its status.
+        const finished = call?.subagent !== undefined && call.subagent.status !== "running";
+        if (result === undefined) expect(call?.status).toBe(finished ? call?.subagent?.status : "stopped");
         else expect(call?.result?.isError).toBe(result.isError);
       }
     }
@@ -136,6 +183,34 @@ describe.skipIf(skip)("hub on every recording", () => {
       const owner = allCalls(r.transcript).find((c) => c.call.toolUseId === req.request.tool_use_id)?.owner;
       expect(owner?.taskId).toBe(req.request.agent_id);
       expect(owner?.permissionHistory?.map((p) => p.requestId)).toContain(req.request_id);
+    }
+  });
+});
+
+describe.skipIf(skip)("where each agent sits, as the recording's own history says", () => {
+  it.for(runs.map((r) => [r.label, r] as const))("%s: every agent sits under the agent whose sidechain holds its call", ([, r], { skip: skipTest }) => {
+    const places = placementsOnDisk(r.dir);
+    if (places === undefined) return skipTest(`${r.label}: the recording has no projects/ tree to say where its agents sit`);
+    const byCall = new Map(places.map((p) => [p.toolUseId, p]));
+    // The history agrees with itself: a depth-n agent's call is in a main transcript (n = 1) or in a depth n-1 sidechain.
+    for (const p of places) {
+      expect(p.parent, p.toolUseId).not.toBeUndefined();
+      expect(p.parent === null ? 1 : (byCall.get(p.parent ?? "")?.spawnDepth ?? 0) + 1, p.toolUseId).toBe(p.spawnDepth);
+    }
+    const onStdout = toolUses(r.lines);
+    // Every agent the conductor or a streamed subagent started has a sidechain (none was refused in these runs).
+    for (const use of onStdout.filter((u) => isAgentToolCall(u.name, u.input))) expect(byCall.has(use.id), use.id).toBe(true);
+    for (const p of places) {
+      const where = allCalls(r.transcript).filter((c) => c.call.toolUseId === p.toolUseId);
+      const visible = onStdout.some((u) => u.id === p.toolUseId);
+      // A call that is not on stdout (deeper than 2, or from an earlier run) may be missing, but never misplaced.
+      if (!visible && where.length === 0) continue;
+      expect(where, p.toolUseId).toHaveLength(1);
+      const { call, owner } = where[0]!;
+      // A depth-2 agent's card is among its depth-1 agent's blocks; a depth-1 one (background or not) is a conductor's call.
+      expect(owner?.toolUseId ?? null, p.toolUseId).toBe(p.parent);
+      expect(call.subagent).toEqual(expect.objectContaining({ taskId: p.taskId, spawnDepth: p.spawnDepth }));
+      if (onStdout.find((u) => u.id === p.toolUseId)?.input.run_in_background === true) expect(call.subagent?.background).toBe(true);
     }
   });
 });

@@ -2,11 +2,16 @@
 
 import { describe, expect, it } from "vitest";
 import type { AssistantBlockEvent, ClientEvent } from "../../src/shared/events.js";
-import { MaxNestedBlocks } from "../../src/shared/transcript.js";
+import { MaxNestedBlocks, type Block } from "../../src/shared/transcript.js";
 import { findToolCall, reduce, toTranscript } from "../../src/main/hub/index.js";
-import { ev, recordOf, run } from "./hubTestKit.js";
+import { allCalls, ev, recordOf, run } from "./hubTestKit.js";
 
 const start = [ev.init(), ev.prompt("go")];
+
+/** Every block, at the top level and inside every record, depth first. */
+function everyBlock(blocks: readonly Block[]): Block[] {
+  return blocks.flatMap((b) => [b, ...everyBlock(b.call?.subagent?.blocks ?? [])]);
+}
 
 describe("subagent records", () => {
   it.each(["Agent", "Task"])("a tool_use named %s gets a record", (name) => {
@@ -85,7 +90,8 @@ describe("routing by parent tool_use id", () => {
   it("subagent text and tool calls go into the record, the prompt echo becomes its prompt", () => {
     const { t, state } = run([
       ...start,
-      ev.agent("toolu_A", "d"),
+      // No prompt in the input: the record's prompt can only come from the echo.
+      ev.use("toolu_A", "Agent", { description: "d", subagent_type: "general-purpose" }),
       ev.prompt("the real prompt", "toolu_A"),
       ev.text("u1", "sub thinking aloud", "toolu_A"),
       ev.use("toolu_s1", "Bash", { command: "ls" }, "toolu_A"),
@@ -94,6 +100,8 @@ describe("routing by parent tool_use id", () => {
     expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool"]);
     const record = recordOf(t, "toolu_A");
     expect(record?.blocks.map((b) => b.kind)).toEqual(["text", "tool"]);
+    expect(record?.prompt).toBe("the real prompt");
+    expect(everyBlock(t.blocks).filter((b) => b.kind === "user").map((b) => b.text)).toEqual(["go"]);
     expect(findToolCall(state, "toolu_s1")).toEqual(expect.objectContaining({ status: "completed", result: { text: "file", isError: false } }));
   });
 
@@ -138,9 +146,38 @@ describe("streaming", () => {
     expect(done.blocks.at(-1)?.streaming).toBeUndefined();
   });
 
-  it("deltas with a parent id never touch the top level", () => {
-    const { t } = run([...start, ...opening, delta("toolu_A", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "SUB" } })] as never);
-    expect(t.blocks.at(-1)?.text).toBe("Hello");
+  it("stream events with a parent id never touch the top level, even between a top-level message's events", () => {
+    const sub = (event: object) => delta("toolu_A", event);
+    // A whole parented message (the same block index as the top-level one) inside the top-level stream.
+    const events = [
+      ...start,
+      ev.agent("toolu_A", "d"),
+      opening[0],
+      sub({ type: "message_start", message: { id: "msg_sub" } }),
+      opening[1],
+      sub({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      opening[2],
+      sub({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "SUB" } }),
+      sub({ type: "content_block_stop", index: 0 }),
+      sub({ type: "message_delta", delta: { stop_reason: "end_turn" } }),
+      sub({ type: "message_stop" }),
+      opening[3],
+    ] as ClientEvent[];
+    const streaming = run(events).t;
+    expect(streaming.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_A", `${msg}:stream:0`]);
+    expect(streaming.blocks.at(-1)).toEqual(expect.objectContaining({ kind: "text", text: "Hello", streaming: true }));
+    expect(recordOf(streaming, "toolu_A")?.blocks).toEqual([]);
+    const done = run([
+      ...events,
+      sub({ type: "message_start", message: { id: "msg_sub2" } }),
+      ev.text("u1", "Hello", null, msg),
+      sub({ type: "message_stop" }),
+      delta(null, { type: "content_block_stop", index: 0 }),
+      delta(null, { type: "message_delta", delta: { stop_reason: "end_turn" } }),
+      delta(null, { type: "message_stop" }),
+    ] as ClientEvent[]).t;
+    expect(done.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_A", "u1:0"]);
+    expect(done.blocks.at(-1)).toEqual({ kind: "text", id: "u1:0", text: "Hello" });
   });
 
   it("a stream cut off by the end of the turn keeps its text and stops streaming", () => {
@@ -170,36 +207,90 @@ describe("nested agents", () => {
     expect(t.blocks.some((b) => b.id === "toolu_sub_1")).toBe(false);
   });
 
-  it("depth 3: a task whose Agent call never appears stays pending, off the top level, without crashing", () => {
-    const events = [
-      ...start,
-      ev.agent("toolu_A", "outer"),
-      ev.started("a_out", "toolu_A"),
-      ev.agent("toolu_B", "middle", "toolu_A"),
-      ev.started("a_mid", "toolu_B"),
-      ev.progress("a_mid", "deepest", "Agent"),
-      ev.started("a_deep", "toolu_hidden"),
-      ev.progress("a_deep", "Running ls"),
-      ev.ask("req_deep", "toolu_hidden_bash", "a_deep"),
-      ev.answer("req_deep", "allow"),
-      ev.updated("a_deep", "completed"),
-      ev.notified("a_deep", "completed", "deep done"),
-      ev.turnEnd(),
-    ];
-    const { t, state } = run(events);
+  // Depth 3 (PROTOCOL.md §4): the deepest agent's Agent call is in the middle agent's sidechain,
+  // never on stdout. The middle agent's task_progress (last_tool_name "Agent", the call's
+  // description) says who is calling; the deepest agent's task events name the unseen call.
+  const deep = {
+    before: [ev.progress("a_mid", "deepest", "Agent"), ev.started("a_deep", "toolu_hidden", { description: "deepest" })],
+    after: [ev.started("a_deep", "toolu_hidden", { description: "deepest" }), ev.progress("a_mid", "deepest", "Agent")],
+  };
+  const middle = [...start, ev.agent("toolu_A", "outer"), ev.started("a_out", "toolu_A"), ev.agent("toolu_B", "middle", "toolu_A"), ev.started("a_mid", "toolu_B")];
+  const deepRuns = [
+    ev.progress("a_deep", "Running ls"),
+    ev.ask("req_deep", "toolu_hidden_bash", "a_deep"),
+    ev.answer("req_deep", "allow"),
+    ev.updated("a_deep", "completed"),
+    ev.notified("a_deep", "completed", "deep done"),
+  ];
+
+  it.each(["before", "after"] as const)("depth 3: with the caller's hint %s the task_started, the deepest card shows live inside the middle agent's", (order) => {
+    const { t, state } = run([...middle, ...deep[order], ...deepRuns, ev.turnEnd()]);
     expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool"]);
-    expect(findToolCall(state, "toolu_hidden")).toBeUndefined();
-    // If the call turns up later (history), the pending record is attached with what it learned.
-    const later = toTranscript(reduce(state, ev.agent("toolu_hidden", "deepest", "toolu_B")));
-    const deep = recordOf(later, "toolu_hidden");
-    expect(deep).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls", spawnDepth: 3 }));
-    expect(deep?.permissionHistory).toEqual([expect.objectContaining({ requestId: "req_deep", state: "allowed" })]);
+    const mid = recordOf(t, "toolu_B");
+    expect(mid?.blocks.map((b) => b.id)).toEqual(["toolu_hidden"]);
+    const card = mid?.blocks[0]?.call;
+    expect(card).toEqual(expect.objectContaining({ name: "Agent", input: { description: "deepest", prompt: "prompt of a_deep", subagent_type: "general-purpose" } }));
+    expect(card?.subagent).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls", spawnDepth: 3 }));
+    expect(card?.subagent?.permissionHistory).toEqual([expect.objectContaining({ requestId: "req_deep", state: "allowed" })]);
+    // Its result is never streamed: the call ends as its subagent did, not stopped.
+    expect(card?.status).toBe("completed");
+    // The real call, once the middle agent's sidechain is read, takes the stand-in's place.
+    const later = toTranscript(reduce(state, ev.use("toolu_hidden", "Agent", { description: "deepest", prompt: "the real prompt", subagent_type: "Explore", model: "haiku" }, "toolu_B")));
+    const replaced = recordOf(later, "toolu_B")?.blocks ?? [];
+    expect(replaced.map((b) => b.id)).toEqual(["toolu_hidden"]);
+    expect(replaced[0]?.call?.input).toEqual({ description: "deepest", prompt: "the real prompt", subagent_type: "Explore", model: "haiku" });
+    expect(replaced[0]?.call?.subagent).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls" }));
+    expect(findToolCall(state, "toolu_hidden")).toBeDefined();
   });
 
-  it("local_bash tasks never make a record", () => {
-    const { t } = run([...start, ev.use("toolu_b", "Bash", { command: "sleep 5" }), ev.started("b1", "toolu_b", { taskType: "local_bash" }), ev.notified("b1", "completed", "slow"), ev.result("toolu_b", "slow")]);
-    expect(t.blocks.at(-1)?.call).toEqual(expect.objectContaining({ status: "completed" }));
-    expect(t.blocks.at(-1)?.call?.subagent).toBeUndefined();
+  it("depth 3: an ambiguous hint places nothing; the record waits for its call", () => {
+    const twoMiddles = [...middle, ev.agent("toolu_C", "middle 2", "toolu_A"), ev.started("a_mid2", "toolu_C"), ev.progress("a_mid2", "deepest", "Agent")];
+    const { t, state } = run([...twoMiddles, ...deep.before, ...deepRuns, ev.turnEnd()]);
+    expect(allCalls(t).map((c) => c.call.toolUseId)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
+    expect(findToolCall(state, "toolu_hidden")).toBeUndefined();
+    // If the call turns up later (history), the pending record is attached with what it learned.
+    const later = toTranscript(reduce(state, ev.agent("toolu_hidden", "deepest", "toolu_C")));
+    expect(recordOf(later, "toolu_C")?.blocks.map((b) => b.id)).toEqual(["toolu_hidden"]);
+    expect(recordOf(later, "toolu_hidden")).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls", spawnDepth: 3 }));
+  });
+
+  it("depth 2: a task_started before its streamed Agent call makes no stand-in, even with its caller's hint", () => {
+    const events = [...start, ev.agent("toolu_A", "outer"), ev.started("a_out", "toolu_A"), ev.progress("a_out", "middle", "Agent"), ev.started("a_mid", "toolu_B", { description: "middle" })];
+    const { t: before } = run(events);
+    expect(recordOf(before, "toolu_A")?.blocks).toEqual([]);
+    const { t } = run([...events, ev.agent("toolu_B", "middle", "toolu_A", { model: "haiku" })]);
+    const blocks = recordOf(t, "toolu_A")?.blocks ?? [];
+    expect(blocks.map((b) => b.id)).toEqual(["toolu_B"]);
+    expect(blocks[0]?.call?.input).toEqual(expect.objectContaining({ model: "haiku" }));
+  });
+
+  // A long Bash is a task too (PROTOCOL.md §2.6): its task_started names the Bash call, which a
+  // local_agent task_started would turn into a card (after the tool_use) or a draft record that
+  // the tool_use then picks up (before it), and its notification would settle that card.
+  it.each(["before", "after"])("a local_bash task_started %s its Bash call makes no card, and its task events leave the call alone", (order) => {
+    const bash = (id: string, parent: string | null) => ev.use(id, "Bash", { command: "sleep 5" }, parent);
+    const started = (task: string, id: string) => ev.started(task, id, { taskType: "local_bash", subagentType: undefined, prompt: undefined });
+    const both = (task: string, id: string, parent: string | null) => (order === "before" ? [started(task, id), bash(id, parent)] : [bash(id, parent), started(task, id)]);
+    const running = [
+      ...start,
+      ...both("b1", "toolu_b", null),
+      ev.agent("toolu_A", "fg"),
+      ev.started("a1", "toolu_A"),
+      ...both("b2", "toolu_sb", "toolu_A"),
+      ev.notified("b1", "completed", "slow"),
+      ev.notified("b2", "stopped", "slow"),
+    ];
+    const mid = run(running);
+    expect(allCalls(mid.t).filter((c) => c.call.subagent !== undefined).map((c) => c.call.toolUseId)).toEqual(["toolu_A"]);
+    expect(recordOf(mid.t, "toolu_A")?.blocks.map((b) => b.id)).toEqual(["toolu_sb"]);
+    expect(findToolCall(mid.state, "toolu_b")?.status).toBe("running");
+    expect(findToolCall(mid.state, "toolu_sb")?.status).toBe("running");
+    const { state } = run([...running, ev.result("toolu_b", "Exit code 1\nslow", null, { isError: true }), ev.result("toolu_sb", "slept", "toolu_A")]);
+    expect(findToolCall(state, "toolu_b")).toEqual(expect.objectContaining({ status: "failed", result: { text: "Exit code 1\nslow", isError: true } }));
+    expect(findToolCall(state, "toolu_sb")).toEqual(expect.objectContaining({ status: "completed", result: { text: "slept", isError: false } }));
+    expect(findToolCall(state, "toolu_b")?.subagent).toBeUndefined();
+    expect(findToolCall(state, "toolu_sb")?.subagent).toBeUndefined();
+    expect(findToolCall(state, "toolu_A")?.subagent?.status).toBe("running");
   });
 });
 
@@ -229,6 +320,15 @@ describe("status", () => {
     const { t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), { kind: "interrupt_marker", parentToolUseId: null, text: "[Request interrupted by user]" }]);
     expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
     expect(recordOf(run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.updated("a1", "killed")]).t, "toolu_A")?.status).toBe("stopped");
+  });
+
+  it.each([
+    ["task_updated", ev.updated("a1", "stopped")],
+    ["task_notification", ev.notified("a1", "stopped")],
+  ])("%s with status stopped stops the card and the call it was running", (_kind, stopped) => {
+    const { t, state } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), stopped]);
+    expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
+    expect(findToolCall(state, "toolu_s")?.status).toBe("stopped");
   });
 
   it("the final tool_result has the last word over task events", () => {

@@ -12,6 +12,8 @@ export type Line = Record<string, any>;
 
 export interface Replayed {
   readonly label: string;
+  /** The recording's folder. */
+  readonly dir: string;
   readonly lines: readonly Line[];
   readonly stdinLines: readonly Line[];
   readonly events: readonly ClientEvent[];
@@ -30,6 +32,7 @@ export function replayRecording(r: Recording): Replayed[] {
     const state = reduceAll(createSessionState(), events);
     return {
       label: `${r.name}/${streamFile.split("/").pop() ?? ""}`,
+      dir: r.dir,
       lines: streamLines.map((l) => JSON.parse(l.text) as Line),
       stdinLines: stdinText.map((l) => JSON.parse(l.text) as Line),
       events,

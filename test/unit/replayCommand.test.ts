@@ -1,12 +1,14 @@
 // `baton replay`: prints the transcript the hub builds from a recording, as JSON or as a tree.
 
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { run } from "../../src/main/commands/replay.js";
-import { findRecording, listRecordings, warnIfNoRecordings } from "../support/recordings.js";
+import { findRecording, listRecordings, repoRoot, warnIfNoRecordings } from "../support/recordings.js";
 import { allCalls, replayRecording } from "./hubTestKit.js";
 
 async function replay(args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -95,4 +97,45 @@ describe.skipIf(findRecording("g1-permissions-stdio") === undefined)("baton repl
     expect(decided).toHaveLength(answers);
     expect(allCalls(without).filter((c) => c.call.permission !== undefined).every((c) => c.call.permission?.state === "asked")).toBe(true);
   });
+});
+
+describe("npx baton replay (real process)", () => {
+  const exec = promisify(execFile);
+  /** `bin/baton.mjs replay …` in a child process, as `npx baton replay …` runs it. */
+  const baton = async (args: string[]) => exec(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "replay", ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+  // Committed recordings, so these run without the shared ones.
+  const fixture = (name: string) => listRecordings().find((r) => r.source === "fixtures" && r.name === name);
+  const nested = fixture("nested-subagents");
+  const permissions = fixture("permissions");
+
+  it.skipIf(nested === undefined)("--json prints what run() prints for the same stream", async () => {
+    const file = nested!.streamFiles[0]!;
+    const { stdout, stderr } = await baton([file, "--json"]);
+    expect(stderr).toBe("");
+    const printed = JSON.parse(stdout) as Transcript;
+    expect(printed).toEqual(JSON.parse((await replay([file, "--json"])).out));
+    expect(allCalls(printed).filter((c) => c.call.subagent !== undefined)).toHaveLength(2);
+  }, 60_000); // a real tsx start-up
+
+  it.skipIf(permissions === undefined)("--stdin applies that file's answers: each call shows the decision made for it", async () => {
+    const file = permissions!.streamFiles[0]!;
+    const { stdout, stderr } = await baton([file, "--stdin", stdinFor(file), "--json"]);
+    expect(stderr).toBe("");
+    const printed = JSON.parse(stdout) as Transcript;
+    expect(printed).toEqual(JSON.parse((await replay([file, "--stdin", stdinFor(file), "--json"])).out));
+    const lines = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, any>);
+    const behaviorOf = new Map(lines(stdinFor(file)).filter((l) => l.type === "control_response").map((l) => [l.response.request_id as string, l.response.response.behavior as string]));
+    const requests = lines(file).filter((l) => l.type === "control_request" && l.request.subtype === "can_use_tool");
+    expect(new Set(behaviorOf.values())).toEqual(new Set(["allow", "deny"]));
+    expect(requests.map((q) => q.request_id)).toEqual([...behaviorOf.keys()]);
+    for (const q of requests) {
+      const call = allCalls(printed).find((c) => c.call.toolUseId === q.request.tool_use_id)?.call;
+      const allowed = behaviorOf.get(q.request_id) === "allow";
+      expect(call?.permission, q.request_id).toEqual(expect.objectContaining({ requestId: q.request_id, state: allowed ? "allowed" : "denied", decidedBy: "recorded" }));
+      expect(call?.status).toBe(allowed ? "completed" : "denied");
+    }
+    // The prompt typed on stdin (never echoed on stdout) opens the transcript.
+    const prompt = lines(stdinFor(file)).find((l) => l.type === "user")?.message.content;
+    expect(printed.blocks[0]).toEqual(expect.objectContaining({ kind: "user", text: prompt }));
+  }, 60_000);
 });

@@ -59,9 +59,13 @@ function stopOpenIn(d: Draft, owner: Node): void {
   }
 }
 
+/**
+ * A call with no result is stopped, unless it is an Agent call whose subagent has finished: its
+ * result was never streamed (a stand-in, see unseenAgentCalls.ts), and the record says how it went.
+ */
 function stopCall(call: ToolCallRecord): ToolCallRecord {
-  const status = call.result === undefined ? "stopped" : call.status;
   const record = call.subagent;
+  const status = call.result !== undefined ? call.status : record !== undefined && record.status !== "running" ? record.status : "stopped";
   if (record === undefined || record.status !== "running") return status === call.status ? call : { ...call, status };
   return { ...call, status, subagent: { ...record, status: "stopped" } };
 }

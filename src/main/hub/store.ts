@@ -122,6 +122,8 @@ export class Store {
   readonly tasks = new Map<string, TaskLink>();
   /** Subagent records whose tool_use has not arrived (yet, or ever: depth ≥ 3), by tool_use id. */
   readonly drafts = new Map<string, SubagentRecord>();
+  /** Agent calls put in from task events and a caller's progress, their tool_use unseen (unseenAgentCalls.ts). */
+  readonly standIns = new Map<string, true>();
   readonly permissions = new Map<string, PermissionLink>();
   /** Permission state for tool calls not seen yet, by tool_use id. */
   readonly earlyPermissions = new Map<string, PermissionState>();

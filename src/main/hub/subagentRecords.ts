@@ -11,6 +11,7 @@ import { makeRecord, recordWith } from "./shapes.js";
 import { getIfAny, type ContinuedRun } from "./store.js";
 import { stopOpenUnder } from "./stopping.js";
 import { depthOf, latestText } from "./tree.js";
+import { adoptWaitingRecord, placeUnseenCall } from "./unseenAgentCalls.js";
 import { writeMap } from "./undoLog.js";
 
 export function newRecord(toolUseId: string, input: JsonObject, depth: number | undefined): SubagentRecord {
@@ -109,8 +110,9 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
   });
   const node = findCall(d, ev.toolUseId);
   if (node === undefined) {
-    const draft = d.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined);
-    writeMap(d.log, d.store.drafts, ev.toolUseId, fill(draft));
+    const draft = fill(d.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined));
+    if (placeUnseenCall(d, draft)) writeMap(d.log, d.store.drafts, ev.toolUseId, undefined);
+    else writeMap(d.log, d.store.drafts, ev.toolUseId, draft);
     return;
   }
   const depth = depthOf(node);
@@ -145,7 +147,9 @@ export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
   const node = findCall(d, id);
   if (node !== undefined) {
     const record = node.call?.subagent;
-    if (record !== undefined) setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId));
+    if (record === undefined) return;
+    setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId));
+    if (ev.lastToolName === "Agent") adoptWaitingRecord(d, node);
     return;
   }
   const r = d.store.drafts.get(id);

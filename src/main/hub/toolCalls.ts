@@ -4,7 +4,7 @@
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, addOrphan, findCall, Gone, isKnown, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
+import { addBlock, addCall, addOrphan, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
@@ -13,6 +13,7 @@ import { Dropped, getIfAny, type Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
 import { newRecord, mergeDraft } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
+import { replaceStandIn } from "./unseenAgentCalls.js";
 import { writeMap } from "./undoLog.js";
 
 export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
@@ -66,7 +67,11 @@ function markApiError(d: Draft, ev: AssistantBlockEvent, parent: Node): void {
 /** Adds the call of a tool_use under `parent` (the route of `parentToolUseId`), unless it is known there. */
 function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, parentToolUseId: string | null | undefined, timestamp: string | undefined): Node | undefined {
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
-  if (isKnown(d, use.id, parent)) return undefined;
+  const known = knownBlock(d, use.id, parent);
+  if (known !== undefined) {
+    if (known !== Dropped && getIfAny(d.store.standIns, use.id) === true) replaceStandIn(d, known, use, timestamp);
+    return undefined;
+  }
   const early = getIfAny(d.store.earlyPermissions, use.id);
   const draft = getIfAny(d.store.drafts, use.id);
   let subagent: SubagentRecord | undefined;

@@ -1,6 +1,7 @@
 // Every recordable scenario, by name (`npm run record -- <name>` or `all`).
 import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
 import { backgroundOneShot, backgroundSubagent } from "./backgroundSubagent.js";
+import { deepNesting } from "./deepNesting.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
 import { interruptPendingPermission } from "./interruptPendingPermission.js";
 import { interruptStreaming } from "./interruptStreaming.js";
@@ -39,6 +40,7 @@ export const SCENARIOS: readonly Scenario[] = [
   partialMessagesBackground,
   sendMessageRunning,
   backgroundOneShot,
+  deepNesting,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
