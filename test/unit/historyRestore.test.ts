@@ -5,10 +5,14 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { bufferIO } from "../../src/main/commands/commandIO.js";
+import { run as exportRun } from "../../src/main/commands/export.js";
 import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
+import type { HistoryProblem } from "../../src/main/history/problems.js";
 import { annotatedTranscript, restoreSession } from "../../src/main/history/restore.js";
+import { StoreService } from "../../src/main/store/storeService.js";
 import type { SubagentRecord, ToolCallRecord, Transcript } from "../../src/shared/transcript.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings } from "../support/recordings.js";
@@ -217,5 +221,71 @@ describe.skipIf(noRecordings)("live and restored agree", () => {
     const liveTop = live.blocks.filter((b) => b.kind !== "notice").map((b) => b.id);
     const diskTop = restored.blocks.map((b) => b.id);
     expect(diskTop.filter((id) => liveTop.includes(id))).toEqual(liveTop);
+  });
+});
+
+// ---- a subagent whose meta.json outlived its transcript -----------------------------------------
+
+/** A recording's projects tree with every sidechain `.jsonl` deleted and its `.meta.json` kept. */
+function metaWithoutTranscripts(name: string): string {
+  const dir = tempDir();
+  cpSync(path.join(need(name).dir, "projects"), dir, { recursive: true });
+  const metas: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const file = path.join(dir, entry);
+    if (/\/subagents\/agent-[^/]+\.jsonl$/.test(file)) rmSync(file);
+    if (file.endsWith(".meta.json")) metas.push(file);
+  }
+  expect(metas.length).toBeGreaterThan(0);
+  return dir;
+}
+
+async function exportJson(sessionId: string, projectsDir: string): Promise<{ code: number; err: string; transcript: Transcript; problems: HistoryProblem[] }> {
+  const io = bufferIO();
+  const code = await exportRun([sessionId, "--projects-dir", projectsDir, "--db", path.join(tempDir(), "history.db"), "--json"], io);
+  return { code, err: io.err(), ...(JSON.parse(io.out()) as { transcript: Transcript; problems: HistoryProblem[] }) };
+}
+
+describe.skipIf(noRecordings)("a subagent whose meta.json is there but whose transcript is gone", () => {
+  it.skipIf(!findRecording("a-subagent"))("keeps the card's summary from the main file in restore, export and the index, with no error", async () => {
+    const dir = metaWithoutTranscripts("a-subagent");
+    const file = findMain(dir);
+    const sessionId = path.basename(file, ".jsonl");
+    const summary = { status: "completed", summaryMarkdown: "Sub finished: saw hello-from-sub.", blocks: [] };
+
+    const { transcript, problems, session } = await restoreSession(file);
+    expect(record(transcript, "toolu_main_t0_1")).toMatchObject(summary);
+    // No path: the card must not offer to open a transcript that is not there.
+    expect(record(transcript, "toolu_main_t0_1")?.sidechainPath).toBeUndefined();
+    expect(await loadSubagentBlocks(session, "toolu_main_t0_1")).toEqual([]);
+    expect([...problems, ...session.problems]).toEqual([]);
+
+    const exported = await exportJson(sessionId, dir);
+    expect(exported).toMatchObject({ code: 0, err: "", problems: [] });
+    expect(record(exported.transcript, "toolu_main_t0_1")).toMatchObject(summary);
+
+    const store = new StoreService({ dbPath: path.join(tempDir(), "history.db") });
+    try {
+      expect(await store.index(dir)).toMatchObject({ sessionsTotal: 1, badLines: 0 });
+      const hits = store.search('"Sub finished"');
+      expect(hits.map((h) => ({ sessionId: h.sessionId, subagent: h.subagent, kind: h.kind }))).toEqual([{ sessionId, subagent: null, kind: "tool_output" }]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it.skipIf(!findRecording("j-multiturn-resume"))("a fork does not link the original session's meta.json to a transcript that is gone", async () => {
+    const dir = metaWithoutTranscripts("j-multiturn-resume");
+    const projectDir = path.join(dir, readdirSync(dir)[0]!);
+    const mains = readdirSync(projectDir).filter((f) => f.endsWith(".jsonl"));
+    expect(mains).toHaveLength(2);
+    for (const name of mains) {
+      const lazy = await restoreSession(path.join(projectDir, name));
+      expect(record(lazy.transcript, "toolu_main_t1_0")).toMatchObject({ status: "completed", summaryMarkdown: "Sub done.", blocks: [] });
+      expect(record(lazy.transcript, "toolu_main_t1_0")?.sidechainPath).toBeUndefined();
+      const exported = await exportJson(path.basename(name, ".jsonl"), dir);
+      expect(exported).toMatchObject({ code: 0, err: "", problems: [] });
+      expect(record(exported.transcript, "toolu_main_t1_0")).toMatchObject({ summaryMarkdown: "Sub done.", blocks: [] });
+    }
   });
 });

@@ -1,9 +1,11 @@
-// The session list read straight from the projects folder: titles and prompt counts.
+// The session list read straight from the projects folder: titles, prompt counts, and where and
+// when each session ran.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listSessions } from "../../src/main/history/sessionList.js";
+import { findRecording, mainTranscriptFiles } from "../support/recordings.js";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -28,5 +30,51 @@ describe("session list", () => {
     );
     const [session] = await listSessions(dir);
     expect(session).toMatchObject({ sessionId, promptCount: 2, title: "hotel: review the diff", titleSource: "prompt" });
+  });
+
+  it("shows where and when the session ran, and the name the person gave it over the model's", async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "baton-list-"));
+    const sessionId = "1f1f1f1f-1111-4222-8333-444444444444";
+    const project = path.join(dir, "-home-user-code-y");
+    mkdirSync(project, { recursive: true });
+    const envelope = { sessionId, cwd: "/home/user/code/y", version: "2.1.197", userType: "external" };
+    const lines = [
+      // The queue line comes first and carries the earliest time, but no cwd or branch.
+      { type: "queue-operation", operation: "enqueue", timestamp: "2026-11-30T02:00:00.000Z", sessionId, content: "fix the parser" },
+      { type: "custom-title", customTitle: "Old name", sessionId },
+      { ...envelope, type: "user", gitBranch: "main", uuid: "u1", parentUuid: null, timestamp: "2026-11-30T02:00:01.000Z", message: { role: "user", content: "fix the parser" } },
+      { type: "ai-title", aiTitle: "Parser fix suggested by the model", sessionId },
+      { ...envelope, type: "assistant", gitBranch: "main", uuid: "a1", parentUuid: "u1", timestamp: "2026-11-30T02:00:02.000Z", message: { id: "m1", role: "assistant", model: "m", content: [{ type: "text", text: "On it." }] } },
+      { type: "custom-title", customTitle: "Parser: the real fix", sessionId },
+      // The session moved to another branch (and the shell to a subfolder) on its way.
+      { ...envelope, cwd: "/home/user/code/y/src", type: "user", gitBranch: "fix/parser", uuid: "u2", parentUuid: "a1", timestamp: "2026-11-30T02:05:00.000Z", message: { role: "user", content: "and the tests" } },
+      { type: "ai-title", aiTitle: "A later model title", sessionId },
+    ];
+    writeFileSync(path.join(project, `${sessionId}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    const [session] = await listSessions(dir);
+    expect(session).toMatchObject({
+      sessionId,
+      title: "Parser: the real fix",
+      titleSource: "custom",
+      cwd: "/home/user/code/y",
+      gitBranch: "fix/parser",
+      firstTimestamp: "2026-11-30T02:00:00.000Z",
+      lastTimestamp: "2026-11-30T02:05:00.000Z",
+      promptCount: 2,
+    });
+  });
+
+  const recorded = findRecording("hooks-and-agents");
+  it.skipIf(recorded === undefined)("lists a recorded session with its custom title, cwd, branch and first time", async () => {
+    const file = mainTranscriptFiles(recorded!)[0]!;
+    const [session] = await listSessions(path.dirname(path.dirname(file)));
+    expect(session).toMatchObject({
+      sessionId: path.basename(file, ".jsonl"),
+      title: "Recorded title",
+      titleSource: "custom",
+      cwd: "/home/user/code/hooks-and-agents",
+      gitBranch: "HEAD",
+      firstTimestamp: "2026-11-30T03:44:36.341Z",
+    });
   });
 });

@@ -108,6 +108,28 @@ describe.skipIf(!haveWild)("wild transcripts", () => {
     expect(report).toEqual([]);
   });
 
+  it("links every sidechain to its Task/Agent call except two that name no call by design", async () => {
+    const unlinked: string[] = [];
+    for (const file of transcripts()) {
+      const { problems } = await restoreSession(file, { loadSidechains: true });
+      for (const p of problems) {
+        if (p.kind !== "unlinked_sidechain" && p.kind !== "unlinked_sidechain_rows") continue;
+        unlinked.push(`${path.relative(tree, file)}: ${p.kind} in ${path.relative(tree, p.path)}${p.count !== undefined ? ` (${p.count})` : ""}`);
+      }
+    }
+    const sample = "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project";
+    const stage0 = "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/claude";
+    expect(unlinked).toEqual([
+      // #7 is synthetic: it carries #6's session id, but its prompt ("Run the test suite") is no
+      // Task call's. #6's only call without inline rows lacks a prompt, failed validation and
+      // started no agent, so nothing may claim the file.
+      `${sample}/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl: unlinked_sidechain in ${sample}/agent-test-hash-123.jsonl`,
+      // #31 is a catalogue of line types cut from several real files: nine rows keep
+      // isSidechain:true, but the file has no Task or Agent call for them to belong to.
+      `${stage0}/small.jsonl: unlinked_sidechain_rows in ${stage0}/small.jsonl (9)`,
+    ]);
+  });
+
   it("#1 old inline sidechains land in their Task cards; the truncated last line is reported, not fatal", async () => {
     const { transcript, problems } = await restoreSession(find("fb4f7a6e-9d92-4292-8743-3a43a187bb1b.jsonl"), { loadSidechains: true });
     const withBlocks = topLevelAgents(transcript).filter((b) => (b.call?.subagent?.blocks.length ?? 0) > 0);

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main as baton } from "../../src/main/commands/baton.js";
+import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { checkDbPath, defaultDbPath } from "../../src/main/store/dbPath.js";
 import { StoreError } from "../../src/main/store/errors.js";
 import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
@@ -10,6 +12,7 @@ import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];
 afterEach(() => {
+  vi.unstubAllEnvs();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -143,5 +146,45 @@ describe("opening the index", () => {
     expect(checkDbPath("/home/user/.claude-other/h.db", { home })).toBe("/home/user/.claude-other/h.db");
     expect(defaultDbPath({ home })).toBe("/home/user/.config/baton/history.db");
     expect(defaultDbPath({ home, xdgConfigHome: "/x/cfg" })).toBe("/x/cfg/baton/history.db");
+  });
+
+  it("never puts the database inside the projects folder in use, wherever it is", () => {
+    const env = { home: "/home/user", projectsDir: "/data/claude/projects" };
+    const refused = (dbPath: string): unknown => {
+      try {
+        checkDbPath(dbPath, env);
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    };
+    expect(refused("/data/claude/projects/h.db")).toMatchObject({
+      code: "forbidden_path",
+      message: "refusing to put Baton's database inside the Claude Code history folder /data/claude/projects (got /data/claude/projects/h.db); choose another --db",
+    });
+    expect(refused("/data/claude/projects/-home-user-code-x/s1/h.db")).toBeInstanceOf(StoreError);
+    expect(refused("/data/claude/projects")).toBeInstanceOf(StoreError);
+    expect(refused("/data/claude/cfg/../projects/h.db")).toBeInstanceOf(StoreError);
+    expect(checkDbPath("/data/claude/projects-old/h.db", env)).toBe("/data/claude/projects-old/h.db");
+    expect(checkDbPath("/data/claude/h.db", env)).toBe("/data/claude/h.db");
+  });
+
+  it("refuses, and creates nothing, when the database would go inside $CLAUDE_CONFIG_DIR/projects", () => {
+    const configDir = tempDir();
+    const projects = projectsWith(configDir, "axolotl");
+    vi.stubEnv("CLAUDE_CONFIG_DIR", configDir);
+    const err = openError(path.join(projects, "h.db"));
+    expect(err.code).toBe("forbidden_path");
+    expect(err.message).toContain(`history folder ${projects} `);
+    expect(fs.readdirSync(projects)).toEqual(["-home-user-code-x"]);
+  });
+
+  it("`baton index` refuses a --db inside its --projects-dir, says why, and writes nothing there", async () => {
+    const projects = projectsWith(tempDir(), "axolotl");
+    const io = bufferIO();
+    const code = await baton(["index", "--projects-dir", projects, "--db", path.join(projects, "baton", "history.db")], io);
+    expect(code).toBe(1);
+    expect(io.err()).toBe(`baton index: refusing to put Baton's database inside the Claude Code history folder ${projects} (got ${path.join(projects, "baton", "history.db")}); choose another --db\n`);
+    expect(fs.readdirSync(projects)).toEqual(["-home-user-code-x"]);
   });
 });

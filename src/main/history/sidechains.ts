@@ -184,9 +184,12 @@ export async function findSiblingSidechains(
   for (const entry of (await listDir(projectDir)).sort()) {
     if (entry === sessionId || entry.endsWith(".jsonl") || entry === "memory") continue;
     const subDir = path.join(projectDir, entry, "subagents");
-    for (const name of await listDir(subDir)) {
+    const names = new Set(await listDir(subDir));
+    for (const name of names) {
       const agentId = /^agent-(.+)\.meta\.json$/.exec(name)?.[1];
       if (agentId === undefined || isCompactionAgent(agentId)) continue;
+      // A meta without its transcript has nothing to load: the card keeps its summary.
+      if (!names.has(`agent-${agentId}.jsonl`)) continue;
       const meta = await readMeta(path.join(subDir, name));
       if (meta?.toolUseId === undefined || !toolUseIds.has(meta.toolUseId)) continue;
       found.push({ agentId, path: path.join(subDir, `agent-${agentId}.jsonl`), layout: "subagents", meta });

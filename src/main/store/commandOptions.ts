@@ -1,6 +1,6 @@
 // Options shared by `baton index` and `baton search`: where the history is and where the index is.
 import { resolveProjectsDir } from "../history/projectsDir.js";
-import { defaultDbPath } from "./dbPath.js";
+import { checkDbPath, defaultDbPath, processDbPathEnv } from "./dbPath.js";
 
 export const STORE_OPTIONS_HELP = `  --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
   --db <file>             Index database (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)`;
@@ -10,11 +10,10 @@ export interface StoreLocation {
   readonly dbPath: string;
 }
 
+/** Throws `forbidden_path` when the database would go inside `~/.claude` or the projects folder. */
 export function storeLocation(values: { "projects-dir"?: string | undefined; db?: string | undefined }): StoreLocation {
-  return {
-    projectsDir: resolveProjectsDir(values["projects-dir"] !== undefined ? { override: values["projects-dir"] } : {}),
-    dbPath: values.db ?? defaultDbPath(),
-  };
+  const projectsDir = resolveProjectsDir(values["projects-dir"] !== undefined ? { override: values["projects-dir"] } : {});
+  return { projectsDir, dbPath: checkDbPath(values.db ?? defaultDbPath(), processDbPathEnv(projectsDir)) };
 }
 
 export function formatBytes(n: number): string {

@@ -1,7 +1,8 @@
-// Where the history index lives: Baton's own config dir, never inside ~/.claude (DESIGN.md
-// "Baton never writes into ~/.claude").
+// Where the history index lives: Baton's own config dir, never inside ~/.claude nor inside the
+// projects folder it reads, wherever that is (DESIGN.md "Baton never writes into ~/.claude").
 import os from "node:os";
 import path from "node:path";
+import { resolveProjectsDir } from "../history/projectsDir.js";
 import { StoreError } from "./errors.js";
 
 export const DB_FILE_NAME = "history.db";
@@ -11,10 +12,13 @@ export const AUDIT_FILE_NAME = "audit.sqlite";
 export interface DbPathEnv {
   readonly home: string;
   readonly xdgConfigHome?: string | undefined;
+  /** The history folder in use: a --projects-dir or $CLAUDE_CONFIG_DIR/projects may lie outside ~/.claude. */
+  readonly projectsDir?: string | undefined;
 }
 
-export function processDbPathEnv(): DbPathEnv {
-  return { home: os.homedir(), xdgConfigHome: process.env["XDG_CONFIG_HOME"] };
+/** This process's env; `projectsDir` defaults to the one the CLI would use ($CLAUDE_CONFIG_DIR). */
+export function processDbPathEnv(projectsDir: string = resolveProjectsDir()): DbPathEnv {
+  return { home: os.homedir(), xdgConfigHome: process.env["XDG_CONFIG_HOME"], projectsDir };
 }
 
 export function defaultDbPath(env: DbPathEnv = processDbPathEnv()): string {
@@ -31,16 +35,27 @@ export function defaultProjectsDir(env: DbPathEnv = processDbPathEnv()): string 
   return path.join(env.home, ".claude", "projects");
 }
 
-/** Throws `forbidden_path` when `dbPath` would put the database inside `~/.claude`. */
+/** Throws `forbidden_path` when `dbPath` would put the database inside `~/.claude` or `env.projectsDir`. */
 export function checkDbPath(dbPath: string, env: DbPathEnv = processDbPathEnv()): string {
   const resolved = path.resolve(dbPath);
   const claudeDir = path.resolve(env.home, ".claude");
-  const rel = path.relative(claudeDir, resolved);
-  if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) {
+  if (isInside(resolved, claudeDir)) {
     throw new StoreError(
       "forbidden_path",
       `refusing to put Baton's database inside ${claudeDir} (got ${resolved}); choose another --db`,
     );
   }
+  const projectsDir = env.projectsDir === undefined ? undefined : path.resolve(env.projectsDir);
+  if (projectsDir !== undefined && isInside(resolved, projectsDir)) {
+    throw new StoreError(
+      "forbidden_path",
+      `refusing to put Baton's database inside the Claude Code history folder ${projectsDir} (got ${resolved}); choose another --db`,
+    );
+  }
   return resolved;
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
