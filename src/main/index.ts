@@ -5,8 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { electronBindingPath } from "../../scripts/electronNativePaths.mjs";
+import { parseAppSwitches } from "./app/appSwitches.js";
 import { createAppCore, type AppCore } from "./app/createAppCore.js";
-import { resolveProjectsDir } from "./history/projectsDir.js";
+import { SETTINGS_FILE_NAME } from "./app/settingsFile.js";
 import { registerIpc } from "./ipc/registerIpc.js";
 import { defaultDbPath } from "./store/dbPath.js";
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveAppAsset } from "./window/appProtocol.js";
@@ -85,13 +86,16 @@ function storeNativeBinding(): string | undefined {
 /** The headless core and the IPC bridge, before any page can call it. */
 async function startCore(): Promise<void> {
   const nativeBinding = storeNativeBinding();
+  const switches = parseAppSwitches(process.argv.slice(1));
   core = await createAppCore({
-    projectsDir: resolveProjectsDir(),
+    ...(switches.projectsDir !== undefined ? { projectsDir: switches.projectsDir } : {}),
+    settingsFile: path.join(app.getPath("userData"), SETTINGS_FILE_NAME),
     dbPath: defaultDbPath(),
     storeRuntime: { workerEntry: storeWorkerEntry, ...(nativeBinding !== undefined ? { nativeBinding } : {}) },
     searchFrom: [app.getAppPath(), process.cwd()],
     service: { chooseDirectory },
   });
+  for (const problem of switches.problems) core.log.baton("error", problem);
   registerIpc(ipcMain, core.service, () => mainWindow, appOrigin);
 }
 

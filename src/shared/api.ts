@@ -53,6 +53,21 @@ export interface SearchHit {
   readonly snippet: string;
 }
 
+/** Where the history folder in use came from, strongest first. */
+export type ProjectsDirSource = "command-line" | "setting" | "environment" | "default";
+
+/** The folder past sessions are listed from (the CLI's `projects` folder), and why that one. */
+export interface HistoryFolder {
+  readonly projectsDir: string;
+  readonly source: ProjectsDirSource;
+  /** False when the folder is missing (nothing can be listed from it). */
+  readonly exists: boolean;
+  /** The folder saved in Baton's settings, if any: in use unless `--projects-dir` overrides it. */
+  readonly saved?: string;
+  /** Baton's settings file; absent when this Baton keeps none (the folder cannot be changed). */
+  readonly settingsFile?: string;
+}
+
 export interface NewSessionOptions {
   readonly cwd: string;
   readonly model?: string;
@@ -148,6 +163,12 @@ export interface BatonApi {
   getSessionInfo(tabId: string): Promise<Result<SessionInfo>>;
   /** Electron: a native folder picker; web mode: null (the renderer asks for a path). */
   chooseDirectory(): Promise<Result<string | null>>;
+  getHistoryFolder(): Promise<Result<HistoryFolder>>;
+  /**
+   * Saves `dir` (absolute, or `~/…`) as the history folder and lists sessions from it from now on;
+   * null forgets the saved folder. Fails with "not_found" when the folder does not exist.
+   */
+  setHistoryFolder(dir: string | null): Promise<Result<HistoryFolder>>;
   /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
   onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
@@ -170,6 +191,8 @@ export const BatonMethodNames = [
   "answerPermission",
   "getSessionInfo",
   "chooseDirectory",
+  "getHistoryFolder",
+  "setHistoryFolder",
 ] as const satisfies readonly (keyof BatonApi)[];
 export type BatonMethodName = (typeof BatonMethodNames)[number];
 

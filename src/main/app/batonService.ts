@@ -5,6 +5,7 @@
 import type {
   BatonApi,
   BatonMethodName,
+  HistoryFolder,
   LogEntry,
   NewSessionOptions,
   PermissionAnswer,
@@ -15,12 +16,17 @@ import type {
 } from "../../shared/api.js";
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import { validateArgs } from "../ipc/validators.js";
-import { toApiError } from "./appError.js";
+import { AppError, toApiError } from "./appError.js";
 import type { SessionManager } from "./sessionManager.js";
 
 export interface BatonServiceOptions {
   /** Electron's folder picker; absent in web mode (answers null). */
   readonly chooseDirectory?: () => Promise<string | null>;
+  /** The history folder and its setting (HistoryFolderSetting); absent: fixed by whoever built the core. */
+  readonly historyFolder?: {
+    info(): Promise<HistoryFolder>;
+    change(dir: string | null): Promise<HistoryFolder>;
+  };
 }
 
 export class BatonService implements BatonApi {
@@ -72,6 +78,10 @@ export class BatonService implements BatonApi {
         return m.getSessionInfo(a[0] as string);
       case "chooseDirectory":
         return this.options.chooseDirectory ? this.options.chooseDirectory() : null;
+      case "getHistoryFolder":
+        return this.historyFolder().info();
+      case "setHistoryFolder":
+        return this.historyFolder().change(a[0] as string | null);
     }
   }
 
@@ -92,6 +102,13 @@ export class BatonService implements BatonApi {
     this.call("answerPermission", [tabId, requestId, answer]) as Promise<Result<void>>;
   getSessionInfo = (tabId: string) => this.call("getSessionInfo", [tabId]) as ReturnType<BatonApi["getSessionInfo"]>;
   chooseDirectory = () => this.call("chooseDirectory", []) as ReturnType<BatonApi["chooseDirectory"]>;
+  getHistoryFolder = () => this.call("getHistoryFolder", []) as ReturnType<BatonApi["getHistoryFolder"]>;
+  setHistoryFolder = (dir: string | null) => this.call("setHistoryFolder", [dir]) as ReturnType<BatonApi["setHistoryFolder"]>;
+
+  private historyFolder(): NonNullable<BatonServiceOptions["historyFolder"]> {
+    if (this.options.historyFolder === undefined) throw new AppError("unavailable", "This Baton's history folder is fixed by whoever started it");
+    return this.options.historyFolder;
+  }
 
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe {
     return this.manager.subscribeTranscript(tabId, listener);

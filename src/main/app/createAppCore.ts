@@ -1,20 +1,25 @@
 // Wires the headless core once, for the Electron window and for `baton web` alike: find the
-// CLI, open the history index (optional: search says "unavailable" without it), build the
-// session manager and the service. `close()` shuts down in order: sessions, then the store.
+// CLI, choose the history folder (historyFolder.ts), open the history index (optional: search
+// says "unavailable" without it), build the session manager and the service. `close()` shuts
+// down in order: sessions, then the store.
 
 import { findClaude } from "../cli/findClaude.js";
 import { auditMovedMessage } from "../store/auditDatabase.js";
 import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
-import { checkDbPath } from "../store/dbPath.js";
+import { checkDbPath, processDbPathEnv } from "../store/dbPath.js";
 import { StoreError } from "../store/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
 import { BatonService, type BatonServiceOptions } from "./batonService.js";
-import { createHistorySource } from "./historySource.js";
+import { HistoryFolderSetting } from "./historyFolder.js";
+import { createHistorySource, switchableHistorySource } from "./historySource.js";
 import { LogBus } from "./logBus.js";
 import { SessionManager, type SessionManagerOptions } from "./sessionManager.js";
 
 export interface AppCoreOptions {
-  readonly projectsDir: string;
+  /** An explicit history folder (`--projects-dir`): wins over the one saved in the settings file. */
+  readonly projectsDir?: string;
+  /** Baton's settings file (the history folder setting); absent: the folder cannot be changed from the UI. */
+  readonly settingsFile?: string;
   /** The history index; undefined: no index (search unavailable). */
   readonly dbPath?: string;
   /** How the bundled app starts the index: its emitted worker file, its Electron-ABI SQLite binary. */
@@ -26,13 +31,14 @@ export interface AppCoreOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly permissionGraceMs?: number;
   readonly clientDefaults?: SessionManagerOptions["clientDefaults"];
-  readonly service?: BatonServiceOptions;
+  readonly service?: Omit<BatonServiceOptions, "historyFolder">;
 }
 
 export interface AppCore {
   readonly manager: SessionManager;
   readonly service: BatonService;
   readonly log: LogBus;
+  readonly historyFolder: HistoryFolderSetting;
   close(): Promise<void>;
 }
 
@@ -46,7 +52,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   if (!found.found) log.baton("error", "Claude Code CLI not found; new sessions will fail", { tried: found.tried.map((t) => t.path) });
   else log.baton("info", "using claude", { path: found.path, source: found.source });
 
-  const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, options.projectsDir, log);
+  const folder = await historyFolderOf(options, log);
+  const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, folder.current.projectsDir, log);
   // An index from a newer Baton is left alone, search is off; the audit trail still records.
   const searchable = store !== undefined && store.info.refused === null;
   // The audit trail (audit.sqlite) goes through the store's worker; a failed write is logged, the
@@ -56,9 +63,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log.baton(moved ? "error" : "warning", `could not use the audit trail (${what})`, { error: String(error) });
   };
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
-  const history = createHistorySource({
-    projectsDir: options.projectsDir,
-    ...(store ? { ...(searchable ? { store } : {}), audit: createAuditReader(store, auditFailed) } : {}),
+  const auditReader = store === undefined ? undefined : createAuditReader(store, auditFailed);
+  const history = switchableHistorySource(folder.current.projectsDir, (projectsDir) =>
+    createHistorySource({ projectsDir, ...(searchable ? { store } : {}), ...(auditReader ? { audit: auditReader } : {}) }),
+  );
+  // A new folder is listed at once; its sessions become searchable as the index reads them.
+  const stopFollowingFolder = folder.onChange(({ projectsDir, source }) => {
+    history.switchTo(projectsDir);
+    log.baton("info", "history folder changed", { projectsDir, source });
+    if (searchable) refreshIndex(store, projectsDir, log);
   });
   const manager = new SessionManager({
     claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
@@ -70,14 +83,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
     clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
   });
-  const service = new BatonService(manager, options.service);
+  const service = new BatonService(manager, { ...options.service, historyFolder: folder });
   let closing: Promise<void> | undefined;
   return {
     manager,
     service,
     log,
+    historyFolder: folder,
     close() {
       closing ??= (async () => {
+        stopFollowingFolder();
         await manager.shutdown();
         await audit?.flush(); // the decisions shutdown made are written before the store closes
         await store?.close();
@@ -94,21 +109,45 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
   const { dbPath } = storeOptions;
   try {
-    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath), auditWhenIndexRefused: true });
+    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath, processDbPathEnv(projectsDir)), auditWhenIndexRefused: true });
     logStoreOpened(store, log);
     if (store.info.refused !== null) {
       log.baton("warning", "history index unavailable; search is off (the audit trail still records decisions)", { dbPath, error: store.info.refused.message });
       return store;
     }
-    void store.index(projectsDir).then(
-      (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
-      (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
-    );
+    refreshIndex(store, projectsDir, log);
     return store;
   } catch (error) {
     log.baton("warning", "history index unavailable; search is off", { dbPath, error: String(error) });
     return undefined;
   }
+}
+
+/** Indexes what is new in `projectsDir`, in the background. */
+function refreshIndex(store: StoreClient, projectsDir: string, log: LogBus): void {
+  void store.index(projectsDir).then(
+    (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
+    (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
+  );
+}
+
+/** The history folder in use, said in the Console: where it came from, and whether it is there. */
+async function historyFolderOf(options: AppCoreOptions, log: LogBus): Promise<HistoryFolderSetting> {
+  const env = options.env ?? process.env;
+  const home = env["HOME"];
+  const folder = new HistoryFolderSetting({
+    ...(options.projectsDir !== undefined ? { commandLine: options.projectsDir } : {}),
+    ...(options.settingsFile !== undefined ? { settingsFile: options.settingsFile } : {}),
+    ...(options.dbPath !== undefined ? { ownFiles: [options.dbPath] } : {}),
+    env,
+    // Where the CLI, run with this environment, keeps its history.
+    ...(options.env !== undefined && home !== undefined && home !== "" ? { homeDir: home } : {}),
+  });
+  if (folder.problem !== undefined) log.baton("warning", folder.problem, { settingsFile: options.settingsFile ?? null });
+  const info = await folder.info();
+  if (info.exists) log.baton("info", "history folder", { projectsDir: info.projectsDir, source: info.source });
+  else log.baton("warning", `the history folder ${info.projectsDir} does not exist`, { projectsDir: info.projectsDir, source: info.source });
+  return folder;
 }
 
 /** What opening found that the person should know: a moved-aside audit file above all. */

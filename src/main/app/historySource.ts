@@ -79,7 +79,7 @@ export function createHistorySource(options: {
     ...(store !== undefined
       ? {
           async search(query: string, limit: number) {
-            const hits = await store.search(query, { limit });
+            const hits = await store.search(query, { limit, projectsDir });
             return hits.map((h) => ({
               sessionId: h.sessionId,
               sessionTitle: h.sessionTitle ?? "",
@@ -93,6 +93,31 @@ export function createHistorySource(options: {
           },
         }
       : {}),
+  };
+}
+
+/** A HistorySource whose folder can change while the app runs (the history folder setting). */
+export interface SwitchableHistorySource extends HistorySource {
+  readonly projectsDir: string;
+  /** Lists and restores from `projectsDir` from now on; tabs already open keep reading their files. */
+  switchTo(projectsDir: string): void;
+}
+
+export function switchableHistorySource(projectsDir: string, make: (projectsDir: string) => HistorySource): SwitchableHistorySource {
+  let current = make(projectsDir);
+  let dir = projectsDir;
+  const search = current.search;
+  return {
+    get projectsDir() {
+      return dir;
+    },
+    listSessions: () => current.listSessions(),
+    restore: (sessionId) => current.restore(sessionId),
+    ...(search !== undefined ? { search: (query: string, limit: number) => (current.search ?? search)(query, limit) } : {}),
+    switchTo(next) {
+      dir = next;
+      current = make(next);
+    },
   };
 }
 

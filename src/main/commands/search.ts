@@ -57,7 +57,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
       if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
       const read = report.filesNew + report.filesAppended + report.filesReindexed;
       if (read > 0) io.stderr(`baton search: indexed ${read} new or changed file(s) in ${report.ms} ms\n`);
-      const hits = await store.search(query, { limit });
+      const hits = await store.search(query, { limit, projectsDir: where.projectsDir });
       io.stdout(values.json ? `${JSON.stringify(hits, null, 2)}\n` : describe(hits, query));
     } finally {
       await store.close();

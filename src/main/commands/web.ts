@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createAppCore } from "../app/createAppCore.js";
+import { defaultSettingsFile } from "../app/settingsFile.js";
 import { storeLocation } from "../store/commandOptions.js";
 import { startWebServer } from "../web/webServer.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
@@ -19,7 +20,9 @@ URL once: its token becomes a cookie and leaves the address bar. Needs the built
 
 Options:
   --port <n>              Port to listen on (default: any free port)
-  --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
+  --projects-dir <dir>    History directory (default: the one chosen in the Project panel, saved in
+                          $XDG_CONFIG_HOME/baton/settings.json; else $CLAUDE_CONFIG_DIR/projects
+                          or ~/.claude/projects)
   --db <file>             Search index (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)
   --no-index              Do not open the search index (search is then unavailable)
   --claude <path>         The claude CLI to run (default: BATON_CLAUDE_PATH, PATH, node_modules/.bin)
@@ -72,7 +75,9 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
 
   const where = storeLocation(values);
   const core = await createAppCore({
-    projectsDir: where.projectsDir,
+    // The switch wins over the setting; without it the setting, $CLAUDE_CONFIG_DIR or ~/.claude decide.
+    ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),
+    settingsFile: defaultSettingsFile(),
     ...(values["no-index"] === true ? {} : { dbPath: where.dbPath }),
     ...(values.claude !== undefined ? { claudePath: values.claude } : {}),
     searchFrom: [process.cwd(), repoRoot],

@@ -2,6 +2,7 @@
 
 import os from "node:os";
 import path from "node:path";
+import type { ProjectsDirSource } from "../../shared/api.js";
 
 export interface ProjectsDirOptions {
   /** An explicit folder (`--projects-dir`) wins over everything else. */
@@ -17,6 +18,32 @@ export function resolveProjectsDir(options: ProjectsDirOptions = {}): string {
   const configDir = env["CLAUDE_CONFIG_DIR"];
   if (configDir !== undefined && configDir !== "") return path.join(path.resolve(configDir), "projects");
   return path.join(options.homeDir ?? os.homedir(), ".claude", "projects");
+}
+
+export interface ProjectsDirChoice {
+  readonly projectsDir: string;
+  readonly source: ProjectsDirSource;
+}
+
+/**
+ * The desktop app's order: the `--projects-dir` switch, else the folder saved in Baton's settings,
+ * else `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. A leading `~` means the home folder
+ * (a typed setting, or `--projects-dir=~/x`, which no shell expands).
+ */
+export function chooseProjectsDir(options: ProjectsDirOptions & { readonly setting?: string | undefined }): ProjectsDirChoice {
+  const home = options.homeDir ?? os.homedir();
+  if (options.override !== undefined && options.override !== "") return { projectsDir: path.resolve(expandHome(options.override, home)), source: "command-line" };
+  if (options.setting !== undefined && options.setting !== "") return { projectsDir: path.resolve(expandHome(options.setting, home)), source: "setting" };
+  const env = options.env ?? process.env;
+  const configDir = env["CLAUDE_CONFIG_DIR"];
+  return { projectsDir: resolveProjectsDir({ env, homeDir: home }), source: configDir !== undefined && configDir !== "" ? "environment" : "default" };
+}
+
+/** `~` and `~/x` (or `~\x`) relative to `home`; any other path unchanged. */
+export function expandHome(p: string, home: string = os.homedir()): string {
+  if (p === "~") return home;
+  if (p.startsWith("~/") || p.startsWith("~\\")) return path.join(home, p.slice(2));
+  return p;
 }
 
 /** The CLI's folder name for a cwd: every non-alphanumeric character becomes `-`. */

@@ -12,6 +12,13 @@ const PermissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", 
 const Mode = oneOf(PermissionModes);
 const ModelName = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:@\[\]\/-]+$/ });
 const AbsolutePath = str({ min: 1, max: 4096, pattern: /^(\/|[A-Za-z]:[\\/])/ });
+/** A folder typed by the person: absolute or home-relative (`~/…`); null forgets a saved one. */
+const FolderOrNull: Check = (v, path) => {
+  if (v === null) return undefined;
+  const error = str({ min: 1, max: 4096 })(v, path);
+  if (error !== undefined) return error;
+  return /^(~([\\/]|$)|\/|[A-Za-z]:[\\/])/.test(v as string) ? undefined : `${path} must be an absolute path (or start with ~/)`;
+};
 
 const Image = object({ mediaType: oneOf(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: str({ min: 1, max: 30_000_000, pattern: /^[A-Za-z0-9+/=\s]+$/ }) });
 
@@ -68,6 +75,8 @@ const Specs: { readonly [M in BatonMethodName]: Spec } = {
   answerPermission: { required: [Id, Id, Answer] },
   getSessionInfo: { required: [Id] },
   chooseDirectory: { required: [] },
+  getHistoryFolder: { required: [] },
+  setHistoryFolder: { required: [FolderOrNull] },
 };
 
 const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
@@ -85,6 +94,8 @@ const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
   answerPermission: ["tabId", "requestId", "answer"],
   getSessionInfo: ["tabId"],
   chooseDirectory: [],
+  getHistoryFolder: [],
+  setHistoryFolder: ["dir"],
 };
 
 export function isMethodName(name: unknown): name is BatonMethodName {

@@ -2,6 +2,7 @@
 // row's text as its transcript holds it (the index keeps no copy). The index's rows are in two
 // full-text tables, its own and the side index's (sideIndex.ts): both are searched, on a reading
 // connection that has the side file attached.
+import path from "node:path";
 import type Database from "better-sqlite3";
 import { refOf, type RowKind, type TextRow } from "./extract.js";
 import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
@@ -17,6 +18,12 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Only hits in this session. */
   readonly sessionId?: string;
+  /**
+   * Only hits in files under this history folder. One index can hold several folders (the app's
+   * history folder can be changed; `--projects-dir` indexes another), and a hit from a folder not
+   * in use could not be opened.
+   */
+  readonly projectsDir?: string;
 }
 
 export interface SearchHit {
@@ -74,14 +81,20 @@ interface RowCounts {
 export class Searcher {
   private readonly all: Database.Statement;
   private readonly inSession: Database.Statement;
+  private readonly inFolder: Database.Statement;
   private readonly version: Database.Statement<[], number>;
   private readonly rowCounts: Database.Statement<[], { main: number; side: number }>;
+  private readonly filesOutside: Database.Statement<{ root: string }, number>;
   private counts: RowCounts | undefined;
+  /** Whether the index holds files outside a folder, as of a data_version. */
+  private outside: { readonly version: number; readonly root: string; readonly any: boolean } | undefined;
 
   /** `db` reads the index, with the side file attached as `side`. */
   constructor(db: Database.Database) {
-    this.all = db.prepare(sql(false));
-    this.inSession = db.prepare(sql(true));
+    this.all = db.prepare(sql("none"));
+    this.inSession = db.prepare(sql("session"));
+    this.inFolder = db.prepare(sql("folder"));
+    this.filesOutside = db.prepare<{ root: string }, number>("SELECT EXISTS (SELECT 1 FROM files WHERE substr(path, 1, length(@root)) <> @root)").pluck();
     this.version = db.prepare<[], number>("SELECT data_version FROM pragma_data_version").pluck();
     this.rowCounts = db.prepare(
       `SELECT coalesce(sum(CASE WHEN lo < ${SIDE_ROWID_BASE} THEN hi - lo + 1 END), 0) AS main,
@@ -94,10 +107,13 @@ export class Searcher {
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
     const phrases = parseQuery(query);
     const match = toFtsQuery(phrases);
+    const root = options.projectsDir === undefined ? undefined : path.resolve(options.projectsDir) + path.sep;
     const rows = (
       options.sessionId !== undefined
         ? this.inSession.all({ match, limit, ...this.windows(true), sessionId: options.sessionId })
-        : this.all.all({ match, limit, ...this.windows(false) })
+        : root !== undefined && this.holdsOtherFolders(root)
+          ? this.inFolder.all({ match, limit, ...this.windows(false), root })
+          : this.all.all({ match, limit, ...this.windows(false) })
     ) as HitRow[];
     const hits: SearchHit[] = [];
     for (const r of rows) {
@@ -105,6 +121,13 @@ export class Searcher {
       if (place !== undefined) hits.push(toHit(r, place, readRow(r.path, place), phrases));
     }
     return hits;
+  }
+
+  /** Whether some indexed file lies outside `root`: only then must a search look at each match's file. */
+  private holdsOtherFolders(root: string): boolean {
+    const version = this.version.get()!;
+    if (this.outside?.version !== version || this.outside.root !== root) this.outside = { version, root, any: this.filesOutside.get({ root }) === 1 };
+    return this.outside.any;
   }
 
   /**
@@ -127,22 +150,23 @@ export class Searcher {
 /**
  * Ranks first, then reads the shown rows: the window's bm25 needs only the index and the docsize
  * table. A row's chunk is the file_rows entry with the greatest `lo` not past its rowid; it gives
- * the file (so the session and subagent) and the row's place. A session filter looks the chunk up
- * for each match inside the window; CROSS JOIN keeps the MATCH as the outer loop.
+ * the file (so the session and subagent) and the row's place. A session or folder filter looks the
+ * chunk up for each match as the window is filled; CROSS JOIN keeps the MATCH as the outer loop.
  *
  * Side rows are checked against their chunk's range as they are ranked: a run that stopped
  * between the worker's commit and the writer's left side rows no chunk names (sideIndex.ts). bm25
  * scores a table by its own statistics; the side table holds rows from the same history, so its
  * word frequencies, and so the two tables' scores, are alike.
  */
-function sql(sessionFilter: boolean): string {
+function sql(filter: "none" | "session" | "folder"): string {
   const chunkOf = (rowid: string): string => `(SELECT lo FROM file_rows WHERE lo <= ${rowid} ORDER BY lo DESC LIMIT 1)`;
   const rank = (table: string, window: string, checkChunk: boolean): string => {
-    if (!sessionFilter && !checkChunk) {
+    if (filter === "none" && !checkChunk) {
       return `SELECT rowid AS id, bm25(${table}) AS score FROM ${table} WHERE ${table} MATCH @match
               ORDER BY rowid DESC LIMIT ${window}`;
     }
-    const inSession = sessionFilter ? "CROSS JOIN files xf ON xf.id = xr.file_id AND xf.session_id = @sessionId" : "";
+    const files = "CROSS JOIN files xf ON xf.id = xr.file_id";
+    const inSession = filter === "session" ? `${files} AND xf.session_id = @sessionId` : filter === "folder" ? `${files} AND substr(xf.path, 1, length(@root)) = @root` : "";
     return `SELECT x.rowid AS id, bm25(${table}) AS score FROM ${table} x
               CROSS JOIN file_rows xr ON xr.lo = ${chunkOf("x.rowid")} ${inSession}
             WHERE ${table} MATCH @match AND x.rowid <= xr.hi

@@ -4,6 +4,7 @@ import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
 import { commandTitle } from "../../shared/commandEcho.js";
+import { HistoryFolderRow } from "./HistoryFolderRow.js";
 
 export function refreshSessions(): void {
   void api().listSessions().then((r) => {
@@ -61,6 +62,12 @@ export function ProjectPanel() {
 
   return (
     <div className="project-body">
+      <HistoryFolderRow
+        onChanged={() => {
+          setQuery(""); // hits from the old folder would mislead
+          refreshSessions();
+        }}
+      />
       <div className="search-row">
         <input type="search" aria-label="Search history" placeholder="Search all sessions…" value={query} onChange={(e) => setQuery(e.target.value)} />
         <button aria-label="Refresh sessions" onClick={refreshSessions}>⟳</button>

@@ -31,6 +31,8 @@ export function createElectronApi(bridge: unknown): BatonApi {
     answerPermission: (tabId, requestId, answer) => api.answerPermission(tabId, requestId, answer),
     getSessionInfo: (tabId) => api.getSessionInfo(tabId),
     chooseDirectory: () => api.chooseDirectory(),
+    getHistoryFolder: () => api.getHistoryFolder(),
+    setHistoryFolder: (dir) => api.setHistoryFolder(dir),
     onTranscriptDelta: (tabId, listener) => api.onTranscriptDelta(tabId, listener),
     onTabsChanged: (listener) => api.onTabsChanged(listener),
     onLog: (listener) => api.onLog(listener),

@@ -162,6 +162,8 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     answerPermission: (tabId, requestId, answer) => call("answerPermission", [tabId, requestId, answer]),
     getSessionInfo: (tabId) => call("getSessionInfo", [tabId]),
     chooseDirectory: () => call("chooseDirectory", []),
+    getHistoryFolder: () => call("getHistoryFolder", []),
+    setHistoryFolder: (dir) => call("setHistoryFolder", [dir]),
     onTranscriptDelta: (tabId, listener) => subscribe({ topic: "transcript", tabId }, (d) => listener(d as TranscriptDelta)),
     onTabsChanged: (listener) => subscribe({ topic: "tabs" }, (d) => listener(d as readonly TabInfo[])),
     onLog: (listener) => subscribe({ topic: "log" }, (d) => listener(d as LogEntry)),

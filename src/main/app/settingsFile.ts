@@ -1,0 +1,69 @@
+// Baton's own settings: one small JSON file in its user-data folder (the desktop app's
+// `app.getPath("userData")`, web mode's $XDG_CONFIG_HOME/baton), never below ~/.claude. Fields this
+// version does not know (written by a newer Baton) are kept when it writes; a damaged file reads
+// as no settings, and the next save replaces it.
+
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { isPlainObject } from "../ipc/check.js";
+import { defaultDbPath } from "../store/dbPath.js";
+
+export const SETTINGS_FILE_NAME = "settings.json";
+
+export interface BatonSettings {
+  /** The history folder chosen in the app (absolute). */
+  readonly projectsDir?: string;
+}
+
+export interface SettingsRead {
+  readonly settings: BatonSettings;
+  /** Why the file could not be used, when it exists but is damaged. */
+  readonly problem?: string;
+}
+
+/** Web mode's settings file: beside the default search index, in Baton's config folder. */
+export function defaultSettingsFile(): string {
+  return path.join(path.dirname(defaultDbPath()), SETTINGS_FILE_NAME);
+}
+
+export function readSettings(file: string): SettingsRead {
+  const raw = readRaw(file);
+  if (!raw.ok) return { settings: {}, problem: raw.problem };
+  const { projectsDir } = raw.value;
+  if (projectsDir !== undefined && (typeof projectsDir !== "string" || !path.isAbsolute(projectsDir))) {
+    return { settings: {}, problem: `${file}: "projectsDir" is not an absolute path; it was ignored` };
+  }
+  return { settings: projectsDir !== undefined ? { projectsDir } : {} };
+}
+
+/** Sets (or, with undefined, removes) fields and writes the file whole: a crash leaves the old or the new file, never half of one. */
+export async function updateSettings(file: string, change: { readonly [K in keyof Required<BatonSettings>]: Required<BatonSettings>[K] | undefined }): Promise<void> {
+  const current = readRaw(file);
+  const next: Record<string, unknown> = current.ok ? { ...current.value } : {};
+  for (const [key, value] of Object.entries(change)) {
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  await fsp.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await fsp.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
+  await fsp.rename(temp, file);
+}
+
+function readRaw(file: string): { ok: true; value: Record<string, unknown> } | { ok: false; problem?: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, value: {} };
+    return { ok: false, problem: `${file} could not be read: ${(error as Error).message}` };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isPlainObject(value)) return { ok: true, value };
+  } catch {
+    // reported below
+  }
+  return { ok: false, problem: `${file} is not a settings file (not a JSON object); it was ignored` };
+}
