@@ -102,3 +102,12 @@ export const MaxNestedBlocks = 120;
 export function isAgentToolCall(name: string, input: JsonObject | undefined): boolean {
   return name === "Agent" || name === "Task" || (input !== undefined && typeof input["subagent_type"] === "string");
 }
+
+/**
+ * Whether a record's steps must come from its sidechain file because the stream did not carry
+ * them: none arrived yet, or it is a nested agent (PROTOCOL.md §4), whose live blocks are at most
+ * the cards of agents it called.
+ */
+export function stepsNotStreamed(record: SubagentRecord): boolean {
+  return record.blocks.length === 0 || (record.spawnDepth ?? 1) >= 2;
+}

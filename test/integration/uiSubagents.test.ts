@@ -113,6 +113,41 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it("shows a depth-3 agent live inside its caller's card, before any card is expanded, and once only after its caller's sidechain is read", async () => {
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Top agent", "[[SUB-A]] delegate twice")] }, { blocks: [text("Three levels finished.")] }],
+        "SUB-A": [{ blocks: [agentCall("Middle agent", "[[SUB-B]] delegate once more")] }, { blocks: [text("Middle agent reported back.")] }],
+        "SUB-B": [{ blocks: [text("Handing the work to the deepest agent."), agentCall("Deepest agent", "[[SUB-C]] run echo")] }, { blocks: [text("Deepest agent reported back.")] }],
+        // The deepest agent stays busy a while, so its card can be seen running.
+        "SUB-C": [{ blocks: [bashCall("echo from-depth-three", "Echo from the deepest agent")] }, { blocks: [text("Depth three done.")], delayMs: 2500 }],
+      },
+      { cwdName: "deep-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("nest three agents");
+    // Nothing the deepest agent does reaches stdout but its task events: the Hierarchy shows it
+    // running, placed under the middle agent, with no card expanded (no sidechain read yet).
+    const deepest = baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Deepest agent" });
+    await pw(deepest).toBeVisible({ timeout: 30_000 });
+    await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Middle agent" }).getByRole("treeitem", { name: "general-purpose: Deepest agent" })).toBeVisible();
+    await pw(baton.transcript).toContainText("Three levels finished.", { timeout: 90_000 });
+
+    const top = baton.subagentCard("general-purpose", "Top agent");
+    await baton.expand(top);
+    const middle = baton.subagentCard("general-purpose", "Middle agent", top);
+    await baton.expand(middle);
+    const deep = baton.subagentCard("general-purpose", "Deepest agent", middle);
+    await pw(deep).toHaveAttribute("data-status", "completed");
+    // Expanding the middle card read its sidechain, whose real Agent call took the stand-in's place.
+    await pw(middle).toContainText("Handing the work");
+    await pw(baton.subagentCard("general-purpose", "Deepest agent")).toHaveCount(1);
+    await baton.expand(deep);
+    await pw(baton.toolCards("Bash", deep).getByLabel("Output")).toContainText("from-depth-three", { timeout: 30_000 });
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it("keeps a card expanded through progress ticks and scrolling it away and back", async () => {
     // Many blocks after the card, so scrolling to the end unmounts its row.
     const filler = Array.from({ length: 16 }, (_, i) => text(`Paragraph ${i}: ${"lorem ipsum ".repeat(60)}`));

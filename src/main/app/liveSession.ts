@@ -5,7 +5,7 @@
 
 import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
-import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
+import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
@@ -96,7 +96,7 @@ export class LiveSession {
 
   /**
    * A subagent's full step list. Read from its sidechain file when the stream did not carry it
-   * (nothing streamed, or older steps dropped by the cap): the lines are fed into the live state,
+   * (nothing streamed, a nested agent, or older steps dropped by the cap): the lines are fed into the live state,
    * so the card shows them too, and so are the lines the file gets later. No file: the streamed
    * steps. Undefined: no such subagent.
    */
@@ -107,7 +107,7 @@ export class LiveSession {
       this.asked.add(toolUseId);
       this.options.onChange();
     }
-    const fromDisk = record.blocks.length === 0 || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
+    const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
     const where = this.location();
     if (!fromDisk || where === undefined) return record.blocks;
     const events = await this.sidechains.read(where, toolUseId, record.taskId);
@@ -249,9 +249,10 @@ export class LiveSession {
       const record = this.record(toolUseId);
       // Gone from the set once asked, once something streamed, for a top-level agent (its steps
       // stream), or when the id is no Agent call (a SendMessage continuation names its own call).
+      // A nested agent's card may hold the cards of agents it called: its own steps are still unstreamed.
       if (
         this.asked.has(toolUseId) ||
-        (record !== undefined && (record.blocks.length > 0 || record.spawnDepth === 1)) ||
+        (record !== undefined && (!stepsNotStreamed(record) || record.spawnDepth === 1)) ||
         (record === undefined && findToolCall(this.state, toolUseId) !== undefined)
       ) {
         this.unstreamed.delete(toolUseId);

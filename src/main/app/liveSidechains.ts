@@ -5,7 +5,7 @@
 
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
-import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
+import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
 import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, type Follower } from "../history/index.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
@@ -113,8 +113,8 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
 }
 
 /**
- * Marks the records in `paths` (by Agent tool_use id) that have no blocks with their sidechain
- * path, so a card knows it can load its steps. Unchanged subtrees keep their identity.
+ * Marks the records in `paths` (by Agent tool_use id) whose steps the stream did not carry with
+ * their sidechain path, so a card knows it can load its steps. Unchanged subtrees keep their identity.
  */
 export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<string, string>): Transcript {
   const blocks = annotate(transcript.blocks, paths);
@@ -136,7 +136,7 @@ function annotate(blocks: readonly Block[], paths: ReadonlyMap<string, string>):
 
 function annotateRecord(record: SubagentRecord, paths: ReadonlyMap<string, string>): SubagentRecord {
   const file = paths.get(record.toolUseId);
-  if (file !== undefined && record.blocks.length === 0 && record.sidechainPath === undefined) return { ...record, sidechainPath: file };
+  if (file !== undefined && stepsNotStreamed(record) && record.sidechainPath === undefined) return { ...record, sidechainPath: file };
   const blocks = annotate(record.blocks, paths);
   return blocks === record.blocks ? record : { ...record, blocks };
 }

@@ -2,7 +2,7 @@
 // tick re-renders this card only; its expanded state lives in the store keyed by toolUseId, so it
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";
-import { MaxNestedBlocks, type Block, type SubagentRecord } from "../../shared/transcript.js";
+import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { addLog, insertNested, select, setExpanded, useApp } from "../store/appStore.js";
@@ -90,21 +90,22 @@ function ProgressLine({ record }: { record: SubagentRecord }) {
   );
 }
 
-type LoadState = "idle" | "loading" | "failed";
+type LoadState = "idle" | "loading" | "loaded" | "failed";
 
 function Expanded({ tabId, block, record }: { tabId: string; block: Block; record: SubagentRecord }) {
   const live = useChildren(tabId, block.id);
   const ids = useStepIds(tabId, block.id, live);
   const showingAll = useShowingAllSteps(tabId, block.id);
   const [load, setLoad] = useState<LoadState>("idle");
-  const needsLoad = ids.length === 0 && record.sidechainPath !== undefined;
+  const needsLoad = (ids.length === 0 || stepsNotStreamed(record)) && record.sidechainPath !== undefined;
   useEffect(() => {
     if (!needsLoad || load !== "idle") return;
     setLoad("loading");
     void loadSteps(tabId, record.toolUseId).then((blocks) => {
-      if (blocks === undefined) setLoad("failed");
+      if (blocks === undefined) return setLoad("failed");
       // The hub keeps the newest MaxNestedBlocks; older ones wait for "Show earlier steps".
-      else insertNested(tabId, block.id, blocks.slice(-MaxNestedBlocks));
+      insertNested(tabId, block.id, blocks.slice(-MaxNestedBlocks));
+      setLoad("loaded");
     });
   }, [needsLoad, load, tabId, block.id, record.toolUseId]);
   return (
