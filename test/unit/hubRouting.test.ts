@@ -348,6 +348,17 @@ describe("status", () => {
     expect(findToolCall(state, "t1")?.status).toBe("failed");
     expect(findToolCall(state, "t2")?.status).toBe("denied");
   });
+
+  // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone
+  // (PROTOCOL.md §9 g0): the call is denied, not failed, before the turn's permission_denials say so.
+  it.each([
+    ["Write", "Claude requested permissions to write to /home/user/notes.txt, but you haven't granted it yet."],
+    ["WebFetch", "Claude requested permissions to use WebFetch, but you haven't granted it yet."],
+    ["Bash", "touch in '/home/user/code/x/a.txt' was blocked. For security, Claude Code may only create or modify files in the allowed working directories for this session: '/home/user/code/x'."],
+  ])("a %s call auto-denied for want of a prompt is denied", (name, text) => {
+    const { state } = run([...start, ev.use("t1", name, {}), ev.result("t1", text, null, { isError: true, structured: `Error: ${text}` })]);
+    expect(findToolCall(state, "t1")?.status).toBe("denied");
+  });
 });
 
 describe("live card data", () => {

@@ -138,6 +138,8 @@ const DenialText = [
   /^Permission to use \S+ has been denied/,
   / was blocked\. For security, Claude Code may only/,
   /^Tool permission request failed/,
+  // Default mode with no prompt tool to ask through (the CLI's auto-denial).
+  /^Claude requested permissions to .+, but you haven't granted it yet/,
 ];
 
 function isDenial(call: ToolCallRecord, ev: ToolResultEvent): boolean {
