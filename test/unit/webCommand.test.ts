@@ -1,6 +1,7 @@
 // `baton web`: refuses to start without the built UI (and says to run the build), otherwise
 // prints a loopback URL with a token, serves the page through it, and stops cleanly on request.
 
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
@@ -59,6 +60,8 @@ describe("baton web", () => {
     await listening;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
     expect(io.out()).toContain(url);
+    // What starting found is said, though it was logged before the command listened.
+    expect(io.err()).toContain("baton web: Claude Code CLI not found");
     const exchange = await fetchStatus(url);
     expect(exchange.status).toBe(303);
     const page = await fetchStatus(new URL("/", url).href, exchange.cookie);
@@ -66,5 +69,24 @@ describe("baton web", () => {
     stop();
     expect(await exited).toBe(0);
     await expect(fetchStatus(new URL("/", url).href, exchange.cookie)).rejects.toThrow();
+  });
+
+  it("serves without search, saying why, when the index would go inside the history folder", async () => {
+    const io = bufferIO();
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
+    let listened!: () => void;
+    const listening = new Promise<void>((resolve) => (listened = resolve));
+    const projects = path.join(dir, "projects");
+    const exited = run(["--projects-dir", projects, "--db", path.join(projects, "history.db"), "--claude", "/nonexistent/claude"], io, {
+      rendererDir: dir,
+      stopSignal,
+      onListening: () => listened(),
+    });
+    await listening;
+    expect(io.err()).toMatch(/history index unavailable; search is off \(.*refusing to put Baton's database inside the Claude Code history folder/);
+    stop();
+    expect(await exited).toBe(0);
+    expect(existsSync(path.join(projects, "history.db"))).toBe(false);
   });
 });

@@ -6,9 +6,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { LogEntry } from "../../shared/api.js";
 import { createAppCore } from "../app/createAppCore.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
-import { storeLocation } from "../store/commandOptions.js";
+import { defaultDbPath } from "../store/dbPath.js";
 import { startWebServer } from "../web/webServer.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
@@ -73,18 +74,24 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
     return ExitCode.failure;
   }
 
-  const where = storeLocation(values);
+  // The app core checks the index's place against the history folder it settles on (the switch,
+  // or the saved setting): a database that may not go there leaves search off, with a warning.
   const core = await createAppCore({
     // The switch wins over the setting; without it the setting, $CLAUDE_CONFIG_DIR or ~/.claude decide.
     ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),
     settingsFile: defaultSettingsFile(),
-    ...(values["no-index"] === true ? {} : { dbPath: where.dbPath }),
+    ...(values["no-index"] === true ? {} : { dbPath: values.db ?? defaultDbPath() }),
     ...(values.claude !== undefined ? { claudePath: values.claude } : {}),
     searchFrom: [process.cwd(), repoRoot],
   });
-  const stopLog = core.log.subscribe((entry) => {
-    if (entry.level === "error" || (entry.level === "warning" && entry.source === "baton")) io.stderr(`baton web: ${entry.message}\n`);
-  });
+  const show = (entry: LogEntry): void => {
+    if (entry.level !== "error" && (entry.level !== "warning" || entry.source !== "baton")) return;
+    const why = entry.fields?.["error"];
+    io.stderr(`baton web: ${entry.message}${typeof why === "string" ? ` (${why})` : ""}\n`);
+  };
+  // What starting the core found (no CLI, no index) is already in the log.
+  for (const entry of core.log.entries()) show(entry);
+  const stopLog = core.log.subscribe(show);
   let server;
   try {
     server = await startWebServer({ service: core.service, rendererDir, port });
