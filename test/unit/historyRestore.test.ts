@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { createSessionState, findToolCall, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
@@ -74,6 +74,18 @@ describe.skipIf(noRecordings)("restoring recorded sessions", () => {
     expect(await loadSubagentBlocks(session, "toolu_main_t0_1")).toBe(blocks);
     // Nothing from the sidechain reached the top level.
     expect(annotatedTranscript(session).blocks.map((b) => b.kind)).toEqual(["user", "text", "tool", "text"]);
+  });
+
+  it("taskstop-background: the Bash that TaskStop cut restores as stopped, in the card's loaded steps too, as it was live", async () => {
+    const recording = need("taskstop-background");
+    const { session } = await restoreSession(mainFiles(recording)[0]!);
+    const blocks = await loadSubagentBlocks(session, "toolu_main_t0_0");
+    const bash = blocks.find((b) => b.call?.name === "Bash")?.call;
+    expect(bash?.status).toBe("stopped");
+    expect(record(annotatedTranscript(session), "toolu_main_t0_0")?.blocks.find((b) => b.call?.name === "Bash")?.call?.status).toBe("stopped");
+    // Live, the same call ended the same way.
+    const live = reduceAll(createSessionState(), recordingEvents(readJsonlLines(recording.streamFiles[0]!)));
+    expect(findToolCall(live, bash!.toolUseId)?.status).toBe("stopped");
   });
 
   it.skipIf(!findRecording("e-nested-agents"))("e: the depth-2 agent sits under its parent's card, loadable directly", async () => {

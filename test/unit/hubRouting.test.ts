@@ -349,6 +349,31 @@ describe("status", () => {
     expect(findToolCall(state, "t2")?.status).toBe("denied");
   });
 
+  // TaskStop kills a background agent; the CLI answers the Bash it was running with the text a
+  // rejected call gets (recording taskstop-background). That call was cut, not refused.
+  it.each([
+    ["no request was made", [], "stopped"],
+    ["its request was denied", [ev.ask("req_b", "toolu_b", "a_bg"), ev.answer("req_b", "deny", "no")], "denied"],
+  ] as const)("a call cut by TaskStop is stopped when %s", (_case, asked, status) => {
+    const rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+    const events = [
+      ...start,
+      ev.agent("toolu_bg", "slow", null, { run_in_background: true }),
+      ev.started("a_bg", "toolu_bg"),
+      ev.use("toolu_b", "Bash", { command: "sleep 20" }, "toolu_bg"),
+      ...asked,
+      ev.use("toolu_stop", "TaskStop", { task_id: "a_bg" }),
+      ev.updated("a_bg", "killed"),
+      ev.result("toolu_stop", '{"message":"Successfully stopped task: a_bg (slow)","task_id":"a_bg"}'),
+      ev.result("toolu_b", rejected, "toolu_bg", { isError: true, structured: "User rejected tool use" }),
+    ];
+    const { state } = run(events);
+    expect(findToolCall(state, "toolu_b")?.status).toBe(status);
+    // Without the TaskStop, the same rejection is a refusal (a person can reject a call in a terminal).
+    const { state: plain } = run(events.filter((e) => !("toolUseId" in e && e.toolUseId === "toolu_stop") && !(e.kind === "assistant_block" && e.block.type === "tool_use" && e.block.id === "toolu_stop")));
+    expect(findToolCall(plain, "toolu_b")?.status).toBe("denied");
+  });
+
   // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone
   // (PROTOCOL.md §9 g0): the call is denied, not failed, before the turn's permission_denials say so.
   it.each([

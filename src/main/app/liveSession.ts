@@ -10,7 +10,7 @@ import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks } from "../history/index.js";
-import { createSessionState, findToolCall, reduceAllConsuming, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -113,7 +113,7 @@ export class LiveSession {
     const events = await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return now.blocks;
-    return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
+    return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", stoppedByTaskStop(this.state, toolUseId));
   }
 
   /** Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts). */

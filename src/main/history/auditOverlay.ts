@@ -18,9 +18,14 @@ import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, SessionAudit } from "../store/audit.js";
 
-/** What the CLI writes for a tool cut off by an interrupt (PROTOCOL.md, i1 recording). */
+/** What the CLI writes for a tool cut off by an interrupt or TaskStop (PROTOCOL.md, i1 recording), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
 const RejectedStructured = /^(Error: )?User rejected tool use/;
+
+export function isRejection(ev: ToolResultEvent): boolean {
+  const structured = typeof ev.structured === "string" ? ev.structured : "";
+  return ev.isError && (RejectedText.test(ev.text) || RejectedStructured.test(structured));
+}
 
 export class AuditOverlay {
   private readonly decisions = new Map<string, AuditPermission[]>();
@@ -101,9 +106,7 @@ export class AuditOverlay {
 
   /** A subagent's "rejected" result written after a recorded interrupt, in the turn it cut. */
   private cutByInterrupt(ev: ToolResultEvent): boolean {
-    if (ev.parentToolUseId === null || !ev.isError || this.interrupts.length === 0 || this.denied.has(ev.toolUseId)) return false;
-    const structured = typeof ev.structured === "string" ? ev.structured : "";
-    if (!RejectedText.test(ev.text) && !RejectedStructured.test(structured)) return false;
+    if (ev.parentToolUseId === null || this.interrupts.length === 0 || this.denied.has(ev.toolUseId) || !isRejection(ev)) return false;
     const at = ev.timestamp === undefined ? NaN : Date.parse(ev.timestamp);
     if (!Number.isFinite(at)) return false;
     const interrupt = latestAtOrBefore(this.interrupts, at);

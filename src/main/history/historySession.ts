@@ -4,8 +4,8 @@
 
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript, type SessionState } from "../hub/index.js";
-import type { AuditOverlay } from "./auditOverlay.js";
+import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
+import { isRejection, type AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
 import { lineProblems, type HistoryProblem } from "./problems.js";
@@ -127,7 +127,7 @@ export async function loadSubagentBlocks(session: HistorySession, toolUseId: str
   // The session has ended: calls inside this subagent that never got a result stopped with it.
   if (session.finished) state = reduce(state, ExitEvent);
   session.state = state;
-  const blocks = ownBlocks(session.sessionId, toolUseId, events, true);
+  const blocks = ownBlocks(session.sessionId, toolUseId, events, true, stoppedByTaskStop(state, toolUseId));
   session.loaded.set(toolUseId, blocks);
   return blocks;
 }
@@ -183,12 +183,15 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
  * A subagent's blocks without its record's cap: its events reduced as a session of their own (its
  * parent id → top level), so ids and shapes match the record's blocks. An ended agent's open calls
  * end as stopped. Used for a restored session's sidechains and a live one's (liveSidechains.ts).
+ * `cut`: TaskStop stopped the agent (stoppedByTaskStop), so the rejections of its own calls are
+ * the cut, not refusals: left out, the calls stop with it, as in the session's state.
  */
-export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean): readonly Block[] {
+export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean, cut = false): readonly Block[] {
   const own: ClientEvent[] = [];
   for (const event of events) {
     if (!("parentToolUseId" in event)) continue;
     if (event.parentToolUseId !== toolUseId) own.push(event);
+    else if (event.kind === "tool_result" && cut && isRejection(event)) continue;
     else if (event.kind !== "user_prompt") own.push({ ...event, parentToolUseId: null });
   }
   if (ended) own.push(ExitEvent);

@@ -186,6 +186,11 @@ export function toTranscript(state: SessionState): Transcript {
   return transcript;
 }
 
+/** Whether a TaskStop call stopped the agent of this Agent call: the calls it was running were cut, not refused. */
+export function stoppedByTaskStop(state: SessionState, toolUseId: string): boolean {
+  return reroot(hubState(state)).stoppedByTaskStop.get(toolUseId) === true;
+}
+
 export function findToolCall(state: SessionState, toolUseId: string): ToolCallRecord | undefined {
   const node = findCallAnywhere(reroot(hubState(state)), toolUseId);
   return node === undefined ? undefined : blockOf(node).call;

@@ -131,6 +131,8 @@ export class Store {
   readonly settled = new Map<string, true>();
   /** The latest continued run of an Agent call, by its tool_use id. */
   readonly runs = new Map<string, ContinuedRun>();
+  /** Agent tool_use ids whose task a TaskStop call stopped: their cut calls are stopped, not denied (toolCalls.ts). */
+  readonly stoppedByTaskStop = new Map<string, true>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
   readonly apiErrors = new Map<string, string>();
   /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */

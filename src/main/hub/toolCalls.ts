@@ -3,6 +3,7 @@
 
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
+import { isObject, str } from "../../shared/jsonFields.js";
 import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
 import { addBlock, addCall, addOrphan, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
@@ -113,7 +114,8 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   foldProgress(d, node);
   const call = node.call;
   if (call === undefined) return;
-  const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? "denied" : "failed";
+  const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? (cutByStop(d, node, call) ? "stopped" : "denied") : "failed";
+  if (call.name === "TaskStop" && !ev.isError) noteTaskStop(d, call, ev);
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
   let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent, ev.timestamp ?? call.endedAt);
   if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
@@ -141,6 +143,25 @@ const DenialText = [
   // Default mode with no prompt tool to ask through (the CLI's auto-denial).
   /^Claude requested permissions to .+, but you haven't granted it yet/,
 ];
+
+/**
+ * The CLI answers the calls of an agent that TaskStop kills with the rejection text a denial gets
+ * ("The user doesn't want to proceed…"): such a call was cut, not refused, unless a permission
+ * request for it was denied. (An interrupt leaves the same text, and so does a person rejecting a
+ * call in a terminal, which also stops the turn: without Baton's audit trail the two cannot be
+ * told apart, see historySession.ts; TaskStop names its task.)
+ */
+function cutByStop(d: Draft, node: Node, call: ToolCallRecord): boolean {
+  const owner = node.owner?.call?.toolUseId;
+  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(d.store.stoppedByTaskStop, owner) === true;
+}
+
+/** A TaskStop that stopped an agent's task: remembers the agent (see cutByStop). */
+function noteTaskStop(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): void {
+  const named = str(call.input, "task_id") ?? (isObject(ev.structured) ? str(ev.structured, "task_id") : undefined);
+  const link = named === undefined ? undefined : d.store.tasks.get(named);
+  if (link?.kind === "agent") writeMap(d.log, d.store.stoppedByTaskStop, link.toolUseId, true);
+}
 
 function isDenial(call: ToolCallRecord, ev: ToolResultEvent): boolean {
   if (call.permission?.state === "denied") return true;

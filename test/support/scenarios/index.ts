@@ -17,6 +17,7 @@ import { resume } from "./resume.js";
 import { sendMessageContinue, sendMessageRunning } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
 import { subagentApiErrors } from "./subagentApiErrors.js";
+import { taskStop } from "./taskStop.js";
 import type { Scenario } from "./types.js";
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -41,6 +42,7 @@ export const SCENARIOS: readonly Scenario[] = [
   sendMessageRunning,
   backgroundOneShot,
   deepNesting,
+  taskStop,
 ];
 
 export function findScenario(name: string): Scenario | undefined {

@@ -10,7 +10,7 @@ const messagesOf = (request: Request): readonly { role?: unknown; content?: unkn
  * The id the CLI made up for the last subagent it ran: its Agent tool_result tells the model
  * "agentId: <id> (use SendMessage with to: '<id>', …)".
  */
-function lastAgentId(request: Request): string {
+export function lastAgentId(request: Request): string {
   const found = [...JSON.stringify(messagesOf(request)).matchAll(/agentId: ([A-Za-z0-9_-]+)/g)].at(-1);
   if (found === undefined) throw new Error("no agentId in the request's tool results");
   return found[1]!;
