@@ -42,6 +42,8 @@ function placementsOnDisk(dir: string): Placement[] | undefined {
     const metaFile = path.join(root, file.replace(/\.jsonl$/, ".meta.json"));
     const meta = taskId !== undefined && existsSync(metaFile) ? (JSON.parse(readFileSync(metaFile, "utf8")) as { toolUseId: string; spawnDepth: number }) : undefined;
     if (taskId !== undefined && meta === undefined) continue; // a sidechain no meta.json names: nothing to place it by
+    // An agent a Workflow script ran: no Agent call started it (its meta names none); the Workflow's card stands for it.
+    if (meta !== undefined && meta.toolUseId === undefined) continue;
     if (taskId !== undefined && meta !== undefined) agents.push({ taskId, toolUseId: meta.toolUseId, spawnDepth: meta.spawnDepth });
     const lines = readFileSync(path.join(root, file), "utf8").split("\n").filter((l) => l.trim() !== "");
     for (const use of toolUses(lines.map((l) => JSON.parse(l) as Record<string, any>).filter((l) => Array.isArray(l.message?.content)))) {

@@ -2,9 +2,10 @@
 // (either may come first), progress feeds the live card, updates and notifications move the status
 // until the final tool_result has spoken.
 
-import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent } from "../../shared/events.js";
+import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent, ToolResultEvent } from "../../shared/events.js";
+import { isObject, str } from "../../shared/jsonFields.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { SubagentRecord, SubagentStatus } from "../../shared/transcript.js";
+import type { SubagentRecord, SubagentStatus, ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
 import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
@@ -32,6 +33,29 @@ export function newRecord(toolUseId: string, input: JsonObject, depth: number | 
     spawnDepth: depth,
   });
 }
+
+/**
+ * The Workflow tool runs a script of agents in the background: live, its task_started (task_type
+ * local_workflow) gives its call a record; restored, its launch receipt does (`async_launched`,
+ * `taskType: "local_workflow"`), so both show the same card, which its notification completes.
+ */
+export function launchedWorkflow(call: ToolCallRecord, ev: ToolResultEvent): SubagentRecord | undefined {
+  const s = isObject(ev.structured) ? ev.structured : undefined;
+  if (s === undefined || str(s, "status") !== "async_launched" || str(s, "taskType") !== WorkflowTask) return undefined;
+  const script = str(call.input, "script") ?? str(call.input, "name") ?? "";
+  return makeRecord({
+    ...newRecord(call.toolUseId, {}, undefined),
+    taskId: str(s, "taskId") ?? "",
+    subagentType: WorkflowType,
+    description: str(s, "summary") ?? str(s, "workflowName") ?? "",
+    prompt: script,
+    background: true,
+  });
+}
+
+/** The task_type of a Workflow run, and the agent type its record shows. */
+const WorkflowTask = "local_workflow";
+const WorkflowType = "workflow";
 
 /** What task events learned before the tool_use arrived wins over the tool_use input. */
 export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefined): SubagentRecord {
@@ -105,8 +129,9 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     ...r,
     taskId: ev.taskId,
     description: ev.description ?? r.description,
-    subagentType: ev.subagentType ?? r.subagentType,
+    subagentType: ev.subagentType ?? (ev.taskType === WorkflowTask ? WorkflowType : r.subagentType),
     prompt: ev.prompt ?? r.prompt,
+    background: r.background || ev.taskType === WorkflowTask,
   });
   const node = findCall(d, ev.toolUseId);
   if (node === undefined) {

@@ -12,7 +12,7 @@ import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
 import { Dropped, getIfAny, type Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
-import { newRecord, mergeDraft } from "./subagentRecords.js";
+import { launchedWorkflow, newRecord, mergeDraft } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { replaceStandIn } from "./unseenAgentCalls.js";
 import { writeMap } from "./undoLog.js";
@@ -117,7 +117,7 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? (cutByStop(d, node, call) ? "stopped" : "denied") : "failed";
   if (call.name === "TaskStop" && !ev.isError) noteTaskStop(d, call, ev);
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
-  let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent, ev.timestamp ?? call.endedAt);
+  let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent ?? launchedWorkflow(call, ev), ev.timestamp ?? call.endedAt);
   if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
   setCall(d, node, next); // its progress is folded in above
   if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(d, node);

@@ -1,5 +1,6 @@
-// Finds every transcript under a projects dir (PROTOCOL.md 6.1): `<P>/<session>.jsonl` and
-// `<P>/<session>/subagents/agent-<id>.jsonl`, plus CLI 2.0.x sidechains at the project root
+// Finds every transcript under a projects dir (PROTOCOL.md 6.1): `<P>/<session>.jsonl`,
+// `<P>/<session>/subagents/agent-<id>.jsonl` and a Workflow's agents in
+// `<P>/<session>/subagents/workflows/<runId>/agent-<id>.jsonl`, plus CLI 2.0.x sidechains at the project root
 // (`<P>/agent-<id>.jsonl`, whose session is only named inside). Directory reads only, so an
 // unchanged re-scan stays cheap; stat happens in the indexer. A `DirCache` keeps listings between
 // scans: a directory whose mtime has not moved costs one stat instead of a read.
@@ -73,12 +74,22 @@ export function discoverTranscripts(dir: string, cache: DirCache = new DirCache(
 function sidechainsOf(cache: DirCache, projectDir: string, project: string, sessionId: string): DiscoveredFile[] {
   const dir = join(join(projectDir, sessionId), "subagents");
   const out: DiscoveredFile[] = [];
-  for (const name of cache.list(dir).files) {
+  const listing = cache.list(dir);
+  agentFilesIn(dir, listing.files, project, sessionId, out);
+  // The agents a Workflow script ran (CLI 2.1.197): `subagents/workflows/<runId>/agent-<id>.jsonl`.
+  if (listing.dirs.has("workflows")) {
+    const runs = join(dir, "workflows");
+    for (const run of cache.list(runs).dirs) agentFilesIn(join(runs, run), cache.list(join(runs, run)).files, project, sessionId, out);
+  }
+  return out;
+}
+
+function agentFilesIn(dir: string, files: readonly string[], project: string, sessionId: string, out: DiscoveredFile[]): void {
+  for (const name of files) {
     const match = AGENT_FILE.exec(name);
     if (!match?.[1] || isCompactionAgent(match[1])) continue;
     out.push({ path: join(dir, name), project, sessionId, agentId: match[1] });
   }
-  return out;
 }
 
 /** `dir` is already absolute and normal and `name` a plain entry name: path.join's work is not needed. */

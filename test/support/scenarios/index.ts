@@ -19,6 +19,7 @@ import { subagent } from "./subagent.js";
 import { subagentApiErrors } from "./subagentApiErrors.js";
 import { taskStop } from "./taskStop.js";
 import type { Scenario } from "./types.js";
+import { workflow } from "./workflow.js";
 
 export const SCENARIOS: readonly Scenario[] = [
   subagent,
@@ -43,6 +44,7 @@ export const SCENARIOS: readonly Scenario[] = [
   backgroundOneShot,
   deepNesting,
   taskStop,
+  workflow,
 ];
 
 export function findScenario(name: string): Scenario | undefined {
