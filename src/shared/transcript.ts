@@ -83,7 +83,10 @@ export interface SubagentRecord {
   readonly blocks: readonly Block[];
   /** Older blocks dropped from `blocks`; the full list stays loadable from the sidechain. */
   readonly droppedBlockCount: number;
-  /** Set when a history restore has not loaded this record's sidechain yet. */
+  /**
+   * Set while the record's steps are on disk and not loaded yet: its sidechain file (for a
+   * Workflow's card, the folder of its run's agent transcripts).
+   */
   readonly sidechainPath?: string;
   readonly spawnDepth?: number;
   /** Permission requests this subagent made, oldest first. */
@@ -97,6 +100,10 @@ export interface SubagentRecord {
 }
 
 export const MaxNestedBlocks = 120;
+
+/** `subagentType` of a Workflow run's card, and of each agent the run's script started. */
+export const WorkflowType = "workflow";
+export const WorkflowAgentType = "workflow-subagent";
 
 /** Names the Agent tool has had: `Agent` (API, tool_use blocks) and `Task` (init.tools, old CLIs). */
 export function isAgentToolCall(name: string, input: JsonObject | undefined): boolean {

@@ -138,7 +138,11 @@ describe("a live tab reads what the stream left out from the session's files", (
       const record = agentIn(agentIn(t.blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")?.call?.subagent;
       return record?.blocks.some((b) => b.call?.name === "Bash") === true ? record : undefined;
     });
-    const blocks = value(await service.loadSubagentBlocks(tabId, innerId));
+    // The CLI writes a transcript a little after the lines it streams: read until the agent's last line is there.
+    const blocks = await until("the inner agent's last step on disk", async () => {
+      const read = value(await service.loadSubagentBlocks(tabId, innerId));
+      return read.some((b) => b.text === "Inner done.") ? read : undefined;
+    });
     const bash = blocks.find((b) => b.call?.name === "Bash")?.call;
     expect(bash).toMatchObject({ status: "completed", input: { command: "echo from-depth-two" } });
     expect(bash?.result?.text).toContain("from-depth-two");

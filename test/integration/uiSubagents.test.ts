@@ -6,6 +6,7 @@ import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 import { sendMessageContinue } from "../support/scenarios/sendMessageContinue.js";
+import { workflow } from "../support/scenarios/workflow.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSubagents: /usr/bin/chromium not found, skipping browser tests");
@@ -145,6 +146,31 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(baton.subagentCard("general-purpose", "Deepest agent")).toHaveCount(1);
     await baton.expand(deep);
     await pw(baton.toolCards("Bash", deep).getByLabel("Output")).toContainText("from-depth-three", { timeout: 30_000 });
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("shows a Workflow run as one card whose agents, each with its own steps, appear inside it when it is expanded", async () => {
+    app = await startWebApp(workflow.script, { cwdName: "workflow-ui" });
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("use a workflow to read both parts");
+    // The CLI asks before it runs a Workflow (default mode).
+    const ask = baton.permissionOn(baton.toolCards("Workflow"));
+    await pw(ask).toContainText("Two agents in parallel", { timeout: 30_000 });
+    await ask.getByRole("button", { name: "Allow", exact: true }).click();
+    const run = baton.subagentCard("workflow", "Two agents in parallel");
+    await pw(run).toBeVisible({ timeout: 30_000 });
+    await pw(baton.transcript).toContainText("Workflow finished.", { timeout: 90_000 });
+    await pw(run).toHaveAttribute("data-status", "completed");
+    // Nothing of the agents streamed: expanding the card reads the run's transcripts.
+    await baton.expand(run);
+    const one = baton.subagentCard("workflow-subagent", "Reader one", run);
+    const two = baton.subagentCard("workflow-subagent", "Reader two", run);
+    await pw(one).toBeVisible({ timeout: 30_000 });
+    await pw(two).toHaveAttribute("data-status", "completed");
+    await baton.expand(one);
+    await pw(baton.toolCards("Bash", one).getByLabel("Output")).toContainText("part-one");
+    await pw(baton.subagentCard("workflow-subagent", "Reader one")).toHaveCount(1);
     expect(app.pageErrors).toEqual([]);
   });
 

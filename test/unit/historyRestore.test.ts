@@ -1,7 +1,7 @@
 // Restoring recorded sessions from their on-disk history (projects/), and checking that what the
 // history shows contains everything the live stream showed (DESIGN.md "One reducer").
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,7 +54,9 @@ describe.skipIf(noRecordings)("restoring recorded sessions", () => {
         const loaded = record(eager.transcript, call.toolUseId);
         // A subagent stopped before it answered has a sidechain with nothing to show but its prompt.
         const sidechain = call.subagent?.sidechainPath;
-        if (sidechain !== undefined && readFileSync(sidechain, "utf8").includes('"type":"assistant"')) expect(loaded?.blocks.length).toBeGreaterThan(0);
+        // (A Workflow's card names its run's folder: its agents are cards of their own.)
+        const file = sidechain !== undefined && statSync(sidechain).isFile() ? sidechain : undefined;
+        if (file !== undefined && readFileSync(file, "utf8").includes('"type":"assistant"')) expect(loaded?.blocks.length).toBeGreaterThan(0);
         expect(loaded?.sidechainPath).toBeUndefined();
       }
     }
@@ -86,6 +88,24 @@ describe.skipIf(noRecordings)("restoring recorded sessions", () => {
     // Live, the same call ended the same way.
     const live = reduceAll(createSessionState(), recordingEvents(readJsonlLines(recording.streamFiles[0]!)));
     expect(findToolCall(live, bash!.toolUseId)?.status).toBe("stopped");
+  });
+
+  it("workflow: the Workflow card offers its run, whose agents load as cards with their own steps, labels and totals", async () => {
+    const { session, transcript } = await restoreSession(mainFiles(need("workflow"))[0]!);
+    const card = record(transcript, "toolu_main_t0_0")!;
+    expect(card).toMatchObject({ subagentType: "workflow", description: "Two agents in parallel", status: "completed", background: true, blocks: [] });
+    expect(card.sidechainPath).toMatch(/subagents\/workflows\/wf_[\w-]+$/);
+    const blocks = await loadSubagentBlocks(session, "toolu_main_t0_0");
+    const agents = blocks.map((b) => b.call?.subagent);
+    expect(agents.map((a) => [a?.description, a?.subagentType, a?.status])).toEqual([
+      ["Reader one", "workflow-subagent", "completed"],
+      ["Reader two", "workflow-subagent", "completed"],
+    ]);
+    expect(agents[0]?.blocks.find((b) => b.kind === "tool")?.call).toMatchObject({ name: "Bash", status: "completed", result: { text: "part-one" } });
+    expect(agents[1]).toMatchObject({ summaryMarkdown: "Part two read.", totalTokens: 101, toolUses: 0, prompt: "[[SUB-B]] read part two" });
+    // The same cards in the session's state (what export prints), nothing at the top level.
+    expect(record(annotatedTranscript(session), "toolu_main_t0_0")?.blocks.map((b) => b.id)).toEqual(blocks.map((b) => b.id));
+    expect(annotatedTranscript(session).blocks.filter((b) => b.call?.subagent !== undefined)).toHaveLength(1);
   });
 
   it.skipIf(!findRecording("e-nested-agents"))("e: the depth-2 agent sits under its parent's card, loadable directly", async () => {

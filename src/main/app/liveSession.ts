@@ -5,14 +5,14 @@
 
 import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
-import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
+import { stepsNotStreamed, WorkflowType, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { ownBlocks } from "../history/index.js";
+import { ownBlocks, workflowEvents, workflowRunId, type HistoryProblem } from "../history/index.js";
 import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
-import { expectedSidechainPath, SidechainReader, withSidechainPaths, type SidechainLocation } from "./liveSidechains.js";
+import { expectedSidechainPath, SidechainReader, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;
@@ -110,6 +110,16 @@ export class LiveSession {
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
     const where = this.location();
     if (!fromDisk || where === undefined) return record.blocks;
+    const run = this.workflowRun(toolUseId, where);
+    if (run !== undefined) {
+      // A Workflow's agents: read as they are now, each time the card asks (the hub keeps one copy).
+      const problems: HistoryProblem[] = [];
+      const events = await workflowEvents(where.sessionId, toolUseId, run, problems);
+      for (const p of problems) this.options.log.baton("warning", "could not read a Workflow agent's transcript", { path: p.path ?? "", error: p.message }, this.options.tabId);
+      this.absorb(events);
+      const now = this.record(toolUseId) ?? record;
+      return now.droppedBlockCount === 0 ? now.blocks : ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
+    }
     const events = await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return now.blocks;
@@ -240,13 +250,27 @@ export class LiveSession {
     return { projectsDir, cwds, sessionId };
   }
 
-  /** Nested records with nothing streamed whose card has not asked yet, with their expected file. */
+  /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
+  private workflowRun(toolUseId: string, where: SidechainLocation): string | undefined {
+    const runId = workflowRunId(findToolCall(this.state, toolUseId)?.result?.structured);
+    return runId === undefined ? undefined : workflowRunPath(where, runId);
+  }
+
+  /** Nested records with nothing streamed whose card has not asked yet, with their expected file (a Workflow's: its run's folder). */
   private offeredSidechains(): Map<string, string> {
     const paths = new Map<string, string>();
     if (this.unstreamed.size === 0) return paths;
     const where = this.location();
     for (const toolUseId of [...this.unstreamed]) {
       const record = this.record(toolUseId);
+      // A Workflow's card: offered its run's folder once its launch receipt names the run and the
+      // folder exists (both may come after the card), until the card asks.
+      if (record?.subagentType === WorkflowType) {
+        if (this.asked.has(toolUseId)) this.unstreamed.delete(toolUseId);
+        const run = where === undefined || this.asked.has(toolUseId) ? undefined : this.workflowRun(toolUseId, where);
+        if (run !== undefined) paths.set(toolUseId, run);
+        continue;
+      }
       // Gone from the set once asked, once something streamed, for a top-level agent (its steps
       // stream), or when the id is no Agent call (a SendMessage continuation names its own call).
       // A nested agent's card may hold the cards of agents it called: its own steps are still unstreamed.

@@ -3,10 +3,11 @@
 // card asks and follows it from there, through the history mapper, so the live state can take
 // the new events in (the reducer keeps one copy of what it already saw live).
 
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
-import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, type Follower } from "../history/index.js";
+import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, workflowRunDir, type Follower } from "../history/index.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
 export interface SidechainLocation {
@@ -101,6 +102,15 @@ async function locate(where: SidechainLocation, toolUseId: string, taskId: strin
     const files = await findSidechainFiles(path.join(where.projectsDir, projectFolderName(cwd)), where.sessionId);
     const file = files.find((f) => taskId !== "" && f.agentId === taskId) ?? files.find((f) => f.meta?.toolUseId === toolUseId);
     if (file !== undefined) return file.path;
+  }
+  return undefined;
+}
+
+/** The folder of a Workflow run's agent transcripts, once it exists (workflowRuns.ts). */
+export function workflowRunPath(where: SidechainLocation, runId: string): string | undefined {
+  for (const cwd of new Set(where.cwds)) {
+    const dir = workflowRunDir(path.join(where.projectsDir, projectFolderName(cwd), where.sessionId), runId);
+    if (existsSync(dir)) return dir;
   }
   return undefined;
 }

@@ -53,11 +53,21 @@ export interface DiskMapperOptions {
 
 const AgentIdText = /agentId: ([A-Za-z0-9_-]+)/;
 
+/** The Workflow run a tool result launched (`toolUseResult` of a Workflow call), if it is one (workflowRuns.ts). */
+export function workflowRunId(structured: unknown): string | undefined {
+  if (!isObject(structured as never) || str(structured as JsonObject, "taskType") !== "local_workflow") return undefined;
+  const runId = str(structured as JsonObject, "runId");
+  // A run id names a folder: nothing that could leave it.
+  return runId !== undefined && /^[\w.-]+$/.test(runId) && runId !== "." && runId !== ".." ? runId : undefined;
+}
+
 export class DiskMapper {
   readonly facts: SessionFacts;
   readonly agentCalls = new Map<string, AgentCall>();
   /** Subagent events found inside this file (old layouts), by the Agent tool_use id. */
   readonly embeddedSidechains = new Map<string, ClientEvent[]>();
+  /** Workflow runs the file's Workflow calls launched: call id → run id. */
+  readonly workflowRuns = new Map<string, string>();
   /** Inline sidechain rows no Agent call could be found for. */
   unlinkedSidechainLines = 0;
 
@@ -187,7 +197,11 @@ export class DiskMapper {
   private noteEvents(events: readonly ClientEvent[], parentToolUseId: string | null): void {
     for (const event of events) {
       if (event.kind === "assistant_block") this.noteAgentCall(event.block as unknown as JsonObject, parentToolUseId);
-      else if (event.kind === "tool_result") this.noteAgentResult(event.toolUseId, event.text, event.structured, event.isError);
+      else if (event.kind === "tool_result") {
+        this.noteAgentResult(event.toolUseId, event.text, event.structured, event.isError);
+        const run = workflowRunId(event.structured);
+        if (run !== undefined) this.workflowRuns.set(event.toolUseId, run);
+      }
       else if (event.kind === "user_prompt" && parentToolUseId === null && event.isMeta !== true) {
         // A command the user ran counts as a prompt, its output does not; the first typed prompt
         // names the session (command echoes make poor titles).

@@ -2,6 +2,8 @@
 // transcript can be read from. Sidechains are fed through the same reducer when asked for
 // (lazily, when a card is opened) or all at once (export).
 
+import { existsSync } from "node:fs";
+import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
@@ -11,6 +13,7 @@ import { readJsonl } from "./jsonlReader.js";
 import { lineProblems, type HistoryProblem } from "./problems.js";
 import { shareResultText } from "./sharedStrings.js";
 import { linkSidechains, type SidechainFile } from "./sidechains.js";
+import { workflowEvents, workflowRunDir } from "./workflowRuns.js";
 
 export interface HistorySession {
   readonly sessionId: string;
@@ -28,6 +31,8 @@ export interface HistorySession {
   readonly links: Map<string, SidechainFile>;
   /** Agent tool_use id → subagent events kept in the main file (old layouts). */
   readonly embedded: Map<string, ClientEvent[]>;
+  /** Workflow call id → the folder of its run's agent transcripts (workflowRuns.ts). */
+  readonly workflows: Map<string, string>;
   /** Agent tool_use id → the full block list, once loaded. */
   readonly loaded: Map<string, readonly Block[]>;
   readonly problems: HistoryProblem[];
@@ -84,6 +89,11 @@ export function createHistorySession(init: {
   const state = init.state;
   const calls = new Map(init.mapper.agentCalls);
   const embedded = new Map(init.mapper.embeddedSidechains);
+  const workflows = new Map<string, string>();
+  for (const [callId, runId] of init.mapper.workflowRuns) {
+    const dir = workflowRunDir(path.join(init.projectDir, init.sessionId), runId);
+    if (existsSync(dir)) workflows.set(callId, dir);
+  }
   return {
     sessionId: init.sessionId,
     path: init.path,
@@ -96,6 +106,7 @@ export function createHistorySession(init: {
     files: init.files,
     links: linkSidechains(init.files, calls, new Map(), (id) => embedded.has(id)),
     embedded,
+    workflows,
     loaded: new Map(),
     problems: init.problems,
     ...(init.overlay !== undefined ? { overlay: init.overlay } : {}),
@@ -106,7 +117,7 @@ export function createHistorySession(init: {
 export function sidechainSource(session: HistorySession, toolUseId: string): string | undefined {
   const file = session.links.get(toolUseId);
   if (file !== undefined) return file.path;
-  return session.embedded.has(toolUseId) ? session.path : undefined;
+  return session.embedded.has(toolUseId) ? session.path : session.workflows.get(toolUseId);
 }
 
 /**
@@ -117,7 +128,7 @@ export function sidechainSource(session: HistorySession, toolUseId: string): str
 export async function loadSubagentBlocks(session: HistorySession, toolUseId: string): Promise<readonly Block[]> {
   const cached = session.loaded.get(toolUseId);
   if (cached !== undefined) return cached;
-  if (!session.calls.has(toolUseId)) await loadUntilKnown(session, toolUseId);
+  if (!session.calls.has(toolUseId) && !session.workflows.has(toolUseId)) await loadUntilKnown(session, toolUseId);
   const events = await readSubagentEvents(session, toolUseId);
   if (events === undefined) {
     session.loaded.set(toolUseId, []);
@@ -135,7 +146,7 @@ export async function loadSubagentBlocks(session: HistorySession, toolUseId: str
 /** Loads every sidechain, nested ones included (for export). */
 export async function loadAllSubagents(session: HistorySession): Promise<void> {
   for (;;) {
-    const pending = [...session.calls.keys()].filter((id) => !session.loaded.has(id) && sidechainSource(session, id) !== undefined);
+    const pending = [...session.calls.keys(), ...session.workflows.keys()].filter((id) => !session.loaded.has(id) && sidechainSource(session, id) !== undefined);
     if (pending.length === 0) return;
     for (const id of pending) await loadSubagentBlocks(session, id);
   }
@@ -162,6 +173,8 @@ async function readSubagentEvents(session: HistorySession, toolUseId: string): P
 
 async function readSidechainEvents(session: HistorySession, toolUseId: string): Promise<ClientEvent[] | undefined> {
   const file = session.links.get(toolUseId);
+  const run = session.workflows.get(toolUseId);
+  if (file === undefined && run !== undefined && !session.embedded.has(toolUseId)) return workflowEvents(session.sessionId, toolUseId, run, session.problems);
   if (file === undefined) return session.embedded.get(toolUseId);
   const mapper = new DiskMapper({ sessionId: session.sessionId, sidechainOf: toolUseId });
   const events: ClientEvent[] = [];

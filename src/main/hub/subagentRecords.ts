@@ -5,7 +5,7 @@
 import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent, ToolResultEvent } from "../../shared/events.js";
 import { isObject, str } from "../../shared/jsonFields.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { SubagentRecord, SubagentStatus, ToolCallRecord } from "../../shared/transcript.js";
+import { WorkflowType, type SubagentRecord, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
 import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
@@ -53,9 +53,8 @@ export function launchedWorkflow(call: ToolCallRecord, ev: ToolResultEvent): Sub
   });
 }
 
-/** The task_type of a Workflow run, and the agent type its record shows. */
+/** The task_type of a Workflow run. */
 const WorkflowTask = "local_workflow";
-const WorkflowType = "workflow";
 
 /** What task events learned before the tool_use arrived wins over the tool_use input. */
 export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefined): SubagentRecord {

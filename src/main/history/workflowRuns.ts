@@ -1,0 +1,162 @@
+// The agents of a Workflow run (CLI 2.1.197's Workflow tool: a script that runs agents in the
+// background). None of their messages reach stdout, and no Agent call starts them, but the run
+// leaves on disk, under the session's folder:
+//   subagents/workflows/<runId>/agent-<id>.jsonl   each agent's transcript (a sidechain)
+//   subagents/workflows/<runId>/journal.jsonl      {"type":"started"|"result", agentId, result?}
+//   workflows/<runId>.json                         the run: `workflowProgress` lists each agent
+//                                                  with its label, state, tokens and tool calls
+// These become the events of one Agent call per agent under the Workflow's call (an id of its
+// own, `<Workflow call id>/<agent id>`), its transcript, and its result, so the hub shows each
+// agent as a card inside the Workflow's card, as for any subagent.
+
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { ClientEvent } from "../../shared/events.js";
+import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import { WorkflowAgentType } from "../../shared/transcript.js";
+import { isObject, num, str } from "../../shared/jsonFields.js";
+import { DiskMapper } from "./diskMapper.js";
+import { readJsonl } from "./jsonlReader.js";
+import { lineProblems, type HistoryProblem } from "./problems.js";
+
+/** Where the run's agents keep their transcripts. */
+export function workflowRunDir(sessionDir: string, runId: string): string {
+  return path.join(sessionDir, "subagents", "workflows", runId);
+}
+
+interface RunAgent {
+  readonly agentId: string;
+  readonly label?: string;
+  readonly prompt?: string;
+  readonly state?: string;
+  readonly tokens?: number;
+  readonly toolCalls?: number;
+  readonly model?: string;
+  result?: string;
+}
+
+/**
+ * The events that put each agent of the run in `runDir` under the Workflow call `workflowCallId`,
+ * in the order the run started them. A missing or damaged run record costs the labels and
+ * figures, not the transcripts.
+ */
+export async function workflowEvents(sessionId: string, workflowCallId: string, runDir: string, problems: HistoryProblem[]): Promise<ClientEvent[]> {
+  const agents = await runAgents(runDir);
+  const events: ClientEvent[] = [];
+  for (const agent of agents) {
+    const id = `${workflowCallId}/${agent.agentId}`;
+    const file = path.join(runDir, `agent-${agent.agentId}.jsonl`);
+    const mapper = new DiskMapper({ sessionId, sidechainOf: id });
+    const own: ClientEvent[] = [];
+    try {
+      const read = await readJsonl(file, { final: true, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
+      problems.push(...lineProblems(file, read.stats, read.problems));
+    } catch (error) {
+      problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
+    }
+    const prompt = agent.prompt ?? firstPrompt(own);
+    const input: JsonObject = { description: agent.label ?? agent.agentId, prompt, subagent_type: WorkflowAgentType };
+    events.push({ kind: "assistant_block", messageId: id, parentToolUseId: workflowCallId, block: { type: "tool_use", id, name: "Agent", input } });
+    events.push(...own);
+    if (agent.result !== undefined || isFinished(agent.state)) events.push(resultEvent(workflowCallId, id, agent));
+  }
+  return events;
+}
+
+
+function isFinished(state: string | undefined): boolean {
+  return state === "done" || state === "failed" || state === "error" || state === "skipped";
+}
+
+function resultEvent(workflowCallId: string, id: string, agent: RunAgent): ClientEvent {
+  const failed = agent.state === "failed" || agent.state === "error";
+  const text = agent.result ?? "";
+  const structured: JsonObject = {
+    status: failed ? "failed" : agent.state === "skipped" ? "stopped" : "completed",
+    agentId: agent.agentId,
+    agentType: WorkflowAgentType,
+    content: [{ type: "text", text }],
+    ...(agent.tokens !== undefined ? { totalTokens: agent.tokens } : {}),
+    ...(agent.toolCalls !== undefined ? { totalToolUseCount: agent.toolCalls } : {}),
+    ...(agent.model !== undefined ? { resolvedModel: agent.model } : {}),
+  };
+  return { kind: "tool_result", parentToolUseId: workflowCallId, toolUseId: id, text, isError: failed, structured };
+}
+
+function firstPrompt(events: readonly ClientEvent[]): string {
+  for (const event of events) if (event.kind === "user_prompt") return event.text;
+  return "";
+}
+
+/** The run's agents: from its record when there is one, else its journal, else its files. */
+async function runAgents(runDir: string): Promise<RunAgent[]> {
+  const byId = new Map<string, RunAgent>();
+  const add = (agent: RunAgent): RunAgent => {
+    const known = byId.get(agent.agentId);
+    if (known !== undefined) return known;
+    byId.set(agent.agentId, agent);
+    return agent;
+  };
+  const runId = path.basename(runDir);
+  const record = await readJson(path.join(runDir, "..", "..", "..", "workflows", `${runId}.json`));
+  const progress = isObject(record) && Array.isArray(record["workflowProgress"]) ? record["workflowProgress"] : [];
+  for (const entry of progress) {
+    if (!isObject(entry) || str(entry, "type") !== "workflow_agent") continue;
+    const agentId = str(entry, "agentId");
+    if (agentId === undefined) continue;
+    add({
+      agentId,
+      label: str(entry, "label"),
+      prompt: str(entry, "promptPreview"),
+      state: str(entry, "state"),
+      tokens: num(entry, "tokens"),
+      toolCalls: num(entry, "toolCalls"),
+      model: str(entry, "model"),
+    } as RunAgent);
+  }
+  for (const line of await readLines(path.join(runDir, "journal.jsonl"))) {
+    const agentId = str(line, "agentId");
+    if (agentId === undefined) continue;
+    const agent = add({ agentId });
+    const result = line["result"];
+    if (str(line, "type") === "result") agent.result = typeof result === "string" ? result : JSON.stringify(result ?? null);
+  }
+  let names: string[] = [];
+  try {
+    names = (await fs.readdir(runDir)).sort();
+  } catch {
+    // No transcripts: the agents the record and journal name, without steps.
+  }
+  for (const name of names) {
+    const agentId = /^agent-(.+)\.jsonl$/.exec(name)?.[1];
+    if (agentId !== undefined) add({ agentId });
+  }
+  return [...byId.values()];
+}
+
+async function readJson(file: string): Promise<Json | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(file, "utf8")) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readLines(file: string): Promise<JsonObject[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch {
+    return [];
+  }
+  const out: JsonObject[] = [];
+  for (const line of text.split("\n")) {
+    try {
+      const value = JSON.parse(line) as Json;
+      if (isObject(value)) out.push(value);
+    } catch {
+      // A half-written last line, or damage: the rest still counts.
+    }
+  }
+  return out;
+}
