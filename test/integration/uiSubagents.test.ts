@@ -149,8 +149,10 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     expect(app.pageErrors).toEqual([]);
   });
 
-  it("shows a Workflow run as one card whose agents, each with its own steps, appear inside it when it is expanded", async () => {
-    app = await startWebApp(workflow.script, { cwdName: "workflow-ui" });
+  it("shows a Workflow run as one card whose agents, each with its own steps, appear inside it when it is expanded and keep up while it runs", async () => {
+    // Reader one takes a while after its Bash, so the run is seen mid-way.
+    const slowReader = [workflow.script["SUB-A"]![0]!, { ...workflow.script["SUB-A"]![1]!, delayMs: 4000 }];
+    app = await startWebApp({ ...workflow.script, "SUB-A": slowReader }, { cwdName: "workflow-ui" });
     const { baton } = app;
     await baton.newSession();
     await baton.send("use a workflow to read both parts");
@@ -160,17 +162,23 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await ask.getByRole("button", { name: "Allow", exact: true }).click();
     const run = baton.subagentCard("workflow", "Two agents in parallel");
     await pw(run).toBeVisible({ timeout: 30_000 });
-    await pw(baton.transcript).toContainText("Workflow finished.", { timeout: 90_000 });
-    await pw(run).toHaveAttribute("data-status", "completed");
-    // Nothing of the agents streamed: expanding the card reads the run's transcripts.
+    // Nothing of the agents streams: expanding the card reads the run's transcripts, as far as they
+    // go. The labels are in the run's record, written when it ends: until then, each agent's prompt.
     await baton.expand(run);
-    const one = baton.subagentCard("workflow-subagent", "Reader one", run);
-    const two = baton.subagentCard("workflow-subagent", "Reader two", run);
-    await pw(one).toBeVisible({ timeout: 30_000 });
-    await pw(two).toHaveAttribute("data-status", "completed");
+    const one = baton.subagentCard("workflow-subagent", "[[SUB-A]] read part one", run);
+    const two = baton.subagentCard("workflow-subagent", "[[SUB-B]] read part two", run);
+    await pw(two).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+    await pw(one).toHaveAttribute("data-status", "running");
     await baton.expand(one);
     await pw(baton.toolCards("Bash", one).getByLabel("Output")).toContainText("part-one");
-    await pw(baton.subagentCard("workflow-subagent", "Reader one")).toHaveCount(1);
+    // The run's progress brings the rest in, with no further click, and its end the labels.
+    await pw(baton.transcript).toContainText("Workflow finished.", { timeout: 90_000 });
+    await pw(run).toHaveAttribute("data-status", "completed");
+    const labelled = baton.subagentCard("workflow-subagent", "Reader one", run);
+    await pw(labelled).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+    await pw(labelled).toContainText("Part one read.");
+    await pw(baton.subagentCard("workflow-subagent", "Reader two", run)).toHaveAttribute("data-status", "completed");
+    await pw(run.getByRole("article", { name: /^Subagent workflow-subagent: / })).toHaveCount(2);
     expect(app.pageErrors).toEqual([]);
   });
 

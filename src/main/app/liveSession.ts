@@ -31,6 +31,9 @@ export interface LiveSessionOptions {
   readonly audit?: AuditTrail;
 }
 
+/** How often an opened, running Workflow card reads its agents again. */
+const WorkflowPollMs = 1000;
+
 export class LiveSession {
   readonly client: ClaudeClient;
   /** The state of every event reduced so far; `state` adds the pending ones first. */
@@ -51,6 +54,10 @@ export class LiveSession {
   private readonly asked = new Set<string>();
   private annotated: { readonly from: Transcript; readonly asked: number; readonly result: Transcript } | undefined;
   private stopped = false;
+  /** Opened Workflow cards whose run still runs: the timer of their next read (pollWorkflow). */
+  private readonly workflowPolls = new Map<string, NodeJS.Timeout>();
+  /** Workflow cards being read (readWorkflow), and whether another read was asked for meanwhile. */
+  private readonly workflowReads = new Map<string, { again: boolean; done: Promise<readonly ClientEvent[]> }>();
   /** Requests waiting for their decision, kept for the audit row the decision writes. */
   private readonly asking = new Map<string, PermissionRequestEvent>();
 
@@ -112,12 +119,9 @@ export class LiveSession {
     if (!fromDisk || where === undefined) return record.blocks;
     const run = this.workflowRun(toolUseId, where);
     if (run !== undefined) {
-      // A Workflow's agents: read as they are now, each time the card asks (the hub keeps one copy).
-      const problems: HistoryProblem[] = [];
-      const events = await workflowEvents(where.sessionId, toolUseId, run, problems);
-      for (const p of problems) this.options.log.baton("warning", "could not read a Workflow agent's transcript", { path: p.path ?? "", error: p.message }, this.options.tabId);
-      this.absorb(events);
+      const events = await this.readWorkflow(toolUseId, where.sessionId, run);
       const now = this.record(toolUseId) ?? record;
+      // More agents than a card keeps: the whole list, as for a capped sidechain.
       return now.droppedBlockCount === 0 ? now.blocks : ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
     }
     const events = await this.sidechains.read(where, toolUseId, record.taskId);
@@ -142,6 +146,8 @@ export class LiveSession {
   async stop(): Promise<void> {
     this.stopped = true;
     this.sidechains.stop();
+    for (const timer of this.workflowPolls.values()) clearTimeout(timer);
+    this.workflowPolls.clear();
     try {
       await this.client.stop();
     } finally {
@@ -248,6 +254,53 @@ export class LiveSession {
     const reported = this.state.meta.cwd;
     const cwds = [...(reported ? [reported] : []), this.options.client.cwd];
     return { projectsDir, cwds, sessionId };
+  }
+
+  /**
+   * Reads a Workflow's agents as they are now into the live state (the hub keeps one copy of what
+   * it saw). The card asks again at each of the run's progress events (noteAgent): one read at a
+   * time, and the asks that come during a read make one more read after it, not one each.
+   */
+  private readWorkflow(toolUseId: string, sessionId: string, run: string): Promise<readonly ClientEvent[]> {
+    const current = this.workflowReads.get(toolUseId);
+    if (current !== undefined) {
+      current.again = true;
+      return current.done;
+    }
+    const entry: { again: boolean; done: Promise<readonly ClientEvent[]> } = { again: false, done: Promise.resolve([]) };
+    const read = async (): Promise<readonly ClientEvent[]> => {
+      let events: ClientEvent[];
+      do {
+        entry.again = false;
+        const problems: HistoryProblem[] = [];
+        events = await workflowEvents(sessionId, toolUseId, run, problems);
+        for (const p of problems) this.options.log.baton("warning", "could not read a Workflow agent's transcript", { path: p.path ?? "", error: p.message }, this.options.tabId);
+        this.absorb(events);
+      } while (entry.again && !this.stopped);
+      return events;
+    };
+    entry.done = read().finally(() => {
+      this.workflowReads.delete(toolUseId);
+      this.pollWorkflow(toolUseId, sessionId, run);
+    });
+    this.workflowReads.set(toolUseId, entry);
+    return entry.done;
+  }
+
+  /**
+   * While a Workflow whose card was opened runs, its agents' files are read again every second:
+   * an agent writes steps between the run's progress events (a long Bash, a slow model call).
+   */
+  private pollWorkflow(toolUseId: string, sessionId: string, run: string): void {
+    if (this.stopped || this.workflowPolls.has(toolUseId) || this.record(toolUseId)?.status !== "running") return;
+    const timer = setTimeout(() => {
+      this.workflowPolls.delete(toolUseId);
+      this.readWorkflow(toolUseId, sessionId, run).catch((error: unknown) =>
+        this.options.log.baton("warning", "could not read a Workflow's agents", { toolUseId, error: String(error) }, this.options.tabId),
+      );
+    }, WorkflowPollMs);
+    timer.unref();
+    this.workflowPolls.set(toolUseId, timer);
   }
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */

@@ -7,7 +7,9 @@
 //                                                  with its label, state, tokens and tool calls
 // These become the events of one Agent call per agent under the Workflow's call (an id of its
 // own, `<Workflow call id>/<agent id>`), its transcript, and its result, so the hub shows each
-// agent as a card inside the Workflow's card, as for any subagent.
+// agent as a card inside the Workflow's card, as for any subagent. The run's record appears when
+// the run ends: a card read before then is named by its prompt, and its result, read again at the
+// end, gives it its label.
 
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -55,7 +57,8 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
       problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
     }
     const prompt = agent.prompt ?? firstPrompt(own);
-    const input: JsonObject = { description: agent.label ?? agent.agentId, prompt, subagent_type: WorkflowAgentType };
+    // The run's record (with the labels) is written when the run ends: until then, the prompt says what the agent does.
+    const input: JsonObject = { description: agent.label ?? (firstLine(prompt) || agent.agentId), prompt, subagent_type: WorkflowAgentType };
     events.push({ kind: "assistant_block", messageId: id, parentToolUseId: workflowCallId, block: { type: "tool_use", id, name: "Agent", input } });
     events.push(...own);
     if (agent.result !== undefined || isFinished(agent.state)) events.push(resultEvent(workflowCallId, id, agent));
@@ -79,8 +82,14 @@ function resultEvent(workflowCallId: string, id: string, agent: RunAgent): Clien
     ...(agent.tokens !== undefined ? { totalTokens: agent.tokens } : {}),
     ...(agent.toolCalls !== undefined ? { totalToolUseCount: agent.toolCalls } : {}),
     ...(agent.model !== undefined ? { resolvedModel: agent.model } : {}),
+    ...(agent.label !== undefined ? { description: agent.label } : {}),
   };
   return { kind: "tool_result", parentToolUseId: workflowCallId, toolUseId: id, text, isError: failed, structured };
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 function firstPrompt(events: readonly ClientEvent[]): string {

@@ -43,6 +43,8 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
     status,
     taskId: record.taskId || agentId || "",
     subagentType: str(s?.["agentType"]) ?? record.subagentType,
+    // Agent results carry none; a Workflow agent's (workflowRuns.ts) carries the label its run gave it.
+    description: str(s?.["description"]) ?? record.description,
     model: str(s?.["resolvedModel"]) ?? record.model,
     durationMs: num(s?.["totalDurationMs"]) ?? trailer?.durationMs ?? record.durationMs,
     totalTokens: num(s?.["totalTokens"]) ?? trailer?.totalTokens ?? record.totalTokens,
