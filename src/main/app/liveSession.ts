@@ -273,7 +273,7 @@ export class LiveSession {
       do {
         entry.again = false;
         const problems: HistoryProblem[] = [];
-        events = await workflowEvents(sessionId, toolUseId, run, problems);
+        events = await workflowEvents(sessionId, toolUseId, run, problems, this.record(toolUseId)?.status === "running");
         for (const p of problems) this.options.log.baton("warning", "could not read a Workflow agent's transcript", { path: p.path ?? "", error: p.message }, this.options.tabId);
         this.absorb(events);
       } while (entry.again && !this.stopped);

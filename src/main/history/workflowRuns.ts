@@ -40,9 +40,10 @@ interface RunAgent {
 /**
  * The events that put each agent of the run in `runDir` under the Workflow call `workflowCallId`,
  * in the order the run started them. A missing or damaged run record costs the labels and
- * figures, not the transcripts.
+ * figures, not the transcripts. `running`: the files may still grow, so a last line not yet
+ * ended is left for the next read rather than reported.
  */
-export async function workflowEvents(sessionId: string, workflowCallId: string, runDir: string, problems: HistoryProblem[]): Promise<ClientEvent[]> {
+export async function workflowEvents(sessionId: string, workflowCallId: string, runDir: string, problems: HistoryProblem[], running = false): Promise<ClientEvent[]> {
   const agents = await runAgents(runDir);
   const events: ClientEvent[] = [];
   for (const agent of agents) {
@@ -51,7 +52,7 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
     const mapper = new DiskMapper({ sessionId, sidechainOf: id });
     const own: ClientEvent[] = [];
     try {
-      const read = await readJsonl(file, { final: true, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
+      const read = await readJsonl(file, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
       problems.push(...lineProblems(file, read.stats, read.problems));
     } catch (error) {
       problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
@@ -65,7 +66,6 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
   }
   return events;
 }
-
 
 function isFinished(state: string | undefined): boolean {
   return state === "done" || state === "failed" || state === "error" || state === "skipped";
