@@ -9,7 +9,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { HistoryFolder } from "../../shared/api.js";
-import { chooseProjectsDir, expandHome, type ProjectsDirChoice } from "../history/projectsDir.js";
+import { chooseProjectsDir, expandHome, isInsideDir, type ProjectsDirChoice } from "../history/projectsDir.js";
 import { AppError } from "./appError.js";
 import { readSettings, updateSettings, type SettingsRead } from "./settingsFile.js";
 
@@ -97,7 +97,7 @@ export class HistoryFolderSetting {
     if (stat === undefined) throw new AppError("not_found", `The folder ${resolved} does not exist`);
     if (!stat.isDirectory()) throw new AppError("not_a_directory", `${resolved} is a file, not a folder`);
     for (const own of [settingsFile, ...(this.options.ownFiles ?? [])]) {
-      if (isInside(path.resolve(own), resolved)) {
+      if (isInsideDir(path.resolve(own), resolved)) {
         throw new AppError("forbidden_path", `${resolved} holds Baton's own files (${own}); Baton never writes inside the history folder`);
       }
     }
@@ -111,9 +111,4 @@ async function statOf(p: string): Promise<Stats | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

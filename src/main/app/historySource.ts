@@ -106,14 +106,15 @@ export interface SwitchableHistorySource extends HistorySource {
 export function switchableHistorySource(projectsDir: string, make: (projectsDir: string) => HistorySource): SwitchableHistorySource {
   let current = make(projectsDir);
   let dir = projectsDir;
-  const search = current.search;
+  // Every folder's source is made alike: with search, or all without.
+  const searchable = current.search !== undefined;
   return {
     get projectsDir() {
       return dir;
     },
     listSessions: () => current.listSessions(),
     restore: (sessionId) => current.restore(sessionId),
-    ...(search !== undefined ? { search: (query: string, limit: number) => (current.search ?? search)(query, limit) } : {}),
+    ...(searchable ? { search: (query: string, limit: number) => current.search!(query, limit) } : {}),
     switchTo(next) {
       dir = next;
       current = make(next);

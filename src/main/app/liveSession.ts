@@ -6,10 +6,11 @@
 import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
 import { stepsNotStreamed, WorkflowType, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
+import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { ownBlocks, workflowEvents, workflowRunId, type HistoryProblem } from "../history/index.js";
+import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
 import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, SidechainReader, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
@@ -117,14 +118,9 @@ export class LiveSession {
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
     const where = this.location();
     if (!fromDisk || where === undefined) return record.blocks;
+    // A Workflow's card holds the agents of its run; any other, its sidechain.
     const run = this.workflowRun(toolUseId, where);
-    if (run !== undefined) {
-      const events = await this.readWorkflow(toolUseId, where.sessionId, run);
-      const now = this.record(toolUseId) ?? record;
-      // More agents than a card keeps: the whole list, as for a capped sidechain.
-      return now.droppedBlockCount === 0 ? now.blocks : ownBlocks(where.sessionId, toolUseId, events, now.status !== "running");
-    }
-    const events = await this.sidechains.read(where, toolUseId, record.taskId);
+    const events = run !== undefined ? await this.readWorkflow(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return now.blocks;
     return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", stoppedByTaskStop(this.state, toolUseId));
@@ -305,7 +301,7 @@ export class LiveSession {
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
   private workflowRun(toolUseId: string, where: SidechainLocation): string | undefined {
-    const runId = workflowRunId(findToolCall(this.state, toolUseId)?.result?.structured);
+    const runId = workflowLaunchOf(findToolCall(this.state, toolUseId)?.result?.structured)?.runId;
     return runId === undefined ? undefined : workflowRunPath(where, runId);
   }
 
@@ -319,9 +315,9 @@ export class LiveSession {
       // A Workflow's card: offered its run's folder once its launch receipt names the run and the
       // folder exists (both may come after the card), until the card asks.
       if (record?.subagentType === WorkflowType) {
+        const run = this.asked.has(toolUseId) || where === undefined ? undefined : this.workflowRun(toolUseId, where);
         if (this.asked.has(toolUseId)) this.unstreamed.delete(toolUseId);
-        const run = where === undefined || this.asked.has(toolUseId) ? undefined : this.workflowRun(toolUseId, where);
-        if (run !== undefined) paths.set(toolUseId, run);
+        else if (run !== undefined) paths.set(toolUseId, run);
         continue;
       }
       // Gone from the set once asked, once something streamed, for a top-level agent (its steps

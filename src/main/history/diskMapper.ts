@@ -9,6 +9,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
 import { diskLineToEvents } from "./diskToEvents.js";
 import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
+import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 
 export interface AgentCall {
   readonly toolUseId: string;
@@ -53,13 +54,6 @@ export interface DiskMapperOptions {
 
 const AgentIdText = /agentId: ([A-Za-z0-9_-]+)/;
 
-/** The Workflow run a tool result launched (`toolUseResult` of a Workflow call), if it is one (workflowRuns.ts). */
-export function workflowRunId(structured: unknown): string | undefined {
-  if (!isObject(structured as never) || str(structured as JsonObject, "taskType") !== "local_workflow") return undefined;
-  const runId = str(structured as JsonObject, "runId");
-  // A run id names a folder: nothing that could leave it.
-  return runId !== undefined && /^[\w.-]+$/.test(runId) && runId !== "." && runId !== ".." ? runId : undefined;
-}
 
 export class DiskMapper {
   readonly facts: SessionFacts;
@@ -199,7 +193,7 @@ export class DiskMapper {
       if (event.kind === "assistant_block") this.noteAgentCall(event.block as unknown as JsonObject, parentToolUseId);
       else if (event.kind === "tool_result") {
         this.noteAgentResult(event.toolUseId, event.text, event.structured, event.isError);
-        const run = workflowRunId(event.structured);
+        const run = workflowLaunchOf(event.structured)?.runId;
         if (run !== undefined) this.workflowRuns.set(event.toolUseId, run);
       }
       else if (event.kind === "user_prompt" && parentToolUseId === null && event.isMeta !== true) {

@@ -4,7 +4,7 @@
 export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
 export { readJsonl, readAllJsonl, DefaultMaxLineBytes, type JsonlRecord, type JsonlStats, type JsonlProblem, type ReadJsonlResult } from "./jsonlReader.js";
 export { diskLineToEvents } from "./diskToEvents.js";
-export { DiskMapper, workflowRunId, type AgentCall, type SessionFacts } from "./diskMapper.js";
+export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";
 export { workflowEvents, workflowRunDir } from "./workflowRuns.js";
 export { findSidechainFiles, linkSidechains, isCompactionAgent, type SidechainFile, type SidechainMeta } from "./sidechains.js";
 export { listSessions, summarizeSession, type SessionSummary } from "./sessionList.js";

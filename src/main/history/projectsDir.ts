@@ -46,6 +46,12 @@ export function expandHome(p: string, home: string = os.homedir()): string {
   return p;
 }
 
+/** Whether `p` is the folder `dir` or lies below it (paths resolved; `..x` is a name, not a step up). */
+export function isInsideDir(p: string, dir: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(p));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
 /** The CLI's folder name for a cwd: every non-alphanumeric character becomes `-`. */
 export function projectFolderName(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, "-");

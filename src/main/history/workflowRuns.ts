@@ -26,7 +26,12 @@ export function workflowRunDir(sessionDir: string, runId: string): string {
   return path.join(sessionDir, "subagents", "workflows", runId);
 }
 
-interface RunAgent {
+/** The run's record, `<session>/workflows/<runId>.json`, written when the run ends. */
+export function runRecordPath(runDir: string): string {
+  return path.join(runDir, "..", "..", "..", "workflows", `${path.basename(runDir)}.json`);
+}
+
+export interface RunAgent {
   readonly agentId: string;
   readonly label?: string;
   readonly prompt?: string;
@@ -106,23 +111,7 @@ async function runAgents(runDir: string): Promise<RunAgent[]> {
     byId.set(agent.agentId, agent);
     return agent;
   };
-  const runId = path.basename(runDir);
-  const record = await readJson(path.join(runDir, "..", "..", "..", "workflows", `${runId}.json`));
-  const progress = isObject(record) && Array.isArray(record["workflowProgress"]) ? record["workflowProgress"] : [];
-  for (const entry of progress) {
-    if (!isObject(entry) || str(entry, "type") !== "workflow_agent") continue;
-    const agentId = str(entry, "agentId");
-    if (agentId === undefined) continue;
-    add({
-      agentId,
-      label: str(entry, "label"),
-      prompt: str(entry, "promptPreview"),
-      state: str(entry, "state"),
-      tokens: num(entry, "tokens"),
-      toolCalls: num(entry, "toolCalls"),
-      model: str(entry, "model"),
-    } as RunAgent);
-  }
+  for (const agent of recordedAgents(await readJson(runRecordPath(runDir)))) add(agent);
   for (const line of await readLines(path.join(runDir, "journal.jsonl"))) {
     const agentId = str(line, "agentId");
     if (agentId === undefined) continue;
@@ -141,6 +130,27 @@ async function runAgents(runDir: string): Promise<RunAgent[]> {
     if (agentId !== undefined) add({ agentId });
   }
   return [...byId.values()];
+}
+
+/** The agents a run's record lists (its `workflowProgress`), in its order; none without a record. */
+export function recordedAgents(record: Json | undefined): RunAgent[] {
+  const progress = isObject(record) && Array.isArray(record["workflowProgress"]) ? record["workflowProgress"] : [];
+  const out: RunAgent[] = [];
+  for (const entry of progress) {
+    if (!isObject(entry) || str(entry, "type") !== "workflow_agent") continue;
+    const agentId = str(entry, "agentId");
+    if (agentId === undefined) continue;
+    out.push({
+      agentId,
+      label: str(entry, "label"),
+      prompt: str(entry, "promptPreview"),
+      state: str(entry, "state"),
+      tokens: num(entry, "tokens"),
+      toolCalls: num(entry, "toolCalls"),
+      model: str(entry, "model"),
+    } as RunAgent);
+  }
+  return out;
 }
 
 async function readJson(file: string): Promise<Json | undefined> {

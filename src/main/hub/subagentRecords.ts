@@ -3,7 +3,8 @@
 // until the final tool_result has spoken.
 
 import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent, ToolResultEvent } from "../../shared/events.js";
-import { isObject, str } from "../../shared/jsonFields.js";
+import { str } from "../../shared/jsonFields.js";
+import { workflowLaunchOf, WorkflowTaskType } from "../../shared/workflowLaunch.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { WorkflowType, type SubagentRecord, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
@@ -40,21 +41,17 @@ export function newRecord(toolUseId: string, input: JsonObject, depth: number | 
  * `taskType: "local_workflow"`), so both show the same card, which its notification completes.
  */
 export function launchedWorkflow(call: ToolCallRecord, ev: ToolResultEvent): SubagentRecord | undefined {
-  const s = isObject(ev.structured) ? ev.structured : undefined;
-  if (s === undefined || str(s, "status") !== "async_launched" || str(s, "taskType") !== WorkflowTask) return undefined;
-  const script = str(call.input, "script") ?? str(call.input, "name") ?? "";
+  const launch = workflowLaunchOf(ev.structured);
+  if (launch === undefined) return undefined;
   return makeRecord({
     ...newRecord(call.toolUseId, {}, undefined),
-    taskId: str(s, "taskId") ?? "",
+    taskId: launch.taskId ?? "",
     subagentType: WorkflowType,
-    description: str(s, "summary") ?? str(s, "workflowName") ?? "",
-    prompt: script,
+    description: launch.summary ?? launch.workflowName ?? "",
+    prompt: str(call.input, "script") ?? str(call.input, "name") ?? "",
     background: true,
   });
 }
-
-/** The task_type of a Workflow run. */
-const WorkflowTask = "local_workflow";
 
 /** What task events learned before the tool_use arrived wins over the tool_use input. */
 export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefined): SubagentRecord {
@@ -128,9 +125,9 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     ...r,
     taskId: ev.taskId,
     description: ev.description ?? r.description,
-    subagentType: ev.subagentType ?? (ev.taskType === WorkflowTask ? WorkflowType : r.subagentType),
+    subagentType: ev.subagentType ?? (ev.taskType === WorkflowTaskType ? WorkflowType : r.subagentType),
     prompt: ev.prompt ?? r.prompt,
-    background: r.background || ev.taskType === WorkflowTask,
+    background: r.background || ev.taskType === WorkflowTaskType,
   });
   const node = findCall(d, ev.toolUseId);
   if (node === undefined) {

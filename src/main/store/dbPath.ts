@@ -2,7 +2,7 @@
 // projects folder it reads, wherever that is (DESIGN.md "Baton never writes into ~/.claude").
 import os from "node:os";
 import path from "node:path";
-import { resolveProjectsDir } from "../history/projectsDir.js";
+import { isInsideDir, resolveProjectsDir } from "../history/projectsDir.js";
 import { StoreError } from "./errors.js";
 
 export const DB_FILE_NAME = "history.db";
@@ -39,23 +39,18 @@ export function defaultProjectsDir(env: DbPathEnv = processDbPathEnv()): string 
 export function checkDbPath(dbPath: string, env: DbPathEnv = processDbPathEnv()): string {
   const resolved = path.resolve(dbPath);
   const claudeDir = path.resolve(env.home, ".claude");
-  if (isInside(resolved, claudeDir)) {
+  if (isInsideDir(resolved, claudeDir)) {
     throw new StoreError(
       "forbidden_path",
       `refusing to put Baton's database inside ${claudeDir} (got ${resolved}); choose another --db`,
     );
   }
   const projectsDir = env.projectsDir === undefined ? undefined : path.resolve(env.projectsDir);
-  if (projectsDir !== undefined && isInside(resolved, projectsDir)) {
+  if (projectsDir !== undefined && isInsideDir(resolved, projectsDir)) {
     throw new StoreError(
       "forbidden_path",
       `refusing to put Baton's database inside the Claude Code history folder ${projectsDir} (got ${resolved}); choose another --db`,
     );
   }
   return resolved;
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

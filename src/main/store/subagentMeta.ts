@@ -2,6 +2,9 @@
 // tool_use id, depth and whether the user stopped it. Missing or damaged meta gives nulls. A
 // Workflow's agent has no description there: its label comes from the run's record.
 import fs from "node:fs";
+import path from "node:path";
+import { recordedAgents, runRecordPath } from "../history/workflowRuns.js";
+import type { Json } from "../../shared/protocol/messages.js";
 
 export interface SubagentMeta {
   readonly sessionId: string;
@@ -34,22 +37,35 @@ export function readSubagentMeta(sidechainPath: string, sessionId: string, agent
 }
 
 /** `<session>/subagents/workflows/<runId>/agent-<id>.jsonl`: a Workflow script's agent. */
-const WorkflowAgentPath = /^(.*)[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\/]+$/;
+const WorkflowAgentFile = /[\\/]subagents[\\/]workflows[\\/][^\\/]+[\\/][^\\/]+$/;
+
+/** The labels of the runs read lately, by run folder: a run's agents are indexed one file at a time. */
+const runLabels = new Map<string, { readonly mtimeMs: number; readonly labels: ReadonlyMap<string, string> }>();
+const RunLabelsKept = 8;
 
 /**
  * The label a Workflow script gave its agent (`agent(prompt, { label })`), from the run's record
- * `<session>/workflows/<runId>.json` (its `workflowProgress`); null when there is none.
+ * (workflowRuns.ts); null when there is none (yet: it is written when the run ends).
  */
 function workflowLabel(sidechainPath: string, agentId: string): string | null {
-  const match = WorkflowAgentPath.exec(sidechainPath);
-  if (match === null) return null;
-  try {
-    const run: unknown = JSON.parse(fs.readFileSync(`${match[1]}/workflows/${match[2]}.json`, "utf8"));
-    const progress = (run as { workflowProgress?: unknown }).workflowProgress;
-    if (!Array.isArray(progress)) return null;
-    const entry = progress.find((p: { type?: unknown; agentId?: unknown }) => p?.type === "workflow_agent" && p.agentId === agentId) as { label?: unknown } | undefined;
-    return typeof entry?.label === "string" ? entry.label : null;
-  } catch {
-    return null;
+  if (!WorkflowAgentFile.test(sidechainPath)) return null;
+  const runDir = path.dirname(sidechainPath);
+  const file = runRecordPath(runDir);
+  const mtimeMs = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) return null;
+  let cached = runLabels.get(runDir);
+  if (cached?.mtimeMs !== mtimeMs) {
+    let record: Json | undefined;
+    try {
+      record = JSON.parse(fs.readFileSync(file, "utf8")) as Json;
+    } catch {
+      record = undefined;
+    }
+    const labels = new Map(recordedAgents(record).flatMap((a) => (a.label === undefined ? [] : [[a.agentId, a.label] as const])));
+    cached = { mtimeMs, labels };
+    runLabels.delete(runDir);
+    runLabels.set(runDir, cached);
+    if (runLabels.size > RunLabelsKept) runLabels.delete(runLabels.keys().next().value as string);
   }
+  return cached.labels.get(agentId) ?? null;
 }
