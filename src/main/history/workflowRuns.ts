@@ -60,9 +60,12 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
       const read = await readJsonl(file, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
       problems.push(...lineProblems(file, read.stats, read.problems));
     } catch (error) {
-      problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
+      // A running run names an agent in its journal a moment before the agent's file is written.
+      if (!(running && isMissing(error))) problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
     }
     const prompt = agent.prompt ?? firstPrompt(own);
+    // Its card waits for what names it: a card once shown keeps its first name until the run's end.
+    if (running && prompt === "" && agent.label === undefined) continue;
     // The run's record (with the labels) is written when the run ends: until then, the prompt says what the agent does.
     const input: JsonObject = { description: agent.label ?? (firstLine(prompt) || agent.agentId), prompt, subagent_type: WorkflowAgentType };
     events.push({ kind: "assistant_block", messageId: id, parentToolUseId: workflowCallId, block: { type: "tool_use", id, name: "Agent", input } });
@@ -70,6 +73,10 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
     if (agent.result !== undefined || isFinished(agent.state)) events.push(resultEvent(workflowCallId, id, agent));
   }
   return events;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === "ENOENT";
 }
 
 function isFinished(state: string | undefined): boolean {
