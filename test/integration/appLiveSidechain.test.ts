@@ -117,12 +117,16 @@ describe("a live tab reads what the stream left out from the session's files", (
     expect(value(await service.listTabs()).find((t) => t.tabId === tabId)).toMatchObject({ kind: "live" });
   });
 
-  it("shows the inner card empty live, offering its sidechain file", () => {
+  it("shows the inner card empty live, offering its sidechain file", async () => {
     const inner = agentIn(agentIn(view.current().blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")?.call?.subagent;
     expect(inner?.status).toBe("completed");
     expect(inner?.taskId).toMatch(/^a[0-9a-f]{16}$/);
     expect(inner?.blocks).toEqual([]);
     expect(inner?.sidechainPath).toMatch(new RegExp(`/subagents/agent-${inner?.taskId}\\.jsonl$`));
+    // The outer card's steps as a load answers them (the window puts them in place of its own
+    // copies, whichever came last) offer the inner card's file too: without it, it could not open.
+    const outerSteps = value(await service.loadSubagentBlocks(tabId, outerId));
+    expect(agentIn(outerSteps, "Inner agent")?.call?.subagent?.sidechainPath).toBe(inner?.sidechainPath);
   });
 
   it("loads nothing and fails nothing while the file is missing, then reads it once it is there", async () => {

@@ -13,7 +13,7 @@ import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
 import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
-import { expectedSidechainPath, SidechainReader, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
+import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;
@@ -117,13 +117,22 @@ export class LiveSession {
     }
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
     const where = this.location();
-    if (!fromDisk || where === undefined) return record.blocks;
+    if (!fromDisk || where === undefined) return this.asShown(record.blocks);
     // A Workflow's card holds the agents of its run; any other, its sidechain.
     const run = this.workflowRun(toolUseId, where);
     const events = run !== undefined ? await this.readWorkflow(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
-    if (events === undefined || now.droppedBlockCount === 0) return now.blocks;
-    return ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", stoppedByTaskStop(this.state, toolUseId));
+    if (events === undefined || now.droppedBlockCount === 0) return this.asShown(now.blocks);
+    return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", stoppedByTaskStop(this.state, toolUseId)));
+  }
+
+  /**
+   * Steps as the window's transcript has them: the card of a nested agent not read yet names its
+   * file (offeredSidechains). The window puts the steps it is sent in place of its own copies, which
+   * may already have come with the transcript: without the file, such a card could not be opened.
+   */
+  private asShown(blocks: readonly Block[]): readonly Block[] {
+    return stepsWithSidechainPaths(blocks, this.offeredSidechains());
   }
 
   /** Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts). */

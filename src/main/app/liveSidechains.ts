@@ -131,6 +131,11 @@ export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<st
   return blocks === transcript.blocks ? transcript : { ...transcript, blocks };
 }
 
+/** The same for a card's steps, as `loadSubagentBlocks` returns them. */
+export function stepsWithSidechainPaths(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
+  return paths.size === 0 ? blocks : annotate(blocks, paths);
+}
+
 function annotate(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
   let out: Block[] | undefined;
   blocks.forEach((block, i) => {
