@@ -15,8 +15,8 @@ import { createSessionState, reduce, reduceAllConsuming, toTranscript, type Sess
 import type { Json } from "../../src/shared/protocol/messages.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 
-export type Mode = "parse" | "keep" | "reduce" | "per-event";
-const Modes: readonly string[] = ["parse", "keep", "reduce", "per-event"];
+const Modes = ["parse", "keep", "reduce", "per-event"] as const;
+export type Mode = (typeof Modes)[number];
 
 export interface Pass {
   readonly mode: Mode;
@@ -36,7 +36,7 @@ export interface Pass {
 export const ReadBytes = 64 * 1024;
 
 const [file, modeArg] = process.argv.slice(2);
-if (file === undefined || modeArg === undefined || !Modes.includes(modeArg)) {
+if (file === undefined || !(Modes as readonly (string | undefined)[]).includes(modeArg)) {
   throw new Error("usage: measure.ts <stream file> parse|keep|reduce|per-event");
 }
 const mode = modeArg as Mode;
@@ -103,7 +103,7 @@ function isCall(block: Kept | undefined, id: string): boolean {
  * The stream, outside the JS heap (as the pipe's buffers are), cut into reads. The client reduces
  * what one read parsed in one step (LiveSession); with per-event, each event as it is parsed.
  */
-function pass(chunks: readonly Buffer[]): { lines: number; events: number; state: SessionState | undefined } {
+function pass(chunks: readonly Buffer[]): { lines: number; events: number; state: SessionState | undefined; keeper: Keeper | undefined } {
   let lines = 0;
   let events = 0;
   let state = mode === "parse" || mode === "keep" ? undefined : createSessionState();
@@ -131,12 +131,8 @@ function pass(chunks: readonly Buffer[]): { lines: number; events: number; state
   }
   reader.end();
   if (problems > 0) throw new Error(`${problems} lines of the stream failed to parse`);
-  kept = keeper;
-  return { lines, events, state };
+  return { lines, events, state, keeper };
 }
-
-/** What "keep" kept, held until the pass's memory is measured. */
-let kept: Keeper | undefined;
 
 const stream = readFileSync(file);
 const chunks: Buffer[] = [];
@@ -151,14 +147,15 @@ gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const cpu = process.cpuUsage();
 const start = performance.now();
-const { lines, events, state } = pass(chunks);
+const { lines, events, state, keeper } = pass(chunks);
 const ms = performance.now() - start;
 const used = process.cpuUsage(cpu);
 await new Promise((resolve) => setTimeout(resolve, 50)); // the observer delivers its entries asynchronously
 observer.disconnect();
 gc();
 const keptMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-if (kept !== undefined && kept.lists.size === 0 && kept.top.length === 0) throw new Error("keep: nothing was kept");
+// Also holds what "keep" kept until here, where the pass's memory is measured.
+if (keeper !== undefined && keeper.lists.size === 0 && keeper.top.length === 0) throw new Error("keep: nothing was kept");
 
 let transcript: Pass["transcript"];
 if (state !== undefined) {

@@ -85,8 +85,7 @@ export class LiveSession {
     const base = toTranscript(this.state);
     const cached = this.annotated;
     if (cached !== undefined && cached.from === base && cached.asked === this.asked.size) return cached.result;
-    const paths = this.offeredSidechains();
-    const result = paths.size === 0 ? base : withSidechainPaths(base, paths);
+    const result = withSidechainPaths(base, this.offeredSidechains());
     this.annotated = { from: base, asked: this.asked.size, result };
     return result;
   }

@@ -127,7 +127,7 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
  * their sidechain path, so a card knows it can load its steps. Unchanged subtrees keep their identity.
  */
 export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<string, string>): Transcript {
-  const blocks = annotate(transcript.blocks, paths);
+  const blocks = stepsWithSidechainPaths(transcript.blocks, paths);
   return blocks === transcript.blocks ? transcript : { ...transcript, blocks };
 }
 
