@@ -1,12 +1,38 @@
 // A synthetic stdout stream shaped like the CLI's (PROTOCOL.md §2): turns in which the main agent
 // launches many parallel subagents whose task_progress, tool_use, tool_result and text lines
 // interleave, then their notifications and final Agent results.
+//
+// Content sizes: "small" gives every tool call a short command and a three-line result; "real"
+// sizes tool inputs, results and texts as in real sessions, cycling through the 20-quantiles
+// (0th, 5th … 95th percentile) of their lengths in the 34 real transcripts beside the repository
+// (../shared/wild), as `contentSizes.ts` prints them. The tail above the 95th percentile is left
+// out, so these contents are smaller on average than real ones (results: 0.8 k characters here,
+// 2.2 k there).
 
 export interface StreamShape {
   /** Subagents running in parallel in each turn. */
   readonly parallel: number;
   /** Tool calls each subagent makes per turn (over MaxNestedBlocks, so the cap is exercised). */
   readonly stepsPerAgent: number;
+  readonly sizes: "small" | "real";
+}
+
+/** Lengths in characters, 20-quantiles: a tool_result's content, a tool_use's input as JSON, a text block. */
+const RealSizes = {
+  result: [0, 14, 31, 58, 83, 98, 124, 142, 160, 163, 182, 276, 414, 586, 787, 1011, 1465, 2169, 3172, 5935],
+  input: [2, 51, 66, 77, 89, 98, 111, 125, 141, 159, 188, 234, 316, 440, 566, 674, 906, 1143, 1548, 2981],
+  text: [2, 8, 25, 35, 43, 52, 60, 68, 75, 84, 94, 106, 119, 139, 161, 194, 276, 584, 1230, 2370],
+} as const;
+
+const listing = "drwxr-xr-x  5 user user 4096 Nov 30 02:23 src/renderer/transcript/SubagentCard.tsx\n".repeat(80);
+
+/** `head`, or with real sizes `head` followed by a directory listing up to the `k`th quantile of `kind` (never shorter than `head`). */
+function content(shape: StreamShape, kind: keyof typeof RealSizes, k: number, head: string, small: string): string {
+  if (shape.sizes === "small") return head + small;
+  const size = RealSizes[kind][k % 20] as number;
+  let text = head;
+  while (text.length < size) text += listing;
+  return text.slice(0, Math.max(size, head.length));
 }
 
 const session = "3e935211-5331-430a-afd5-266ff79618c8";
@@ -55,9 +81,11 @@ function* turn(t: number, shape: StreamShape): Generator<string> {
     for (const { id, task } of agents) {
       const use = `${id}_s${s}`;
       yield system("task_progress", { task_id: task, tool_use_id: id, description: `Running step ${s} of ${id}`, subagent_type: "general-purpose", usage: { total_tokens: 100 + s, tool_uses: s + 1, duration_ms: 10 * s }, last_tool_name: "Bash" });
-      yield assistant(`msg_${id}_r${s}`, id, { type: "tool_use", id: use, name: "Bash", input: { command: `echo step ${s} && ls -la /home/user/code/bench/src`, description: `Step ${s}` } });
-      yield toolResult(use, id, `step ${s} output\ntotal 48\ndrwxr-xr-x  5 user user 4096 Nov 30 02:23 .`);
-      if (s % 4 === 3) yield assistant(`msg_${id}_t${s}`, id, { type: "text", text: `Finished step ${s}; moving on to the next one.` });
+      // With real sizes the command alone has the length of a whole input.
+      const command = content(shape, "input", s * 7, `echo step ${s} && ls -la /home/user/code/bench/src`, "");
+      yield assistant(`msg_${id}_r${s}`, id, { type: "tool_use", id: use, name: "Bash", input: { command, description: `Step ${s}` } });
+      yield toolResult(use, id, content(shape, "result", s * 11 + t, `step ${s} output\n`, "total 48\ndrwxr-xr-x  5 user user 4096 Nov 30 02:23 ."));
+      if (s % 4 === 3) yield assistant(`msg_${id}_t${s}`, id, { type: "text", text: content(shape, "text", (s >> 2) * 7, `Finished step ${s}; `, "moving on to the next one.") });
     }
   }
   for (const { id, task } of agents) {

@@ -2,9 +2,10 @@
 // generated stream into memory, then times the app's path over it, the bytes cut into 64 KiB reads
 // as a pipe delivers them: createStdoutReader (lines → messages) → toClientEvents, and with
 // "reduce" the hub as a live tab runs it. "keep" measures a floor instead of the hub: it only keeps
-// what the transcript shows (see Keeper). Prints one JSON line (Pass) on stdout.
+// what the transcript shows (see Keeper); "keep-off-heap" keeps the same outside the JavaScript
+// heap (see OffHeapKeeper). Prints one JSON line (Pass) on stdout.
 //
-//   node --import tsx --expose-gc bench/hub/measure.ts <stream file> parse|keep|reduce|per-event
+//   node --import tsx --expose-gc bench/hub/measure.ts <stream file> parse|keep|keep-off-heap|reduce|per-event
 
 import { readFileSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -15,7 +16,7 @@ import { createSessionState, reduce, reduceAllConsuming, toTranscript, type Sess
 import type { Json } from "../../src/shared/protocol/messages.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 
-const Modes = ["parse", "keep", "reduce", "per-event"] as const;
+const Modes = ["parse", "keep", "keep-off-heap", "reduce", "per-event"] as const;
 export type Mode = (typeof Modes)[number];
 
 export interface Pass {
@@ -29,6 +30,8 @@ export interface Pass {
   readonly gcMs: number;
   /** Heap in use after a full collection, at the end minus before the pass: what the pass keeps. */
   readonly keptMiB: number;
+  /** The same for memory outside the heap (Buffers): what keep-off-heap keeps there. */
+  readonly offHeapMiB: number;
   readonly transcript?: { readonly ms: number; readonly blocks: number; readonly cards: number };
 }
 
@@ -37,7 +40,7 @@ export const ReadBytes = 64 * 1024;
 
 const [file, modeArg] = process.argv.slice(2);
 if (file === undefined || !(Modes as readonly (string | undefined)[]).includes(modeArg)) {
-  throw new Error("usage: measure.ts <stream file> parse|keep|reduce|per-event");
+  throw new Error(`usage: measure.ts <stream file> ${Modes.join("|")}`);
 }
 const mode = modeArg as Mode;
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -56,6 +59,10 @@ type Kept = { text: string } | ToolKept;
 class Keeper {
   readonly top: Kept[] = [];
   readonly lists = new Map<string, { items: Kept[]; count: number }>();
+
+  get empty(): boolean {
+    return this.lists.size === 0 && this.top.length === 0;
+  }
 
   add(event: ClientEvent): void {
     if (event.kind === "assistant_block") {
@@ -95,6 +102,64 @@ class Keeper {
   }
 }
 
+/** OffHeapKeeper's slabs are this large (or as large as one block needs). */
+const SlabBytes = 16 * 2 ** 20;
+
+/**
+ * The same floor with the subagents' blocks outside the JavaScript heap, where the collector does
+ * not copy them: each one, once complete, is written as JSON into large Buffers, and its list
+ * keeps only where (a call waits for its result as an object, in a small map). Top-level blocks,
+ * a few thousand, stay objects (a Keeper). A transcript kept this way would also pay for reading
+ * blocks back and for reclaiming the bytes of dropped ones; this floor does neither.
+ */
+class OffHeapKeeper {
+  private readonly top = new Keeper();
+  private readonly slabs = [Buffer.allocUnsafeSlow(SlabBytes)];
+  private used = 0;
+  /** Per subagent: the newest MaxNestedBlocks blocks as (slab, offset, length) triples, and calls waiting for results. */
+  readonly lists = new Map<string, { where: Int32Array; count: number; waiting: Map<string, ToolKept> }>();
+
+  get empty(): boolean {
+    return this.top.empty && this.lists.size === 0;
+  }
+
+  add(event: ClientEvent): void {
+    if (event.kind === "assistant_block" && event.parentToolUseId !== null) {
+      const b = event.block;
+      if (b.type === "tool_use") this.list(event.parentToolUseId).waiting.set(b.id, { id: b.id, name: b.name, input: b.input });
+      else if (b.type === "text") this.put(this.list(event.parentToolUseId), JSON.stringify(b.text));
+    } else if (event.kind === "tool_result" && event.parentToolUseId !== null) {
+      const list = this.lists.get(event.parentToolUseId);
+      const call = list?.waiting.get(event.toolUseId);
+      if (list === undefined || call === undefined) return;
+      list.waiting.delete(event.toolUseId);
+      this.put(list, JSON.stringify([call.id, call.name, call.input, event.text, event.isError]));
+    } else {
+      this.top.add(event);
+    }
+  }
+
+  private list(parent: string): { where: Int32Array; count: number; waiting: Map<string, ToolKept> } {
+    let list = this.lists.get(parent);
+    if (list === undefined) this.lists.set(parent, (list = { where: new Int32Array(3 * MaxNestedBlocks), count: 0, waiting: new Map() }));
+    return list;
+  }
+
+  private put(list: { where: Int32Array; count: number }, json: string): void {
+    let slab = this.slabs[this.slabs.length - 1] as Buffer;
+    if (this.used + 3 * json.length > slab.length) {
+      this.slabs.push((slab = Buffer.allocUnsafeSlow(Math.max(SlabBytes, 3 * json.length))));
+      this.used = 0;
+    }
+    const bytes = slab.write(json, this.used);
+    const at = 3 * (list.count++ % MaxNestedBlocks);
+    list.where[at] = this.slabs.length - 1;
+    list.where[at + 1] = this.used;
+    list.where[at + 2] = bytes;
+    this.used += bytes;
+  }
+}
+
 function isCall(block: Kept | undefined, id: string): boolean {
   return block !== undefined && "id" in block && block.id === id;
 }
@@ -103,11 +168,11 @@ function isCall(block: Kept | undefined, id: string): boolean {
  * The stream, outside the JS heap (as the pipe's buffers are), cut into reads. The client reduces
  * what one read parsed in one step (LiveSession); with per-event, each event as it is parsed.
  */
-function pass(chunks: readonly Buffer[]): { lines: number; events: number; state: SessionState | undefined; keeper: Keeper | undefined } {
+function pass(chunks: readonly Buffer[]): { lines: number; events: number; state: SessionState | undefined; keeper: Keeper | OffHeapKeeper | undefined } {
   let lines = 0;
   let events = 0;
-  let state = mode === "parse" || mode === "keep" ? undefined : createSessionState();
-  const keeper = mode === "keep" ? new Keeper() : undefined;
+  let state = mode === "reduce" || mode === "per-event" ? createSessionState() : undefined;
+  const keeper = mode === "keep" ? new Keeper() : mode === "keep-off-heap" ? new OffHeapKeeper() : undefined;
   let read: ClientEvent[] = [];
   let problems = 0;
   const reader = createStdoutReader({
@@ -144,7 +209,7 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ["gc"] });
 gc();
-const heapBefore = process.memoryUsage().heapUsed;
+const before = process.memoryUsage();
 const cpu = process.cpuUsage();
 const start = performance.now();
 const { lines, events, state, keeper } = pass(chunks);
@@ -153,9 +218,11 @@ const used = process.cpuUsage(cpu);
 await new Promise((resolve) => setTimeout(resolve, 50)); // the observer delivers its entries asynchronously
 observer.disconnect();
 gc();
-const keptMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+const after = process.memoryUsage();
+const keptMiB = (after.heapUsed - before.heapUsed) / 2 ** 20;
+const offHeapMiB = (after.arrayBuffers - before.arrayBuffers) / 2 ** 20;
 // Also holds what "keep" kept until here, where the pass's memory is measured.
-if (keeper !== undefined && keeper.lists.size === 0 && keeper.top.length === 0) throw new Error("keep: nothing was kept");
+if (keeper?.empty === true) throw new Error(`${mode}: nothing was kept`);
 
 let transcript: Pass["transcript"];
 if (state !== undefined) {
@@ -164,5 +231,5 @@ if (state !== undefined) {
   const blocks = built.blocks;
   transcript = { ms: performance.now() - t, blocks: blocks.length, cards: blocks.filter((b) => b.call?.subagent !== undefined).length };
 }
-const result: Pass = { mode, lines, events, ms, cpuMs: (used.user + used.system) / 1000, gcMs, keptMiB, ...(transcript === undefined ? {} : { transcript }) };
+const result: Pass = { mode, lines, events, ms, cpuMs: (used.user + used.system) / 1000, gcMs, keptMiB, offHeapMiB, ...(transcript === undefined ? {} : { transcript }) };
 console.log(JSON.stringify(result));

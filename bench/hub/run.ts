@@ -7,15 +7,20 @@
 // Each round also runs a floor (measure.ts "keep"): the same parse, keeping only the data any
 // transcript of the stream shows (texts, tool inputs and results, the newest 120 steps of each
 // subagent) with no reducer. What keeping costs (the young-generation collections copy every value
-// kept) is part of any reducer's overhead; the rest is the hub's own.
+// kept) is part of any reducer's overhead; the rest is the hub's own. A second floor
+// ("keep-off-heap") keeps the subagents' blocks as JSON in Buffers instead, where the collector
+// does not copy them: what a transcript held outside the JavaScript heap would at least cost.
 //
-// Each pass runs in a fresh process (measure.ts), parse, keep and parse + reduce in turn, and the
+// `--sizes real` gives the stream's tool calls and texts the sizes of real ones (generate.ts);
+// by default they are small, which puts the reducer's per-event work most in view.
+//
+// Each pass runs in a fresh process (measure.ts), parse, both floors and parse + reduce in turn, and the
 // ratios within each round are reported: the machine is shared, so load comes in bursts. A fresh
 // process per pass matters: in one process, the garbage collections that keeping a transcript
 // causes also land in the parse-only passes after it (they promote what the reducer had just
 // built, and finish its marking), which made parsing look slower and the reducer cheaper.
 //
-//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--per-event]
+//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real] [--per-event]
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,7 +28,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, sta
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateStream } from "./generate.js";
+import { generateStream, type StreamShape } from "./generate.js";
 import type { Mode, Pass } from "./measure.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,23 +39,25 @@ const flag = (name: string): string | undefined => {
 };
 const perEvent = argv.includes("--per-event");
 const rounds = Number(flag("--rounds") ?? 3);
+const sizesArg = flag("--sizes") ?? "small";
 const [lineCount, parallel, steps] = argv.filter((a) => a !== "--per-event").map(Number) as [number?, number?, number?];
 const shape = { lines: lineCount ?? 1_000_000, parallel: parallel ?? 48, steps: steps ?? 150 };
-if (!Number.isInteger(rounds) || rounds < 1 || !Object.values(shape).every((n) => Number.isInteger(n) && n > 0)) {
-  throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--per-event], all whole numbers above 0");
+if (!Number.isInteger(rounds) || rounds < 1 || !Object.values(shape).every((n) => Number.isInteger(n) && n > 0) || (sizesArg !== "small" && sizesArg !== "real")) {
+  throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real] [--per-event], numbers whole and above 0");
 }
+const sizes: StreamShape["sizes"] = sizesArg;
 const Target = 0.3;
 
 /** The stream, generated once into bench/.data (not committed) and read by every pass; named for its shape and generator. */
 async function streamFile(): Promise<string> {
   const dir = path.join(here, "..", ".data");
   const generator = createHash("sha256").update(readFileSync(path.join(here, "generate.ts"))).digest("hex").slice(0, 8);
-  const file = path.join(dir, `hub-${shape.lines}-${shape.parallel}-${shape.steps}-${generator}.jsonl`);
+  const file = path.join(dir, `hub-${shape.lines}-${shape.parallel}-${shape.steps}-${sizes}-${generator}.jsonl`);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   const partial = `${file}.partial`;
   const out = createWriteStream(partial);
-  for (const line of generateStream(shape.lines, { parallel: shape.parallel, stepsPerAgent: shape.steps })) {
+  for (const line of generateStream(shape.lines, { parallel: shape.parallel, stepsPerAgent: shape.steps, sizes })) {
     if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -60,7 +67,8 @@ async function streamFile(): Promise<string> {
 
 function measure(file: string, mode: Mode): Pass {
   const script = path.join(here, "measure.ts");
-  const out = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", script, file, mode], { encoding: "utf8", maxBuffer: 1 << 20 });
+  // Real sizes keep some hundreds of MiB: room above the default heap limit.
+  const out = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", "--max-old-space-size=8192", script, file, mode], { encoding: "utf8", maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split("\n").pop() as string) as Pass;
 }
 
@@ -75,29 +83,33 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const file = await streamFile();
 const loadAtStart = load();
 const reduceMode: Mode = perEvent ? "per-event" : "reduce";
-console.log(`stream: ${shape.lines.toLocaleString()}+ generated lines (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${shape.parallel} parallel subagents × ${shape.steps} tool calls per turn`);
+console.log(`stream: ${shape.lines.toLocaleString()}+ generated lines (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${shape.parallel} parallel subagents × ${shape.steps} tool calls per turn, ${sizes} contents`);
 console.log(`path: 64 KiB stdout reads → stdout reader → toClientEvents${perEvent ? " → reduce per event (--per-event)" : " → each read's events reduced in one step, as a live tab does"}`);
 const roundsText = `${rounds} round${rounds === 1 ? "" : "s"}`;
-console.log(`passes: ${roundsText} (parse, parse + keep only, parse + reduce), each pass in a fresh process`);
+console.log(`passes: ${roundsText} (parse, parse + keep only, the same off the heap, parse + reduce), each pass in a fresh process`);
 
 const parses: Pass[] = [];
 const keeps: Pass[] = [];
+const offHeapKeeps: Pass[] = [];
 const reduces: Pass[] = [];
 for (let i = 0; i < rounds; i++) {
   const parse = measure(file, "parse");
   const keep = measure(file, "keep");
+  const offHeap = measure(file, "keep-off-heap");
   const both = measure(file, reduceMode);
   parses.push(parse);
   keeps.push(keep);
+  offHeapKeeps.push(offHeap);
   reduces.push(both);
-  console.log(
-    `  round ${i + 1}: parse ${parse.ms.toFixed(0)} ms, keep only ${keep.ms.toFixed(0)} ms (+${pct(keep.ms / parse.ms - 1)}), parse + reduce ${both.ms.toFixed(0)} ms: +${pct(both.ms / parse.ms - 1)} (CPU +${pct(both.cpuMs / parse.cpuMs - 1)})`,
-  );
+  const over = (p: Pass): string => `${p.ms.toFixed(0)} ms (+${pct(p.ms / parse.ms - 1)})`;
+  console.log(`  round ${i + 1}: parse ${parse.ms.toFixed(0)} ms, keep only ${over(keep)}, off the heap ${over(offHeap)}, parse + reduce ${over(both)} (CPU +${pct(both.cpuMs / parse.cpuMs - 1)})`);
 }
 
 const events = (reduces[0] as Pass).events;
-const overhead = median(reduces.map((r, i) => r.ms / (parses[i] as Pass).ms - 1));
-const floor = median(keeps.map((k, i) => k.ms / (parses[i] as Pass).ms - 1));
+const overParse = (passes: readonly Pass[]): number => median(passes.map((p, i) => p.ms / (parses[i] as Pass).ms - 1));
+const overhead = overParse(reduces);
+const floor = overParse(keeps);
+const offHeapFloor = overParse(offHeapKeeps);
 const cpuOverhead = median(reduces.map((r, i) => r.cpuMs / (parses[i] as Pass).cpuMs - 1));
 const parseMs = median(parses.map((p) => p.ms));
 const reduceMs = median(reduces.map((r) => r.ms));
@@ -111,6 +123,7 @@ console.log(`reduce alone:    ${rate(reduceMs - parseMs)} (${(((reduceMs - parse
 console.log(`reduce overhead: ${pct(overhead)} median of ${roundsText} (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
 console.log(`  in CPU time:   ${pct(cpuOverhead)} median (process CPU, GC threads included)`);
 console.log(`  floor:         ${pct(floor)} median to keep only the transcript's data, with no reducer (${median(keeps.map((k) => k.keptMiB)).toFixed(0)} MiB kept, GC pauses ${median(keeps.map((k) => k.gcMs)).toFixed(0)} ms)`);
+console.log(`  off the heap:  ${pct(offHeapFloor)} median to keep the subagents' blocks as JSON in Buffers instead (${median(offHeapKeeps.map((k) => k.keptMiB)).toFixed(0)} MiB kept on the heap, ${median(offHeapKeeps.map((k) => k.offHeapMiB)).toFixed(0)} MiB off it, GC pauses ${median(offHeapKeeps.map((k) => k.gcMs)).toFixed(0)} ms)`);
 console.log(`  GC pauses:     ${median(reduces.map((r) => r.gcMs)).toFixed(0)} ms with reduce vs ${median(parses.map((p) => p.gcMs)).toFixed(0)} ms parsing alone (main thread, median pass)`);
 console.log(`load average:    ${loadAtStart} at start, ${load()} at end (${availableParallelism()} cores)`);
 if (last.transcript !== undefined) {
