@@ -24,15 +24,14 @@ const RealSizes = {
   text: [2, 8, 25, 35, 43, 52, 60, 68, 75, 84, 94, 106, 119, 139, 161, 194, 276, 584, 1230, 2370],
 } as const;
 
-const listing = "drwxr-xr-x  5 user user 4096 Nov 30 02:23 src/renderer/transcript/SubagentCard.tsx\n".repeat(80);
+const listingLine = "drwxr-xr-x  5 user user 4096 Nov 30 02:23 src/renderer/transcript/SubagentCard.tsx\n";
 
-/** `head`, or with real sizes `head` followed by a directory listing up to the `k`th quantile of `kind` (never shorter than `head`). */
+/** `head + small`, or with real sizes `head` followed by a directory listing up to the `k`th quantile of `kind` (never shorter than `head`). */
 function content(shape: StreamShape, kind: keyof typeof RealSizes, k: number, head: string, small: string): string {
   if (shape.sizes === "small") return head + small;
   const size = RealSizes[kind][k % 20] as number;
-  let text = head;
-  while (text.length < size) text += listing;
-  return text.slice(0, Math.max(size, head.length));
+  if (head.length >= size) return head;
+  return (head + listingLine.repeat(Math.ceil((size - head.length) / listingLine.length))).slice(0, size);
 }
 
 const session = "3e935211-5331-430a-afd5-266ff79618c8";

@@ -57,8 +57,8 @@ type Kept = { text: string } | ToolKept;
  * or de-duplication: the cost of keeping the data, as a floor under any reducer's.
  */
 class Keeper {
-  readonly top: Kept[] = [];
-  readonly lists = new Map<string, { items: Kept[]; count: number }>();
+  private readonly top: Kept[] = [];
+  private readonly lists = new Map<string, { items: Kept[]; count: number }>();
 
   get empty(): boolean {
     return this.lists.size === 0 && this.top.length === 0;
@@ -102,6 +102,9 @@ class Keeper {
   }
 }
 
+/** A subagent's blocks in OffHeapKeeper: the newest MaxNestedBlocks as (slab, offset, length) triples, and its calls waiting for results. */
+type OffHeapList = { where: Int32Array; count: number; waiting: Map<string, ToolKept> };
+
 /** OffHeapKeeper's slabs are this large (or as large as one block needs). */
 const SlabBytes = 16 * 2 ** 20;
 
@@ -116,8 +119,7 @@ class OffHeapKeeper {
   private readonly top = new Keeper();
   private readonly slabs = [Buffer.allocUnsafeSlow(SlabBytes)];
   private used = 0;
-  /** Per subagent: the newest MaxNestedBlocks blocks as (slab, offset, length) triples, and calls waiting for results. */
-  readonly lists = new Map<string, { where: Int32Array; count: number; waiting: Map<string, ToolKept> }>();
+  private readonly lists = new Map<string, OffHeapList>();
 
   get empty(): boolean {
     return this.top.empty && this.lists.size === 0;
@@ -139,13 +141,13 @@ class OffHeapKeeper {
     }
   }
 
-  private list(parent: string): { where: Int32Array; count: number; waiting: Map<string, ToolKept> } {
+  private list(parent: string): OffHeapList {
     let list = this.lists.get(parent);
     if (list === undefined) this.lists.set(parent, (list = { where: new Int32Array(3 * MaxNestedBlocks), count: 0, waiting: new Map() }));
     return list;
   }
 
-  private put(list: { where: Int32Array; count: number }, json: string): void {
+  private put(list: OffHeapList, json: string): void {
     let slab = this.slabs[this.slabs.length - 1] as Buffer;
     if (this.used + 3 * json.length > slab.length) {
       this.slabs.push((slab = Buffer.allocUnsafeSlow(Math.max(SlabBytes, 3 * json.length))));

@@ -106,11 +106,12 @@ for (let i = 0; i < rounds; i++) {
 }
 
 const events = (reduces[0] as Pass).events;
-const overParse = (passes: readonly Pass[]): number => median(passes.map((p, i) => p.ms / (parses[i] as Pass).ms - 1));
+/** The median over the rounds of how much longer (or, with "cpuMs", how much more CPU) a pass took than that round's parse. */
+const overParse = (passes: readonly Pass[], time: "ms" | "cpuMs" = "ms"): number => median(passes.map((p, i) => p[time] / (parses[i] as Pass)[time] - 1));
 const overhead = overParse(reduces);
 const floor = overParse(keeps);
 const offHeapFloor = overParse(offHeapKeeps);
-const cpuOverhead = median(reduces.map((r, i) => r.cpuMs / (parses[i] as Pass).cpuMs - 1));
+const cpuOverhead = overParse(reduces, "cpuMs");
 const parseMs = median(parses.map((p) => p.ms));
 const reduceMs = median(reduces.map((r) => r.ms));
 const rate = (ms: number): string => `${((events / ms) * 1000).toLocaleString(undefined, { maximumFractionDigits: 0 })} events/s`;
