@@ -8,12 +8,24 @@ import "./styles.css";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
-const api = getApi();
-setApi(api);
-const stop = startSync(api);
-window.addEventListener("pagehide", stop, { once: true });
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = container;
+
+void getApi().then((connected) => {
+  if (!connected.ok) {
+    // Web mode without a usable link: say what to do (as text: the message may echo the server).
+    const notice = document.createElement("p");
+    notice.setAttribute("role", "alert");
+    notice.className = "sign-in-notice";
+    notice.textContent = connected.message;
+    root.replaceChildren(notice);
+    return;
+  }
+  setApi(connected.api);
+  const stop = startSync(connected.api);
+  window.addEventListener("pagehide", stop, { once: true });
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -1,12 +1,11 @@
 // Web mode end to end: the web server with a real SessionManager drives the real CLI against the
-// scripted model server; a `ws` client (signed in through the token exchange) applies the deltas
+// scripted model server; a `ws` client (signed in through the printed link) applies the deltas
 // it receives and sees what a person would: the subagent card with its nested Bash call, the
 // subagent's permission request (with its agent id) waiting for an answer, and — when every
 // window is gone — the request denied after the grace period while the turn goes on.
 
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { openSocket, signIn, type SignedIn } from "../support/webSignIn.js";
 
 const GraceMs = 700;
 const WaitMs = 60_000;
@@ -38,8 +38,8 @@ class PageClient {
     ws.on("message", (data) => this.receive(JSON.parse(String(data)) as WsServerMessage));
   }
 
-  static async connect(port: number, cookie: string): Promise<PageClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { origin: `http://127.0.0.1:${port}`, cookie } });
+  static async connect(port: number, who: SignedIn): Promise<PageClient> {
+    const ws = openSocket(port, who);
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
     return new PageClient(ws);
   }
@@ -113,19 +113,6 @@ class PageClient {
   }
 }
 
-function signIn(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        res.resume();
-        const cookie = res.headers["set-cookie"]?.[0]?.split(";")[0];
-        if (res.statusCode === 303 && cookie) resolve(cookie);
-        else reject(new Error(`token exchange answered ${res.statusCode}`));
-      })
-      .on("error", reject);
-  });
-}
-
 function findBlock(blocks: readonly Block[], id: string): Block | undefined {
   for (const b of blocks) {
     if (b.id === id) return b;
@@ -141,7 +128,7 @@ describe("web mode with the real CLI", () => {
   let manager: SessionManager;
   let server: WebServer;
   let rendererDir: string;
-  let cookie: string;
+  let who: SignedIn;
   let page: PageClient;
   let tab: TabInfo;
 
@@ -160,8 +147,8 @@ describe("web mode with the real CLI", () => {
     await writeFile(path.join(rendererDir, "index.html"), "<!doctype html><title>Baton</title>");
     manager = managerFor(env, { permissionGraceMs: GraceMs });
     server = await startWebServer({ service: new BatonService(manager), rendererDir });
-    cookie = await signIn(server.url);
-    page = await PageClient.connect(server.port, cookie);
+    who = await signIn(server.url);
+    page = await PageClient.connect(server.port, who);
   });
 
   afterAll(async () => {
@@ -225,7 +212,7 @@ describe("web mode with the real CLI", () => {
     expect(deniedAt - closedAt).toBeGreaterThanOrEqual(GraceMs - 50);
 
     // A window opened later sees the result: the call denied by "window-closed", the turn finished.
-    page = await PageClient.connect(server.port, cookie);
+    page = await PageClient.connect(server.port, who);
     page.watch(tab.tabId);
     const t = await page.waitFor("the turn to go on after the denial", () => {
       const now = page.transcript(tab.tabId);

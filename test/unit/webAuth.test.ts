@@ -1,15 +1,16 @@
-// Web mode's door: loopback only, the per-launch token traded for a cookie, Host and Origin
-// checked, nothing served (page or socket) without the cookie. Run against a real server.
+// Web mode's door: loopback only, a single-use short-lived link (token in the fragment) traded for
+// the session cookie plus a per-tab secret, Host and Origin checked, and the API (the socket)
+// opened only with cookie AND secret. The pure checks first, then a real server.
 
 import http from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { decideHttp, decideUpgrade, type WebSecrets } from "../../src/main/web/webAuth.js";
+import { LinkExpiredMessage, LinkUsedMessage } from "../../src/shared/webSignIn.js";
+import { decideHttp, decideSignIn, decideUpgrade, isAllowedHost, isAllowedOrigin, linkUrl, type CredentialView, type LinkRecord } from "../../src/main/web/webAuth.js";
+import { DefaultLinkTtlMs } from "../../src/main/web/webCredentials.js";
 import type { WebServer } from "../../src/main/web/webServer.js";
 import { startWebFixture, type WebFixture } from "../support/webFixture.js";
-
-const secrets: WebSecrets = { token: "tok-123", cookie: "cookie-456" };
+import { openSocket, postSignIn, signIn, socketOutcome, socketProtocols } from "../support/webSignIn.js";
 
 interface Reply {
   status: number;
@@ -30,109 +31,154 @@ function get(port: number, pathAndQuery: string, headers: Record<string, string>
   });
 }
 
-/** Resolves with the upgrade's HTTP status when refused, or "open". */
-function connect(port: number, headers: Record<string, string>): Promise<number | "open"> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
-    ws.on("open", () => {
-      ws.close();
-      resolve("open");
-    });
-    ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
-    ws.on("error", () => resolve(0));
-  });
+/** A view with one unused link `tok-new`, one used `tok-used`, and one tab secret `tab-secret`. */
+function view(links: Record<string, LinkRecord> = { "tok-new": { issuedAt: 1000 }, "tok-used": { issuedAt: 1000, usedAt: 2000 } }): CredentialView {
+  return { cookie: "cookie-456", linkTtlMs: DefaultLinkTtlMs, link: (t) => links[t], isPageSecret: (s) => s === "tab-secret" };
 }
 
 describe("web mode access rules (pure)", () => {
   const port = 4321;
   const host = `127.0.0.1:${port}`;
+  const origin = `http://${host}`;
+  const json = "application/json";
 
   it("refuses a foreign Host (DNS rebinding) before anything else", () => {
-    expect(decideHttp({ method: "GET", url: "/?token=tok-123", host: `evil.example:${port}` }, port, secrets)).toMatchObject({ kind: "deny", status: 403 });
-    expect(decideHttp({ method: "GET", url: "/", host: `127.0.0.1:${port + 1}` }, port, secrets)).toMatchObject({ kind: "deny", status: 403 });
+    expect(decideHttp({ method: "GET", url: "/", host: `evil.example:${port}` }, port)).toMatchObject({ kind: "deny", status: 403 });
+    expect(decideHttp({ method: "GET", url: "/", host: `127.0.0.1:${port + 1}` }, port)).toMatchObject({ kind: "deny", status: 403 });
+    expect(decideSignIn({ host: "evil.example", origin, contentType: json, body: '{"token":"tok-new"}' }, port, view(), 1000)).toMatchObject({ status: 403 });
   });
 
-  it("trades the right token for a strict HttpOnly cookie and a URL without it", () => {
-    const decision = decideHttp({ method: "GET", url: "/index.html?token=tok-123&x=1", host }, port, secrets);
-    expect(decision).toMatchObject({ kind: "redirect", location: "/index.html?x=1" });
-    const cookie = decision.kind === "redirect" ? decision.setCookie : "";
-    expect(cookie).toContain("baton_session=cookie-456");
-    expect(cookie).toContain("HttpOnly");
-    expect(cookie).toContain("SameSite=Strict");
+  it("accepts the Host and Origin a browser sends on the default port 80 (no port) and on 443", () => {
+    expect(isAllowedHost("127.0.0.1", 80)).toBe(true);
+    expect(isAllowedHost("localhost", 80)).toBe(true);
+    expect(isAllowedHost("127.0.0.1:80", 80)).toBe(true);
+    expect(isAllowedOrigin("http://127.0.0.1", 80)).toBe(true);
+    expect(isAllowedOrigin("http://localhost", 80)).toBe(true);
+    expect(decideHttp({ method: "GET", url: "/", host: "127.0.0.1" }, 80)).toEqual({ kind: "serve", pathname: "/" });
+    expect(decideUpgrade({ url: "/ws", host: "localhost", origin: "http://localhost", cookie: "baton_session_80=cookie-456", protocols: socketProtocols("tab-secret").join(", ") }, 80, view())).toEqual({ kind: "accept" });
+    // Plain http on 443 is not a default port: the browser names it, and a bare host means port 80.
+    expect(isAllowedHost("127.0.0.1:443", 443)).toBe(true);
+    expect(isAllowedOrigin("http://localhost:443", 443)).toBe(true);
+    expect(isAllowedHost("127.0.0.1", 443)).toBe(false);
+    expect(isAllowedHost("127.0.0.1", 8080)).toBe(false);
+    expect(linkUrl(80, "abc")).toBe("http://127.0.0.1/#token=abc");
+    expect(linkUrl(443, "abc")).toBe("http://127.0.0.1:443/#token=abc");
   });
 
-  it("answers 401 to a wrong token and to no cookie; serves with the cookie", () => {
-    expect(decideHttp({ method: "GET", url: "/?token=nope", host }, port, secrets)).toMatchObject({ kind: "deny", status: 401 });
-    expect(decideHttp({ method: "GET", url: "/", host }, port, secrets)).toMatchObject({ kind: "deny", status: 401 });
-    expect(decideHttp({ method: "GET", url: "/", host, cookie: "baton_session=wrong" }, port, secrets)).toMatchObject({ kind: "deny", status: 401 });
-    expect(decideHttp({ method: "GET", url: "/", host: `localhost:${port}`, cookie: "a=b; baton_session=cookie-456" }, port, secrets)).toEqual({ kind: "serve", pathname: "/" });
-    expect(decideHttp({ method: "POST", url: "/", host, cookie: "baton_session=cookie-456" }, port, secrets)).toMatchObject({ status: 405 });
+  it("serves the page without any credential (it must load to read the link), but only GET/HEAD", () => {
+    expect(decideHttp({ method: "GET", url: "/", host }, port)).toEqual({ kind: "serve", pathname: "/" });
+    expect(decideHttp({ method: "GET", url: "/assets/app.js?x=1", host: `localhost:${port}` }, port)).toEqual({ kind: "serve", pathname: "/assets/app.js" });
+    expect(decideHttp({ method: "POST", url: "/", host }, port)).toMatchObject({ status: 405 });
+    expect(decideHttp({ method: "POST", url: "/sign-in", host }, port)).toEqual({ kind: "sign-in" });
+    expect(decideHttp({ method: "GET", url: "/sign-in", host }, port)).toMatchObject({ status: 405 });
   });
 
-  it("accepts a socket only with the cookie, our Host and our Origin", () => {
-    const ok = { url: "/ws", host, origin: `http://${host}`, cookie: "baton_session=cookie-456" };
-    expect(decideUpgrade(ok, port, secrets)).toEqual({ kind: "accept" });
-    expect(decideUpgrade({ ...ok, cookie: undefined }, port, secrets)).toMatchObject({ status: 401 });
-    expect(decideUpgrade({ ...ok, origin: "http://evil.example" }, port, secrets)).toMatchObject({ status: 403 });
-    expect(decideUpgrade({ ...ok, origin: undefined }, port, secrets)).toMatchObject({ status: 403 });
-    expect(decideUpgrade({ ...ok, host: "evil.example" }, port, secrets)).toMatchObject({ status: 403 });
+  it("trades an unused link once, within its lifetime, from our own origin as JSON", () => {
+    const facts = { host, origin, contentType: json, body: '{"token":"tok-new"}' };
+    expect(decideSignIn(facts, port, view(), 1000)).toEqual({ kind: "sign-in", token: "tok-new" });
+    expect(decideSignIn({ ...facts, body: '{"token":"tok-used"}' }, port, view(), 3000)).toEqual({ kind: "deny", status: 410, message: LinkUsedMessage });
+    expect(decideSignIn(facts, port, view(), 1000 + DefaultLinkTtlMs - 1)).toMatchObject({ kind: "sign-in" });
+    expect(decideSignIn(facts, port, view(), 1000 + DefaultLinkTtlMs)).toEqual({ kind: "deny", status: 410, message: LinkExpiredMessage });
+    expect(decideSignIn({ ...facts, body: '{"token":"nope"}' }, port, view(), 1000)).toMatchObject({ status: 401 });
+    expect(decideSignIn({ ...facts, origin: "http://127.0.0.1:3000" }, port, view(), 1000)).toMatchObject({ status: 403 });
+    expect(decideSignIn({ ...facts, contentType: "text/plain" }, port, view(), 1000)).toMatchObject({ status: 415 });
+    expect(decideSignIn({ ...facts, body: "tok-new" }, port, view(), 1000)).toMatchObject({ status: 400 });
+    expect(decideSignIn({ ...facts, body: '{"token":["tok-new"]}' }, port, view(), 1000)).toMatchObject({ status: 400 });
+    expect(decideSignIn({ ...facts, body: '{"__proto__":{"token":"tok-new"}}' }, port, view(), 1000)).toMatchObject({ status: 400 });
+  });
+
+  it("opens the socket only with the cookie AND the tab's secret, our Host and our Origin", () => {
+    const protocols = socketProtocols("tab-secret").join(", ");
+    const ok = { url: "/ws", host, origin, cookie: "baton_session_4321=cookie-456", protocols };
+    expect(decideUpgrade(ok, port, view())).toEqual({ kind: "accept" });
+    // What a browser sends to every port of the host (the cookie), replayed with a forged Origin:
+    expect(decideUpgrade({ ...ok, protocols: undefined }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, protocols: "baton.v1" }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, protocols: socketProtocols("guess").join(",") }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, cookie: undefined }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=wrong" }, port, view())).toMatchObject({ status: 401 });
+    // Another `baton web`'s cookie (another port) is not ours.
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4322=cookie-456" }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, origin: "http://evil.example" }, port, view())).toMatchObject({ status: 403 });
+    expect(decideUpgrade({ ...ok, origin: undefined }, port, view())).toMatchObject({ status: 403 });
+    expect(decideUpgrade({ ...ok, host: "evil.example" }, port, view())).toMatchObject({ status: 403 });
+    expect(decideUpgrade({ ...ok, url: "/other" }, port, view())).toMatchObject({ status: 404 });
   });
 });
 
 describe("web server", () => {
   let fixture: WebFixture;
   let server: WebServer;
+  let clock = 1_000_000;
 
   beforeAll(async () => {
-    fixture = await startWebFixture(secrets, { "index.html": "<!doctype html><title>Baton</title>", "app.js": "console.log(1)" });
+    fixture = await startWebFixture({ "index.html": "<!doctype html><title>Baton</title>", "app.js": "console.log(1)" }, { now: () => clock });
     server = fixture.server;
   });
   afterAll(async () => {
     await fixture?.close();
   });
 
-  it("binds loopback and prints a URL carrying the token", () => {
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=tok-123`);
+  it("binds loopback and prints a link whose token is in the fragment, not the query", () => {
+    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=[\\w-]{32}$`));
   });
 
-  it("serves nothing without the token or cookie (401), nothing to a foreign Host (403)", async () => {
-    expect((await get(server.port, "/")).status).toBe(401);
-    expect((await get(server.port, "/app.js")).status).toBe(401);
-    expect((await get(server.port, "/?token=wrong")).status).toBe(401);
-    expect((await get(server.port, "/?token=tok-123", { host: `attacker.example:${server.port}` })).status).toBe(403);
-  });
-
-  it("exchanges the token for a cookie, then serves the page with a strict CSP", async () => {
-    const exchange = await get(server.port, "/?token=tok-123");
-    expect(exchange.status).toBe(303);
-    expect(exchange.headers.location).toBe("/");
-    const setCookie = exchange.headers["set-cookie"]?.[0] ?? "";
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Strict/);
-    const cookie = setCookie.split(";")[0]!;
-    const page = await get(server.port, "/", { cookie });
+  it("serves the page and its scripts to this machine without credentials, with no secret in them; nothing to a foreign Host", async () => {
+    const page = await get(server.port, "/");
     expect(page.status).toBe(200);
     expect(page.body).toContain("<title>Baton</title>");
+    const token = new URL(server.url).hash.slice("#token=".length);
+    expect(page.body).not.toContain(token);
+    expect(page.body).not.toContain(fixture.credentials.cookie);
+    expect(page.headers["set-cookie"]).toBeUndefined();
     const csp = String(page.headers["content-security-policy"]);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain(`ws://127.0.0.1:${server.port}`);
     expect(csp).not.toContain("unsafe-inline");
-    expect((await get(server.port, "/app.js", { cookie })).body).toBe("console.log(1)");
-    expect((await get(server.port, "/../../etc/passwd", { cookie })).status).toBe(404);
+    expect((await get(server.port, "/app.js")).body).toBe("console.log(1)");
+    expect((await get(server.port, "/../../etc/passwd")).status).toBe(404);
+    expect((await get(server.port, "/", { host: `attacker.example:${server.port}` })).status).toBe(403);
   });
 
-  it("refuses the socket without the cookie or from another origin, accepts it with both", async () => {
-    const origin = `http://127.0.0.1:${server.port}`;
-    const cookie = "baton_session=cookie-456";
-    expect(await connect(server.port, { origin })).toBe(401);
-    expect(await connect(server.port, { origin: "http://evil.example", cookie })).toBe(403);
-    expect(await connect(server.port, { cookie })).toBe(403);
-    expect(await connect(server.port, { origin, cookie })).toBe("open");
+  it("trades the link once for a strict HttpOnly cookie and a tab secret; a second use says so", async () => {
+    const link = server.newLink();
+    const first = await postSignIn(link);
+    expect(first.status).toBe(200);
+    expect(first.reply.secret).toMatch(/^[\w-]{40,}$/);
+    expect(first.cookie).toBe(`baton_session_${server.port}=${fixture.credentials.cookie}`);
+    const again = await postSignIn(link);
+    expect(again).toMatchObject({ status: 410, reply: { error: LinkUsedMessage } });
+    expect(again.cookie).toBeUndefined();
+    expect(again.reply.error).toContain("--new-link");
+    // From a forged page of another port the trade is refused, and it does not spend the link.
+    const fresh = server.newLink();
+    expect((await postSignIn(fresh, { origin: "http://127.0.0.1:3000" })).status).toBe(403);
+    expect((await postSignIn(fresh)).status).toBe(200);
+  });
+
+  it("retires a link left unused for 5 minutes (injected clock)", async () => {
+    const link = server.newLink();
+    clock += DefaultLinkTtlMs - 1;
+    const stillGood = server.newLink();
+    clock += 1;
+    expect(await postSignIn(link)).toMatchObject({ status: 410, reply: { error: LinkExpiredMessage } });
+    expect((await postSignIn(stillGood)).status).toBe(200);
+  });
+
+  it("refuses the socket to the cookie alone (forged Origin or not), without our Origin, or with a wrong secret", async () => {
+    const bare = await signIn(server.newLink());
+    expect(await socketOutcome(openSocket(server.port, bare, []))).toBe(401);
+    expect(await socketOutcome(openSocket(server.port, bare, ["baton.v1"]))).toBe(401);
+    expect(await socketOutcome(openSocket(server.port, bare, socketProtocols("not-the-secret")))).toBe(401);
+    expect(await socketOutcome(openSocket(server.port, bare, undefined, { cookie: `baton_session_${server.port}=wrong` }))).toBe(401);
+    expect(await socketOutcome(openSocket(server.port, bare, undefined, { origin: "http://evil.example" }))).toBe(403);
+    expect(await socketOutcome(openSocket(server.port, bare))).toBe("open");
   });
 
   it("answers calls over the socket with Results, invalid arguments included", async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, { headers: { origin: `http://127.0.0.1:${server.port}`, cookie: "baton_session=cookie-456" } });
+    const ws: WebSocket = openSocket(server.port, await signIn(server.newLink()));
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    expect(ws.protocol).toBe("baton.v1");
     const replies = new Map<number, unknown>();
     const got = new Promise<void>((resolve) =>
       ws.on("message", (data) => {

@@ -53,7 +53,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   lazyCommand(
     "web",
     "./web.js",
-    "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>]",
+    "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] | --new-link [--port N]",
     "Serve Baton's UI to a browser on this machine (127.0.0.1, token-protected)",
   ),
 ];

@@ -1,6 +1,7 @@
 // `baton web`: the Baton UI in a browser. Serves the built renderer and the API over a WebSocket
-// on 127.0.0.1, behind a per-launch token (see src/main/web/webAuth.ts). Stops on SIGINT/SIGTERM:
-// open permission requests are denied, every CLI is stopped, the index is closed.
+// on 127.0.0.1, behind single-use sign-in links (see src/main/web/webAuth.ts); `--new-link` asks a
+// running one for another (src/main/web/linkControl.ts). Stops on SIGINT/SIGTERM: open permission
+// requests are denied, every CLI is stopped, the index is closed, within a deadline.
 
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -10,17 +11,25 @@ import type { LogEntry } from "../../shared/api.js";
 import { createAppCore } from "../app/createAppCore.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
 import { defaultDbPath } from "../store/dbPath.js";
+import { requestNewLink, startLinkControl, type LinkControl } from "../web/linkControl.js";
 import { startWebServer } from "../web/webServer.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton web [--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>]
+       baton web --new-link [--port N]
 
-Serves Baton's UI at http://127.0.0.1:<port>/ for a browser on this machine. Open the printed
-URL once: its token becomes a cookie and leaves the address bar. Needs the built UI: run
-\`npm run build\` first. Ctrl-C stops it (and every Claude Code session it started).
+Serves Baton's UI at http://127.0.0.1:<port>/ for a browser on this machine. The printed link
+signs in one browser tab: its token (after #, so it reaches no server log) works once, and only
+for 5 minutes. The tab keeps a secret of its own (it survives a reload); another tab needs
+another link. Needs the built UI: run \`npm run build\` first. Ctrl-C stops it (and every
+Claude Code session it started).
+
+\`baton web --new-link\` prints a fresh single-use link from the \`baton web\` already running
+(give --port when several run). It asks over a socket that only your user can open.
 
 Options:
   --port <n>              Port to listen on (default: any free port)
+  --new-link              Print a new sign-in link for the running \`baton web\`
   --projects-dir <dir>    History directory (default: the one chosen in the Project panel, saved in
                           $XDG_CONFIG_HOME/baton/settings.json; else $CLAUDE_CONFIG_DIR/projects
                           or ~/.claude/projects)
@@ -37,15 +46,23 @@ export interface WebRunOptions {
   readonly rendererDir?: string;
   /** Called once the server listens (tests). */
   readonly onListening?: (url: string) => void;
+  /** Where the `--new-link` socket goes (default: beside Baton's settings, in `web/`). */
+  readonly controlDir?: string;
 }
 
+/** Stopping (CLIs, index) gets this long; then Baton leaves anyway. */
+const StopDeadlineMs = 10_000;
+/** After stopping, a read still in flight (a huge or stuck history file) may hold the process this long. */
+const LingerMs = 1_000;
+
 export async function run(args: readonly string[], io: CommandIO, options: WebRunOptions = {}): Promise<number> {
-  let values: { port?: string; "projects-dir"?: string; db?: string; "no-index"?: boolean; claude?: string; help?: boolean };
+  let values: { port?: string; "new-link"?: boolean; "projects-dir"?: string; db?: string; "no-index"?: boolean; claude?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
       options: {
         port: { type: "string" },
+        "new-link": { type: "boolean" },
         "projects-dir": { type: "string" },
         db: { type: "string" },
         "no-index": { type: "boolean" },
@@ -67,6 +84,16 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.stderr(`baton web: --port takes a port number (0-65535)\n\n${HELP}`);
     return ExitCode.usage;
+  }
+  const controlDir = options.controlDir ?? path.join(path.dirname(defaultSettingsFile()), "web");
+  if (values["new-link"] === true) {
+    const reply = await requestNewLink(controlDir, port === 0 ? undefined : port);
+    if (!reply.ok) {
+      io.stderr(`baton web: ${reply.message}\n`);
+      return ExitCode.failure;
+    }
+    io.stdout(`${linkNotice(reply.url)}\n`);
+    return ExitCode.ok;
   }
   const rendererDir = options.rendererDir ?? path.join(repoRoot, "out", "renderer");
   if (!existsSync(path.join(rendererDir, "index.html"))) {
@@ -101,23 +128,59 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
     io.stderr(`baton web: could not listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
     return ExitCode.failure;
   }
-  io.stdout(`Baton is at ${server.url}\nOpen it in a browser on this machine. Ctrl-C stops Baton.\n`);
-  options.onListening?.(server.url);
+  const web = server;
+  let control: LinkControl | undefined;
+  try {
+    control = await startLinkControl(controlDir, web.port, () => web.newLink());
+  } catch (error) {
+    io.stderr(`baton web: --new-link will not work for this server (${error instanceof Error ? error.message : String(error)})\n`);
+  }
+  io.stdout(`${linkNotice(web.url)} Ctrl-C stops Baton.\n`);
+  options.onListening?.(web.url);
 
-  await (options.stopSignal ?? untilSignal());
+  const signal = await (options.stopSignal ?? untilSignal());
   io.stdout("Stopping Baton…\n");
-  await server.close();
-  await core.close();
+  const stopped = await withinDeadline(
+    (async () => {
+      await control?.close();
+      await web.close();
+      await core.close();
+    })(),
+    StopDeadlineMs,
+  );
   stopLog();
-  return ExitCode.ok;
+  if (!stopped) io.stderr(`baton web: stopping took longer than ${StopDeadlineMs / 1000} s; leaving anyway\n`);
+  // Signalled (not a test): whatever still runs (a read of a huge or stuck file) may not keep the
+  // process alive. Re-raising the signal with its default action ends it even when a thread is
+  // blocked in the kernel, where process.exit() would wait for that thread.
+  if (typeof signal === "string") leaveSoon(signal);
+  return stopped ? ExitCode.ok : ExitCode.failure;
 }
 
-function untilSignal(): Promise<void> {
+function linkNotice(url: string): string {
+  return `Baton is at ${url}\nOpen it in a browser on this machine, within 5 minutes: the link signs in one tab, once.`;
+}
+
+function withinDeadline(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([work.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+}
+
+function leaveSoon(signal: NodeJS.Signals): void {
+  // Unref'd: a process with nothing left to do exits normally (code 0) before this fires.
+  setTimeout(() => {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, LingerMs).unref();
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const stop = () => {
+    const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
+      resolve(signal);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);

@@ -2,10 +2,14 @@
 // page may open), and no sniffing, framing, referrers or caching anywhere.
 
 import { contentSecurityPolicy } from "../window/contentSecurityPolicy.js";
+import { allowedHosts } from "./webAuth.js";
 
 export function webCsp(port: number): string {
-  // 'self' covers ws: only in newer browsers; name the socket's origins explicitly.
-  const sockets = [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`].join(" ");
+  // 'self' covers ws: only in newer browsers; name the socket's origins explicitly (on port 80
+  // the page's host has no port, so its socket URL has none either).
+  const sockets = allowedHosts(port)
+    .map((h) => `ws://${h}`)
+    .join(" ");
   return contentSecurityPolicy().replace("connect-src 'self'", `connect-src 'self' ${sockets}`);
 }
 

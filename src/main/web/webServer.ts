@@ -1,6 +1,6 @@
-// Web mode: the built renderer and the BatonApi over a WebSocket, on 127.0.0.1 only, behind the
-// per-launch token (see webAuth.ts). `close()` ends every socket and the server; the service's
-// sessions belong to the caller.
+// Web mode: the built renderer and the BatonApi over a WebSocket, on 127.0.0.1 only. The socket
+// needs a tab signed in with a single-use link (see webAuth.ts). `close()` ends every socket and
+// the server; the service's sessions belong to the caller.
 
 import { readFile, stat } from "node:fs/promises";
 import http from "node:http";
@@ -10,7 +10,10 @@ import type { WsServerMessage } from "../../shared/api.js";
 import type { BatonService } from "../app/batonService.js";
 import { createRpcConnection } from "./rpcConnection.js";
 import { resolveStatic } from "./staticFiles.js";
-import { createSecrets, decideHttp, decideUpgrade, type WebSecrets } from "./webAuth.js";
+import type { SignInReply } from "../../shared/webSignIn.js";
+import { SocketProtocol } from "../../shared/webSignIn.js";
+import { decideHttp, decideSignIn, decideUpgrade, linkUrl, sessionCookie } from "./webAuth.js";
+import { createCredentials, type WebCredentials } from "./webCredentials.js";
 import { commonHeaders, contentType, webCsp } from "./webHeaders.js";
 
 export interface WebServerOptions {
@@ -21,28 +24,32 @@ export interface WebServerOptions {
   readonly port?: number;
   /** Only loopback is allowed. */
   readonly host?: "127.0.0.1";
-  /** For tests: fixed secrets. */
-  readonly secrets?: WebSecrets;
+  /** Default: new ones (a 5-minute link lifetime). Tests pass their own clock, or keep them across a restart. */
+  readonly credentials?: WebCredentials;
   readonly maxPayloadBytes?: number;
 }
 
 export interface WebServer {
-  /** Open this once: it carries the token, which becomes a cookie. */
+  /** The first single-use sign-in link (the token is in its fragment). */
   readonly url: string;
   readonly port: number;
+  /** Another single-use link, for another tab (`baton web --new-link`). */
+  newLink(): string;
   close(): Promise<void>;
 }
 
 const HeartbeatMs = 30_000;
+/** A sign-in body is `{"token":"…"}`; anything longer is not one. */
+const MaxSignInBytes = 4096;
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = "127.0.0.1";
-  const secrets = options.secrets ?? createSecrets();
+  const credentials = options.credentials ?? createCredentials();
   const sockets = new Set<Socket>();
   let port = 0;
 
   const server = http.createServer((req, res) => {
-    void handleHttp(req, res, port, secrets, options.rendererDir);
+    void handleHttp(req, res, port, credentials, options.rendererDir);
   });
   // Deltas are JSON that compresses ~10×. The browser reads a socket in small pieces, each a task
   // on the page's main thread (a busy session's 35 KB deltas arrived as ~40 tasks each), so the
@@ -51,6 +58,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     noServer: true,
     maxPayload: options.maxPayloadBytes ?? 64 * 1024 * 1024,
     perMessageDeflate: { threshold: 1024 },
+    // The browser fails a handshake whose answer names none of the offered protocols; answer with
+    // the plain one, never echoing the secret.
+    handleProtocols: (offered) => (offered.has(SocketProtocol) ? SocketProtocol : false),
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -58,9 +68,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   server.on("upgrade", (req, socket, head) => {
     const decision = decideUpgrade(
-      { url: req.url ?? "/", host: req.headers.host, origin: req.headers.origin, cookie: req.headers.cookie },
+      {
+        url: req.url ?? "/",
+        host: req.headers.host,
+        origin: req.headers.origin,
+        cookie: req.headers.cookie,
+        protocols: req.headers["sec-websocket-protocol"],
+      },
       port,
-      secrets,
+      credentials,
     );
     if (decision.kind === "deny") {
       socket.end(`HTTP/1.1 ${decision.status} ${http.STATUS_CODES[decision.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -80,8 +96,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}/?token=${secrets.token}`,
+    url: linkUrl(port, credentials.mintLink()),
     port,
+    newLink: () => linkUrl(port, credentials.mintLink()),
     close() {
       closing ??= (async () => {
         for (const client of wss.clients) client.terminate();
@@ -121,17 +138,14 @@ function serveSocket(ws: WebSocket, service: BatonService): void {
   ws.on("error", () => ws.terminate());
 }
 
-async function handleHttp(req: http.IncomingMessage, res: http.ServerResponse, port: number, secrets: WebSecrets, rendererDir: string): Promise<void> {
+async function handleHttp(req: http.IncomingMessage, res: http.ServerResponse, port: number, credentials: WebCredentials, rendererDir: string): Promise<void> {
   const base = commonHeaders();
-  const decision = decideHttp({ method: req.method ?? "GET", url: req.url ?? "/", host: req.headers.host, cookie: req.headers.cookie }, port, secrets);
+  const decision = decideHttp({ method: req.method ?? "GET", url: req.url ?? "/", host: req.headers.host }, port);
   if (decision.kind === "deny") {
     res.writeHead(decision.status, { ...base, "Content-Type": "text/plain; charset=utf-8" }).end(`${decision.message}\n`);
     return;
   }
-  if (decision.kind === "redirect") {
-    res.writeHead(303, { ...base, Location: decision.location, "Set-Cookie": decision.setCookie }).end();
-    return;
-  }
+  if (decision.kind === "sign-in") return signIn(req, res, port, credentials);
   const file = resolveStatic(decision.pathname, rendererDir);
   const body = file === undefined ? undefined : await readIfFile(file);
   if (file === undefined || body === undefined) {
@@ -152,4 +166,44 @@ async function readIfFile(file: string): Promise<Buffer | undefined> {
   } catch {
     return undefined;
   }
+}
+
+async function signIn(req: http.IncomingMessage, res: http.ServerResponse, port: number, credentials: WebCredentials): Promise<void> {
+  const base = { ...commonHeaders(), "Content-Type": "application/json; charset=utf-8" };
+  const body = await readBody(req, MaxSignInBytes);
+  if (body === undefined) {
+    res.writeHead(413, { ...base, Connection: "close" }).end(JSON.stringify({ error: "Request too large" } satisfies SignInReply));
+    return;
+  }
+  const decision = decideSignIn(
+    { host: req.headers.host, origin: req.headers.origin, contentType: req.headers["content-type"], body },
+    port,
+    credentials,
+    credentials.now(),
+  );
+  if (decision.kind === "deny") {
+    res.writeHead(decision.status, base).end(JSON.stringify({ error: decision.message } satisfies SignInReply));
+    return;
+  }
+  const secret = credentials.redeem(decision.token);
+  res.writeHead(200, { ...base, "Set-Cookie": sessionCookie(port, credentials) }).end(JSON.stringify({ secret } satisfies SignInReply));
+}
+
+/** The body as text, or undefined past `max` bytes. */
+function readBody(req: http.IncomingMessage, max: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(undefined));
+  });
 }

@@ -27,7 +27,9 @@ export interface WebSocketApiOptions {
   /** Default 30 s; starting a session waits longer. */
   readonly timeoutMs?: number;
   readonly newSessionTimeoutMs?: number;
-  readonly createSocket?: (url: string) => SocketLike;
+  readonly createSocket?: (url: string, protocols: readonly string[]) => SocketLike;
+  /** Offered in the handshake: web mode's tab secret rides here (see src/shared/webSignIn.ts). */
+  readonly protocols?: readonly string[];
   /** Reconnect backoff: first delay and cap. */
   readonly backoffMs?: { readonly initial: number; readonly max: number };
   /** Connection state changes, for a "reconnecting…" banner. */
@@ -52,7 +54,8 @@ const OPEN = 1;
 export function createWebSocketApi(url: string, options: WebSocketApiOptions = {}): WebSocketApi {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const backoff = options.backoffMs ?? { initial: 250, max: 5_000 };
-  const createSocket = options.createSocket ?? ((u: string) => new WebSocket(u) as unknown as SocketLike);
+  const createSocket = options.createSocket ?? ((u: string, p: readonly string[]) => new WebSocket(u, [...p]) as unknown as SocketLike);
+  const protocols = options.protocols ?? [];
   const calls = new Map<number, Call>();
   const subscriptions = new Map<string, { readonly topic: Topic; readonly listener: (data: unknown) => void }>();
   let socket: SocketLike | undefined;
@@ -71,7 +74,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
   function connect(): void {
     if (closed) return;
     options.onStatus?.("connecting");
-    const s = createSocket(url);
+    const s = createSocket(url, protocols);
     socket = s;
     s.addEventListener("open", () => {
       if (socket !== s) return;

@@ -1,6 +1,6 @@
 // The whole app in web mode for browser tests: the scripted model server, an isolated CLI env,
 // the app core (SessionManager + BatonService), the web server on 127.0.0.1 serving the built
-// renderer, and Chromium with one page open on the token URL. `close()` stops all of it.
+// renderer, and Chromium with one page signed in through the printed link. `close()` stops all of it.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -37,6 +37,8 @@ export interface WebAppOptions {
   readonly viewport?: { width: number; height: number };
   /** Open a search index (SQLite in the temp HOME); tests call `store.index(projectsDir)`. */
   readonly withStore?: boolean;
+  /** The web server's port (default: any free one). */
+  readonly port?: number;
 }
 
 export async function startWebApp(script: Script, options: WebAppOptions = {}): Promise<WebApp> {
@@ -52,7 +54,16 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
     clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 2000 } },
   });
   const service = new BatonService(manager);
-  const web = await startWebServer({ service, rendererDir });
+  let web: WebServer;
+  try {
+    web = await startWebServer({ service, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) });
+  } catch (error) {
+    await manager.shutdown();
+    await store?.close();
+    await model.close();
+    await env.cleanup();
+    throw error;
+  }
   const browser = await launchBrowser(options.viewport);
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const pageErrors: string[] = [];
