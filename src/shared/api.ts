@@ -36,7 +36,8 @@ export interface SessionSummary {
   readonly gitBranch?: string;
   readonly firstTimestamp?: string;
   readonly lastTimestamp?: string;
-  readonly promptCount: number;
+  /** Absent when the list did not read every line of the session (it reads a big file's ends only). */
+  readonly promptCount?: number;
   readonly subagentCount: number;
   readonly sizeBytes: number;
 }

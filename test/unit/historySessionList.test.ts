@@ -1,5 +1,5 @@
-// The session list read straight from the projects folder: titles, prompt counts, and where and
-// when each session ran.
+// The session list read straight from the projects folder: titles, prompt counts (for a session
+// read whole), and where and when each session ran.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,6 +62,38 @@ describe("session list", () => {
       lastTimestamp: "2026-11-30T02:05:00.000Z",
       promptCount: 2,
     });
+  });
+
+  it("a big session is read at its ends only: named by the title appended last, with no prompt count it did not make", async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "baton-list-"));
+    const sessionId = "2a2a2a2a-1111-4222-8333-444444444444";
+    const project = path.join(dir, "-home-user-code-z");
+    mkdirSync(project, { recursive: true });
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 30, 2, 0, 0) + n * 1000).toISOString();
+    const envelope = { sessionId, cwd: "/home/user/code/z", version: "2.1.197" };
+    const lines: object[] = [{ type: "ai-title", aiTitle: "The model's name for it", sessionId }];
+    // 3,000 turns of about 700 bytes: 2 MB, well past what the list reads at either end.
+    for (let t = 0; t < 3000; t++) {
+      lines.push({ ...envelope, type: "user", gitBranch: "main", uuid: `u${t}`, timestamp: at(2 * t), message: { role: "user", content: `turn ${t}: ${"words ".repeat(50)}` } });
+      lines.push({ ...envelope, type: "assistant", gitBranch: "main", uuid: `a${t}`, timestamp: at(2 * t + 1), message: { id: `m${t}`, role: "assistant", model: "m", content: [{ type: "text", text: "ok ".repeat(50) }] } });
+    }
+    lines.push({ ...envelope, type: "user", gitBranch: "feature/z", uuid: "last", timestamp: at(6000), message: { role: "user", content: "the last prompt" } });
+    // The CLI appends a rename, and writes the session's metadata again, at the end of the file.
+    lines.push({ type: "custom-title", customTitle: "Renamed at the end", sessionId });
+    writeFileSync(path.join(project, `${sessionId}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    const [session] = await listSessions(dir);
+    expect(session).toMatchObject({
+      sessionId,
+      title: "Renamed at the end",
+      titleSource: "custom",
+      cwd: "/home/user/code/z",
+      gitBranch: "feature/z",
+      firstTimestamp: at(0),
+      lastTimestamp: at(6000),
+    });
+    expect(session?.sizeBytes).toBeGreaterThan(2 * 1024 * 1024);
+    // Counting prompts would take every line; the list says nothing rather than a wrong number.
+    expect(session?.promptCount).toBeUndefined();
   });
 
   const recorded = findRecording("hooks-and-agents");

@@ -3,19 +3,23 @@
 
 import { parseArgs } from "node:util";
 import { resolveProjectsDir } from "../history/projectsDir.js";
-import { listSessions, type SessionSummary } from "../history/sessionList.js";
-import { ExitCode, type CommandIO } from "./commandIO.js";
+import { listSessionsWithProblems, type SessionSummary } from "../history/sessionList.js";
+import { terminalJson, terminalText } from "../../shared/terminalText.js";
+import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton sessions [--projects-dir <dir>] [--json]
 
 Lists past Claude Code sessions, newest first: id, last activity, prompts, subagents, size, title.
+Only each file's first and last lines are read: a big session's prompt count shows as "-".
 
 Options:
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
   --json                  Print the list as JSON
 `;
 
-export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+export async function run(args: readonly string[], terminal: CommandIO): Promise<number> {
+  // Titles, cwd, prompts and tool text come from files anyone could have written.
+  const io = terminalIO(terminal);
   let values: { "projects-dir"?: string; json?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -33,9 +37,10 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     return ExitCode.ok;
   }
   const dir = resolveProjectsDir(values["projects-dir"] === undefined ? {} : { override: values["projects-dir"] });
-  const sessions = await listSessions(dir);
+  const { sessions, problems } = await listSessionsWithProblems(dir);
+  for (const problem of problems) io.stderr(`baton sessions: ${problem.path}: ${problem.message}\n`);
   if (values.json === true) {
-    io.stdout(`${JSON.stringify({ projectsDir: dir, sessions }, null, 2)}\n`);
+    io.stdout(`${terminalJson({ projectsDir: dir, sessions }, 2)}\n`);
     return ExitCode.ok;
   }
   if (sessions.length === 0) {
@@ -50,17 +55,22 @@ function renderTable(sessions: readonly SessionSummary[]): string {
   const rows = sessions.map((s) => [
     s.sessionId,
     (s.lastTimestamp ?? new Date(s.modifiedMs).toISOString()).replace("T", " ").slice(0, 16),
-    String(s.promptCount),
+    s.promptCount === undefined ? "-" : String(s.promptCount),
     String(s.subagentCount),
     formatSize(s.sizeBytes),
     s.cwd ?? s.project,
     s.title === "" ? "(untitled)" : s.title,
-  ]);
+  ].map(cell));
   const header = ["SESSION", "LAST", "PROMPTS", "AGENTS", "SIZE", "CWD", "TITLE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
   return `${[line(header), ...rows.map(line)].join("\n")}\n`;
+}
+
+/** One table cell: neutralised before the widths are measured, and on one line. */
+function cell(text: string): string {
+  return terminalText(text).replace(/[\n\t]/g, " ");
 }
 
 function formatSize(bytes: number): string {

@@ -1,12 +1,17 @@
 // The Project panel's list: every `<project>/<sessionId>.jsonl` under the projects folder, with
-// what a person needs to recognise it. One streamed pass per file; nothing is written.
+// what a person needs to recognise it. Only each file's first and last lines are read
+// (sessionEnds.ts), so a big history lists fast and in bounded memory; nothing is written.
+// Anything named `*.jsonl` that is not a regular file is skipped with a notice, never opened.
 
-import { readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
 import { DiskMapper } from "./diskMapper.js";
-import { readJsonl } from "./jsonlReader.js";
+import { containedPath } from "./containedPath.js";
+import { refusedPath, type HistoryProblem } from "./problems.js";
 import { isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
+import { NotRegularFileError, notRegularMessage } from "./regularFile.js";
+import { readSessionEnds } from "./sessionEnds.js";
 import { isCompactionAgent } from "./sidechains.js";
 
 export const MaxTitleChars = 80;
@@ -17,22 +22,45 @@ export interface SessionSummary extends Omit<ApiSessionSummary, "projectDir"> {
   readonly project: string;
   readonly titleSource: "custom" | "ai" | "prompt" | "summary" | "none";
   readonly modifiedMs: number;
-  /** Lines that could not be read (not JSON, truncated, …). */
+  /** Damaged lines (not JSON, truncated, …) among the lines the list read. */
   readonly badLines: number;
+}
+
+export interface SessionListing {
+  readonly sessions: SessionSummary[];
+  /** Entries skipped: named like a transcript but not a regular file (a FIFO, socket, device, folder). */
+  readonly problems: HistoryProblem[];
 }
 
 /** All sessions under `projectsDir`, newest first. A missing folder gives an empty list. */
 export async function listSessions(projectsDir: string): Promise<SessionSummary[]> {
+  return (await listSessionsWithProblems(projectsDir)).sessions;
+}
+
+export async function listSessionsWithProblems(projectsDir: string): Promise<SessionListing> {
   const summaries: SessionSummary[] = [];
+  const problems: HistoryProblem[] = [];
   for (const project of await entries(projectsDir)) {
     const projectDir = path.join(projectsDir, project);
     for (const name of await entries(projectDir)) {
       if (!isMainTranscriptName(name)) continue;
-      const summary = await summarizeSession(path.join(projectDir, name)).catch(() => undefined);
+      const file = path.join(projectDir, name);
+      // A project folder or session file linked out of the history folder is never read.
+      const checked = await containedPath(projectsDir, project, name);
+      if (checked.kind === "outside") problems.push(refusedPath(file, "a session", checked.reason));
+      if (checked.kind !== "inside") continue;
+      const summary = await summarizeSession(file).catch((error: unknown) => {
+        if (isNotRegular(error)) problems.push({ kind: "not_regular_file", path: file, message: notRegularMessage(error.kind) });
+        return undefined;
+      });
       if (summary !== undefined) summaries.push(summary);
     }
   }
-  return summaries.sort((a, b) => newestKey(b).localeCompare(newestKey(a)));
+  return { sessions: summaries.sort((a, b) => newestKey(b).localeCompare(newestKey(a))), problems };
+}
+
+function isNotRegular(error: unknown): error is NotRegularFileError {
+  return error instanceof NotRegularFileError;
 }
 
 function newestKey(s: SessionSummary): string {
@@ -47,18 +75,19 @@ async function entries(dir: string): Promise<string[]> {
   }
 }
 
+/** Throws NotRegularFileError for a FIFO, socket, device or folder, without opening it. */
 export async function summarizeSession(file: string): Promise<SessionSummary> {
-  const info = await stat(file);
   const sessionId = sessionIdFromPath(file);
   const mapper = new DiskMapper({ sessionId });
-  const result = await readJsonl(file, { final: true, onRecord: ({ value }) => void mapper.map(value) });
+  const ends = await readSessionEnds(file);
+  for (const line of ends.lines) mapper.map(line);
   const f = mapper.facts;
   const { title, titleSource } = pickTitle(f.customTitle, f.aiTitle, f.firstPrompt, f.summary);
   const sidechains = (await entries(path.join(path.dirname(file), sessionId, "subagents"))).filter((n) => {
     const agentId = /^agent-(.+)\.jsonl$/.exec(n)?.[1];
     return agentId !== undefined && !isCompactionAgent(agentId);
   });
-  const s = result.stats;
+  const s = ends.stats;
   return {
     sessionId,
     path: file,
@@ -69,11 +98,14 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
     ...(f.gitBranch !== undefined ? { gitBranch: f.gitBranch } : {}),
     ...(f.firstTimestamp !== undefined ? { firstTimestamp: f.firstTimestamp } : {}),
     ...(f.lastTimestamp !== undefined ? { lastTimestamp: f.lastTimestamp } : {}),
-    promptCount: f.promptCount,
+    // Counting prompts takes every line: only a file read whole has an exact count.
+    ...(ends.whole ? { promptCount: f.promptCount } : {}),
+    // The subagents' own files are the count; Agent calls seen in the lines read can only add to it.
     subagentCount: Math.max(sidechains.length, mapper.agentCalls.size),
-    sizeBytes: info.size,
-    modifiedMs: info.mtimeMs,
-    badLines: s.invalidUtf8 + s.tooLong + s.notJson + s.notObject + s.truncated,
+    sizeBytes: ends.size,
+    modifiedMs: ends.mtimeMs,
+    // Lines too long for the list are passed over by design, not damage.
+    badLines: s.invalidUtf8 + s.notJson + s.notObject + s.truncated,
   };
 }
 

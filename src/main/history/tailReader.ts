@@ -39,6 +39,8 @@ export class TailReader {
   private skipping = false;
   private lastLine = true;
   private finished = false;
+  /** The last chunk, when nothing kept points into it (inside a line too long to keep): reused. */
+  private spare: Buffer | undefined;
 
   constructor(
     private readonly handle: FileHandle,
@@ -66,7 +68,9 @@ export class TailReader {
     if (this.done) return [];
     const lines: TailLine[] = [];
     const size = Math.min(this.chunkBytes, this.position);
-    const chunk = Buffer.allocUnsafe(size);
+    // Passing over a huge line would otherwise leave a chunk of garbage per call.
+    const chunk = this.spare?.length === size ? this.spare : Buffer.allocUnsafe(size);
+    this.spare = undefined;
     const start = this.position - size;
     let filled = 0;
     while (filled < size) {
@@ -86,6 +90,7 @@ export class TailReader {
       this.emit(0, lines);
       this.finished = true;
     }
+    if (lines.length === 0 && this.pieces.length === 0) this.spare = chunk;
     return lines;
   }
 

@@ -3,11 +3,13 @@
 // `<P>/<session>/subagents/workflows/<runId>/agent-<id>.jsonl`, plus CLI 2.0.x sidechains at the project root
 // (`<P>/agent-<id>.jsonl`, whose session is only named inside). Directory reads only, so an
 // unchanged re-scan stays cheap; stat happens in the indexer. A `DirCache` keeps listings between
-// scans: a directory whose mtime has not moved costs one stat instead of a read.
+// scans: a directory whose mtime has not moved costs one stat instead of a read. Anything named
+// `*.jsonl` that is not a regular file (a FIFO, socket, device, directory) is reported, never read.
 import fs from "node:fs";
 import path from "node:path";
 import { isCompactionAgent } from "../history/sidechains.js";
 import { isMainTranscriptName } from "../history/projectsDir.js";
+import { notRegularKind, type NotRegularKind } from "../history/regularFile.js";
 
 export interface DiscoveredFile {
   readonly path: string;
@@ -18,9 +20,16 @@ export interface DiscoveredFile {
   readonly agentId: string | null;
 }
 
+/** A `*.jsonl` entry that is not a regular file: skipped, and said so. */
+export interface SkippedEntry {
+  readonly path: string;
+  readonly kind: NotRegularKind;
+}
+
 interface Listing {
   readonly files: readonly string[];
   readonly dirs: ReadonlySet<string>;
+  readonly notRegular: readonly { readonly name: string; readonly kind: NotRegularKind }[];
 }
 
 /**
@@ -48,15 +57,21 @@ export class DirCache {
   }
 }
 
-const EMPTY: Listing = { files: [], dirs: new Set() };
+const EMPTY: Listing = { files: [], dirs: new Set(), notRegular: [] };
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
-export function discoverTranscripts(dir: string, cache: DirCache = new DirCache()): DiscoveredFile[] {
+/** Every transcript under `dir`; `*.jsonl` entries that are not regular files go to `skipped`. */
+export function discoverTranscripts(dir: string, cache: DirCache = new DirCache(), skipped?: SkippedEntry[]): DiscoveredFile[] {
   const projectsDir = path.resolve(dir);
   const out: DiscoveredFile[] = [];
-  for (const project of cache.list(projectsDir).dirs) {
+  const list = (d: string): Listing => {
+    const listing = cache.list(d);
+    for (const e of listing.notRegular) skipped?.push({ path: join(d, e.name), kind: e.kind });
+    return listing;
+  };
+  for (const project of list(projectsDir).dirs) {
     const projectDir = join(projectsDir, project);
-    const { files, dirs } = cache.list(projectDir);
+    const { files, dirs } = list(projectDir);
     for (const name of files) {
       const rootAgent = AGENT_FILE.exec(name)?.[1];
       if (rootAgent !== undefined && !isCompactionAgent(rootAgent)) {
@@ -64,22 +79,22 @@ export function discoverTranscripts(dir: string, cache: DirCache = new DirCache(
       }
       if (!isMainTranscriptName(name)) continue;
       const sessionId = name.slice(0, -".jsonl".length);
-      if (dirs.has(sessionId)) out.push(...sidechainsOf(cache, projectDir, project, sessionId));
+      if (dirs.has(sessionId)) out.push(...sidechainsOf(list, projectDir, project, sessionId));
       out.push({ path: join(projectDir, name), project, sessionId, agentId: null });
     }
   }
   return out;
 }
 
-function sidechainsOf(cache: DirCache, projectDir: string, project: string, sessionId: string): DiscoveredFile[] {
+function sidechainsOf(list: (dir: string) => Listing, projectDir: string, project: string, sessionId: string): DiscoveredFile[] {
   const dir = join(join(projectDir, sessionId), "subagents");
   const out: DiscoveredFile[] = [];
-  const listing = cache.list(dir);
+  const listing = list(dir);
   agentFilesIn(dir, listing.files, project, sessionId, out);
   // The agents a Workflow script ran (CLI 2.1.197): `subagents/workflows/<runId>/agent-<id>.jsonl`.
   if (listing.dirs.has("workflows")) {
     const runs = join(dir, "workflows");
-    for (const run of cache.list(runs).dirs) agentFilesIn(join(runs, run), cache.list(join(runs, run)).files, project, sessionId, out);
+    for (const run of list(runs).dirs) agentFilesIn(join(runs, run), list(join(runs, run)).files, project, sessionId, out);
   }
   return out;
 }
@@ -106,9 +121,15 @@ function readListing(dir: string): Listing {
   }
   const files: string[] = [];
   const dirs = new Set<string>();
+  const notRegular: { name: string; kind: NotRegularKind }[] = [];
   for (const e of entries) {
     if (e.isFile()) files.push(e.name);
     else if (e.isDirectory()) dirs.add(e.name);
+    // Symbolic links are judged where they are followed; anything else named like a transcript is noted.
+    if (!e.isSymbolicLink() && e.name.endsWith(".jsonl")) {
+      const kind = notRegularKind(e);
+      if (kind !== undefined) notRegular.push({ name: e.name, kind });
+    }
   }
-  return { files, dirs };
+  return { files, dirs, notRegular };
 }

@@ -2,6 +2,7 @@
 // the bytes just before the indexed offset.
 import fs from "node:fs";
 import type { FileRow } from "./indexStatements.js";
+import { openRegularFileSync } from "../history/regularFile.js";
 
 export type Outcome = "skipped" | "new" | "appended" | "reindexed";
 
@@ -31,7 +32,7 @@ export function readBoundary(filePath: string, offset: number): string {
   const len = Math.min(BOUNDARY_BYTES, offset);
   if (len === 0) return "";
   const buf = Buffer.alloc(len);
-  const fd = fs.openSync(filePath, "r");
+  const fd = openRegularFileSync(filePath);
   try {
     const n = fs.readSync(fd, buf, 0, len, offset - len);
     return buf.subarray(0, n).toString("hex");
@@ -45,7 +46,7 @@ export function sessionIdInside(filePath: string): string | undefined {
   const buf = Buffer.alloc(HEAD_BYTES);
   let n = 0;
   try {
-    const fd = fs.openSync(filePath, "r");
+    const fd = openRegularFileSync(filePath);
     try {
       n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
     } finally {

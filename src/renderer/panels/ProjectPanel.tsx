@@ -4,6 +4,7 @@ import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
 import { commandTitle } from "../../shared/commandEcho.js";
+import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";
 
 export function refreshSessions(): void {
@@ -23,7 +24,7 @@ async function open(sessionId: string): Promise<void> {
 /** «match» → <mark>match</mark>, as React nodes (never HTML). */
 export function Snippet({ text }: { text: string }) {
   const parts = text.split(/«|»/);
-  return <span className="snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark key={i}>{p}</mark> : p))}</span>;
+  return <span className="snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark key={i}><VisibleText text={p} /></mark> : <VisibleText key={i} text={p} />))}</span>;
 }
 
 function projectName(s: SessionSummary): string {
@@ -79,8 +80,8 @@ export function ProjectPanel() {
             <li key={i}>
               <button className="hit" onClick={() => void open(h.sessionId)}>
                 <div className="hit-title">
-                  {h.sessionTitle}
-                  {h.subagentDescription !== undefined ? <span className="dim"> » {h.subagentDescription}</span> : null}
+                  <VisibleText text={h.sessionTitle} />
+                  {h.subagentDescription !== undefined ? <span className="dim"> » <VisibleText text={h.subagentDescription} /></span> : null}
                 </div>
                 <Snippet text={h.snippet} />
               </button>
@@ -92,14 +93,14 @@ export function ProjectPanel() {
           {groups.length === 0 ? <div className="dim">No past sessions.</div> : null}
           {groups.map(([project, list]) => (
             <div key={project} className="project-group">
-              <div className="project-name" title={project}>{project}</div>
+              <div className="project-name" title={visibleString(project)}><VisibleText text={project} /></div>
               <ul>
                 {list.map((s) => (
                   <li key={s.sessionId}>
                     <button className="session-item" onClick={() => void open(s.sessionId)} aria-label={`Open session ${commandTitle(s.title)}`}>
-                      <span className="title">{commandTitle(s.title)}</span>
+                      <span className="title"><VisibleText text={commandTitle(s.title)} /></span>
                       <span className="dim">
-                        {s.lastTimestamp?.slice(0, 16).replace("T", " ")} · {s.promptCount} prompts{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
+                        {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
                       </span>
                     </button>
                   </li>
