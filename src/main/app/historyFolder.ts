@@ -1,15 +1,16 @@
 // Which folder the app lists past sessions from, and the setting that changes it while the app
 // runs. Order: the `--projects-dir` switch, the folder saved in Baton's settings file,
 // $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects (chooseProjectsDir). A new folder is checked
-// before it is saved: it must exist, and Baton's own settings file must not lie inside it
-// (Baton only ever reads below the history folder).
+// before it is saved: it must exist, and Baton's own settings file must not lie inside it, as
+// written or once links are followed (Baton only ever reads below the history folder).
 
 import type { Stats } from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { HistoryFolder } from "../../shared/api.js";
-import { chooseProjectsDir, expandHome, isInsideDir, type ProjectsDirChoice } from "../history/projectsDir.js";
+import { mayBeInsideDir } from "../history/containedPath.js";
+import { chooseProjectsDir, expandHome, type ProjectsDirChoice } from "../history/projectsDir.js";
 import { AppError } from "./appError.js";
 import { readSettings, updateSettings, type SettingsRead } from "./settingsFile.js";
 
@@ -97,7 +98,8 @@ export class HistoryFolderSetting {
     if (stat === undefined) throw new AppError("not_found", `The folder ${resolved} does not exist`);
     if (!stat.isDirectory()) throw new AppError("not_a_directory", `${resolved} is a file, not a folder`);
     for (const own of [settingsFile, ...(this.options.ownFiles ?? [])]) {
-      if (isInsideDir(path.resolve(own), resolved)) {
+      // Compared as written and as real paths: a link to Baton's folder, or /proc/self/root/…, is that folder.
+      if (mayBeInsideDir(path.resolve(own), resolved)) {
         throw new AppError("forbidden_path", `${resolved} holds Baton's own files (${own}); Baton never writes inside the history folder`);
       }
     }

@@ -4,9 +4,10 @@
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/firstScreen.js";
-import { annotatedTranscript, restoreSession } from "../history/restore.js";
+import { annotatedTranscript, findSessionFile, restoreSession } from "../history/restore.js";
 import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
-import { listSessions } from "../history/sessionList.js";
+import type { HistoryProblem } from "../history/problems.js";
+import { listSessionsWithProblems } from "../history/sessionList.js";
 import { shareResultText } from "../history/sharedStrings.js";
 import { followTranscript, type Follower } from "../history/tail.js";
 import { createSessionState, reduceAll } from "../hub/index.js";
@@ -34,13 +35,15 @@ export interface RestoredSession {
   follow?(onChange: () => void, onError: (error: unknown) => void): void;
   /** Stops reading in the background and following (the tab closed). */
   close?(): void;
+  /** What the file held that is not shown as written (bad lines, values nested too deep), for the Console. */
+  problems?(): readonly HistoryProblem[];
 }
 
 export interface HistorySource {
   /** The CLI's projects folder, where live sessions' sidechains are read from too. */
   readonly projectsDir?: string;
   listSessions(): Promise<readonly SessionSummary[]>;
-  /** Throws an error with a `code` ("not_found", "unreadable") when it cannot. */
+  /** A session id only. Throws an error with a `code` ("not_found", "unreadable", "refused") when it cannot. */
   restore(sessionId: string): Promise<RestoredSession>;
   /** Undefined when no search index is available. */
   search?(query: string, limit: number): Promise<readonly SearchHit[]>;
@@ -51,12 +54,15 @@ export function createHistorySource(options: {
   readonly store?: StoreClient;
   /** Baton's audit trail per session: restores show its decisions and interrupts (auditOverlay.ts). */
   readonly audit?: AuditReader;
+  /** What a listing skipped (a FIFO named like a transcript, …), for the log. */
+  readonly onListProblem?: (problem: HistoryProblem) => void;
 }): HistorySource {
   const { projectsDir, store } = options;
   return {
     projectsDir,
     async listSessions() {
-      const sessions = await listSessions(projectsDir);
+      const { sessions, problems } = await listSessionsWithProblems(projectsDir);
+      for (const problem of problems) options.onListProblem?.(problem);
       return sessions.map((s) => ({
         sessionId: s.sessionId,
         projectDir: s.project,
@@ -66,14 +72,16 @@ export function createHistorySource(options: {
         ...(s.gitBranch !== undefined ? { gitBranch: s.gitBranch } : {}),
         ...(s.firstTimestamp !== undefined ? { firstTimestamp: s.firstTimestamp } : {}),
         ...(s.lastTimestamp !== undefined ? { lastTimestamp: s.lastTimestamp } : {}),
-        promptCount: s.promptCount,
+        ...(s.promptCount !== undefined ? { promptCount: s.promptCount } : {}),
         subagentCount: s.subagentCount,
         sizeBytes: s.sizeBytes,
       }));
     },
     async restore(sessionId) {
+      // The page names a session by its id: looked up in the history folder, never against the cwd.
+      const file = await findSessionFile(sessionId, projectsDir);
       const audit = await options.audit?.(sessionId);
-      const first = await restoreFirstScreen(sessionId, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
+      const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
       return first.complete ? restoredFrom(first.session, audit) : restoredInBackground(first, projectsDir, audit);
     },
     ...(store !== undefined
@@ -140,6 +148,7 @@ function restoredFrom(session: HistorySession, audit: SessionAudit | undefined):
       return cached;
     },
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
+    problems: () => session.problems,
     follow(onChange, onError) {
       follower ??= followSession(session, audit, onChange, onError);
     },
@@ -195,6 +204,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
       return full !== undefined ? full.loadSubagentBlocks(toolUseId) : loadSubagentBlocks(first.session, toolUseId);
     },
     loaded,
+    problems: () => full?.problems?.() ?? first.problems,
     // The first screen ends where the file ended; following starts once the whole file is read.
     follow(onChange, onError) {
       following = { onChange, onError };

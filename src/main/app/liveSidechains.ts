@@ -8,6 +8,7 @@ import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
 import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, workflowRunDir, type Follower } from "../history/index.js";
+import { containedPath, isPlainId, staysInsideDir } from "../history/containedPath.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
 export interface SidechainLocation {
@@ -99,7 +100,10 @@ export class SidechainReader {
 /** The agent's file: named by its agent id, else by the meta.json naming its Agent call. */
 async function locate(where: SidechainLocation, toolUseId: string, taskId: string): Promise<string | undefined> {
   for (const cwd of new Set(where.cwds)) {
-    const files = await findSidechainFiles(path.join(where.projectsDir, projectFolderName(cwd)), where.sessionId);
+    // A project folder linked out of the history folder is not read (containedPath.ts).
+    const project = await containedPath(where.projectsDir, projectFolderName(cwd));
+    if (project.kind !== "inside") continue;
+    const files = await findSidechainFiles(project.path, where.sessionId);
     const file = files.find((f) => taskId !== "" && f.agentId === taskId) ?? files.find((f) => f.meta?.toolUseId === toolUseId);
     if (file !== undefined) return file.path;
   }
@@ -109,8 +113,10 @@ async function locate(where: SidechainLocation, toolUseId: string, taskId: strin
 /** The folder of a Workflow run's agent transcripts, once it exists (workflowRuns.ts). */
 export function workflowRunPath(where: SidechainLocation, runId: string): string | undefined {
   for (const cwd of new Set(where.cwds)) {
-    const dir = workflowRunDir(path.join(where.projectsDir, projectFolderName(cwd), where.sessionId), runId);
-    if (existsSync(dir)) return dir;
+    const project = path.join(where.projectsDir, projectFolderName(cwd));
+    const dir = workflowRunDir(path.join(project, where.sessionId), runId);
+    // The run's own files are checked against the project folder when read (workflowRuns.ts).
+    if (existsSync(dir) && staysInsideDir(project, where.projectsDir)) return dir;
   }
   return undefined;
 }
@@ -118,7 +124,8 @@ export function workflowRunPath(where: SidechainLocation, runId: string): string
 /** Where the CLI writes the sidechain of agent `taskId` (it may not exist yet). */
 export function expectedSidechainPath(where: SidechainLocation, taskId: string): string | undefined {
   const cwd = where.cwds[0];
-  if (cwd === undefined) return undefined;
+  // The id comes from the stream or a file: only a plain name becomes part of a path.
+  if (cwd === undefined || !isPlainId(taskId)) return undefined;
   return path.join(where.projectsDir, projectFolderName(cwd), where.sessionId, "subagents", `agent-${taskId}.jsonl`);
 }
 

@@ -3,7 +3,6 @@
 // its lines go through the same DiskMapper and reducer as a full restore, and results whose call
 // lies before the window are left out. The full restore (`restoreSession`) then replaces it.
 
-import { open } from "node:fs/promises";
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
@@ -16,6 +15,7 @@ import { createHistorySession, MainFileReducer, type HistorySession } from "./hi
 import { emptyStats, readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { sessionIdFromPath } from "./projectsDir.js";
+import { openRegularFile } from "./regularFile.js";
 import { annotatedTranscript, linkForkedSidechains, resolveSessionFile } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
 import { TailReader } from "./tailReader.js";
@@ -86,7 +86,7 @@ interface TailRead {
 
 /** Reads chunks from the end until a window with `minBlocks` top-level blocks is found. */
 async function readTail(file: string, minBlocks: number, options: FirstScreenOptions): Promise<TailRead> {
-  const handle = await open(file, "r");
+  const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
     const reader = new TailReader(handle, { end: size, maxLineBytes: MaxLineBytes, ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}) });
@@ -151,7 +151,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   }
   const finished = options.live !== true;
   const state = reducer.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
-  const files = tail.complete ? await findSidechainFiles(projectDir, sessionId) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls);
+  const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls, tail.problems);
   const session = createHistorySession({ sessionId, path: file, projectDir, finished, state, mapper, offset: tail.endOffset, files, problems: tail.problems, ...(overlay !== undefined ? { overlay } : {}) });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
   if (tail.complete) await linkForkedSidechains(session);

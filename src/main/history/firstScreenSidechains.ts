@@ -4,17 +4,21 @@
 // be placed that way, every file is listed as the full restore does.
 
 import { readdir } from "node:fs/promises";
-import path from "node:path";
 import type { AgentCall } from "./diskMapper.js";
-import { findSidechainFiles, readMeta, type SidechainFile } from "./sidechains.js";
+import type { HistoryProblem } from "./problems.js";
+import { findSidechainFiles, insideProject, readMeta, type SidechainFile } from "./sidechains.js";
 
 export async function windowSidechainFiles(
   projectDir: string,
   sessionId: string,
   calls: ReadonlyMap<string, AgentCall>,
+  problems?: HistoryProblem[],
 ): Promise<SidechainFile[]> {
   if (calls.size === 0) return [];
-  const subDir = path.join(projectDir, sessionId, "subagents");
+  const where = [sessionId, "subagents"];
+  // Every path is checked to stay in the project folder (containedPath.ts); any doubt: the full listing decides.
+  const subDir = await insideProject(projectDir, where, "the subagents folder");
+  if (subDir === undefined) return findSidechainFiles(projectDir, sessionId, problems);
   let names: Set<string>;
   try {
     names = new Set(await readdir(subDir));
@@ -25,11 +29,14 @@ export async function windowSidechainFiles(
   for (const call of calls.values()) {
     const name = call.agentId === undefined ? undefined : `agent-${call.agentId}.jsonl`;
     // No agent id (an interrupted call, an old layout): only the full linking can place its file.
-    if (name === undefined || !names.has(name)) return findSidechainFiles(projectDir, sessionId);
-    const meta = await readMeta(path.join(subDir, `agent-${call.agentId}.meta.json`));
+    if (name === undefined || !names.has(name)) return findSidechainFiles(projectDir, sessionId, problems);
+    const file = await insideProject(projectDir, [...where, name], "a subagent's transcript");
+    if (file === undefined) return findSidechainFiles(projectDir, sessionId, problems);
+    const metaPath = await insideProject(projectDir, [...where, `agent-${call.agentId}.meta.json`], "a subagent's meta.json");
+    const meta = metaPath === undefined ? undefined : await readMeta(metaPath);
     // A meta naming another call means this file is not simply this call's: let the full linking decide.
-    if (meta?.toolUseId !== undefined && meta.toolUseId !== call.toolUseId) return findSidechainFiles(projectDir, sessionId);
-    files.push({ agentId: call.agentId!, path: path.join(subDir, name), layout: "subagents", ...(meta !== undefined ? { meta } : {}) });
+    if (meta?.toolUseId !== undefined && meta.toolUseId !== call.toolUseId) return findSidechainFiles(projectDir, sessionId, problems);
+    files.push({ agentId: call.agentId!, path: file, layout: "subagents", ...(meta !== undefined ? { meta } : {}) });
   }
   return files;
 }

@@ -75,7 +75,9 @@ export function oldestStart(newestFirst: readonly WindowLine[]): number {
 
 /** Parses one line read backwards; bad lines are counted like the forward reader counts them. */
 export class TailLineParser {
-  readonly problems: JsonlProblem[] = [];
+  private readonly kept: JsonlProblem[] = [];
+  /** Where the earliest record read starts (reading backwards, it only moves towards the start). */
+  private firstRecord = Number.POSITIVE_INFINITY;
   private readonly decoder = new TextDecoder("utf-8", { fatal: true });
 
   constructor(readonly stats: JsonlStats) {}
@@ -99,17 +101,23 @@ export class TailLineParser {
         continue;
       }
       this.stats.records++;
+      this.firstRecord = line.offset;
       out.push(value as JsonObject);
     }
     return out;
   }
 
+  /** The bad lines kept; those before the first record are not quoted, as the forward reader does (jsonlReader.ts). */
+  get problems(): JsonlProblem[] {
+    return this.kept.map((p) => (p.offset < this.firstRecord && p.excerpt !== undefined ? { reason: p.reason, lineNumber: p.lineNumber, offset: p.offset } : p));
+  }
+
   private bad(reason: JsonlProblem["reason"], line: TailLine, text?: string): [] {
     const key = ({ too_long: "tooLong", invalid_utf8: "invalidUtf8", not_json: "notJson", truncated: "truncated", not_object: "notObject" } as const)[reason];
     this.stats[key]++;
-    if (this.problems.length < MaxKeptProblems) {
+    if (this.kept.length < MaxKeptProblems) {
       // Line numbers are unknown when reading backwards; the offset locates the line.
-      this.problems.push({ reason, lineNumber: 0, offset: line.offset, ...(text !== undefined ? { excerpt: text.slice(0, ExcerptChars) } : {}) });
+      this.kept.push({ reason, lineNumber: 0, offset: line.offset, ...(text !== undefined ? { excerpt: text.slice(0, ExcerptChars) } : {}) });
     }
     return [];
   }

@@ -4,9 +4,9 @@
 // says the file is final, so a half-written line is never parsed twice or in pieces.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import type { JsonObject } from "../../shared/protocol/messages.js";
+import { openRegularFile, openRegularFileSync } from "./regularFile.js";
 import { parseJsonLine } from "./splitJson.js";
 
 /** Real transcripts hold 1.25 MB lines; a line past this cap is counted and skipped. */
@@ -54,6 +54,8 @@ export interface ReadJsonlOptions {
   readonly final?: boolean;
   readonly maxLineBytes?: number;
   readonly chunkBytes?: number;
+  /** Read no further than this offset (a line it cuts is left unread, as at a live file's end). */
+  readonly end?: number;
   /** Return false to stop reading after this record (e.g. only the first lines are wanted). */
   readonly onRecord: (record: JsonlRecord) => void | boolean;
 }
@@ -75,9 +77,9 @@ export function emptyStats(): JsonlStats {
 
 /** Reads complete lines from `offset` to the current end of the file. */
 export async function readJsonl(filePath: string, options: ReadJsonlOptions): Promise<ReadJsonlResult> {
-  const handle = await open(filePath, "r");
+  const handle = await openRegularFile(filePath);
   try {
-    const steps = readSteps((await handle.stat()).size, options);
+    const steps = readSteps(readEnd((await handle.stat()).size, options), options);
     for (let step = steps.next(); ; ) {
       if (step.done) return step.value;
       const { buffer, length, position } = step.value;
@@ -94,9 +96,9 @@ export async function readJsonl(filePath: string, options: ReadJsonlOptions): Pr
  * cores busy that wait left the extract thread idle for a seventh of a large index run.
  */
 export function readJsonlSync(filePath: string, options: ReadJsonlOptions): ReadJsonlResult {
-  const fd = openSync(filePath, "r");
+  const fd = openRegularFileSync(filePath);
   try {
-    const steps = readSteps(fstatSync(fd).size, options);
+    const steps = readSteps(readEnd(fstatSync(fd).size, options), options);
     for (let step = steps.next(); ; ) {
       if (step.done) return step.value;
       const { buffer, length, position } = step.value;
@@ -105,6 +107,10 @@ export function readJsonlSync(filePath: string, options: ReadJsonlOptions): Read
   } finally {
     closeSync(fd);
   }
+}
+
+function readEnd(size: number, options: ReadJsonlOptions): number {
+  return options.end === undefined ? size : Math.max(0, Math.min(size, options.end));
 }
 
 interface ReadStep {
@@ -280,6 +286,8 @@ class LineSink {
   private problem(reason: JsonlProblemReason, lineNumber: number, text?: string): void {
     if (this.problems.length >= MaxKeptProblems) return;
     const problem: JsonlProblem = { reason, lineNumber, offset: this.lineStart };
-    this.problems.push(text === undefined ? problem : { ...problem, excerpt: text.slice(0, ExcerptChars) });
+    // Before the first record the file has not shown it is a transcript (a link to /etc/passwd):
+    // its lines are counted, never quoted.
+    this.problems.push(text === undefined || this.stats.records === 0 ? problem : { ...problem, excerpt: text.slice(0, ExcerptChars) });
   }
 }

@@ -7,7 +7,10 @@ export type HistoryProblemKind =
   | "bad_lines"
   | "unreadable_sidechain"
   | "unlinked_sidechain"
-  | "unlinked_sidechain_rows";
+  | "unlinked_sidechain_rows"
+  | "too_deep_values"
+  | "not_regular_file"
+  | "refused_path";
 
 export interface HistoryProblem {
   readonly kind: HistoryProblemKind;
@@ -20,7 +23,7 @@ export interface HistoryProblem {
 /** Typed failure of a restore: the caller branches on `code`. */
 export class HistoryError extends Error {
   constructor(
-    readonly code: "not_found" | "unreadable",
+    readonly code: "not_found" | "unreadable" | "refused",
     readonly target: string,
     message: string,
   ) {
@@ -29,7 +32,18 @@ export class HistoryError extends Error {
   }
 }
 
+/** What was refused and why (containedPath.ts); never what the file holds. */
+export function refusedPath(path: string, what: string, reason: string): HistoryProblem {
+  return { kind: "refused_path", path, message: `refused ${what}: ${reason}; Baton reads only inside the history folder` };
+}
+
+/**
+ * Skipped lines, counted. A file with no transcript line at all (a symlink to /etc/passwd, any
+ * text) is not a transcript: its lines are counted, never quoted. The reader already leaves out
+ * the excerpts of lines before a file's first record (jsonlReader.ts).
+ */
 export function lineProblems(path: string, stats: JsonlStats, samples: readonly JsonlProblem[]): HistoryProblem[] {
+  if (stats.records === 0) samples = samples.map(({ excerpt: _, ...counted }) => counted);
   const bad = stats.invalidUtf8 + stats.tooLong + stats.notJson + stats.notObject + stats.truncated;
   if (bad === 0) return [];
   const parts = [
@@ -40,4 +54,10 @@ export function lineProblems(path: string, stats: JsonlStats, samples: readonly 
     stats.notObject > 0 ? `${stats.notObject} not an object` : "",
   ].filter((p) => p !== "");
   return [{ kind: "bad_lines", path, message: `skipped ${bad} line(s): ${parts.join(", ")}`, count: bad, samples }];
+}
+
+/** Lines whose values were nested too deeply to keep: shown cut short (boundedJson.ts). */
+export function tooDeepProblems(path: string, lines: number): HistoryProblem[] {
+  if (lines === 0) return [];
+  return [{ kind: "too_deep_values", path, message: `${lines} line(s) held values nested too deeply to show; they are shown cut short`, count: lines }];
 }

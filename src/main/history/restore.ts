@@ -18,6 +18,7 @@ import {
 } from "./historySession.js";
 import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
+import { containedFile, containedPath, isPlainId, quotedId } from "./containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "./projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
 
@@ -43,25 +44,54 @@ export interface RestoreResult {
   readonly session: HistorySession;
 }
 
-/** A session id (looked up under the projects folder) or a path to a `.jsonl` file. */
+/**
+ * The command line's session argument (`baton export <id | file>`): a session id, looked up under
+ * the history folder, or the person's own path to a `.jsonl` file, relative to their working
+ * folder. What a page names goes through `findSessionFile`, which never resolves against it.
+ */
 export async function resolveSessionFile(pathOrId: string, projectsDir?: string): Promise<string> {
-  if (pathOrId.endsWith(".jsonl") || pathOrId.includes("/") || pathOrId.includes(path.sep)) {
+  if (looksLikePath(pathOrId)) {
     const file = path.resolve(pathOrId);
     if (!(await isFile(file))) throw new HistoryError("not_found", pathOrId, `No transcript file at ${file}`);
     return file;
   }
-  const root = resolveProjectsDir(projectsDir === undefined ? {} : { override: projectsDir });
+  return findSessionFile(pathOrId, resolveProjectsDir(projectsDir === undefined ? {} : { override: projectsDir }));
+}
+
+function looksLikePath(pathOrId: string): boolean {
+  return pathOrId.endsWith(".jsonl") || pathOrId.includes("/") || pathOrId.includes(path.sep);
+}
+
+/**
+ * A session the app names (from a page, untrusted): its id, looked up in each project folder of
+ * `projectsDir`, or an absolute path of a transcript inside that folder. Links are followed only
+ * while they stay inside it (containedPath.ts). Returns the path as found (its name is the
+ * session's id). Errors name the id and the history folder, never Baton's working folder.
+ */
+export async function findSessionFile(idOrPath: string, projectsDir: string): Promise<string> {
+  const root = path.resolve(projectsDir);
+  if (looksLikePath(idOrPath)) {
+    if (!path.isAbsolute(idOrPath)) throw new HistoryError("refused", idOrPath, "A session is named by its id, or by the path of a transcript inside the history folder");
+    const checked = await containedFile(root, idOrPath);
+    if (checked.kind === "inside" && (await isFile(checked.real))) return checked.path;
+    if (checked.kind === "outside") throw new HistoryError("refused", idOrPath, `That transcript is not in the history folder ${root} (${checked.reason}); Baton does not read it`);
+    throw new HistoryError("not_found", idOrPath, `No transcript file there in the history folder ${root}`);
+  }
+  if (!isPlainId(idOrPath)) throw new HistoryError("refused", idOrPath, `${quotedId(idOrPath)} is not a session id`);
   let projects: string[];
   try {
     projects = await readdir(root);
   } catch {
-    throw new HistoryError("not_found", pathOrId, `No projects folder at ${root}`);
+    throw new HistoryError("not_found", idOrPath, `No projects folder at ${root}`);
   }
+  let refused: string | undefined;
   for (const project of projects.sort()) {
-    const candidate = path.join(root, project, `${pathOrId}.jsonl`);
-    if (await isFile(candidate)) return candidate;
+    const checked = await containedPath(root, project, `${idOrPath}.jsonl`);
+    if (checked.kind === "inside" && (await isFile(checked.real))) return checked.path;
+    if (checked.kind === "outside") refused ??= checked.reason;
   }
-  throw new HistoryError("not_found", pathOrId, `No session ${pathOrId} under ${root}`);
+  if (refused !== undefined) throw new HistoryError("refused", idOrPath, `Session ${idOrPath} was not opened: ${refused}`);
+  throw new HistoryError("not_found", idOrPath, `No session ${idOrPath} under ${root}`);
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -82,9 +112,10 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const reducer = new MainFileReducer(sessionId, mapper);
   const overlay = AuditOverlay.from(options.audit);
   // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file.
-  const sidechains = findSidechainFiles(projectDir, sessionId);
-  sidechains.catch(() => undefined);
   const problems: HistoryProblem[] = [];
+  const skipped: HistoryProblem[] = [];
+  const sidechains = findSidechainFiles(projectDir, sessionId, skipped);
+  sidechains.catch(() => undefined);
   const signal = options.signal;
   let offset = 0;
   try {
@@ -113,6 +144,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
     });
   }
   const files = await sidechains;
+  problems.push(...skipped);
   signal?.throwIfAborted();
   const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, state, mapper, offset, files, problems, ...(overlay !== undefined ? { overlay } : {}) });
   await linkForkedSidechains(session);
@@ -128,7 +160,7 @@ export async function linkForkedSidechains(session: HistorySession): Promise<voi
   const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
   if (missing.length === 0) return;
   const wanted = new Set(missing.map((c) => c.toolUseId));
-  for (const file of await findSiblingSidechains(session.projectDir, session.sessionId, wanted)) {
+  for (const file of await findSiblingSidechains(session.projectDir, session.sessionId, wanted, session.problems)) {
     const id = file.meta?.toolUseId;
     if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
   }

@@ -6,12 +6,14 @@
 // Inline `isSidechain` rows and `agent_progress` mirrors live in the main file (see DiskMapper).
 // `agent-acompact-*` files hold compaction requests, not subagents.
 
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readdir } from "node:fs/promises";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AgentCall } from "./diskMapper.js";
 import { isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
+import { containedPath } from "./containedPath.js";
+import { refusedPath, type HistoryProblem } from "./problems.js";
+import { notRegularAt, notRegularMessage, readRegularFileText } from "./regularFile.js";
 
 export interface SidechainMeta {
   readonly agentType?: string;
@@ -36,6 +38,17 @@ export function isCompactionAgent(agentId: string): boolean {
   return agentId.startsWith("acompact");
 }
 
+/**
+ * The real path of `projectDir/...names` when it lies inside the project folder; a link leading
+ * out is refused with a notice in `problems` (containedPath.ts), and nothing is read there.
+ */
+export async function insideProject(projectDir: string, names: readonly string[], what: string, problems?: HistoryProblem[]): Promise<string | undefined> {
+  const checked = await containedPath(projectDir, ...names);
+  if (checked.kind === "inside") return checked.real;
+  if (checked.kind === "outside") problems?.push(refusedPath(checked.path, what, checked.reason));
+  return undefined;
+}
+
 async function listDir(dir: string): Promise<string[]> {
   try {
     return await readdir(dir);
@@ -48,7 +61,7 @@ async function listDir(dir: string): Promise<string[]> {
 export async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
   let text: string;
   try {
-    text = await readFile(metaPath, "utf8");
+    text = await readRegularFileText(metaPath);
   } catch {
     return undefined;
   }
@@ -97,15 +110,28 @@ async function readHead(filePath: string): Promise<{ sessionId?: string; prompt?
   return { ...(sessionId !== undefined ? { sessionId } : {}), ...(prompt !== undefined ? { prompt } : {}) };
 }
 
-/** Every sidechain file of `sessionId` under `projectDir`. Missing folders give an empty list. */
-export async function findSidechainFiles(projectDir: string, sessionId: string): Promise<SidechainFile[]> {
+/**
+ * Every sidechain file of `sessionId` under `projectDir`. Missing folders give an empty list; an
+ * `agent-*.jsonl` that is not a regular file is left out, with a notice in `problems`. Each file's
+ * `path` is where it really is, inside the project folder: files and folders linked out of it are
+ * left out too, with a notice.
+ */
+export async function findSidechainFiles(projectDir: string, sessionId: string, problems?: HistoryProblem[]): Promise<SidechainFile[]> {
   const files: SidechainFile[] = [];
-  const subDir = path.join(projectDir, sessionId, "subagents");
-  for (const name of (await listDir(subDir)).sort()) {
+  const where = [sessionId, "subagents"];
+  const subDir = await insideProject(projectDir, where, "the subagents folder", problems);
+  for (const name of subDir === undefined ? [] : (await listDir(subDir)).sort()) {
     const agentId = AgentFile.exec(name)?.[1];
     if (agentId === undefined || isCompactionAgent(agentId)) continue;
-    const filePath = path.join(subDir, name);
-    const meta = await readMeta(path.join(subDir, `agent-${agentId}.meta.json`));
+    const filePath = await insideProject(projectDir, [...where, name], "a subagent's transcript", problems);
+    if (filePath === undefined) continue;
+    const kind = await notRegularAt(filePath);
+    if (kind !== undefined) {
+      problems?.push({ kind: "not_regular_file", path: filePath, message: notRegularMessage(kind) });
+      continue;
+    }
+    const metaPath = await insideProject(projectDir, [...where, `agent-${agentId}.meta.json`], "a subagent's meta.json", problems);
+    const meta = metaPath === undefined ? undefined : await readMeta(metaPath);
     const head = meta?.toolUseId === undefined ? await readHead(filePath) : {};
     files.push({
       agentId,
@@ -118,7 +144,8 @@ export async function findSidechainFiles(projectDir: string, sessionId: string):
   for (const name of (await listDir(projectDir)).sort()) {
     const agentId = AgentFile.exec(name)?.[1];
     if (agentId === undefined || isCompactionAgent(agentId)) continue;
-    const filePath = path.join(projectDir, name);
+    const filePath = await insideProject(projectDir, [name], "a subagent's transcript", problems);
+    if (filePath === undefined) continue;
     const head = await readHead(filePath);
     if (head.sessionId !== sessionId) continue;
     files.push({ agentId, path: filePath, layout: "root", ...(head.prompt !== undefined ? { prompt: head.prompt } : {}) });
@@ -179,20 +206,25 @@ export async function findSiblingSidechains(
   projectDir: string,
   sessionId: string,
   toolUseIds: ReadonlySet<string>,
+  problems?: HistoryProblem[],
 ): Promise<SidechainFile[]> {
   const found: SidechainFile[] = [];
   for (const entry of (await listDir(projectDir)).sort()) {
     if (entry === sessionId || entry.endsWith(".jsonl") || entry === "memory") continue;
-    const subDir = path.join(projectDir, entry, "subagents");
+    // Another session's folder linked out of the project is not read (nor reported: not this session's).
+    const subDir = await insideProject(projectDir, [entry, "subagents"], "the subagents folder");
+    if (subDir === undefined) continue;
     const names = new Set(await listDir(subDir));
     for (const name of names) {
       const agentId = /^agent-(.+)\.meta\.json$/.exec(name)?.[1];
       if (agentId === undefined || isCompactionAgent(agentId)) continue;
       // A meta without its transcript has nothing to load: the card keeps its summary.
       if (!names.has(`agent-${agentId}.jsonl`)) continue;
-      const meta = await readMeta(path.join(subDir, name));
+      const metaPath = await insideProject(projectDir, [entry, "subagents", name], "a subagent's meta.json");
+      const meta = metaPath === undefined ? undefined : await readMeta(metaPath);
       if (meta?.toolUseId === undefined || !toolUseIds.has(meta.toolUseId)) continue;
-      found.push({ agentId, path: path.join(subDir, `agent-${agentId}.jsonl`), layout: "subagents", meta });
+      const filePath = await insideProject(projectDir, [entry, "subagents", `agent-${agentId}.jsonl`], "a forked subagent's transcript", problems);
+      if (filePath !== undefined) found.push({ agentId, path: filePath, layout: "subagents", meta });
     }
   }
   return found;

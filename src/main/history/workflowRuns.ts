@@ -16,10 +16,13 @@ import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { WorkflowAgentType } from "../../shared/transcript.js";
+import { boundJsonDepth } from "../../shared/boundedJson.js";
 import { isObject, num, str } from "../../shared/jsonFields.js";
 import { DiskMapper } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
-import { lineProblems, type HistoryProblem } from "./problems.js";
+import { containedPath, isPlainId, quotedId } from "./containedPath.js";
+import { lineProblems, refusedPath, type HistoryProblem } from "./problems.js";
+import { readRegularFileText } from "./regularFile.js";
 
 /** Where the run's agents keep their transcripts. */
 export function workflowRunDir(sessionDir: string, runId: string): string {
@@ -29,6 +32,35 @@ export function workflowRunDir(sessionDir: string, runId: string): string {
 /** The run's record, `<session>/workflows/<runId>.json`, written when the run ends. */
 export function runRecordPath(runDir: string): string {
   return path.join(runDir, "..", "..", "..", "workflows", `${path.basename(runDir)}.json`);
+}
+
+/**
+ * A run's folder as seen from its project folder (`<project>/<session>/subagents/workflows/<run>`),
+ * which every file of the run must really lie inside (containedPath.ts). `dir`: its real path,
+ * when it is there and inside.
+ */
+interface RunFolder {
+  readonly root: string;
+  /** `[session, "subagents", "workflows", run]`. */
+  readonly names: readonly string[];
+  readonly dir?: string;
+  /** The folder is a link leading out of the project folder (reported once). */
+  readonly refused: boolean;
+}
+
+async function runFolder(runDir: string, problems: HistoryProblem[]): Promise<RunFolder> {
+  const root = path.resolve(runDir, "..", "..", "..", "..");
+  const names = path.relative(root, path.resolve(runDir)).split(path.sep);
+  const checked = await containedPath(root, ...names);
+  if (checked.kind === "outside") problems.push(refusedPath(checked.path, "a Workflow run's folder", checked.reason));
+  return { root, names, refused: checked.kind === "outside", ...(checked.kind === "inside" ? { dir: checked.real } : {}) };
+}
+
+/** The real path of one of the run's files, or undefined (missing; or refused, with a notice). */
+async function runFile(run: RunFolder, names: readonly string[], what: string, problems: HistoryProblem[]): Promise<string | undefined> {
+  const checked = await containedPath(run.root, ...names);
+  if (checked.kind === "outside") problems.push(refusedPath(checked.path, what, checked.reason));
+  return checked.kind === "inside" ? checked.real : undefined;
 }
 
 export interface RunAgent {
@@ -49,19 +81,28 @@ export interface RunAgent {
  * ended is left for the next read rather than reported.
  */
 export async function workflowEvents(sessionId: string, workflowCallId: string, runDir: string, problems: HistoryProblem[], running = false): Promise<ClientEvent[]> {
-  const agents = await runAgents(runDir);
+  const run = await runFolder(runDir, problems);
+  const agents = await runAgents(run, problems);
   const events: ClientEvent[] = [];
   for (const agent of agents) {
     const id = `${workflowCallId}/${agent.agentId}`;
-    const file = path.join(runDir, `agent-${agent.agentId}.jsonl`);
+    const name = `agent-${agent.agentId}.jsonl`;
+    const file = path.join(runDir, name);
     const mapper = new DiskMapper({ sessionId, sidechainOf: id });
     const own: ClientEvent[] = [];
-    try {
-      const read = await readJsonl(file, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
-      problems.push(...lineProblems(file, read.stats, read.problems));
-    } catch (error) {
-      // A running run names an agent in its journal a moment before the agent's file is written.
-      if (!(running && isMissing(error))) problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
+    // A run folder linked elsewhere was refused once (runFolder): its agents keep their cards, without steps.
+    const checked = run.dir === undefined ? undefined : await containedPath(run.root, ...run.names, name);
+    if (checked?.kind === "outside") problems.push(refusedPath(checked.path, "a Workflow agent's transcript", checked.reason));
+    else if (checked?.kind === "inside") {
+      try {
+        const read = await readJsonl(checked.real, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
+        problems.push(...lineProblems(file, read.stats, read.problems));
+      } catch (error) {
+        if (!(running && isMissing(error))) problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
+      }
+    } else if (!running && !run.refused) {
+      // Missing. A running run names an agent in its journal a moment before the agent's file is written.
+      problems.push({ kind: "unreadable_sidechain", path: file, message: "its transcript file is missing" });
     }
     const prompt = agent.prompt ?? firstPrompt(own);
     // Its card waits for what names it: a card once shown keeps its first name until the run's end.
@@ -109,32 +150,47 @@ function firstPrompt(events: readonly ClientEvent[]): string {
   return "";
 }
 
-/** The run's agents: from its record when there is one, else its journal, else its files. */
-async function runAgents(runDir: string): Promise<RunAgent[]> {
+/**
+ * The run's agents: from its record when there is one, else its journal, else its files. An agent
+ * id that is not a plain name (`x/../..`) never becomes a file name: it is refused with a notice.
+ */
+async function runAgents(run: RunFolder, problems: HistoryProblem[]): Promise<RunAgent[]> {
   const byId = new Map<string, RunAgent>();
-  const add = (agent: RunAgent): RunAgent => {
+  const refused = new Set<string>();
+  const add = (agent: RunAgent, source: string): RunAgent | undefined => {
+    if (!isPlainId(agent.agentId)) {
+      if (!refused.has(agent.agentId)) problems.push(refusedPath(source, `the agent id ${quotedId(agent.agentId)} it names`, "it is not a plain name"));
+      refused.add(agent.agentId);
+      return undefined;
+    }
     const known = byId.get(agent.agentId);
     if (known !== undefined) return known;
     byId.set(agent.agentId, agent);
     return agent;
   };
-  for (const agent of recordedAgents(await readJson(runRecordPath(runDir)))) add(agent);
-  for (const line of await readLines(path.join(runDir, "journal.jsonl"))) {
+  const [session, , , runId] = run.names;
+  const recordPath = path.join(run.root, session ?? "", "workflows", `${runId ?? ""}.json`);
+  const record = await runFile(run, [session ?? "", "workflows", `${runId ?? ""}.json`], "a Workflow run's record", problems);
+  for (const agent of recordedAgents(record === undefined ? undefined : await readJson(record))) add(agent, recordPath);
+  const journal = run.dir === undefined ? undefined : await runFile(run, [...run.names, "journal.jsonl"], "a Workflow run's journal", problems);
+  const journalPath = path.join(run.root, ...run.names, "journal.jsonl");
+  for (const line of journal === undefined ? [] : await readLines(journal)) {
     const agentId = str(line, "agentId");
     if (agentId === undefined) continue;
-    const agent = add({ agentId });
+    const agent = add({ agentId }, journalPath);
+    if (agent === undefined) continue;
     const result = line["result"];
     if (str(line, "type") === "result") agent.result = typeof result === "string" ? result : JSON.stringify(result ?? null);
   }
   let names: string[] = [];
   try {
-    names = (await fs.readdir(runDir)).sort();
+    if (run.dir !== undefined) names = (await fs.readdir(run.dir)).sort();
   } catch {
     // No transcripts: the agents the record and journal name, without steps.
   }
   for (const name of names) {
     const agentId = /^agent-(.+)\.jsonl$/.exec(name)?.[1];
-    if (agentId !== undefined) add({ agentId });
+    if (agentId !== undefined) add({ agentId }, path.join(run.root, ...run.names, name));
   }
   return [...byId.values()];
 }
@@ -162,7 +218,7 @@ export function recordedAgents(record: Json | undefined): RunAgent[] {
 
 async function readJson(file: string): Promise<Json | undefined> {
   try {
-    return JSON.parse(await fs.readFile(file, "utf8")) as Json;
+    return boundJsonDepth(JSON.parse(await readRegularFileText(file)) as Json).value;
   } catch {
     return undefined;
   }
@@ -171,14 +227,15 @@ async function readJson(file: string): Promise<Json | undefined> {
 async function readLines(file: string): Promise<JsonObject[]> {
   let text: string;
   try {
-    text = await fs.readFile(file, "utf8");
+    text = await readRegularFileText(file);
   } catch {
     return [];
   }
   const out: JsonObject[] = [];
   for (const line of text.split("\n")) {
     try {
-      const value = JSON.parse(line) as Json;
+      // Bounded: a journal result is JSON.stringify'd for its card (boundedJson.ts).
+      const value = boundJsonDepth(JSON.parse(line) as Json).value;
       if (isObject(value)) out.push(value);
     } catch {
       // A half-written last line, or damage: the rest still counts.

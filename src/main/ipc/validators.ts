@@ -7,7 +7,7 @@ import { arrayOf, anyOf, bool, int, jsonObject, MaxText, object, oneOf, record, 
 
 const Id = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:-]+$/ });
 /** A session id, never a path: openSession must not become "read any file". */
-const SessionId = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/ });
+const SessionId = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/ });
 const PermissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"];
 const Mode = oneOf(PermissionModes);
 const ModelName = str({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:@\[\]\/-]+$/ });

@@ -2,7 +2,8 @@
 // projects folder it reads, wherever that is (DESIGN.md "Baton never writes into ~/.claude").
 import os from "node:os";
 import path from "node:path";
-import { isInsideDir, resolveProjectsDir } from "../history/projectsDir.js";
+import { mayBeInsideDir } from "../history/containedPath.js";
+import { resolveProjectsDir } from "../history/projectsDir.js";
 import { StoreError } from "./errors.js";
 
 export const DB_FILE_NAME = "history.db";
@@ -35,18 +36,21 @@ export function defaultProjectsDir(env: DbPathEnv = processDbPathEnv()): string 
   return path.join(env.home, ".claude", "projects");
 }
 
-/** Throws `forbidden_path` when `dbPath` would put the database inside `~/.claude` or `env.projectsDir`. */
+/**
+ * Throws `forbidden_path` when `dbPath` would put the database inside `~/.claude` or `env.projectsDir`,
+ * as written or once links are followed (a link to either, `/proc/self/root/…`).
+ */
 export function checkDbPath(dbPath: string, env: DbPathEnv = processDbPathEnv()): string {
   const resolved = path.resolve(dbPath);
   const claudeDir = path.resolve(env.home, ".claude");
-  if (isInsideDir(resolved, claudeDir)) {
+  if (mayBeInsideDir(resolved, claudeDir)) {
     throw new StoreError(
       "forbidden_path",
       `refusing to put Baton's database inside ${claudeDir} (got ${resolved}); choose another --db`,
     );
   }
   const projectsDir = env.projectsDir === undefined ? undefined : path.resolve(env.projectsDir);
-  if (projectsDir !== undefined && isInsideDir(resolved, projectsDir)) {
+  if (projectsDir !== undefined && mayBeInsideDir(resolved, projectsDir)) {
     throw new StoreError(
       "forbidden_path",
       `refusing to put Baton's database inside the Claude Code history folder ${projectsDir} (got ${resolved}); choose another --db`,

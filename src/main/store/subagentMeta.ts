@@ -5,6 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { recordedAgents, runRecordPath } from "../history/workflowRuns.js";
 import type { Json } from "../../shared/protocol/messages.js";
+import { readRegularFileTextSync } from "../history/regularFile.js";
+import { staysInsideDir } from "../history/containedPath.js";
 
 export interface SubagentMeta {
   readonly sessionId: string;
@@ -19,7 +21,7 @@ export interface SubagentMeta {
 export function readSubagentMeta(sidechainPath: string, sessionId: string, agentId: string): SubagentMeta {
   let raw: Record<string, unknown> = {};
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(sidechainPath.replace(/\.jsonl$/, ".meta.json"), "utf8"));
+    const parsed: unknown = JSON.parse(readRegularFileTextSync(sidechainPath.replace(/\.jsonl$/, ".meta.json")));
     if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) raw = parsed as Record<string, unknown>;
   } catch {
     // No meta: the agent is still listed, with what its sidechain says.
@@ -51,13 +53,16 @@ function workflowLabel(sidechainPath: string, agentId: string): string | null {
   if (!WorkflowAgentFile.test(sidechainPath)) return null;
   const runDir = path.dirname(sidechainPath);
   const file = runRecordPath(runDir);
+  // The record must really lie in the run's session folder: a linked `workflows` folder must not
+  // feed the index labels from elsewhere (containedPath.ts).
+  if (!staysInsideDir(file, path.resolve(runDir, "..", "..", ".."))) return null;
   const mtimeMs = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
   if (mtimeMs === undefined) return null;
   let cached = runLabels.get(runDir);
   if (cached?.mtimeMs !== mtimeMs) {
     let record: Json | undefined;
     try {
-      record = JSON.parse(fs.readFileSync(file, "utf8")) as Json;
+      record = JSON.parse(readRegularFileTextSync(file)) as Json;
     } catch {
       record = undefined;
     }
