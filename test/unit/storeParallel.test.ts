@@ -163,10 +163,23 @@ describe("large index runs", { timeout: 60_000 }, () => {
     expect(chunks).toEqual(await collect((sink) => chunksInline(jobs, 16 * 1024, sink)));
   });
 
-  it("an error while reading, on the worker or here, rejects the run with that error, typed by its code", async () => {
+  it("a file that cannot be read, on the worker or here, ends the file with a problem naming the error, not the run", async () => {
     const job = { path: path.join(tmp, "vanished.jsonl"), isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
     for (const whileStarting of [0, 1]) {
-      await expect(chunksInWorker([job], 1024, () => undefined, undefined, { whileStarting })).rejects.toMatchObject({ code: "ENOENT" });
+      const chunks: PackedChunk[] = [];
+      await chunksInWorker([job], 1024, (c) => chunks.push(c), undefined, { whileStarting });
+      expect(chunks.at(-1)?.totals?.problems).toEqual([expect.stringMatching(/^could not be read past byte 0: ENOENT/)]);
+    }
+  });
+  it("an error writing a chunk, on the worker or here, rejects the run with that error", async () => {
+    const file = path.join(tmp, "one.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n`);
+    const job = { path: file, isMain: true, fromOffset: 0, fromLines: 0, facts: emptyFacts() };
+    for (const whileStarting of [0, 1]) {
+      const sink = (): void => {
+        throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+      };
+      await expect(chunksInWorker([job], 1024, sink, undefined, { whileStarting })).rejects.toMatchObject({ code: "SQLITE_BUSY" });
     }
   });
 });

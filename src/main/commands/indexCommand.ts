@@ -1,5 +1,6 @@
 // `baton index`: builds or refreshes the history index and says what it did.
 import { parseArgs } from "node:util";
+import { terminalText } from "../../shared/terminalText.js";
 import { formatBytes, STORE_OPTIONS_HELP, storeLocation } from "../store/commandOptions.js";
 import { StoreError } from "../store/errors.js";
 import type { IndexResult } from "../store/storeService.js";
@@ -63,5 +64,6 @@ export function describe(r: IndexResult, dbPath: string): string {
     `  sessions: ${r.sessionsTotal} (${r.sessionsChanged} changed); search rows: ${r.rowsTotal} (+${r.rowsAdded})`,
   ];
   if (r.movedAsideTo !== null) lines.push(`  the old index was damaged: moved to ${r.movedAsideTo} and rebuilt`);
+  for (const p of r.problems) lines.push(`  problem: ${terminalText(p.path)}: ${terminalText(p.message)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -7,7 +7,7 @@ import { userTextKind } from "../../shared/commandEcho.js";
 import type { ClientEvent, SessionInitEvent, TitleEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
-import { diskLineToEvents } from "./diskToEvents.js";
+import { mapDiskLine } from "./diskToEvents.js";
 import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
 import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 
@@ -64,6 +64,8 @@ export class DiskMapper {
   readonly workflowRuns = new Map<string, string>();
   /** Inline sidechain rows no Agent call could be found for. */
   unlinkedSidechainLines = 0;
+  /** Lines with values nested too deeply to keep, shown cut short (boundedJson.ts). */
+  tooDeepLines = 0;
 
   private initSent = false;
   private readonly inlineTargetByUuid = new Map<string, string>();
@@ -90,7 +92,7 @@ export class DiskMapper {
       else this.embed(target, this.subagentEvents(target, line));
       return [];
     }
-    const events = diskLineToEvents(line, null);
+    const events = this.lineEvents(line, null);
     this.noteEvents(events, null);
     return this.withInit(events);
   }
@@ -132,7 +134,7 @@ export class DiskMapper {
    * the subagent's own interrupt marker is left out: the main file has the one the person saw.
    */
   private subagentEvents(target: string, line: JsonObject): ClientEvent[] {
-    const events = diskLineToEvents(line, target).filter((event) => {
+    const events = this.lineEvents(line, target).filter((event) => {
       if (event.kind === "interrupt_marker") return false;
       if (event.kind !== "user_prompt") return true;
       if (this.promptedTargets.has(target)) return false;
@@ -140,6 +142,12 @@ export class DiskMapper {
       return true;
     });
     this.noteEvents(events, target);
+    return events;
+  }
+
+  private lineEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+    const { events, tooDeep } = mapDiskLine(line, parentToolUseId);
+    if (tooDeep > 0) this.tooDeepLines++;
     return events;
   }
 

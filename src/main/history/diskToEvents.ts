@@ -9,6 +9,7 @@ import type {
   UserPromptEvent,
 } from "../../shared/events.js";
 import type { ContentBlock, Json, JsonObject, ToolResultBlock, Usage } from "../../shared/protocol/messages.js";
+import { boundJsonDepth, MaxJsonDepth } from "../../shared/boundedJson.js";
 import { arr, bool, isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
 
@@ -33,6 +34,37 @@ export function isIgnoredLineType(type: string | undefined): boolean {
 }
 
 export function diskLineToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
+  return mapDiskLine(line, parentToolUseId).events;
+}
+
+/** Line types that become events; only these are bounded (the others are big and unused). */
+const MappedTypes = new Set(["user", "assistant", "system", "attachment"]);
+
+/**
+ * The events of one line, and how many of its values were nested too deeply to keep
+ * (boundedJson.ts): those are cut to a marked stand-in, and a notice after the line's blocks
+ * says so, so no value deeper than `MaxJsonDepth` reaches the hub, the index or the window.
+ */
+export function mapDiskLine(line: JsonObject, parentToolUseId: string | null): { readonly events: ClientEvent[]; readonly tooDeep: number } {
+  if (!MappedTypes.has(str(line, "type") ?? "")) return { events: [], tooDeep: 0 };
+  const bounded = boundJsonDepth(line);
+  const events = lineEvents(bounded.value, parentToolUseId);
+  if (bounded.cut === 0 || events.length === 0) return { events, tooDeep: 0 };
+  // A subagent's line shows its stand-in in its card; a notice would land in the main transcript.
+  if (parentToolUseId === null) events.push(tooDeepNotice(bounded.cut));
+  return { events, tooDeep: bounded.cut };
+}
+
+function tooDeepNotice(cut: number): ClientEvent {
+  const what = cut === 1 ? "a value" : `${cut} values`;
+  return {
+    kind: "notice",
+    level: "warning",
+    text: `This message held ${what} nested more than ${MaxJsonDepth} levels deep; ${cut === 1 ? "it is" : "they are"} shown cut short, marked "nested too deep to show".`,
+  };
+}
+
+function lineEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
   switch (str(line, "type")) {
     case "user":
       return userLineToEvents(line, parentToolUseId);

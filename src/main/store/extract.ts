@@ -5,7 +5,7 @@ import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
-import { diskLineToEvents } from "../history/diskToEvents.js";
+import { mapDiskLine } from "../history/diskToEvents.js";
 
 /** What a row holds; its position here is its code in the index (rowPlaces.ts): append only. */
 export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output"] as const;
@@ -69,6 +69,10 @@ export function emptyExtracted(): Extracted {
   return { rows: [], spawns: [], results: [], notified: [] };
 }
 
+/**
+ * Adds what one line holds to `out`; returns how many of its values were nested too deeply to
+ * keep (cut to a stand-in by the history reader, so the rest of the line is still indexed).
+ */
 export function extractLine(
   line: JsonObject,
   lineNumber: number,
@@ -76,13 +80,14 @@ export function extractLine(
   isMain: boolean,
   facts: FileFacts,
   out: Extracted,
-): void {
+): number {
   noteEnvelope(line, facts);
   const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
-  const events = diskLineToEvents(line, null);
+  const { events, tooDeep } = mapDiskLine(line, null);
   for (let i = 0; i < events.length; i++) {
     extractEvent(events[i]!, { line: lineNumber, event: i, offset }, time, isMain, facts, out);
   }
+  return tooDeep;
 }
 
 /** Where a row comes from: its line (number and byte offset) and event. */

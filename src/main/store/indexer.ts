@@ -9,7 +9,8 @@ import path from "node:path";
 import type Database from "better-sqlite3";
 import { chunksInline, chunksInWorker, type WorkerReadOptions } from "./chunkSource.js";
 import { ChunkWriter, type WriteCounters, type WriteTarget } from "./chunkWriter.js";
-import { DirCache, discoverTranscripts, type DiscoveredFile } from "./discover.js";
+import { DirCache, discoverTranscripts, type DiscoveredFile, type SkippedEntry } from "./discover.js";
+import { notRegularKind, notRegularMessage } from "../history/regularFile.js";
 import { StoreError } from "./errors.js";
 import type { PackedChunk } from "./chunkWire.js";
 import type { FileJob } from "./extractFile.js";
@@ -36,6 +37,13 @@ export interface IndexReport {
   readonly sessionsTotal: number;
   readonly rowsTotal: number;
   readonly ms: number;
+  /** Files with lines that could not be (fully) indexed or that failed to read; the rest was indexed. */
+  readonly problems: readonly IndexProblem[];
+}
+
+export interface IndexProblem {
+  readonly path: string;
+  readonly message: string;
 }
 
 type SessionFile = DiscoveredFile & { readonly sessionId: string };
@@ -99,19 +107,24 @@ export class Indexer {
     const started = performance.now();
     const root = path.resolve(projectsDir);
     if (!fs.existsSync(root)) throw new StoreError("projects_dir_missing", `projects dir not found: ${root}`);
-    const found = discoverTranscripts(root, this.dirs);
+    const notRegular: SkippedEntry[] = [];
+    const found = discoverTranscripts(root, this.dirs, notRegular);
     const before = this.versions.get()!;
     const known = this.knownFiles(before);
     const outcomes: Record<Outcome, number> = { skipped: 0, new: 0, appended: 0, reindexed: 0 };
     const counters: WriteCounters = { bytesRead: 0, linesRead: 0, badLines: 0, rowsAdded: 0 };
     const changed = new Set<string>();
+    const problems: IndexProblem[] = notRegular.map((s) => ({ path: s.path, message: notRegularMessage(s.kind) }));
     // Stat everything first, then read changed files oldest first, so rowids follow time and
     // search's recency window (search.ts) holds the newest matches.
     const work: Work[] = [];
     for (const found1 of found) {
       const row = known.get(found1.path);
       const st = fs.statSync(found1.path, { throwIfNoEntry: false });
-      const sessionId = found1.sessionId ?? row?.session_id ?? sessionIdInside(found1.path);
+      // Replaced by a FIFO or the like since it was listed: never opened (a read would hang).
+      const kind = st === undefined ? undefined : notRegularKind(st);
+      if (kind !== undefined) problems.push({ path: found1.path, message: notRegularMessage(kind) });
+      const sessionId = kind !== undefined ? undefined : found1.sessionId ?? row?.session_id ?? sessionIdInside(found1.path);
       if (!st || sessionId === undefined || isUnchanged(row, st)) {
         outcomes.skipped++;
         continue;
@@ -123,7 +136,7 @@ export class Indexer {
     if (work.length > 0) {
       const planned = this.prepare(work, outcomes);
       for (const p of planned) changed.add(p.target.sessionId);
-      written = await this.read(planned, counters);
+      written = await this.read(planned, counters, problems);
     }
     const gone = this.removeVanished(root, found, known, changed);
     // Nothing changed: take no write lock, so a re-scan never waits on another writer.
@@ -146,6 +159,7 @@ export class Indexer {
       sessionsTotal: count(this.db, "SELECT count(*) AS n FROM sessions"),
       rowsTotal: count(this.db, "SELECT coalesce(sum(hi - lo + 1), 0) AS n FROM file_rows"),
       ms: Math.round(performance.now() - started),
+      problems,
     };
   }
 
@@ -231,11 +245,19 @@ export class Indexer {
   }
 
   /** Reads and writes the planned files; returns their files-table rows as now written. */
-  private async read(planned: readonly Planned[], counters: WriteCounters): Promise<ReadonlyMap<string, FileRow> | undefined> {
+  private async read(
+    planned: readonly Planned[],
+    counters: WriteCounters,
+    problems: IndexProblem[],
+  ): Promise<ReadonlyMap<string, FileRow> | undefined> {
     const writer = new ChunkWriter(this.db, this.stmts, planned.map((p) => p.target), this.batchBytes, counters);
     const jobs = planned.map((p) => p.job);
     const chunkBytes = Math.min(this.batchBytes, MAX_CHUNK_BYTES);
-    const sink = (chunk: PackedChunk): void => writer.add(chunk);
+    const sink = (chunk: PackedChunk): void => {
+      writer.add(chunk);
+      const file = planned[chunk.job]!.target.path;
+      for (const message of chunk.totals?.problems ?? []) problems.push({ path: file, message });
+    };
     const toRead = planned.reduce((n, p) => n + Math.max(0, p.target.stat.size - p.target.fromOffset), 0);
     if (toRead < this.parallelBytes) {
       await chunksInline(jobs, chunkBytes, sink);

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../../shared/jsonFields.js";
 import { DefaultMaxLineBytes } from "../history/jsonlReader.js";
+import { openRegularFileSync } from "../history/regularFile.js";
 import { parseJsonLine } from "../history/splitJson.js";
 import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
 import type { RowPlace } from "./rowPlaces.js";
@@ -19,8 +20,12 @@ export function readRow(path: string, place: RowPlace): TextRow | undefined {
   const line = readLineAt(path, place.offset);
   if (line === undefined) return undefined;
   const out = emptyExtracted();
-  for (const value of parseJsonLine(line)?.values ?? []) {
-    if (isObject(value as Json)) extractLine(value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
+  try {
+    for (const value of parseJsonLine(line)?.values ?? []) {
+      if (isObject(value as Json)) extractLine(value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
+    }
+  } catch {
+    return undefined; // a line the indexer could not extract has no rows; one hit never fails a search
   }
   const row = out.rows[place.nth];
   return row !== undefined && row.event === place.event && row.kind === place.kind ? row : undefined;
@@ -33,7 +38,7 @@ export function readRow(path: string, place: RowPlace): TextRow | undefined {
 function readLineAt(path: string, offset: number): string | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(path, "r");
+    fd = openRegularFileSync(path);
   } catch {
     return undefined;
   }

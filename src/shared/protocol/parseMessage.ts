@@ -1,9 +1,11 @@
 // Checks one stdout line of the CLI's stream-json protocol (PROTOCOL.md §2–3) and hands the parsed
-// object on unchanged, typed. Only the discriminators and the fields Baton relies on are checked,
-// and never by walking deep structures: this runs on every line, and must cost little more than
-// JSON.parse itself. Unknown types and subtypes become `UnknownMessage` (forward compatibility);
-// a known type missing a required field is a problem, because acting on it would go wrong later.
+// object on, typed. Only the discriminators and the fields Baton relies on are checked, and the one
+// walk over the value only cuts what is nested too deep (boundedJson.ts): this runs on every line,
+// and must cost little more than JSON.parse itself. Unknown types and subtypes become
+// `UnknownMessage` (forward compatibility); a known type missing a required field is a problem,
+// because acting on it would go wrong later.
 
+import { boundJsonDepth } from "../boundedJson.js";
 import type { Json, ProtocolMessage, UnknownMessage } from "./messages.js";
 
 export type ParseProblemCode = "not_json" | "not_object" | "invalid_message";
@@ -37,7 +39,8 @@ export function parseLine(text: string, lineNumber: number): ParseLineResult {
     const detail = error instanceof Error ? error.message : String(error);
     return { ok: false, problem: { code: "not_json", lineNumber, reason: `not JSON: ${detail}`, excerpt: excerptOf(text) } };
   }
-  const result = parseMessage(value);
+  // Cut to a depth everything downstream can take (boundedJson.ts): the one walk over the value.
+  const result = parseMessage(boundJsonDepth(value).value);
   if (result.ok) return result;
   return { ok: false, problem: { code: result.code, lineNumber, reason: result.reason, excerpt: excerptOf(text) } };
 }
