@@ -10,11 +10,22 @@ describe("renderMarkdown", () => {
     expect(html).toContain("&lt;script&gt;");
   });
 
-  it("drops javascript:, data: and vbscript: links but keeps http(s) and mailto", () => {
-    const html = renderMarkdown("[a](javascript:alert(1)) [b](data:text/html,x) [c](vbscript:x) [d](https://example.com) [e](mailto:x@example.com)");
-    expect(html).not.toMatch(/href="(javascript|data|vbscript):/i);
-    expect(html).toContain('href="https://example.com"');
-    expect(html).toContain('href="mailto:x@example.com"');
+  it("links only https: and mailto:, as the desktop shell does; anything else stays text", () => {
+    const html = renderMarkdown("[a](javascript:alert(1)) [b](data:text/html,x) [c](vbscript:x) [d](https://example.com) [e](mailto:x@example.com) [f](http://example.com/plain) [g](file:///etc/passwd) [h](//evil.example/x) [i](JaVaScRiPt&#58;alert(2)) <http://auto.example/> <vscode://file/x>");
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(["https://example.com", "mailto:x@example.com"]);
+    expect(html).toContain("http://example.com/plain");
+    expect(html).toContain("http://auto.example/");
+  });
+
+  it("shows hidden direction and zero-width characters in text and code as markers", () => {
+    const html = renderMarkdown("Run `rm -rf /\u202Etxt.exe` now\u200B.\n\n```\nls\u2066x\n```\n\n```sh\necho a\u202Db\n```");
+    expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
+    expect(html).toContain('<span class="hidden-char direction" data-hidden="direction"');
+    expect(html).toContain("⟨U+202E⟩");
+    expect(html).toContain("⟨U+200B⟩");
+    expect(html).toContain("⟨U+2066⟩");
+    expect(html).toContain("⟨U+202D⟩");
   });
 
   it("never emits an event-handler attribute", () => {
@@ -40,9 +51,11 @@ describe("renderMarkdown", () => {
     expect(html).not.toContain("<b>");
   });
 
-  it("allows only absolute http(s) and mailto links", () => {
+  it("allows only absolute https and mailto links", () => {
     expect(isAllowedLink("https://x.org")).toBe(true);
-    expect(isAllowedLink("  HTTP://x.org")).toBe(true);
+    expect(isAllowedLink("HTTPS://x.org")).toBe(true);
+    expect(isAllowedLink("  https://x.org")).toBe(false);
+    expect(isAllowedLink("http://x.org")).toBe(false);
     expect(isAllowedLink("mailto:a@b.c")).toBe(true);
     expect(isAllowedLink("javascript:alert(1)")).toBe(false);
     expect(isAllowedLink("/relative")).toBe(false);

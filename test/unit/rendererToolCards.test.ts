@@ -53,6 +53,25 @@ describe("tool card bodies", () => {
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
   });
 
+  it("links the WebFetch URL only when the shared link policy allows it; otherwise shows it as text", () => {
+    const allowed = render(call("WebFetch", { url: "https://example.com/page", prompt: "summarise" }));
+    expect(allowed).toMatch(/<a href="https:\/\/example.com\/page" target="_blank" rel="noopener noreferrer">/);
+    for (const url of ["javascript:alert(1)", "http://example.com/", "data:text/html,x", "file:///etc/passwd", " https://example.com/", "//evil.example/"]) {
+      const html = render(call("WebFetch", { url, prompt: "p" }));
+      expect(html, url).not.toContain("<a");
+      expect(html, url).toContain('class="url refused"');
+    }
+  });
+
+  it("shows hidden direction and zero-width characters in commands, paths and output as markers", () => {
+    const bash = render(call("Bash", { command: "echo safe \u202E# txt.exe" }, { text: "ok\u200Bdone", isError: false }));
+    expect(bash).toMatch(/\$ echo safe <span class="hidden-char direction"[^>]*>⟨U\+202E⟩<\/span># txt.exe/);
+    expect(bash).toMatch(/ok<span class="hidden-char invisible"[^>]*>⟨U\+200B⟩<\/span>done/);
+    const read = render(call("Read", { file_path: "/home/user/code/x/\u2067cod.exe\u2069" }));
+    expect(read).toMatch(/⟨U\+2067⟩<\/span>cod\.exe<span[^>]*>⟨U\+2069⟩/);
+    expect(read).not.toMatch(/[\u2066-\u2069\u202A-\u202E\u200B]/);
+  });
+
   it("names the MCP server and shows input and result as JSON", () => {
     expect(mcpName("mcp__github__create_issue")).toEqual({ server: "github", tool: "create_issue" });
     expect(mcpName("Bash")).toBeUndefined();

@@ -1,3 +1,5 @@
+import { terminalText } from "../../shared/terminalText.js";
+
 /**
  * Where a `baton` subcommand writes. Commands never touch `process.stdout` directly, so tests can
  * capture their output. Strings are written as given: callers add their own newlines.
@@ -16,6 +18,20 @@ export const ExitCode = {
   failure: 1,
   usage: 2,
 } as const;
+
+/**
+ * The output chokepoint for commands that print text from history files or recordings (titles,
+ * cwd, prompts, tool text): everything written goes through `terminalText`, so no escape
+ * sequence, C0/C1 control or bidi control reaches the terminal as something it would act on.
+ * Idempotent (the visible `<U+XXXX>` forms are plain ASCII). JSON output stays valid: write it
+ * with `terminalJson`, which leaves nothing for this to change.
+ */
+export function terminalIO(io: CommandIO): CommandIO {
+  return {
+    stdout: (s) => io.stdout(terminalText(s)),
+    stderr: (s) => io.stderr(terminalText(s)),
+  };
+}
 
 /** The real terminal. A closed pipe (`baton replay x | head`) ends output quietly, not with a crash. */
 export function processIO(): CommandIO {

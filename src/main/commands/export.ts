@@ -12,7 +12,8 @@ import type { SessionAudit } from "../store/audit.js";
 import { createAuditReader } from "../store/auditTrail.js";
 import { auditDbPath, defaultDbPath } from "../store/dbPath.js";
 import { openStore } from "../store/storeClient.js";
-import { ExitCode, type CommandIO } from "./commandIO.js";
+import { terminalJson } from "../../shared/terminalText.js";
+import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
 
 const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--projects-dir <dir>] [--db <file>] [--json]
@@ -29,7 +30,9 @@ Options:
   --json                  Print {transcript, problems} as JSON
 `;
 
-export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+export async function run(args: readonly string[], terminal: CommandIO): Promise<number> {
+  // Titles, cwd, prompts and tool text come from files anyone could have written.
+  const io = terminalIO(terminal);
   let values: { "projects-dir"?: string; db?: string; json?: boolean; help?: boolean };
   let positionals: string[];
   try {
@@ -69,7 +72,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   }
   const transcript = fullTranscript(restored.session);
   if (values.json === true) {
-    io.stdout(`${JSON.stringify({ transcript, problems: restored.problems }, null, 2)}\n`);
+    io.stdout(`${terminalJson({ transcript, problems: restored.problems }, 2)}\n`);
     return ExitCode.ok;
   }
   io.stdout(renderTranscriptTree(transcript));

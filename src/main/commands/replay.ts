@@ -6,7 +6,8 @@ import { createLineFramer, type LineProblem } from "../cli/lineFramer.js";
 import { createSessionState, reduceAllInSteps, toTranscript } from "../hub/index.js";
 import { readStdinRecording, recordingEvents, type RecordedLine } from "../hub/recordingEvents.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
-import { ExitCode, type CommandIO } from "./commandIO.js";
+import { terminalJson } from "../../shared/terminalText.js";
+import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const Usage = "Usage: baton replay <stream.jsonl> [--stdin <stdin.jsonl>] [--json]\n";
 
@@ -16,7 +17,9 @@ interface ReplayArgs {
   readonly json: boolean;
 }
 
-export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+export async function run(args: readonly string[], terminal: CommandIO): Promise<number> {
+  // Titles, cwd, prompts and tool text come from files anyone could have written.
+  const io = terminalIO(terminal);
   const parsed = parseArgs(args);
   if (parsed === "help") {
     io.stdout(Usage);
@@ -40,7 +43,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     if (e.kind === "protocol_problem") io.stderr(`baton replay: ${parsed.stream}:${e.lineNumber}: ${e.reason}\n`);
   }
   const transcript = toTranscript(reduceAllInSteps(createSessionState(), events));
-  io.stdout(parsed.json ? `${JSON.stringify(transcript, null, 2)}\n` : renderTranscriptTree(transcript));
+  io.stdout(parsed.json ? `${terminalJson(transcript, 2)}\n` : renderTranscriptTree(transcript));
   return ExitCode.ok;
 }
 

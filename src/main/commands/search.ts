@@ -4,7 +4,8 @@ import { STORE_OPTIONS_HELP, storeLocation } from "../store/commandOptions.js";
 import { StoreError } from "../store/errors.js";
 import type { SearchHit } from "../store/search.js";
 import { openStore } from "../store/storeClient.js";
-import { ExitCode, type CommandIO } from "./commandIO.js";
+import { terminalJson } from "../../shared/terminalText.js";
+import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
 
 const HELP = `Usage: baton search <query> [--projects-dir <dir>] [--db <file>] [--limit N] [--json]
@@ -19,7 +20,9 @@ ${STORE_OPTIONS_HELP}
   --json                  Print the results as JSON
 `;
 
-export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+export async function run(args: readonly string[], terminal: CommandIO): Promise<number> {
+  // Titles, cwd, prompts and tool text come from files anyone could have written.
+  const io = terminalIO(terminal);
   let values: { "projects-dir"?: string; db?: string; json?: boolean; help?: boolean; limit?: string };
   let positionals: string[];
   try {
@@ -58,7 +61,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
       const read = report.filesNew + report.filesAppended + report.filesReindexed;
       if (read > 0) io.stderr(`baton search: indexed ${read} new or changed file(s) in ${report.ms} ms\n`);
       const hits = await store.search(query, { limit, projectsDir: where.projectsDir });
-      io.stdout(values.json ? `${JSON.stringify(hits, null, 2)}\n` : describe(hits, query));
+      io.stdout(values.json ? `${terminalJson(hits, 2)}\n` : describe(hits, query));
     } finally {
       await store.close();
     }

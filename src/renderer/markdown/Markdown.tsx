@@ -1,21 +1,27 @@
 // Renders markdown (see renderMarkdown.ts for why it is safe) and routes link clicks outside the
 // app: the page itself never navigates.
 import { memo, type MouseEvent } from "react";
-import { isAllowedLink, renderMarkdown } from "./renderMarkdown.js";
+import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
+import { renderMarkdown } from "./renderMarkdown.js";
 
+/**
+ * Opens a link outside Baton if the shared link policy allows it; anything else does nothing.
+ * Electron's window-open handler checks again and sends it to the system browser; web mode opens
+ * a tab that gets neither `window.opener` nor a Referer.
+ */
 export function openExternal(href: string): void {
-  if (!isAllowedLink(href)) return;
-  // Electron's window-open handler sends allowed URLs to the system browser; web mode opens a tab.
+  if (!isAllowedExternalUrl(href)) return;
   window.open(href, "_blank", "noopener,noreferrer");
 }
 
+// Middle clicks too (auxclick): the browser would otherwise open the href itself.
 function onClick(event: MouseEvent<HTMLDivElement>): void {
   const anchor = (event.target as HTMLElement).closest("a");
   if (anchor === null) return;
   event.preventDefault();
-  openExternal(anchor.getAttribute("href") ?? "");
+  if (event.button === 0 || event.button === 1) openExternal(anchor.getAttribute("href") ?? "");
 }
 
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  return <div className={`md ${className ?? ""}`} onClick={onClick} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+  return <div className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onClick} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
 });

@@ -9,6 +9,7 @@ import type { SubagentRecord } from "../../shared/transcript.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
+import { VisibleText } from "../util/VisibleText.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
@@ -35,7 +36,7 @@ export function Hierarchy() {
       <li role="treeitem" aria-expanded={true} aria-selected={false}>
         <div className="node conductor">
           <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? subagentIcon("running") : "●"}</span> Conductor
-          <span className="dim"> {title !== undefined ? commandTitle(title) : null}</span>
+          <span className="dim"> {title !== undefined ? <VisibleText text={commandTitle(title)} /> : null}</span>
         </div>
         <Children tabId={tabId} parentId="" />
       </li>
@@ -73,7 +74,7 @@ const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
     <li role="treeitem" aria-selected={selected} aria-label={`${subagentType}: ${description}`}>
       <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={status}>
         <span className={`icon st-${status}`}>{subagentIcon(status)}</span>
-        <span className="agent-type">{subagentType}</span> {description}
+        <span className="agent-type"><VisibleText text={subagentType} /></span> <VisibleText text={description} />
       </button>
       <Children tabId={tabId} parentId={id} />
     </li>

@@ -6,6 +6,7 @@ import { useApp } from "../store/appStore.js";
 import { useStepBlock } from "../store/fullSteps.js";
 import { ToolBody } from "../transcript/toolBodies.js";
 import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
+import { VisibleText } from "../util/VisibleText.js";
 
 function Row({ name, children }: { name: string; children: ReactNode }) {
   return (
@@ -28,9 +29,9 @@ function SubagentDetails({ block, record }: { block: Block; record: SubagentReco
   const call = block.call!;
   return (
     <div className="inspector-body" aria-label="Subagent details">
-      <h3>» {record.subagentType}</h3>
+      <h3>» <VisibleText text={record.subagentType} /></h3>
       <dl className="props">
-        <Row name="Description">{record.description}</Row>
+        <Row name="Description"><VisibleText text={record.description} /></Row>
         <Row name="Status">{record.status}</Row>
         <Row name="Agent id">{record.taskId || "–"}</Row>
         <Row name="Model">{record.model ?? "–"}</Row>
@@ -41,7 +42,7 @@ function SubagentDetails({ block, record }: { block: Block; record: SubagentReco
         {record.spawnDepth !== undefined ? <Row name="Depth">{record.spawnDepth}</Row> : null}
       </dl>
       <h4>Prompt</h4>
-      <pre className="out">{record.prompt}</pre>
+      <pre className="out"><VisibleText text={record.prompt} /></pre>
       {record.summaryMarkdown !== undefined ? (
         <>
           <h4>Summary</h4>
@@ -68,7 +69,7 @@ function SubagentDetails({ block, record }: { block: Block; record: SubagentReco
 function ToolDetails({ call }: { call: ToolCallRecord }) {
   return (
     <div className="inspector-body" aria-label="Tool call details">
-      <h3>{call.name}</h3>
+      <h3><VisibleText text={call.name} /></h3>
       <dl className="props">
         <Row name="Status">{call.status}</Row>
         <Row name="Id">{call.toolUseId}</Row>
@@ -79,18 +80,18 @@ function ToolDetails({ call }: { call: ToolCallRecord }) {
           <Row name="Permission">
             {call.permission.state}
             {call.permission.decidedBy !== undefined ? ` by ${call.permission.decidedBy}` : ""}
-            {call.permission.message !== undefined ? `: ${call.permission.message}` : ""}
+            {call.permission.message !== undefined ? <>: <VisibleText text={call.permission.message} /></> : ""}
           </Row>
         ) : null}
       </dl>
       <ToolBody call={call} />
       <h4>Input</h4>
-      <pre className="json">{JSON.stringify(call.input, null, 2)}</pre>
+      <pre className="json"><VisibleText text={JSON.stringify(call.input, null, 2)} /></pre>
       {call.result !== undefined ? (
         <>
           <h4>Result{call.result.isError ? " (error)" : ""}</h4>
-          <pre className="out">{call.result.text}</pre>
-          {call.result.structured !== undefined ? <pre className="json">{JSON.stringify(call.result.structured, null, 2)}</pre> : null}
+          <pre className="out"><VisibleText text={call.result.text} /></pre>
+          {call.result.structured !== undefined ? <pre className="json"><VisibleText text={JSON.stringify(call.result.structured, null, 2)} /></pre> : null}
         </>
       ) : null}
     </div>

@@ -6,6 +6,7 @@ import { setActiveTab, useApp } from "../store/appStore.js";
 import { useActiveTab } from "../store/selectors.js";
 import { formatContext } from "../util/contextUsage.js";
 import { formatCost, formatTokens } from "../util/format.js";
+import { visibleString } from "../util/VisibleText.js";
 
 const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
 
@@ -62,10 +63,10 @@ export function Toolbar() {
           value={meta?.model ?? ""}
           onChange={(e) => tabId !== undefined && void api().setModel(tabId, e.target.value).then((r) => report("Set model", r))}
         >
-          {meta?.model !== undefined && !models.some((m) => m.value === meta.model) ? <option value={meta.model}>{meta.model}</option> : null}
+          {meta?.model !== undefined && !models.some((m) => m.value === meta.model) ? <option value={meta.model}>{visibleString(meta.model)}</option> : null}
           {models.length === 0 && meta?.model === undefined ? <option value="">–</option> : null}
           {models.map((m) => (
-            <option key={m.value} value={m.value}>{m.displayName}</option>
+            <option key={m.value} value={m.value}>{visibleString(m.displayName)}</option>
           ))}
         </select>
       </label>
@@ -78,7 +79,7 @@ export function Toolbar() {
           onChange={(e) => tabId !== undefined && void api().setPermissionMode(tabId, e.target.value).then((r) => report("Set mode", r))}
         >
           {[...new Set([...Modes, meta?.permissionMode ?? "default"])].map((m) => (
-            <option key={m} value={m}>{m}</option>
+            <option key={m} value={m}>{visibleString(m)}</option>
           ))}
         </select>
       </label>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { PendingPermission } from "../../shared/api.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { field } from "../util/format.js";
+import { HiddenTextWarning, VisibleText } from "../util/VisibleText.js";
 import { useAnswer } from "./PermissionPrompt.js";
 
 interface Question {
@@ -55,10 +56,11 @@ export function AskUserQuestionForm({ tabId, request }: { tabId: string; request
       <div className="perm-title">
         <span className="perm-dot" aria-hidden="true">●</span> Claude asks
       </div>
+      <HiddenTextWarning texts={questions.flatMap((q) => [q.question, q.header, ...q.options.flatMap((o) => [o.label, o.description])])} />
       {questions.map((q) => (
         <fieldset key={q.question} className="q">
           <legend>
-            {q.header !== "" ? <span className="chip">{q.header}</span> : null} {q.question}
+            {q.header !== "" ? <span className="chip"><VisibleText text={q.header} /></span> : null} <VisibleText text={q.question} />
           </legend>
           {[...q.options, { label: Other, description: "" }].map((o) => (
             <label key={o.label} className="opt">
@@ -78,7 +80,7 @@ export function AskUserQuestionForm({ tabId, request }: { tabId: string; request
                 />
               ) : (
                 <span>
-                  {o.label} {o.description !== "" ? <span className="dim">— {o.description}</span> : null}
+                  <VisibleText text={o.label} /> {o.description !== "" ? <span className="dim">— <VisibleText text={o.description} /></span> : null}
                 </span>
               )}
             </label>

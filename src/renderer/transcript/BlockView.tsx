@@ -6,6 +6,7 @@ import { CommandEcho } from "./CommandEcho.js";
 import { parseCommandEcho } from "../../shared/commandEcho.js";
 import { SubagentCard } from "./SubagentCard.js";
 import { ToolCard } from "./ToolCard.js";
+import { VisibleText } from "../util/VisibleText.js";
 
 export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
   switch (block.kind) {
@@ -15,7 +16,7 @@ export const BlockView = memo(function BlockView({ tabId, block, nested }: { tab
       return (
         <div className="user-prompt" aria-label="Prompt" data-block-id={block.id}>
           <div className="who">You</div>
-          <div className="user-text">{block.text}</div>
+          <div className="user-text"><VisibleText text={block.text ?? ""} /></div>
           {block.images?.map((img, i) => (
             <img key={i} className="thumb" alt="attached" src={`data:${img.mediaType};base64,${img.data}`} />
           ))}
@@ -32,13 +33,13 @@ export const BlockView = memo(function BlockView({ tabId, block, nested }: { tab
       return (
         <details className="thinking" data-block-id={block.id}>
           <summary>Thinking{block.streaming === true ? "…" : ""}</summary>
-          <div className="thinking-text">{block.text}</div>
+          <div className="thinking-text"><VisibleText text={block.text ?? ""} /></div>
         </details>
       );
     case "notice":
       return (
         <div className={`notice ${block.level ?? "info"}`} role={block.level === "error" ? "alert" : "note"} data-block-id={block.id}>
-          {block.text}
+          <VisibleText text={block.text ?? ""} />
         </div>
       );
     case "tool":

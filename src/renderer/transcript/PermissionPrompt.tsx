@@ -2,9 +2,11 @@
 // ExitPlanMode arrive as permission requests too and get their own forms.
 import { useState } from "react";
 import type { PendingPermission, PermissionAnswer } from "../../shared/api.js";
+import type { Json } from "../../shared/protocol/messages.js";
 import type { PermissionState } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
 import { toolSummary } from "../util/format.js";
+import { HiddenTextWarning, VisibleText } from "../util/VisibleText.js";
 import { AskUserQuestionForm } from "./AskUserQuestionForm.js";
 import { PlanReview } from "./PlanReview.js";
 
@@ -31,13 +33,16 @@ export function PermissionPrompt({ tabId, request }: { tabId: string; request: P
 function ToolPermission({ tabId, request }: { tabId: string; request: PendingPermission }) {
   const [busy, answer] = useAnswer(tabId, request.requestId);
   const [message, setMessage] = useState("");
-  const summary = toolSummary(request.toolName, request.input);
+  // The whole path, not the card's shortened one: this is what the person approves.
+  const summary = toolSummary(request.toolName, request.input, { fullPaths: true });
   return (
     <section className="perm" aria-label="Permission request" data-request-id={request.requestId}>
       <div className="perm-title">
-        <span className="perm-dot" aria-hidden="true">●</span> Waiting: <b>{request.toolName}</b> {summary !== "" ? <code>{summary}</code> : null}
+        <span className="perm-dot" aria-hidden="true">●</span> Waiting: <b><VisibleText text={request.toolName} /></b>{" "}
+        {summary !== "" ? <code className="perm-subject" aria-label="Requested action"><VisibleText text={summary} /></code> : null}
       </div>
-      {request.description !== undefined && request.description !== summary ? <div className="dim">{request.description}</div> : null}
+      <HiddenTextWarning texts={[request.toolName, request.description ?? "", ...stringsIn(request.input)]} />
+      {request.description !== undefined && request.description !== summary ? <div className="dim"><VisibleText text={request.description} /></div> : null}
       <div className="perm-actions">
         <button disabled={busy} className="primary" onClick={() => answer({ behavior: "allow", updatedInput: request.input })}>
           Allow
@@ -63,6 +68,15 @@ function ToolPermission({ tabId, request }: { tabId: string; request: PendingPer
   );
 }
 
+/** Every string in a tool input (bounded: inputs come from the model). */
+function stringsIn(value: Json | undefined, depth = 0, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (value !== null && typeof value === "object" && depth < 8 && out.length < 1000) {
+    for (const v of Array.isArray(value) ? value : Object.values(value)) stringsIn(v, depth + 1, out);
+  }
+  return out;
+}
+
 const BadgeText: Record<PermissionState["state"], string> = {
   asked: "asked",
   allowed: "allowed",
@@ -75,7 +89,7 @@ export function PermissionBadge({ state }: { state: PermissionState }) {
     <span className={`perm-badge ${state.state}`} title={state.message ?? state.decidedBy ?? ""}>
       {BadgeText[state.state]}
       {state.decidedBy !== undefined && state.decidedBy !== "user" ? ` · ${state.decidedBy}` : ""}
-      {state.state === "denied" && state.message !== undefined ? `: ${state.message}` : ""}
+      {state.state === "denied" && state.message !== undefined ? <>: <VisibleText text={state.message} /></> : ""}
     </span>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { PendingPermission } from "../../shared/api.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { field } from "../util/format.js";
+import { HiddenTextWarning } from "../util/VisibleText.js";
 import { useAnswer } from "./PermissionPrompt.js";
 
 export function PlanReview({ tabId, request }: { tabId: string; request: PendingPermission }) {
@@ -19,6 +20,7 @@ export function PlanReview({ tabId, request }: { tabId: string; request: Pending
         <span className="perm-dot" aria-hidden="true">●</span> Plan ready for review
         <button className="link" onClick={() => setEditing((e) => !e)}>{editing ? "Preview" : "Edit"}</button>
       </div>
+      <HiddenTextWarning texts={[plan]} />
       {editing ? (
         <textarea aria-label="Plan" className="plan-edit" value={plan} onChange={(e) => setPlan(e.target.value)} rows={12} />
       ) : (

@@ -14,6 +14,7 @@ import { PermissionPrompt } from "./PermissionPrompt.js";
 import { useNow } from "./useNow.js";
 import { useSelected } from "./useSelected.js";
 import { Spinner } from "../util/Spinner.js";
+import { VisibleText } from "../util/VisibleText.js";
 
 export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId: string; block: Block }) {
   const call = block.call!;
@@ -61,8 +62,8 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
         </span>
         <span className="badge" aria-hidden="true">»</span>
         <button className="title-btn" onClick={() => select(tabId, block.id, false)} aria-label={`Inspect ${record.description}`}>
-          <span className="agent-type">{record.subagentType}</span>
-          <span className="summary">{record.description}</span>
+          <span className="agent-type"><VisibleText text={record.subagentType} /></span>
+          <span className="summary"><VisibleText text={record.description} /></span>
         </button>
         {record.background ? <span className="chip">background</span> : null}
         <span className="elapsed">
@@ -82,8 +83,8 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
 function ProgressLine({ record }: { record: SubagentRecord }) {
   return (
     <div className="progress" aria-label="Progress">
-      <span className="progress-text">{record.progressLine ?? "Working…"}</span>
-      {record.lastToolName !== undefined ? <span className="chip">{record.lastToolName}</span> : null}
+      <span className="progress-text"><VisibleText text={record.progressLine ?? "Working…"} /></span>
+      {record.lastToolName !== undefined ? <span className="chip"><VisibleText text={record.lastToolName} /></span> : null}
       <span className="tokens" aria-label="Tokens">{formatTokens(record.totalTokens)} tokens</span>
       {record.toolUses !== undefined ? <span className="dim">{record.toolUses} tools</span> : null}
     </div>

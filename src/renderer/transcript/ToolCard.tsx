@@ -5,6 +5,7 @@ import { select } from "../store/appStore.js";
 import { useAgentName, usePendingForTool } from "../store/selectors.js";
 import { mcpName, toolIcon, toolSummary } from "../util/format.js";
 import { PermissionBadge, PermissionPrompt } from "./PermissionPrompt.js";
+import { VisibleText } from "../util/VisibleText.js";
 import { ToolBody } from "./toolBodies.js";
 import { useSelected } from "./useSelected.js";
 
@@ -29,8 +30,8 @@ export const ToolCard = memo(function ToolCard({ tabId, block, nested }: { tabId
       <header className="card-head" onClick={() => select(tabId, block.id, false)}>
         <span className={`icon st-${call.status}`} aria-label={call.status}>{toolIcon(call.status)}</span>
         <button className="title-btn" onClick={() => select(tabId, block.id, false)} aria-label={`Inspect ${call.name}`}>
-          <span className="tool-name">{title}</span>
-          <span className="summary">{toolSummary(call.name, call.input, { agentName: () => recipient })}</span>
+          <span className="tool-name"><VisibleText text={title} /></span>
+          <span className="summary"><VisibleText text={toolSummary(call.name, call.input, { agentName: () => recipient })} /></span>
         </button>
         {call.permission !== undefined && pending === undefined ? <PermissionBadge state={call.permission} /> : null}
       </header>

@@ -5,6 +5,7 @@ import { commandTitle } from "../../shared/commandEcho.js";
 import { Composer } from "./Composer.js";
 import { OrphanPermissions } from "./OrphanPermissions.js";
 import { TranscriptList } from "./TranscriptList.js";
+import { VisibleText, visibleString } from "../util/VisibleText.js";
 
 function SessionTabs() {
   const order = useApp((s) => s.tabOrder);
@@ -25,9 +26,9 @@ function SessionTab({ tabId, active }: { tabId: string; active: boolean }) {
   const waiting = useApp((s) => (s.tabs[tabId]?.transcript.pending.length ?? 0) > 0);
   return (
     <div className={`session-tab ${active ? "active" : ""}`}>
-      <button role="tab" aria-selected={active} onClick={() => setActiveTab(tabId)} title={title}>
+      <button role="tab" aria-selected={active} onClick={() => setActiveTab(tabId)} title={visibleString(title)}>
         <span className={`dot ${waiting ? "waiting" : status}`} aria-hidden="true" />
-        {title}
+        <VisibleText text={title} />
         {restored ? <span className="dim"> (history)</span> : null}
       </button>
       <button className="close" aria-label={`Close ${title}`} onClick={() => void api().closeTab(tabId).then((r) => report("Close tab", r))}>

@@ -1,17 +1,20 @@
-// The body of a tool card, by tool. Tool output is always rendered as text, never as HTML.
+// The body of a tool card, by tool. Tool output is always rendered as text, never as HTML, with
+// hidden direction and zero-width characters shown as markers (VisibleText).
+import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { ToolCallRecord } from "../../shared/transcript.js";
 import { Markdown, openExternal } from "../markdown/Markdown.js";
 import { field, mcpName, str } from "../util/format.js";
+import { VisibleText } from "../util/VisibleText.js";
 
 function Output({ call }: { call: ToolCallRecord }) {
   const result = call.result;
   if (result === undefined) return null;
-  return <pre className={`out ${result.isError ? "error" : ""}`} aria-label="Output">{result.text || "(no output)"}</pre>;
+  return <pre className={`out ${result.isError ? "error" : ""}`} aria-label="Output"><VisibleText text={result.text || "(no output)"} /></pre>;
 }
 
 function Json_({ value, label }: { value: Json | undefined; label: string }) {
-  return <pre className="json" aria-label={label}>{JSON.stringify(value, null, 2)}</pre>;
+  return <pre className="json" aria-label={label}><VisibleText text={JSON.stringify(value, null, 2) ?? ""} /></pre>;
 }
 
 interface Hunk {
@@ -44,7 +47,7 @@ export function Diff({ hunks }: { hunks: readonly Hunk[] }) {
         <div key={i} className="hunk">
           <div className="hunk-head">@@ -{h.oldStart} +{h.newStart} @@</div>
           {h.lines.map((line, j) => (
-            <div key={j} className={`dl ${lineClass(line)}`}>{line}</div>
+            <div key={j} className={`dl ${lineClass(line)}`}><VisibleText text={line} /></div>
           ))}
         </div>
       ))}
@@ -66,7 +69,7 @@ function EditBody({ call }: { call: ToolCallRecord }) {
   ];
   return (
     <>
-      <div className="path">{field(call.input, "file_path")}</div>
+      <div className="path"><VisibleText text={field(call.input, "file_path")} /></div>
       <Diff hunks={hunks !== undefined && hunks.length > 0 ? hunks : fallback} />
       {call.result?.isError === true ? <Output call={call} /> : null}
     </>
@@ -83,7 +86,7 @@ function TodoBody({ call }: { call: ToolCallRecord }) {
         const mark = status === "completed" ? "☑" : status === "in_progress" ? "◐" : "☐";
         return (
           <li key={i} className={`todo ${status}`}>
-            <span aria-hidden="true">{mark}</span> {field(item, "content")}
+            <span aria-hidden="true">{mark}</span> <VisibleText text={field(item, "content")} />
           </li>
         );
       })}
@@ -106,14 +109,14 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
     case "Bash":
       return (
         <>
-          <pre className="cmd" aria-label="Command">$ {field(input, "command")}</pre>
+          <pre className="cmd" aria-label="Command">$ <VisibleText text={field(input, "command")} /></pre>
           <Output call={call} />
         </>
       );
     case "Read":
       return (
         <>
-          <div className="path">{field(input, "file_path")}</div>
+          <div className="path"><VisibleText text={field(input, "file_path")} /></div>
           {call.result !== undefined ? (
             <Collapsible label={`${call.result.text.split("\n").length} lines`}>
               <Output call={call} />
@@ -124,9 +127,9 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
     case "Write":
       return (
         <>
-          <div className="path">{field(input, "file_path")}</div>
+          <div className="path"><VisibleText text={field(input, "file_path")} /></div>
           <Collapsible label={`${field(input, "content").split("\n").length} lines written`}>
-            <pre className="out">{field(input, "content")}</pre>
+            <pre className="out"><VisibleText text={field(input, "content")} /></pre>
           </Collapsible>
           {call.result?.isError === true ? <Output call={call} /> : null}
         </>
@@ -139,9 +142,9 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
       return (
         <>
           <div className="args">
-            <code>{field(input, "pattern")}</code>
-            {field(input, "path") !== "" ? <span> in {field(input, "path")}</span> : null}
-            {field(input, "glob") !== "" ? <span> ({field(input, "glob")})</span> : null}
+            <code><VisibleText text={field(input, "pattern")} /></code>
+            {field(input, "path") !== "" ? <span> in <VisibleText text={field(input, "path")} /></span> : null}
+            {field(input, "glob") !== "" ? <span> (<VisibleText text={field(input, "glob")} />)</span> : null}
           </div>
           <Output call={call} />
         </>
@@ -150,10 +153,8 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
       return (
         <>
           <div className="args">
-            <a href={field(input, "url")} onClick={(e) => { e.preventDefault(); openExternal(field(input, "url")); }}>
-              {field(input, "url")}
-            </a>
-            <div className="dim">{field(input, "prompt")}</div>
+            <FetchedUrl url={field(input, "url")} />
+            <div className="dim"><VisibleText text={field(input, "prompt")} /></div>
           </div>
           <Output call={call} />
         </>
@@ -173,11 +174,27 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
   }
 }
 
+/** The WebFetch URL: a link only when the shared link policy would open it, else plain text. */
+function FetchedUrl({ url }: { url: string }) {
+  if (!isAllowedExternalUrl(url)) {
+    return (
+      <span className="url refused" title="Not a link: Baton opens only https: and mailto: links">
+        <VisibleText text={url} />
+      </span>
+    );
+  }
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer" onClick={(e) => { e.preventDefault(); openExternal(url); }}>
+      <VisibleText text={url} />
+    </a>
+  );
+}
+
 function GenericBody({ call }: { call: ToolCallRecord }) {
   const mcp = mcpName(call.name);
   return (
     <>
-      {mcp !== undefined ? <div className="dim">MCP server {mcp.server}</div> : null}
+      {mcp !== undefined ? <div className="dim">MCP server <VisibleText text={mcp.server} /></div> : null}
       <Json_ value={call.input} label="Input" />
       {call.result !== undefined ? (
         call.result.structured !== undefined ? <Json_ value={call.result.structured} label="Result" /> : <Output call={call} />
@@ -196,8 +213,8 @@ function AnswersBody({ call }: { call: ToolCallRecord }) {
         const question = field((q ?? {}) as JsonObject, "question");
         return (
           <div key={i}>
-            <dt>{question}</dt>
-            <dd>{answers !== undefined ? field(answers, question) || "–" : "…"}</dd>
+            <dt><VisibleText text={question} /></dt>
+            <dd><VisibleText text={answers !== undefined ? field(answers, question) || "–" : "…"} /></dd>
           </div>
         );
       })}
