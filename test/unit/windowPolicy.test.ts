@@ -30,6 +30,10 @@ describe("createWindowOptions", () => {
       webviewTag: false,
     });
   });
+
+  it("turns off the middle-click (auxclick) event, which could otherwise open links in a new window", () => {
+    expect(createWindowOptions({ preloadPath: "/app/out/preload/index.cjs" }).webPreferences?.disableBlinkFeatures).toBe("Auxclick");
+  });
 });
 
 describe("contentSecurityPolicy", () => {
@@ -103,6 +107,9 @@ describe("isAllowedExternalUrl", () => {
       "ms-settings:",
       "https://user:pass@example.com/",
       "https://example.com/\nx",
+      "https://example.com/\u202Egpj.exe",
+      "https://pay\u200Bpal.com/",
+      "https://example.com/\u0085",
       " https://example.com/",
       "https://",
       "mailto:",

@@ -13,7 +13,8 @@ import { BatonService, type BatonServiceOptions } from "./batonService.js";
 import { HistoryFolderSetting } from "./historyFolder.js";
 import { createHistorySource, switchableHistorySource } from "./historySource.js";
 import { LogBus } from "./logBus.js";
-import { SessionManager, type SessionManagerOptions } from "./sessionManager.js";
+import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
+import { readSessionLimit } from "./settingsFile.js";
 
 export interface AppCoreOptions {
   /** An explicit history folder (`--projects-dir`): wins over the one saved in the settings file. */
@@ -30,6 +31,8 @@ export interface AppCoreOptions {
   readonly searchFrom?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly permissionGraceMs?: number;
+  /** The cap on running CLI processes; wins over the settings file's `maxRunningSessions`. */
+  readonly maxRunningSessions?: number;
   readonly clientDefaults?: SessionManagerOptions["clientDefaults"];
   readonly service?: Omit<BatonServiceOptions, "historyFolder">;
 }
@@ -65,7 +68,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
   const auditReader = store === undefined ? undefined : createAuditReader(store, auditFailed);
   const history = switchableHistorySource(folder.current.projectsDir, (projectsDir) =>
-    createHistorySource({ projectsDir, ...(searchable ? { store } : {}), ...(auditReader ? { audit: auditReader } : {}) }),
+    createHistorySource({
+      projectsDir,
+      ...(searchable ? { store } : {}),
+      ...(auditReader ? { audit: auditReader } : {}),
+      onListProblem: (p) => log.baton("warning", `${p.message}: ${p.path}`, { path: p.path }),
+    }),
   );
   // A new folder is listed at once; its sessions become searchable as the index reads them.
   const stopFollowingFolder = folder.onChange(({ projectsDir, source }) => {
@@ -80,6 +88,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(audit ? { audit } : {}),
     log,
     ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
+    maxRunningSessions: maxRunningSessionsOf(options, log),
     // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
     clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
   });
@@ -148,6 +157,14 @@ async function historyFolderOf(options: AppCoreOptions, log: LogBus): Promise<Hi
   if (info.exists) log.baton("info", "history folder", { projectsDir: info.projectsDir, source: info.source });
   else log.baton("warning", `the history folder ${info.projectsDir} does not exist`, { projectsDir: info.projectsDir, source: info.source });
   return folder;
+}
+
+/** The cap on running CLI processes: the explicit option, else the settings file's, else the default. */
+function maxRunningSessionsOf(options: AppCoreOptions, log: LogBus): number {
+  if (options.maxRunningSessions !== undefined) return options.maxRunningSessions;
+  const read = options.settingsFile === undefined ? {} : readSessionLimit(options.settingsFile);
+  if (read.problem !== undefined) log.baton("warning", read.problem, { default: DefaultMaxRunningSessions });
+  return read.maxRunningSessions ?? DefaultMaxRunningSessions;
 }
 
 /** What opening found that the person should know: a moved-aside audit file above all. */

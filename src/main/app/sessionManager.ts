@@ -27,6 +27,9 @@ import { tabTitle } from "./tabTitle.js";
 /** How long the tab strip may lag a title or session id change (see `changed`). */
 const InfoCheckMs = 50;
 
+/** How many CLI processes run at once unless the settings file says otherwise (settingsFile.ts). */
+export const DefaultMaxRunningSessions = 8;
+
 export interface SessionManagerOptions {
   readonly claudePath: string;
   readonly env?: NodeJS.ProcessEnv;
@@ -41,6 +44,11 @@ export interface SessionManagerOptions {
   readonly createClient?: ClientFactory;
   /** Baton's audit trail (permission decisions, interrupts); absent without a store. */
   readonly audit?: AuditTrail;
+  /**
+   * The most CLI processes running (or starting) at once; each is a `claude` with its own memory
+   * and API traffic, and the page can ask for any number. Default DefaultMaxRunningSessions.
+   */
+  readonly maxRunningSessions?: number;
 }
 
 type Tab =
@@ -59,6 +67,8 @@ export class SessionManager {
   private infoTimer: ReturnType<typeof setTimeout> | undefined;
   private nextTab = 1;
   private shuttingDown: Promise<void> | undefined;
+  /** Live tabs whose CLI is being started or restarted: counted before their process runs. */
+  private readonly starting = new Set<string>();
 
   constructor(private readonly options: SessionManagerOptions) {
     this.log = options.log ?? new LogBus();
@@ -80,6 +90,7 @@ export class SessionManager {
 
   async newSession(options: NewSessionOptions): Promise<TabInfo> {
     this.assertRunning();
+    this.assertProcessRoom();
     const tabId = this.newTabId();
     const session = new LiveSession({
       tabId,
@@ -101,6 +112,7 @@ export class SessionManager {
     });
     const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
     this.tabs.set(tabId, tab);
+    this.starting.add(tabId);
     this.emitTabs();
     try {
       await session.start();
@@ -108,6 +120,8 @@ export class SessionManager {
       this.log.baton("error", "could not start claude", { error: toApiError(error).message }, tabId);
       await this.removeTab(tabId);
       throw error;
+    } finally {
+      this.starting.delete(tabId);
     }
     this.log.baton("info", "session started", { cwd: options.cwd, resume: options.resumeSessionId ?? null }, tabId);
     this.refreshInfo(tabId); // live now
@@ -131,10 +145,16 @@ export class SessionManager {
       },
       (error) => this.log.baton("warning", "could not read new lines of the session file", { sessionId, error: String(error) }, tab.tabId),
     );
+    // What the file held that the tab cannot show as written, once the whole file was read.
+    const reportProblems = (): void => {
+      for (const p of session.problems?.() ?? []) this.log.baton("warning", p.message, { path: p.path }, tab.tabId);
+    };
+    if (session.loaded === undefined) reportProblems();
     // A big session opened on its newest blocks: publish the whole transcript once it is read.
     void session.loaded?.then(({ error }) => {
       if (this.tabs.get(tab.tabId) !== tab) return;
       if (error !== undefined) this.log.baton("error", "could not read the whole session", { sessionId, error }, tab.tabId);
+      reportProblems();
       this.publisher.reset(tab.tabId);
       this.changed(tab.tabId);
     });
@@ -149,7 +169,15 @@ export class SessionManager {
   async sendPrompt(tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]): Promise<void> {
     const session = this.live(tabId);
     // A CLI that crashed since the last turn continues the same conversation in a new process.
-    if (!session.client.running && session.client.sessionId !== undefined) await session.client.restart();
+    if (!session.client.running && session.client.sessionId !== undefined) {
+      this.assertProcessRoom();
+      this.starting.add(tabId);
+      try {
+        await session.client.restart();
+      } finally {
+        this.starting.delete(tabId);
+      }
+    }
     session.client.send(images?.length ? { text, images } : text);
   }
 
@@ -171,6 +199,8 @@ export class SessionManager {
     if (request === undefined) throw new AppError("not_found", `No permission request ${requestId} is waiting in this tab`);
     const outcome = decisionFor(request, answer);
     if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+    // Refused before the answer goes out, so the plan still waits in its prompt.
+    if (outcome.startFreshWith !== undefined) this.assertProcessRoom();
     // A denial that stops the turn cuts subagents like an interrupt does: the restore must know.
     if (outcome.decision.behavior === "deny" && outcome.decision.interrupt === true && tab.kind === "live") tab.session.noteInterrupt();
     this.broker.answer(tabId, requestId, outcome.decision);
@@ -332,6 +362,27 @@ export class SessionManager {
   private requireHistory(): HistorySource {
     if (this.options.history === undefined) throw new AppError("history_unavailable", "No history folder is configured");
     return this.options.history;
+  }
+
+  /** CLI processes running or starting; restored tabs and live tabs whose CLI has exited run none. */
+  runningProcessCount(): number {
+    let count = 0;
+    for (const tab of this.tabs.values()) if (tab.kind === "live" && (tab.session.client.running || this.starting.has(tab.tabId))) count++;
+    return count;
+  }
+
+  /**
+   * Refuses one more CLI process past the cap. Callers claim their slot (`starting`) in the same
+   * synchronous step as this check, so two concurrent calls cannot both take the last one.
+   */
+  private assertProcessRoom(): void {
+    const max = this.options.maxRunningSessions ?? DefaultMaxRunningSessions;
+    const running = this.runningProcessCount();
+    if (running < max) return;
+    throw new AppError(
+      "too_many_sessions",
+      `${running} Claude Code sessions are running, the most Baton runs at once. Close a tab you no longer need, or raise "maxRunningSessions" (now ${max}) in Baton's settings.json and restart Baton.`,
+    );
   }
 
   private assertRunning(): void {

@@ -1,7 +1,8 @@
 // Baton's own settings: one small JSON file in its user-data folder (the desktop app's
 // `app.getPath("userData")`, web mode's $XDG_CONFIG_HOME/baton), never below ~/.claude. Fields this
 // version does not know (written by a newer Baton) are kept when it writes; a damaged file reads
-// as no settings, and the next save replaces it.
+// as no settings, and the next save replaces it. `maxRunningSessions` (the cap on CLI processes
+// running at once) is only ever written by the person; Baton reads it at start.
 
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -35,6 +36,26 @@ export function readSettings(file: string): SettingsRead {
     return { settings: {}, problem: `${file}: "projectsDir" is not an absolute path; it was ignored` };
   }
   return { settings: projectsDir !== undefined ? { projectsDir } : {} };
+}
+
+/** The `maxRunningSessions` field's bounds: at least one CLI, and not so many that the machine drowns. */
+export const MaxRunningSessionsRange = { min: 1, max: 64 } as const;
+
+export interface SessionLimitRead {
+  /** The saved cap on running CLI processes; undefined: none saved (or not usable). */
+  readonly maxRunningSessions?: number;
+  /** Why the saved value was ignored. A damaged file is reported by readSettings, not here. */
+  readonly problem?: string;
+}
+
+/** The cap on concurrently running CLI processes, if the settings file sets a usable one. Read once at start. */
+export function readSessionLimit(file: string): SessionLimitRead {
+  const raw = readRaw(file);
+  if (!raw.ok || !Object.hasOwn(raw.value, "maxRunningSessions")) return {};
+  const value = raw.value["maxRunningSessions"];
+  const { min, max } = MaxRunningSessionsRange;
+  if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) return { maxRunningSessions: value };
+  return { problem: `${file}: "maxRunningSessions" must be a whole number from ${min} to ${max}; it was ignored` };
 }
 
 /** Sets (or, with undefined, removes) fields and writes the file whole: a crash leaves the old or the new file, never half of one. */

@@ -1,5 +1,7 @@
 // A tiny validator kit for arguments that arrive from the page (IPC or WebSocket): exact types,
 // no unknown fields, bounded sizes. Each check returns an error message or undefined. Pure.
+// Fields are looked up as own properties only: `key in spec` would take `toString`,
+// `constructor` or `__proto__` (which JSON.parse makes an own field) for known ones.
 
 export type Check = (value: unknown, path: string) => string | undefined;
 
@@ -43,28 +45,34 @@ export function object(required: Record<string, Check>, optional: Record<string,
   return (v, path) => {
     if (!isPlainObject(v)) return `${path} must be an object`;
     for (const key of Object.keys(v)) {
-      if (!(key in required) && !(key in optional)) return `${path} has an unknown field "${key}"`;
+      if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return `${path} has an unknown field ${JSON.stringify(key)}`;
     }
     for (const [key, check] of Object.entries(required)) {
-      const error = check(v[key], `${path}.${key}`);
+      const error = check(own(v, key), `${path}.${key}`);
       if (error !== undefined) return error;
     }
     for (const [key, check] of Object.entries(optional)) {
-      if (v[key] === undefined) continue;
-      const error = check(v[key], `${path}.${key}`);
+      const value = own(v, key);
+      if (value === undefined) continue;
+      const error = check(value, `${path}.${key}`);
       if (error !== undefined) return error;
     }
     return undefined;
   };
 }
 
-/** An object whose values all pass `value` (keys are free text, bounded). */
+/**
+ * An object whose values all pass `value` (keys are free text, bounded). A `__proto__` key is
+ * refused: whoever copies the record by assignment (`out[key] = …`) would set a prototype, or
+ * silently drop the entry, instead of storing it.
+ */
 export function record(value: Check, maxKeys = 1000): Check {
   return (v, path) => {
     if (!isPlainObject(v)) return `${path} must be an object`;
     const keys = Object.keys(v);
     if (keys.length > maxKeys) return `${path} has too many fields`;
     for (const key of keys) {
+      if (key === "__proto__") return `${path} must not have a field named "__proto__"`;
       const error = value(v[key], `${path}[${JSON.stringify(key)}]`);
       if (error !== undefined) return error;
     }
@@ -106,6 +114,11 @@ function isJson(v: unknown, depth: number): boolean {
   if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
   if (isPlainObject(v)) return Object.values(v).every((x) => isJson(x, depth + 1));
   return false;
+}
+
+/** The object's own value of `key`; an inherited one (`constructor`, `toString`, …) reads as absent. */
+function own(v: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(v, key) ? v[key] : undefined;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,10 +1,14 @@
 // One WebSocket client of web mode: calls go to BatonService (which validates them), subscriptions
 // forward events until unsubscribed or the socket closes. Transport-agnostic (takes `send`).
+// `newSession` is rate-limited per connection: whoever holds the socket may be a script, and each
+// call starts a `claude`. (The Electron bridge has no such limit: it answers only the app's own
+// main frame, and the process cap in SessionManager bounds both.)
 
 import type { WsServerMessage } from "../../shared/api.js";
 import type { BatonService } from "../app/batonService.js";
 import { isPlainObject } from "../ipc/check.js";
 import { isMethodName } from "../ipc/validators.js";
+import { createTokenBucket } from "./tokenBucket.js";
 
 export interface RpcConnection {
   /** Handles one text frame from the page. */
@@ -15,9 +19,22 @@ export interface RpcConnection {
 
 const MaxSubscriptions = 1000;
 
-export function createRpcConnection(service: BatonService, send: (message: WsServerMessage) => void): RpcConnection {
+/**
+ * New sessions per connection: five at once (a person opening a few tabs, resuming a few sessions),
+ * then one every two seconds, more than hands need and few enough that a script cannot spawn a
+ * stream of CLIs (each failed or refused call counts too).
+ */
+export const NewSessionRate = { burst: 5, refillMs: 2000 } as const;
+
+export interface RpcConnectionOptions {
+  /** The rate limit's clock (milliseconds). Default Date.now. */
+  readonly now?: () => number;
+}
+
+export function createRpcConnection(service: BatonService, send: (message: WsServerMessage) => void, options: RpcConnectionOptions = {}): RpcConnection {
   const subscriptions = new Map<string, () => void>();
   let closed = false;
+  const newSessions = createTokenBucket({ ...NewSessionRate, ...(options.now !== undefined ? { now: options.now } : {}) });
   const fail = (message: string) => send({ type: "error", error: { code: "bad_message", message } });
 
   function subscribe(message: Record<string, unknown>): void {
@@ -55,6 +72,12 @@ export function createRpcConnection(service: BatonService, send: (message: WsSer
           if (typeof id !== "number" || !Number.isSafeInteger(id)) return fail("call needs a numeric `id`");
           if (!isMethodName(method)) {
             send({ type: "result", id, result: { ok: false, error: { code: "unknown_method", message: `No method ${String(method)}` } } });
+            return;
+          }
+          if (method === "newSession" && !newSessions.take()) {
+            const seconds = Math.ceil(newSessions.waitMs() / 1000);
+            const message = `Too many new sessions from this page at once (at most ${NewSessionRate.burst}, then one every ${NewSessionRate.refillMs / 1000} s); try again in ${seconds} s`;
+            send({ type: "result", id, result: { ok: false, error: { code: "rate_limited", message } } });
             return;
           }
           void service.call(method, args).then((result) => {

@@ -31,6 +31,9 @@ export function createWindowOptions(input: WindowOptionsInput): BrowserWindowCon
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      // No auxclick events: a middle click on a link must not be a way around the navigation and
+      // new-window handlers (Electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: "Auxclick",
     },
   };
 }
