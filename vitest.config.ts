@@ -1,7 +1,53 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: fast pure tests, and tests that drive the real `claude` CLI (and later Chromium)
-// against the scripted model server. The latter are slower and heavier, so fewer run at once.
+// Three projects: fast pure tests; tests that drive the real `claude` CLI (and Chromium) against
+// the scripted model server on the CLI people run today; and a smaller set of those again on the
+// oldest CLI Baton supports (src/shared/testedCliVersions.ts). test/support/cliEnv.ts picks the
+// binary from BATON_TEST_CLI, and the project names say which CLI a failure ran on.
+// `BATON_TEST_CLI=2.1.197 npx vitest run …` runs every integration test on 2.1.197 instead.
+const integration = {
+  environment: "node",
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  maxWorkers: 2,
+  sequence: { groupOrder: 1 },
+} as const;
+
+/** The protocol client and the restore/history tests that drive the CLI: where the versions differ. */
+const onBothClis = [
+  "test/integration/client*.test.ts",
+  "test/integration/appHistory.test.ts",
+  "test/integration/historyLive.test.ts",
+  "test/integration/appLiveSidechain.test.ts",
+];
+
+/** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
+const pinnedTo2_1_197: string[] = [
+  // Pinned to 2.1.197 until restoring an interrupted foreground Agent call of 2.1.332 lands (issue 21).
+  "test/integration/historyLive.test.ts",
+  // Pinned to 2.1.197 until it has a 2.1.332 variant: 2.1.332 streams depth-2 agents (issue 21).
+  "test/integration/appLiveSidechain.test.ts",
+];
+
+/**
+ * Recording-driven unit tests that also run over the 2.1.332 recordings (fixtures/recordings-2.1.332,
+ * BATON_RECORDINGS in test/support/recordings.ts): the protocol client, the hub's routing and the
+ * restore. Not yet here: auditRestore (a subagent's call cut by an interrupt shows denied live on
+ * 2.1.332), and tests written around one 2.1.197 recording's contents (historyContainment,
+ * historySessionList, historyWorkflowRun).
+ */
+const onBothRecordingSets = [
+  "test/unit/cliRecordings.test.ts",
+  "test/unit/hubRecordings.test.ts",
+  "test/unit/historyRestore.test.ts",
+  "test/unit/storeRecordings.test.ts",
+  "test/unit/replayCommand.test.ts",
+  "test/unit/damagedLines.test.ts",
+];
+
+/** The CLI of the main integration project: 2.1.332, or BATON_TEST_CLI for a whole run on another. */
+const mainCli = process.env["BATON_TEST_CLI"] || "2.1.332";
+
 export default defineConfig({
   test: {
     projects: [
@@ -15,15 +61,37 @@ export default defineConfig({
       },
       {
         test: {
-          name: "integration",
-          include: ["test/integration/**/*.test.ts"],
+          name: "recordings-2.1.332",
+          include: onBothRecordingSets,
           environment: "node",
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          env: { BATON_RECORDINGS: "2.1.332" },
+          sequence: { groupOrder: 0 },
         },
       },
+      {
+        test: {
+          ...integration,
+          name: `cli-${mainCli}`,
+          include: ["test/integration/**/*.test.ts"],
+          ...(mainCli === "2.1.197" ? {} : { exclude: pinnedTo2_1_197 }),
+          env: { BATON_TEST_CLI: mainCli },
+        },
+      },
+      // The second run on 2.1.197, unless the main one already is.
+      ...(mainCli === "2.1.197"
+        ? []
+        : [
+            {
+              test: {
+                ...integration,
+                name: "cli-2.1.197",
+                include: [...new Set([...onBothClis, ...pinnedTo2_1_197])],
+                env: { BATON_TEST_CLI: "2.1.197" },
+                // After the main run, so the two never compete for the CLI's cores.
+                sequence: { groupOrder: 2 },
+              },
+            },
+          ]),
     ],
   },
 });

@@ -93,7 +93,8 @@ async function startCore(): Promise<void> {
     settingsFile: path.join(app.getPath("userData"), SETTINGS_FILE_NAME),
     dbPath: defaultDbPath(),
     storeRuntime: { workerEntry: storeWorkerEntry, ...(nativeBinding !== undefined ? { nativeBinding } : {}) },
-    searchFrom: [app.getAppPath(), process.cwd()],
+    // `npm start` puts this folder's node_modules/.bin first on PATH: its `claude` is for tests.
+    batonDir: app.getAppPath(),
     service: { chooseDirectory },
   });
   for (const problem of switches.problems) core.log.baton("error", problem);

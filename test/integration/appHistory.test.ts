@@ -51,7 +51,8 @@ describe("history through the session manager", () => {
 
   beforeAll(async () => {
     model = await startModelServer({
-      main: [{ blocks: [agentCall("Echo via sub", "[[SUB]] echo something")] }, { blocks: [text("First session done.")] }, { blocks: [text("Resumed and answering.")] }],
+      // Foreground on every CLI (2.1.332 backgrounds an Agent call unless told not to).
+      main: [{ blocks: [agentCall("Echo via sub", "[[SUB]] echo something", { run_in_background: false })] }, { blocks: [text("First session done.")] }, { blocks: [text("Resumed and answering.")] }],
       SUB: [{ blocks: [bashCall("echo from-sub", "Echo")] }, { blocks: [text("Sub echoed.")] }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-history" });

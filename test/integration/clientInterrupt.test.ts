@@ -10,11 +10,12 @@ describe("client: interrupt during a running subagent", () => {
     session = await openSession(
       {
         main: [
-          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Long task", prompt: "[[SUB-A]] long", subagent_type: "general-purpose" } }] },
+          // Foreground on every CLI: 2.1.332 backgrounds an Agent call unless told not to.
+          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Long task", prompt: "[[SUB-A]] long", subagent_type: "general-purpose", run_in_background: false } }] },
           { blocks: [{ type: "text", text: "still here" }] },
         ],
         "SUB-A": [
-          { blocks: [{ type: "tool_use", name: "Bash", input: { command: "sleep 30", description: "Sleep a long time" } }] },
+          { blocks: [{ type: "tool_use", name: "Bash", input: { command: "sleep 20", description: "Sleep a long time" } }] },
           { blocks: [{ type: "text", text: "never reached" }] },
         ],
       },

@@ -18,7 +18,8 @@ describe("client: subagent permission requests", () => {
     session = await openSession(
       {
         main: [
-          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Touch files", prompt: "[[SUB-A]] touch files", subagent_type: "general-purpose" } }] },
+          // Foreground on every CLI: 2.1.332 backgrounds an Agent call unless told not to.
+          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Touch files", prompt: "[[SUB-A]] touch files", subagent_type: "general-purpose", run_in_background: false } }] },
           { blocks: [{ type: "text", text: "first turn done" }] },
           { blocks: [{ type: "text", text: "second turn done" }] },
         ],

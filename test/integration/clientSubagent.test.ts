@@ -15,7 +15,8 @@ describe("client: foreground subagent with a nested Bash call", () => {
     session = await openSession(
       {
         main: [
-          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Echo via subagent", prompt: "[[SUB-A]] run echo", subagent_type: "general-purpose" } }] },
+          // Foreground on every CLI: 2.1.332 backgrounds an Agent call unless told not to.
+          { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Echo via subagent", prompt: "[[SUB-A]] run echo", subagent_type: "general-purpose", run_in_background: false } }] },
           { blocks: [{ type: "text", text: "All done." }] },
         ],
         "SUB-A": [

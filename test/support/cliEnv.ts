@@ -7,6 +7,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TestedCliVersions } from "../../src/shared/testedCliVersions.js";
 
 export interface CliEnv {
   /** Temp HOME (…/home/user). */
@@ -15,6 +16,8 @@ export interface CliEnv {
   cwd: string;
   env: NodeJS.ProcessEnv;
   claudePath: string;
+  /** The version of `claudePath`, for the few assertions that differ between CLI versions. */
+  cliVersion: TestCliVersion;
   /** Where the CLI writes session history: <home>/.claude/projects. */
   projectsDir: string;
   cleanup(): Promise<void>;
@@ -24,15 +27,39 @@ export interface CliEnvOptions {
   baseUrl: string;
   cwdName?: string;
   extraEnv?: Record<string, string>;
+  /** The CLI version to run (default: testCliVersion()). */
+  cliVersion?: TestCliVersion;
 }
 
 export const TEST_API_KEY = "sk-ant-test";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The real CLI binary behind the repo's node_modules/.bin/claude (symlinks resolved). */
-export function claudeBinaryPath(): string {
-  return fs.realpathSync(path.join(repoRoot, "node_modules", ".bin", "claude"));
+/** The CLI versions the tests can run, each installed as a devDependency (see package.json). */
+export const TestCliBinaries = {
+  "2.1.332": ["node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"],
+  "2.1.197": ["node_modules", "claude-code-2.1.197", "bin", "claude.exe"],
+} as const satisfies Record<(typeof TestedCliVersions)[number], readonly string[]>;
+
+export type TestCliVersion = keyof typeof TestCliBinaries;
+
+/**
+ * The CLI version a test run uses: BATON_TEST_CLI (vitest.config.ts sets it per project), else
+ * 2.1.332. An unknown value is an error, so a typo never silently tests the default.
+ */
+export function testCliVersion(env: NodeJS.ProcessEnv = process.env): TestCliVersion {
+  const wanted = env["BATON_TEST_CLI"];
+  if (wanted === undefined || wanted === "") return "2.1.332";
+  if (Object.hasOwn(TestCliBinaries, wanted)) return wanted as TestCliVersion;
+  throw new Error(`BATON_TEST_CLI=${wanted}: not one of ${Object.keys(TestCliBinaries).join(", ")}`);
+}
+
+/**
+ * The real CLI binary of `version` (default: testCliVersion()) from the repo's node_modules,
+ * symlinks resolved. Tests pass it to Baton explicitly: Baton's own lookup never picks it.
+ */
+export function claudeBinaryPath(version: TestCliVersion = testCliVersion()): string {
+  return fs.realpathSync(path.join(repoRoot, ...TestCliBinaries[version]));
 }
 
 /** Variables of the developer's own Claude setup that would change how the CLI behaves. */
@@ -78,6 +105,7 @@ function globalConfig(cwd: string): Record<string, unknown> {
 
 export async function createCliEnv(opts: CliEnvOptions): Promise<CliEnv> {
   // realpath: the CLI names history folders after the resolved cwd (matters where /tmp is a link).
+  const cliVersion = opts.cliVersion ?? testCliVersion();
   const root = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), "baton-cli-")));
   const home = path.join(root, "home", "user");
   const cwd = path.join(home, "code", opts.cwdName ?? "project");
@@ -88,7 +116,8 @@ export async function createCliEnv(opts: CliEnvOptions): Promise<CliEnv> {
     home,
     cwd,
     env: cliProcessEnv(home, opts.baseUrl, opts.extraEnv),
-    claudePath: claudeBinaryPath(),
+    claudePath: claudeBinaryPath(cliVersion),
+    cliVersion,
     projectsDir: path.join(home, ".claude", "projects"),
     cleanup: () => fsp.rm(root, { recursive: true, force: true }),
   };

@@ -1,33 +1,122 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
-import { run } from "../../src/main/commands/doctor.js";
+import { run, type DoctorOptions } from "../../src/main/commands/doctor.js";
+import { TestedCliVersions } from "../../src/shared/testedCliVersions.js";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+/** Baton's own test copy, which npm puts first on PATH for `npx baton doctor`. */
+const ownBin = path.join(repo, "node_modules", ".bin");
 
 let root: string;
+/** A stand-in `claude` in a folder of its own (a PATH entry) printing `script`'s output. */
+const fakeClaude = (name: string, script: string): string => {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "claude");
+  writeFileSync(file, `#!/bin/sh\n${script}\n`);
+  chmodSync(file, 0o755);
+  return dir;
+};
+const versionPrinter = (name: string, version: string) => fakeClaude(name, `echo '${version} (Claude Code)'`);
+
 beforeAll(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), "baton-doctor-"));
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "baton-doctor-")));
   mkdirSync(path.join(root, "projects", "-home-user-code-a"), { recursive: true });
   mkdirSync(path.join(root, "projects", "-home-user-code-b"), { recursive: true });
-  const fake = path.join(root, "claude");
-  writeFileSync(fake, "#!/bin/sh\necho '2.1.197 (Claude Code)'\n");
-  chmodSync(fake, 0o755);
-  const broken = path.join(root, "broken-claude");
-  writeFileSync(broken, "#!/bin/sh\necho 'segfault-ish' >&2\nexit 7\n");
-  chmodSync(broken, 0o755);
+  mkdirSync(path.join(root, "home"), { recursive: true });
+  versionPrinter("v197", TestedCliVersions[0]);
+  versionPrinter("v332", TestedCliVersions[1]);
+  versionPrinter("old", "2.0.76");
+  versionPrinter("new", "2.2.0");
+  versionPrinter("mid", "2.1.250");
+  fakeClaude("broken", "echo 'segfault-ish' >&2\nexit 7");
+  // Hangs, and so does a child holding the output pipe: the answer must still come on time.
+  // (The test's PATH holds only fake claudes, so sleep is named by its full path.)
+  const sleep = ["/bin/sleep", "/usr/bin/sleep"].find((p) => existsSync(p)) ?? "sleep";
+  fakeClaude("hangs", `${sleep} 30 &\n${sleep} 30`);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The doctor with a PATH of our choosing and empty install places (this machine's stay out). */
+async function doctor(args: string[], PATH: string[], extra: DoctorOptions = {}) {
+  const io = bufferIO();
+  const home = path.join(root, "home");
+  const options: DoctorOptions = { env: { PATH: PATH.join(path.delimiter), HOME: home }, homeDir: home, installDirs: [path.join(home, ".local", "bin")], ...extra };
+  const code = await run([...args, "--projects-dir", path.join(root, "projects")], io, options);
+  return { code, out: io.out() };
+}
+const json = async (PATH: string[], extra: DoctorOptions = {}) => {
+  const { code, out } = await doctor(["--json"], PATH, extra);
+  return { code, report: JSON.parse(out) };
+};
 
 describe("baton doctor", () => {
   it("reports the claude path, how it was found, its version, the projects dir and node", async () => {
     const io = bufferIO();
-    const code = await run(["--claude", path.join(root, "claude"), "--projects-dir", path.join(root, "projects"), "--json"], io);
+    const code = await run(["--claude", path.join(root, "v197", "claude"), "--projects-dir", path.join(root, "projects"), "--json"], io);
     const report = JSON.parse(io.out());
     expect(code).toBe(0);
-    expect(report.claude).toMatchObject({ found: true, path: path.join(root, "claude"), source: "option", version: "2.1.197" });
+    expect(report.claude).toMatchObject({ found: true, path: path.join(root, "v197", "claude"), source: "option", version: "2.1.197", tested: "tested" });
     expect(report.projects).toMatchObject({ dir: path.join(root, "projects"), exists: true, projectCount: 2 });
     expect(report.node.version).toBe(process.versions.node);
+  });
+
+  it("skips Baton's own node_modules/.bin first on PATH and runs the person's claude, naming the PATH entry", async () => {
+    const mine = path.join(root, "v332");
+    const { code, out } = await doctor([], [ownBin, path.join(root, "nothing-here"), mine]);
+    expect(code).toBe(0);
+    expect(out).toContain(`claude:    ${path.join(mine, "claude")} (found via PATH entry 3, ${mine})`);
+    expect(out).toContain("version:   2.1.332 (tested)");
+    expect(out).toContain(`note: skipped ${path.join(ownBin, "claude")}: Baton's own copy of claude`);
+
+    const { report } = await json([ownBin, mine]);
+    expect(report.claude).toMatchObject({
+      found: true,
+      path: path.join(mine, "claude"),
+      source: "path",
+      pathEntry: mine,
+      pathIndex: 2,
+      version: "2.1.332",
+      tested: "tested",
+      testedVersions: ["2.1.197", "2.1.332"],
+      skipped: [path.join(ownBin, "claude")],
+    });
+  });
+
+  it("with only Baton's own copy on PATH, says claude is not found rather than using it", async () => {
+    const { code, out } = await doctor([], [ownBin]);
+    expect(code).toBe(1);
+    expect(out).toContain("NOT FOUND");
+    expect(out).toContain("problem: claude CLI not found on PATH or in the usual install places");
+    expect(out).toMatch(/node_modules\/\.bin\/claude \(PATH entry 1, .*\): skipped, Baton's own copy for its tests/);
+  });
+
+  it("says plainly when the version is older, newer or between the tested ones (a note, not a failure)", async () => {
+    const older = await doctor([], [path.join(root, "old")]);
+    expect(older.code).toBe(0);
+    expect(older.out).toContain("version:   2.0.76 (OLDER than tested)");
+    expect(older.out).toContain("note: claude 2.0.76 is older than any version Baton is tested with (2.1.197–2.1.332): things may look wrong.");
+
+    const newer = await doctor([], [path.join(root, "new")]);
+    expect(newer.out).toContain("note: claude 2.2.0 is newer than any version Baton is tested with (2.1.197–2.1.332): things may look wrong.");
+
+    expect((await json([path.join(root, "old")])).report.claude.tested).toBe("older");
+    expect((await json([path.join(root, "new")])).report.claude.tested).toBe("newer");
+    expect((await json([path.join(root, "mid")])).report.claude.tested).toBe("between");
+    expect((await json([path.join(root, "v197")])).report.claude.tested).toBe("tested");
+  });
+
+  it("reports a claude that hangs on --version within the timeout, with the rest of the report", async () => {
+    const started = Date.now();
+    const { code, out } = await doctor([], [path.join(root, "hangs")], { versionTimeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(code).toBe(1);
+    expect(out).toContain(`claude:    ${path.join(root, "hangs", "claude")} (found via PATH entry 1`);
+    expect(out).toContain("version:   unknown (no answer within 500 ms)");
+    expect(out).toContain("projects:  ");
   });
 
   it("exits 1 and says what is wrong when claude is missing", async () => {
@@ -39,11 +128,11 @@ describe("baton doctor", () => {
     expect(io.out()).toMatch(/nowhere.*does not exist/);
   });
 
-  it("exits 1 when claude cannot report its version", async () => {
-    const io = bufferIO();
-    const code = await run(["--claude", path.join(root, "broken-claude"), "--projects-dir", path.join(root, "projects")], io);
+  it("exits 1 when claude crashes on --version, and shows what it said", async () => {
+    const { code, out } = await doctor([], [path.join(root, "broken")]);
     expect(code).toBe(1);
-    expect(io.out()).toContain("segfault-ish");
+    expect(out).toContain("segfault-ish");
+    expect(out).toContain("exit code 7");
   });
 
   it("rejects unknown options with usage (exit 2)", async () => {

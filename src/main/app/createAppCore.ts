@@ -16,6 +16,9 @@ import { LogBus } from "./logBus.js";
 import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
 import { readSessionLimit } from "./settingsFile.js";
 
+/** What sessions try to run when no `claude` was found (the error then names it). */
+const NotFoundClaude = "claude (not found: run `baton doctor`)";
+
 export interface AppCoreOptions {
   /** An explicit history folder (`--projects-dir`): wins over the one saved in the settings file. */
   readonly projectsDir?: string;
@@ -25,10 +28,10 @@ export interface AppCoreOptions {
   readonly dbPath?: string;
   /** How the bundled app starts the index: its emitted worker file, its Electron-ABI SQLite binary. */
   readonly storeRuntime?: Pick<OpenStoreOptions, "workerEntry" | "nativeBinding">;
-  /** An explicit `claude` binary; else BATON_CLAUDE_PATH, PATH, node_modules, install dirs. */
+  /** An explicit `claude` binary; else BATON_CLAUDE_PATH, PATH, install dirs (never Baton's own node_modules). */
   readonly claudePath?: string;
-  /** Folders whose node_modules/.bin are searched for `claude`. */
-  readonly searchFrom?: readonly string[];
+  /** Baton's package folder, whose node_modules' test copy of `claude` is skipped (default: found from the module). */
+  readonly batonDir?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly permissionGraceMs?: number;
   /** The cap on running CLI processes; wins over the settings file's `maxRunningSessions`. */
@@ -50,10 +53,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const found = findClaude({
     ...(options.claudePath !== undefined ? { explicitPath: options.claudePath } : {}),
     ...(options.env ? { env: options.env } : {}),
-    ...(options.searchFrom ? { searchFrom: options.searchFrom } : {}),
+    ...(options.batonDir !== undefined ? { batonDir: options.batonDir } : {}),
   });
   if (!found.found) log.baton("error", "Claude Code CLI not found; new sessions will fail", { tried: found.tried.map((t) => t.path) });
-  else log.baton("info", "using claude", { path: found.path, source: found.source });
+  else log.baton("info", "using claude", { path: found.path, source: found.source, ...(found.pathEntry !== undefined ? { pathEntry: found.pathEntry } : {}) });
 
   const folder = await historyFolderOf(options, log);
   const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, folder.current.projectsDir, log);
@@ -82,7 +85,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (searchable) refreshIndex(store, projectsDir, log);
   });
   const manager = new SessionManager({
-    claudePath: found.found ? found.path : (options.claudePath ?? "claude"),
+    // Not found: a name no PATH holds, so spawning fails with "not found" rather than running
+    // whatever `claude` the process's PATH has first (under `npm start`, Baton's own test copy).
+    claudePath: found.found ? found.path : (options.claudePath ?? NotFoundClaude),
     ...(options.env ? { env: options.env } : {}),
     history,
     ...(audit ? { audit } : {}),

@@ -1,31 +1,39 @@
-// Finds the `claude` binary: an explicit setting first (option, then BATON_CLAUDE_PATH), then
-// PATH, then a node_modules/.bin/claude above the given folders (the repo or the app), then the
-// usual install places. Reports every place it looked, so "not found" can say where.
+// Finds the `claude` the person uses: an explicit setting first (option, then BATON_CLAUDE_PATH),
+// then their PATH, then the usual install places. Never the copy in Baton's own node_modules: it
+// is the version Baton's tests pin, and npm puts its .bin first on PATH for `npx baton …` and
+// `npm start`. Tests that want that copy pass its path explicitly. Reports every place it looked,
+// so "not found" can say where, and for PATH which entry it came from.
 
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { batonPackageDir, isBatonPackageDir } from "./batonPackageDir.js";
 
-export type ClaudeSource = "option" | "env" | "path" | "node_modules" | "install-dir";
+export type ClaudeSource = "option" | "env" | "path" | "install-dir";
 
 export interface ClaudeCandidate {
   readonly path: string;
   readonly source: ClaudeSource;
-  /** Why it was not taken, when it was not. */
-  readonly problem?: "missing" | "not-executable" | "not-a-file";
+  /** For source "path": the PATH entry (folder) and its place in PATH, 1-based. */
+  readonly pathEntry?: string;
+  readonly pathIndex?: number;
+  /** Why it was not taken, when it was not. "baton-own-copy": Baton's own test copy, skipped. */
+  readonly problem?: "missing" | "not-executable" | "not-a-file" | "baton-own-copy";
 }
 
 export type FindClaudeResult =
-  | { readonly found: true; readonly path: string; readonly source: ClaudeSource; readonly tried: readonly ClaudeCandidate[] }
+  | ({ readonly found: true; readonly tried: readonly ClaudeCandidate[] } & Omit<ClaudeCandidate, "problem">)
   | { readonly found: false; readonly tried: readonly ClaudeCandidate[] };
 
 export interface FindClaudeOptions {
   /** An explicit path (a setting or `--claude`). When given, nothing else is tried. */
   readonly explicitPath?: string;
   readonly env?: NodeJS.ProcessEnv;
-  /** Folders whose node_modules/.bin (and their parents') are searched. */
-  readonly searchFrom?: readonly string[];
+  /** Baton's package folder, whose node_modules is skipped (default: found from this module). */
+  readonly batonDir?: string;
   readonly homeDir?: string;
+  /** The usual install places, in order (default: usualInstallDirs()). */
+  readonly installDirs?: readonly string[];
   readonly platform?: NodeJS.Platform;
 }
 
@@ -39,19 +47,25 @@ export function findClaude(options: FindClaudeOptions = {}): FindClaudeResult {
   for (const [given, source] of explicit) {
     if (!given) continue;
     // A setting is obeyed or reported, never silently replaced by another binary.
-    return check(path.resolve(given), source, tried);
+    return check({ path: path.resolve(given), source }, tried);
   }
-  for (const [candidate, source] of candidates(options, env)) {
-    const result = check(candidate, source, tried);
+  const own = ownCopyTest(options.batonDir ?? batonPackageDir());
+  for (const candidate of candidates(options, env)) {
+    if (own(path.dirname(candidate.path))) {
+      // Say so only when there was a binary to skip; a missing one was never a choice.
+      if (problemWith(candidate.path) === undefined) tried.push({ ...candidate, problem: "baton-own-copy" });
+      continue;
+    }
+    const result = check(candidate, tried);
     if (result.found) return result;
   }
   return { found: false, tried };
 }
 
-function check(candidate: string, source: ClaudeSource, tried: ClaudeCandidate[]): FindClaudeResult {
-  const problem = problemWith(candidate);
-  tried.push(problem ? { path: candidate, source, problem } : { path: candidate, source });
-  return problem ? { found: false, tried } : { found: true, path: candidate, source, tried };
+function check(candidate: ClaudeCandidate, tried: ClaudeCandidate[]): FindClaudeResult {
+  const problem = problemWith(candidate.path);
+  tried.push(problem ? { ...candidate, problem } : candidate);
+  return problem ? { found: false, tried } : { found: true, ...candidate, tried };
 }
 
 function problemWith(file: string): ClaudeCandidate["problem"] {
@@ -68,41 +82,61 @@ function problemWith(file: string): ClaudeCandidate["problem"] {
   }
 }
 
-function candidates(options: FindClaudeOptions, env: NodeJS.ProcessEnv): [string, ClaudeSource][] {
+/**
+ * Whether a folder belongs to Baton's own node_modules: inside it (as written or after symlinks
+ * are resolved), or any `<pkg>/node_modules/.bin` whose <pkg> is a package named "baton" (which
+ * also catches a second checkout of Baton whose .bin an `npm run` put on PATH).
+ */
+function ownCopyTest(batonDir: string | undefined): (dir: string) => boolean {
+  const roots = batonDir === undefined ? [] : unique([path.join(path.resolve(batonDir), "node_modules"), realOr(path.join(batonDir, "node_modules"))]);
+  return (dir) =>
+    unique([path.resolve(dir), realOr(dir)]).some(
+      (d) =>
+        roots.some((root) => isInside(d, root)) ||
+        (path.basename(d) === ".bin" && path.basename(path.dirname(d)) === "node_modules" && isBatonPackageDir(path.dirname(path.dirname(d)))),
+    );
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+function candidates(options: FindClaudeOptions, env: NodeJS.ProcessEnv): ClaudeCandidate[] {
   const windows = (options.platform ?? process.platform) === "win32";
   const names = windows ? ["claude.exe", "claude.cmd", "claude"] : ["claude"];
   const home = options.homeDir ?? env.HOME ?? os.homedir();
-  const list: [string, ClaudeSource][] = [];
-  const add = (file: string, source: ClaudeSource) => {
-    if (!list.some(([p]) => p === file)) list.push([file, source]);
+  const list: ClaudeCandidate[] = [];
+  const add = (candidate: ClaudeCandidate) => {
+    if (!list.some((c) => c.path === candidate.path)) list.push(candidate);
   };
 
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (dir) for (const name of names) add(path.join(dir, name), "path");
-  }
-  for (const start of options.searchFrom ?? [process.cwd()]) {
-    for (const dir of ancestors(path.resolve(start))) {
-      for (const name of names) add(path.join(dir, "node_modules", ".bin", name), "node_modules");
-    }
-  }
-  const installDirs = [
-    path.join(home, ".claude", "local"),
-    path.join(home, ".local", "bin"),
-    "/usr/local/bin",
-    "/opt/homebrew/bin",
-    ...npmGlobalBins(env),
-  ];
-  for (const dir of installDirs) for (const name of names) add(path.join(dir, name), "install-dir");
+  const entries = (env.PATH ?? "").split(path.delimiter);
+  entries.forEach((dir, i) => {
+    // A relative entry (or an empty one, which means ".") would run whatever `claude` sits in
+    // the folder Baton happens to start in.
+    if (!dir || !path.isAbsolute(dir)) return;
+    for (const name of names) add({ path: path.join(dir, name), source: "path", pathEntry: dir, pathIndex: i + 1 });
+  });
+  for (const dir of options.installDirs ?? usualInstallDirs(home, env)) for (const name of names) add({ path: path.join(dir, name), source: "install-dir" });
   return list;
 }
 
-function ancestors(dir: string): string[] {
-  const out = [dir];
-  for (let current = dir; path.dirname(current) !== current; ) {
-    current = path.dirname(current);
-    out.push(current);
-  }
-  return out;
+/** Where the installers put `claude`: its own installer, pip/pipx-style ~/.local/bin, Homebrew, npm -g. */
+export function usualInstallDirs(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  return [path.join(home, ".claude", "local"), path.join(home, ".local", "bin"), "/usr/local/bin", "/opt/homebrew/bin", ...npmGlobalBins(env)];
 }
 
 /** npm's global bin without running npm: the configured prefix, or the one beside node itself. */
@@ -116,5 +150,23 @@ function npmGlobalBins(env: NodeJS.ProcessEnv): string[] {
 
 /** One line per place looked, for error messages and `baton doctor`. */
 export function describeSearch(tried: readonly ClaudeCandidate[]): string[] {
-  return tried.map((c) => `${c.path} (${c.source})${c.problem ? `: ${c.problem}` : ""}`);
+  return tried.map((c) => `${c.path} (${describeSource(c)})${c.problem ? `: ${describeProblem(c.problem)}` : ""}`);
+}
+
+/** How a candidate was reached, in words: "PATH entry 3, /usr/local/bin". */
+export function describeSource(c: Pick<ClaudeCandidate, "source" | "pathEntry" | "pathIndex">): string {
+  switch (c.source) {
+    case "option":
+      return "--claude / the setting";
+    case "env":
+      return "BATON_CLAUDE_PATH";
+    case "path":
+      return c.pathIndex !== undefined ? `PATH entry ${c.pathIndex}, ${c.pathEntry ?? "?"}` : "PATH";
+    case "install-dir":
+      return "usual install place";
+  }
+}
+
+function describeProblem(problem: NonNullable<ClaudeCandidate["problem"]>): string {
+  return problem === "baton-own-copy" ? "skipped, Baton's own copy for its tests" : problem;
 }

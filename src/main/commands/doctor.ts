@@ -1,30 +1,43 @@
-// `baton doctor`: can this machine run Baton? Finds the claude CLI (and says how), asks its
-// version, checks the projects directory Baton reads history from, and the Node version.
-// Exit 1 when something Baton needs is missing, with what to do about it.
+// `baton doctor`: can this machine run Baton? Finds the claude CLI the person uses (and says how:
+// which setting, which PATH entry, which install place), asks its version with a short timeout,
+// compares it with the versions Baton is tested with, checks the projects directory Baton reads
+// history from, and the Node version. Exit 1 when something Baton needs is missing, with what to
+// do about it; a CLI of an untested version is a note, not a failure.
 
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { describeVerdict, TestedCliVersions, testedVerdict, type TestedVerdict } from "../../shared/testedCliVersions.js";
+import { terminalJson } from "../../shared/terminalText.js";
 import { claudeVersion } from "../cli/claudeVersion.js";
-import { describeSearch, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
-import { ExitCode, type CommandIO } from "./commandIO.js";
+import { describeSearch, describeSource, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
+import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton doctor [--claude <path>] [--projects-dir <dir>] [--json]
 
-Checks that Baton can run: the claude CLI (where it was found and its version), the
-projects directory Baton reads history from, and the Node version.
+Checks that Baton can run: the claude CLI (where it was found, how, and its version against the
+versions Baton is tested with), the projects directory Baton reads history from, and the Node
+version.
 
 Options:
-  --claude <path>         Use this claude binary (default: BATON_CLAUDE_PATH, PATH, node_modules, install dirs)
+  --claude <path>         Use this claude binary (default: BATON_CLAUDE_PATH, then PATH, then the
+                          usual install places; never the copy in Baton's own node_modules)
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
   --json                  Print the report as JSON
 `;
 
 const MIN_NODE_MAJOR = 20;
-/** The CLI version whose protocol Baton was built against (PROTOCOL.md). */
-const KNOWN_CLI_VERSION = "2.1.197";
+/** `claude --version` answers in about a second; a binary silent this long is reported as hung. */
+const VersionTimeoutMs = 10_000;
+
+/** What tests change: where to look and how long to wait. */
+export interface DoctorOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly homeDir?: string;
+  readonly installDirs?: readonly string[];
+  readonly versionTimeoutMs?: number;
+}
 
 interface Report {
   readonly ok: boolean;
@@ -32,8 +45,17 @@ interface Report {
     readonly found: boolean;
     readonly path?: string;
     readonly source?: string;
+    /** How it was found, in words ("PATH entry 2, /usr/local/bin"). */
+    readonly foundVia?: string;
+    readonly pathEntry?: string;
+    readonly pathIndex?: number;
     readonly version?: string;
     readonly versionError?: string;
+    /** The version against the tested ones: "tested", "between", "older", "newer", "unknown". */
+    readonly tested?: TestedVerdict;
+    readonly testedVersions: readonly string[];
+    /** Copies passed over on purpose (Baton's own, for its tests). */
+    readonly skipped: readonly string[];
     readonly searched: readonly string[];
   };
   readonly projects: { readonly dir: string; readonly source: string; readonly exists: boolean; readonly projectCount: number };
@@ -42,7 +64,9 @@ interface Report {
   readonly notes: readonly string[];
 }
 
-export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+export async function run(args: readonly string[], terminal: CommandIO, options: DoctorOptions = {}): Promise<number> {
+  // Paths and version text come from the machine (PATH, a binary's output): no escape reaches the terminal.
+  const io = terminalIO(terminal);
   let values: { claude?: string; "projects-dir"?: string; json?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -64,45 +88,24 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     io.stdout(HELP);
     return ExitCode.ok;
   }
-  const report = await diagnose(values.claude, values["projects-dir"]);
-  io.stdout(values.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+  const report = await diagnose(values.claude, values["projects-dir"], options);
+  io.stdout(values.json ? terminalJson(report, 2) + "\n" : formatReport(report));
   return report.ok ? ExitCode.ok : ExitCode.failure;
 }
 
-async function diagnose(claudeOption: string | undefined, projectsOption: string | undefined): Promise<Report> {
+async function diagnose(claudeOption: string | undefined, projectsOption: string | undefined, options: DoctorOptions): Promise<Report> {
   const problems: string[] = [];
   const notes: string[] = [];
-  const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-  const found: FindClaudeResult = findClaude({
+  const env = options.env ?? process.env;
+  const found = findClaude({
     ...(claudeOption !== undefined ? { explicitPath: claudeOption } : {}),
-    searchFrom: [process.cwd(), appRoot],
+    env,
+    ...(options.homeDir !== undefined ? { homeDir: options.homeDir } : {}),
+    ...(options.installDirs !== undefined ? { installDirs: options.installDirs } : {}),
   });
+  const claude = await inspectClaude(found, options, problems, notes);
 
-  let claude: Report["claude"];
-  if (found.found) {
-    const version = await claudeVersion(found.path);
-    claude = {
-      found: true,
-      path: found.path,
-      source: found.source,
-      searched: describeSearch(found.tried),
-      ...(version.ok ? { version: version.version } : { versionError: version.reason }),
-    };
-    if (!version.ok) problems.push(`claude at ${found.path} did not report its version (${version.reason}).`);
-    else if (version.version !== KNOWN_CLI_VERSION) {
-      notes.push(`claude ${version.version} differs from ${KNOWN_CLI_VERSION}, the version Baton's protocol notes describe.`);
-    }
-  } else {
-    claude = { found: false, searched: describeSearch(found.tried) };
-    const explicit = found.tried.find((c) => c.source === "option" || c.source === "env");
-    problems.push(
-      explicit
-        ? `claude not usable at ${explicit.path} (${explicit.problem ?? "unknown problem"}), set by ${explicit.source === "option" ? "--claude" : "BATON_CLAUDE_PATH"}.`
-        : "claude CLI not found. Install it (npm install -g @anthropic-ai/claude-code) or pass --claude <path> / set BATON_CLAUDE_PATH.",
-    );
-  }
-
-  const projects = inspectProjects(projectsOption);
+  const projects = inspectProjects(projectsOption, env, options.homeDir);
   if (!projects.exists) notes.push(`${projects.dir} does not exist yet: no Claude Code history to show (it appears after the first session).`);
 
   const nodeMajor = Number(process.versions.node.split(".")[0]);
@@ -112,13 +115,47 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
   return { ok: problems.length === 0, claude, projects, node, problems, notes };
 }
 
-function inspectProjects(option: string | undefined): Report["projects"] {
-  const configDir = process.env.CLAUDE_CONFIG_DIR;
+async function inspectClaude(found: FindClaudeResult, options: DoctorOptions, problems: string[], notes: string[]): Promise<Report["claude"]> {
+  const searched = describeSearch(found.tried);
+  const skipped = found.tried.filter((c) => c.problem === "baton-own-copy").map((c) => c.path);
+  const common = { testedVersions: TestedCliVersions, skipped, searched };
+  if (skipped.length > 0) notes.push(`skipped ${skipped.join(", ")}: Baton's own copy of claude, kept for its tests, not the one you use.`);
+  if (!found.found) {
+    const explicit = found.tried.find((c) => c.source === "option" || c.source === "env");
+    problems.push(
+      explicit
+        ? `claude not usable at ${explicit.path} (${explicit.problem ?? "unknown problem"}), set by ${explicit.source === "option" ? "--claude" : "BATON_CLAUDE_PATH"}.`
+        : "claude CLI not found on PATH or in the usual install places. Install it (npm install -g @anthropic-ai/claude-code) or pass --claude <path> / set BATON_CLAUDE_PATH.",
+    );
+    return { found: false, ...common };
+  }
+  // A hung or crashing binary is reported with the rest of the report, never waited on for long.
+  const version = await claudeVersion(found.path, options.versionTimeoutMs ?? VersionTimeoutMs, options.env);
+  const via = describeSource(found);
+  const where = {
+    found: true,
+    path: found.path,
+    source: found.source,
+    foundVia: via,
+    ...(found.pathEntry !== undefined ? { pathEntry: found.pathEntry } : {}),
+    ...(found.pathIndex !== undefined ? { pathIndex: found.pathIndex } : {}),
+  };
+  if (!version.ok) {
+    problems.push(`claude at ${found.path} did not report its version (${version.reason}).`);
+    return { ...where, versionError: version.reason, ...common };
+  }
+  const tested = testedVerdict(version.version);
+  notes.push(describeVerdict(version.version));
+  return { ...where, version: version.version, tested, ...common };
+}
+
+function inspectProjects(option: string | undefined, env: NodeJS.ProcessEnv, homeDir: string | undefined): Report["projects"] {
+  const configDir = env.CLAUDE_CONFIG_DIR;
   const [dir, source] = option
     ? [path.resolve(option), "--projects-dir"]
     : configDir
       ? [path.join(configDir, "projects"), "CLAUDE_CONFIG_DIR"]
-      : [path.join(os.homedir(), ".claude", "projects"), "default"];
+      : [path.join(homeDir ?? os.homedir(), ".claude", "projects"), "default"];
   let exists = false;
   let projectCount = 0;
   try {
@@ -130,13 +167,29 @@ function inspectProjects(option: string | undefined): Report["projects"] {
   return { dir, source, exists, projectCount };
 }
 
+function verdictWord(verdict: TestedVerdict | undefined): string {
+  switch (verdict) {
+    case "tested":
+      return "tested";
+    case "between":
+      return "between tested versions";
+    case "older":
+      return "OLDER than tested";
+    case "newer":
+      return "NEWER than tested";
+    default:
+      return "not comparable";
+  }
+}
+
 function formatReport(report: Report): string {
   const { claude, projects, node } = report;
   const lines = [
     claude.found
-      ? `claude:    ${claude.path} (found via ${claude.source})`
+      ? `claude:    ${claude.path} (found via ${claude.foundVia ?? claude.source})`
       : `claude:    NOT FOUND (looked in ${claude.searched.length} places)`,
-    `version:   ${claude.version ?? (claude.found ? `unknown (${claude.versionError ?? "?"})` : "-")}`,
+    `version:   ${claude.version !== undefined ? `${claude.version} (${verdictWord(claude.tested)})` : claude.found ? `unknown (${claude.versionError ?? "?"})` : "-"}`,
+    `tested:    ${claude.testedVersions.join(", ")}`,
     `projects:  ${projects.dir} (${projects.source}) ${projects.exists ? `exists, ${projects.projectCount} project folder(s)` : "does not exist"}`,
     `node:      ${node.version}${node.ok ? "" : " (too old)"}`,
   ];

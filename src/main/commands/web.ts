@@ -35,7 +35,7 @@ Options:
                           or ~/.claude/projects)
   --db <file>             Search index (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)
   --no-index              Do not open the search index (search is then unavailable)
-  --claude <path>         The claude CLI to run (default: BATON_CLAUDE_PATH, PATH, node_modules/.bin)
+  --claude <path>         The claude CLI to run (default: BATON_CLAUDE_PATH, PATH, install dirs)
 `;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -109,7 +109,6 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
     settingsFile: defaultSettingsFile(),
     ...(values["no-index"] === true ? {} : { dbPath: values.db ?? defaultDbPath() }),
     ...(values.claude !== undefined ? { claudePath: values.claude } : {}),
-    searchFrom: [process.cwd(), repoRoot],
   });
   const show = (entry: LogEntry): void => {
     if (entry.level !== "error" && (entry.level !== "warning" || entry.source !== "baton")) return;
