@@ -2,12 +2,14 @@
 // paths only, and agree with their meta.json.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
+import { fixtureRecordingsDirFor, selectedRecordingVersion } from "../support/recordings.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/recordings");
+// The committed set of one CLI version (BATON_RECORDINGS; default 2.1.197).
+const version = selectedRecordingVersion();
+const root = fixtureRecordingsDirFor(version);
 const scenarios = existsSync(root) ? readdirSync(root).filter((d) => existsSync(path.join(root, d, "meta.json"))) : [];
 
 describe("fixtures/recordings", () => {
@@ -22,9 +24,11 @@ describe("fixtures/recordings", () => {
       const dir = path.join(root, name);
       const meta = JSON.parse(readFileSync(path.join(dir, "meta.json"), "utf8")) as {
         cwd: string;
+        cliVersion: string;
         runs: { run: number; sessionId: string | null }[];
       };
       expect(meta.cwd).toBe(`/home/user/code/${name}`);
+      expect(meta.cliVersion).toBe(version);
       for (const run of meta.runs) {
         const file = path.join(dir, run.run === 1 ? "stream.jsonl" : `stream.run${run.run}.jsonl`);
         const text = readFileSync(file, "utf8");

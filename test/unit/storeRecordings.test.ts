@@ -4,9 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { DEFAULT_RECORDING_VERSION, fixtureRecordingsDirFor, selectedRecordingVersion, sharedRecordingsDir } from "../support/recordings.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const recordings = path.resolve(repoRoot, "../shared/recordings");
+// 2.1.197: the shared recordings; another version (BATON_RECORDINGS): its committed set.
+const version = selectedRecordingVersion();
+const recordings = version === DEFAULT_RECORDING_VERSION ? sharedRecordingsDir : fixtureRecordingsDirFor(version);
 const present = fs.existsSync(recordings);
 if (!present) console.warn(`storeRecordings: SKIPPED, no recordings at ${recordings}`);
 
@@ -53,7 +55,13 @@ describe.skipIf(!present)("index of the recordings", () => {
   });
 
   it("finds text that occurs only in a depth-2 sidechain and names that subagent", () => {
-    const sessionDir = path.dirname(walk(projects).find((f) => f.includes("e-nested-agents") && f.endsWith(".meta.json"))!);
+    // A session whose deepest agent is at depth 2 (2.1.197: e-nested-agents; 2.1.332: several).
+    const depthOf = (f: string) => (JSON.parse(fs.readFileSync(f, "utf8")) as { spawnDepth?: number }).spawnDepth ?? 1;
+    const metaDirs = [...new Set(walk(projects).filter((f) => f.endsWith(".meta.json")).map((f) => path.dirname(f)))].sort();
+    const sessionDir = metaDirs.find((dir) => {
+      const depths = fs.readdirSync(dir).filter((n) => n.endsWith(".meta.json")).map((n) => depthOf(path.join(dir, n)));
+      return Math.max(...depths) === 2;
+    })!;
     const metas = fs.readdirSync(sessionDir).filter((n) => n.endsWith(".meta.json")).map((n) => ({
       agentId: n.slice("agent-".length, -".meta.json".length),
       ...(JSON.parse(fs.readFileSync(path.join(sessionDir, n), "utf8")) as { description: string; spawnDepth: number }),
@@ -122,11 +130,20 @@ describe.skipIf(!present)("index of the recordings", () => {
     }
   });
 
-  it("titles a session with its ai-title, and a background agent with its notified status", () => {
-    const titled = mainFiles().flatMap((f) => readLines(f).filter((l) => l["type"] === "ai-title"));
-    expect(titled.length).toBeGreaterThan(0);
-    for (const t of titled) {
-      expect(store.listSessions().find((s) => s.id === t["sessionId"])?.title).toBe(t["aiTitle"]);
+  it("titles a session with its custom or ai title, and a background agent with its notified status", () => {
+    // 2.1.197 writes ai-title lines; 2.1.332 writes none, only a custom-title when a title is set.
+    // A session's newest custom title wins over any ai title.
+    const titles = new Map<string, string>();
+    for (const f of mainFiles()) {
+      const lines = readLines(f);
+      const custom = lines.filter((l) => l["type"] === "custom-title").at(-1);
+      const ai = lines.filter((l) => l["type"] === "ai-title").at(-1);
+      const line = custom ?? ai;
+      if (line !== undefined) titles.set(line["sessionId"] as string, (custom?.["customTitle"] ?? ai?.["aiTitle"]) as string);
+    }
+    expect(titles.size).toBeGreaterThan(0);
+    for (const [sessionId, title] of titles) {
+      expect(store.listSessions().find((s) => s.id === sessionId)?.title).toBe(title);
     }
     const notified = mainFiles().flatMap((f) =>
       readLines(f)

@@ -10,7 +10,8 @@ export const interruptSubagent: Scenario = {
       { blocks: [text("Still here.")] },
     ],
     "SUB-A": [
-      { blocks: [bashCall("sleep 30", "Sleep a long time")] },
+      // Under 25 s: CLI 2.1.332 refuses a Bash call that sleeps that long.
+      { blocks: [bashCall("sleep 20", "Sleep a long time")] },
       { blocks: [text("never reached")] },
     ],
   },

@@ -1,18 +1,22 @@
 // Runs one scenario against the real CLI through ClaudeClient and writes its recording:
 // stream.jsonl / stdin.jsonl per run (run N > 1: stream.runN.jsonl), projects/ (the CLI's
-// history tree), meta.json. Machine paths are rewritten to /home/user/… everywhere.
+// history tree), meta.json (with the `cliVersion` the binary reports). Machine paths are
+// rewritten to /home/user/… everywhere. A run ends only once the session is idle (sessionIdle.ts):
+// 2.1.332's background agents die when stdin closes under them.
 
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ClaudeClient, ClaudeClientOptions } from "../../../src/main/cli/claudeClient.js";
 import { openSession, type Session } from "./harness.js";
 import { createPathRewriter, leftovers, type PathRewriter } from "./neutralPaths.js";
+import { SessionIdleTracker, waitForIdle } from "./sessionIdle.js";
 import type { Scenario, ScenarioContext } from "./types.js";
 
 interface RunRecord {
   readonly run: number;
   readonly stdout: string[];
   readonly stdin: string[];
+  readonly idle: SessionIdleTracker;
   args: readonly string[];
   exit?: { code: number | null; signal: string | null; requested: boolean };
   sessionId?: string;
@@ -25,10 +29,19 @@ export interface RecordResult {
   readonly bytes: number;
 }
 
-const SCENARIO_TIMEOUT_MS = 120_000;
+export interface RecordTarget {
+  /** The `claude` binary to run, passed explicitly (never looked up on PATH). */
+  readonly claudePath: string;
+  /** What `claudePath --version` said; goes into meta.json. */
+  readonly cliVersion: string;
+}
 
-export async function recordScenario(scenario: Scenario, outRoot: string, repoRoot: string): Promise<RecordResult> {
-  const session = await openSession(scenario.script, { ...scenario.options, cwdName: scenario.name });
+const SCENARIO_TIMEOUT_MS = 120_000;
+/** How long a run may take to become idle after its scenario is done (background agents finishing). */
+const IDLE_TIMEOUT_MS = 60_000;
+
+export async function recordScenario(scenario: Scenario, outRoot: string, repoRoot: string, target: RecordTarget): Promise<RecordResult> {
+  const session = await openSession(scenario.script, { ...scenario.options, claudePath: target.claudePath, cwdName: scenario.name });
   const runs: RunRecord[] = [];
   try {
     let client = startRecordedClient(session, runs, {});
@@ -57,7 +70,7 @@ export async function recordScenario(scenario: Scenario, outRoot: string, repoRo
     const dir = path.join(outRoot, scenario.name);
     await fs.rm(dir, { recursive: true, force: true });
     await fs.mkdir(dir, { recursive: true });
-    const written = await writeRecording(dir, scenario, session, runs, rewrite);
+    const written = await writeRecording(dir, scenario, session, runs, rewrite, target.cliVersion);
     return { dir, runs: runs.length, ...written };
   } finally {
     await session.close();
@@ -65,16 +78,29 @@ export async function recordScenario(scenario: Scenario, outRoot: string, repoRo
 }
 
 function startRecordedClient(session: Session, runs: RunRecord[], extra: Partial<ClaudeClientOptions>): ClaudeClient {
-  const record: RunRecord = { run: runs.length + 1, stdout: [], stdin: [], args: [] };
+  const record: RunRecord = { run: runs.length + 1, stdout: [], stdin: [], idle: new SessionIdleTracker(), args: [] };
   runs.push(record);
   const client = session.newClient({
     ...extra,
-    tap: { stdoutLine: (line) => record.stdout.push(line), stdinLine: (line) => record.stdin.push(line) },
+    tap: {
+      stdoutLine: (line) => {
+        record.stdout.push(line);
+        record.idle.stdout(line);
+      },
+      stdinLine: (line) => {
+        record.stdin.push(line);
+        record.idle.stdin(line);
+      },
+    },
   });
   return client;
 }
 
 async function finishRun(client: ClaudeClient, record: RunRecord): Promise<void> {
+  // Closing stdin is what stop() does first; wait until nothing is left for it to cut off.
+  await waitForIdle(record.idle, () => !client.running, IDLE_TIMEOUT_MS).catch((error: Error) => {
+    throw new Error(`run ${record.run}: ${error.message}`);
+  });
   const exit = await client.stop();
   record.args = client.spawnArgs;
   record.exit = { code: exit.code, signal: exit.signal, requested: exit.requested };
@@ -87,6 +113,7 @@ async function writeRecording(
   session: Session,
   runs: readonly RunRecord[],
   rewrite: PathRewriter,
+  cliVersion: string,
 ): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
@@ -111,10 +138,13 @@ async function writeRecording(
     await write(path.join("projects", file), await fs.readFile(path.join(session.env.projectsDir, file), "utf8"));
   }
   const init = session.log.of("session_init")[0];
+  if (init?.cliVersion !== undefined && init.cliVersion !== cliVersion) {
+    throw new Error(`the CLI said --version ${cliVersion} but its system/init says ${init.cliVersion}`);
+  }
   const meta = {
     name: scenario.name,
     description: scenario.description,
-    cliVersion: init?.cliVersion ?? null,
+    cliVersion,
     home: session.env.home,
     cwd: session.env.cwd,
     runs: runs.map((r) => ({

@@ -6,7 +6,7 @@ export const subagent: Scenario = {
   options: { permissionMode: "bypassPermissions" },
   script: {
     main: [
-      { blocks: [thinking("Delegate this."), agentCall("Echo via subagent", "[[SUB-A]] run two commands and report")] },
+      { blocks: [thinking("Delegate this."), agentCall("Echo via subagent", "[[SUB-A]] run two commands and report", { run_in_background: false })] },
       { blocks: [text("All done. The subagent reported back.")] },
     ],
     "SUB-A": [
