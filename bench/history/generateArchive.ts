@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { assistantLine, attachmentLine, type LineContext, promptLine, queueLines, toolPair, toolResultLine } from "./sessionLines.js";
+import { HeavyLines, type CliShape } from "./heavyLines332.js";
 import { Rng, TextPool } from "./textPool.js";
 
 export interface ArchiveSpec {
@@ -12,6 +13,8 @@ export interface ArchiveSpec {
   readonly big: { readonly bytes: number; readonly lines: number; readonly subagents: number };
   readonly projects?: number;
   readonly seed?: number;
+  /** Whose lines: 2.1.332 adds its request records and snapshots on top of the same conversation. */
+  readonly cli?: CliShape;
 }
 
 export interface ArchiveStats {
@@ -21,6 +24,8 @@ export interface ArchiveStats {
   lines: number;
   sessions: number;
   subagents: number;
+  /** Bytes of 2.1.332's heavy lines (heavyLines332.ts) among `bytes`. */
+  heavyBytes: number;
   readonly bigSessionPath: string;
   /** Words and phrases known to occur, for search queries. */
   readonly sampleTerms: { readonly common: string[]; readonly rare: string[]; readonly phrases: string[] };
@@ -37,6 +42,7 @@ export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
     lines: 0,
     sessions: 0,
     subagents: 0,
+    heavyBytes: 0,
     bigSessionPath: "",
     sampleTerms: {
       common: pool.words.slice(0, 30),
@@ -44,6 +50,8 @@ export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
       phrases: Array.from({ length: 20 }, () => pool.phrase(3)),
     },
   };
+  const heavyRng = new Rng((spec.seed ?? 42) + 1);
+  const heavy: HeavySource | undefined = spec.cli === "2.1.332" ? { rng: heavyRng, pool: new TextPool(heavyRng) } : undefined;
   const restBytes = Math.max(0, spec.totalBytes - spec.big.bytes);
   const perSession = restBytes / Math.max(1, spec.sessions - 1);
   const meanLine = spec.big.bytes / spec.big.lines;
@@ -58,10 +66,15 @@ export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
       lines,
       subagents,
       index: i,
-    }, stats);
+    }, stats, heavy);
     if (isBig) (stats as { bigSessionPath: string }).bigSessionPath = file;
   }
   return stats;
+}
+
+interface HeavySource {
+  readonly rng: Rng;
+  readonly pool: TextPool;
 }
 
 interface SessionShape {
@@ -77,6 +90,9 @@ class LineFile {
   private pending = 0;
   bytes = 0;
   lines = 0;
+  /** Of `bytes` and `lines`, those of heavy lines: the rest is the conversation. */
+  heavyBytes = 0;
+  heavyLines = 0;
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, "w");
@@ -90,6 +106,18 @@ class LineFile {
     }
     if (this.pending > 4 * 1024 * 1024) this.flush();
   }
+  writeHeavy(lines: readonly string[]): void {
+    const before = this.bytes;
+    this.write(lines);
+    this.heavyBytes += this.bytes - before;
+    this.heavyLines += lines.length;
+  }
+  get conversationBytes(): number {
+    return this.bytes - this.heavyBytes;
+  }
+  get conversationLines(): number {
+    return this.lines - this.heavyLines;
+  }
   flush(): void {
     if (this.buf.length > 0) fs.writeSync(this.fd, `${this.buf.join("\n")}\n`);
     this.buf = [];
@@ -101,7 +129,7 @@ class LineFile {
   }
 }
 
-function writeSession(projectDir: string, cwd: string, rng: Rng, pool: TextPool, shape: SessionShape, stats: ArchiveStats): string {
+function writeSession(projectDir: string, cwd: string, rng: Rng, pool: TextPool, shape: SessionShape, stats: ArchiveStats, heavySource?: HeavySource): string {
   const sessionId = rng.uuid();
   const main = new LineFile(path.join(projectDir, `${sessionId}.jsonl`));
   const ctx: LineContext = { rng, pool, sessionId, cwd, clock: Date.UTC(2026, 0, 1) + shape.index * 3_600_000, parent: null };
@@ -110,7 +138,11 @@ function writeSession(projectDir: string, cwd: string, rng: Rng, pool: TextPool,
   const outputBytes = Math.max(200, Math.round(shape.bytes / shape.lines - 850));
   let spawned = 0;
   let turn = 0;
-  while (main.bytes < shape.bytes || main.lines < shape.lines || spawned < shape.subagents) {
+  const heavy = heavySource === undefined ? undefined : new HeavyLines(ctx, heavySource.rng, heavySource.pool);
+  if (heavy !== undefined) main.writeHeavy(heavy.start());
+  // The conversation reaches the same targets in either shape; heavy lines come on top.
+  while (main.conversationBytes < shape.bytes || main.conversationLines < shape.lines || spawned < shape.subagents) {
+    const turnStart = main.conversationBytes;
     const text = `${turn === 0 ? `sessmark${shape.index} ` : ""}${pool.sentence(rng.int(8, 40))}`;
     main.write([...queueLines(ctx, text), promptLine(ctx, text), attachmentLine(ctx)]);
     main.write([assistantLine(ctx, { type: "thinking", thinking: pool.text(rng.int(200, 1200)), signature: rng.hex(64) })]);
@@ -120,25 +152,28 @@ function writeSession(projectDir: string, cwd: string, rng: Rng, pool: TextPool,
       const size = rng.next() < 0.75 ? rng.int(outputBytes / 5, outputBytes) : rng.int(outputBytes, outputBytes * 4);
       main.write(toolPair(ctx, size));
     }
-    const remainingTurnsGuess = Math.max(1, (shape.lines - main.lines) / (calls * 2 + 6));
+    const remainingTurnsGuess = Math.max(1, (shape.lines - main.conversationLines) / (calls * 2 + 6));
     const spawnsNow = Math.min(shape.subagents - spawned, Math.ceil((shape.subagents - spawned) / remainingTurnsGuess));
     for (let s = 0; s < spawnsNow; s++) {
-      main.write(spawnAgent(projectDir, ctx, spawned++, stats));
+      main.write(spawnAgent(projectDir, ctx, spawned++, stats, heavySource));
     }
     main.write([assistantLine(ctx, { type: "text", text: pool.text(rng.int(100, 800)) })]);
     turn++;
+    if (heavy !== undefined) main.writeHeavy(heavy.afterTurn(main.conversationBytes - turnStart, calls + 2));
   }
+  if (heavy !== undefined) main.writeHeavy(heavy.finish());
   main.write([JSON.stringify({ type: "last-prompt", lastPrompt: "done", leafUuid: ctx.parent, sessionId })]);
   main.close();
   stats.files++;
   stats.sessions++;
   stats.bytes += main.bytes;
+  stats.heavyBytes += main.heavyBytes;
   stats.lines += main.lines;
   return main.file;
 }
 
 /** The Agent call in the main file (2 lines) plus its sidechain file and meta.json. */
-function spawnAgent(projectDir: string, ctx: LineContext, n: number, stats: ArchiveStats): string[] {
+function spawnAgent(projectDir: string, ctx: LineContext, n: number, stats: ArchiveStats, heavySource?: HeavySource): string[] {
   const { rng, pool } = ctx;
   const agentId = `a${rng.hex(16)}`;
   const toolUseId = `toolu_${rng.hex(24)}`;
@@ -147,11 +182,15 @@ function spawnAgent(projectDir: string, ctx: LineContext, n: number, stats: Arch
   const dir = path.join(projectDir, ctx.sessionId, "subagents");
   const side = new LineFile(path.join(dir, `agent-${agentId}.jsonl`));
   const sctx: LineContext = { rng, pool, sessionId: ctx.sessionId, cwd: ctx.cwd, agentId, clock: ctx.clock, parent: null };
+  const heavy = heavySource === undefined ? undefined : new HeavyLines(sctx, heavySource.rng, heavySource.pool);
+  // A subagent's snapshot is its own, smaller prompt (2.1.332's a-subagent sidechain: 97 KB in all).
+  if (heavy !== undefined) side.writeHeavy(heavy.start(0.4));
   side.write([promptLine(sctx, prompt)]);
   const calls = rng.int(1, 5);
   for (let c = 0; c < calls; c++) side.write(toolPair(sctx, rng.int(300, 4000)));
   const final = pool.sentence(rng.int(20, 80));
   side.write([assistantLine(sctx, { type: "text", text: final })]);
+  if (heavy !== undefined) side.writeHeavy([...heavy.afterTurn(side.conversationBytes, calls + 1), ...heavy.finish()]);
   side.close();
   fs.writeFileSync(
     path.join(dir, `agent-${agentId}.meta.json`),
@@ -160,6 +199,7 @@ function spawnAgent(projectDir: string, ctx: LineContext, n: number, stats: Arch
   stats.files++;
   stats.subagents++;
   stats.bytes += side.bytes;
+  stats.heavyBytes += side.heavyBytes;
   stats.lines += side.lines;
   const result = {
     status: "completed",

@@ -1,7 +1,9 @@
-// History index benchmark: `node --import tsx bench/history/run.ts [--scale 0.01] [--rounds 3] [--dir D] [--fresh]`.
+// History index benchmark: `node --import tsx bench/history/run.ts [--scale 0.01] [--rounds 3] [--dir D] [--fresh] [--cli 2.1.332]`.
 // Generates (once per scale; not committed) an archive shaped like ~/.claude/projects — at scale 1:
 // 2,000 sessions, >= 2 GB, one 100 MB session of 35,000 lines with 400 subagents — then measures
-// cold index vs bare read + JSON.parse, unchanged re-scan, search latency and peak RSS.
+// cold index vs bare read + JSON.parse, unchanged re-scan, search latency and peak RSS. `--cli 2.1.332`
+// writes the same conversations with CLI 2.1.332's request records and snapshots on top
+// (heavyLines332.ts), in their own folder.
 // Targets: cold <= 2x bare parse; unchanged re-scan <= 100 ms; search p95 <= 50 ms.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -10,14 +12,23 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { generateArchive, type ArchiveStats } from "./generateArchive.js";
+import type { CliShape } from "./heavyLines332.js";
 import { buildQueries } from "./queries.js";
 
 const { values } = parseArgs({
-  options: { scale: { type: "string", default: "1" }, rounds: { type: "string", default: "3" }, dir: { type: "string" }, fresh: { type: "boolean" } },
+  options: {
+    scale: { type: "string", default: "1" },
+    rounds: { type: "string", default: "3" },
+    dir: { type: "string" },
+    fresh: { type: "boolean" },
+    cli: { type: "string", default: "2.1.197" },
+  },
 });
+if (values.cli !== "2.1.197" && values.cli !== "2.1.332") throw new Error(`--cli must be 2.1.197 or 2.1.332, not ${values.cli}`);
+const cli: CliShape = values.cli;
 const scale = Number(values.scale);
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const dataDir = values.dir ?? path.join(repoRoot, "bench", ".data", `history-${scale}`);
+const dataDir = values.dir ?? path.join(repoRoot, "bench", ".data", cli === "2.1.197" ? `history-${scale}` : `history-${scale}-cli${cli}`);
 const projectsDir = path.join(dataDir, "projects");
 const statsFile = path.join(dataDir, "archive.json");
 
@@ -29,6 +40,7 @@ function archive(): ArchiveStats {
     sessions: Math.max(2, Math.round(2000 * scale)),
     totalBytes: 2.05e9 * scale,
     big: { bytes: 100e6 * scale, lines: Math.max(50, Math.round(35_000 * scale)), subagents: Math.max(1, Math.round(400 * scale)) },
+    cli,
   });
   fs.writeFileSync(statsFile, JSON.stringify(stats));
   console.log(`generated ${mb(stats.bytes)} in ${stats.files} files in ${secs(performance.now() - t)}`);
@@ -73,7 +85,8 @@ const load = (): string => os.loadavg()[0]!.toFixed(2);
 const stats = archive();
 const bigLines = fs.readFileSync(stats.bigSessionPath, "utf8").split("\n").length - 1;
 console.log(
-  `archive: ${stats.sessions} sessions, ${stats.subagents} subagents, ${stats.files} files, ${mb(stats.bytes)}, ${stats.lines} lines; ` +
+  `archive (CLI ${cli} lines): ${stats.sessions} sessions, ${stats.subagents} subagents, ${stats.files} files, ${mb(stats.bytes)} ` +
+    `(${mb(stats.bytes - (stats.heavyBytes ?? 0))} conversation), ${stats.lines} lines; ` +
     `big session ${mb(fs.statSync(stats.bigSessionPath).size)}, ${bigLines} lines`,
 );
 

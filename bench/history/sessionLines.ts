@@ -129,9 +129,13 @@ function toolUseResult(ctx: LineContext, name: (typeof TOOLS)[number], input: Re
 
 /** The skill listing the CLI attaches to every prompt: bytes on disk, nothing to search. */
 export function attachmentLine(ctx: LineContext): string {
+  // The CLI writes the attachment before the line's own type (PROTOCOL.md 6.2; the recordings).
+  const { parentUuid, isSidechain, ...rest } = envelope(ctx);
   return JSON.stringify({
-    ...envelope(ctx),
-    type: "attachment",
+    parentUuid,
+    isSidechain,
     attachment: { type: "skill_listing", content: ctx.pool.text(3000), skillCount: 12, isInitial: false },
+    type: "attachment",
+    ...rest,
   });
 }

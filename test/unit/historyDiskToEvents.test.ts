@@ -103,6 +103,20 @@ describe("diskLineToEvents", () => {
     expect(toEvents({ type: "system", subtype: "turn_duration", durationMs: 5 }, null)).toEqual([]);
   });
 
+  it("maps a local_command echo to a prompt, other local_command text to a notice, and counts unknown subtypes per subtype", () => {
+    const echo = "<command-name>/effort</command-name>\n<command-message>effort</command-message>\n<command-args>high</command-args>";
+    expect(toEvents({ type: "system", subtype: "local_command", content: echo, level: "info", uuid: "s1", isMeta: false }, null)).toEqual([
+      { kind: "user_prompt", uuid: "s1", parentToolUseId: null, text: echo },
+    ]);
+    expect(toEvents({ type: "system", subtype: "local_command", content: "Set effort to high", level: "info" }, null)).toEqual([
+      { kind: "notice", level: "info", text: "Set effort to high" },
+    ]);
+    const m = new DiskMapper({ sessionId: S });
+    for (const subtype of ["odd_one", "odd_one", "other_one", "turn_duration", "stop_hook_summary"]) map(m, { ...env, type: "system", subtype, uuid: subtype });
+    map(m, { ...env, type: "system", subtype: 7 });
+    expect([...m.unknownSystemSubtypes]).toEqual([["odd_one", 2], ["other_one", 1], ["(number)", 1]]);
+  });
+
   it("ignores bookkeeping lines and unknown types", () => {
     for (const type of ["summary", "queue-operation", "last-prompt", "mode", "permission-mode", "file-history-snapshot", "progress", "frame-link", "tool_use"]) {
       expect(toEvents({ type, sessionId: S }, null)).toEqual([]);

@@ -4,12 +4,14 @@
 // versions kept inside the main file (inline `isSidechain` rows, `agent_progress` mirrors).
 
 import { userTextKind } from "../../shared/commandEcho.js";
+import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent, SessionInitEvent, TitleEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
 import { mapDiskLine } from "./diskToEvents.js";
 import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
 import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
+import type { LineInserts } from "./lineInserts.js";
 
 export interface AgentCall {
   readonly toolUseId: string;
@@ -50,9 +52,15 @@ export interface DiskMapperOptions {
   readonly sidechainOf?: string;
   /** A sidechain file opened on its own: its rows are the conversation, not a subagent's. */
   readonly standalone?: boolean;
+  /** Events the restore adds after given lines (fork cards, side notes: lineInserts.ts). */
+  readonly inserts?: LineInserts;
 }
 
 const AgentIdText = /agentId: ([A-Za-z0-9_-]+)/;
+const MaxNamedSubtypes = 20;
+const MaxSubtypeChars = 60;
+/** The key the subtypes past `MaxNamedSubtypes` are counted under. */
+export const OtherSubtypes = "(other subtypes)";
 
 
 export class DiskMapper {
@@ -66,6 +74,8 @@ export class DiskMapper {
   unlinkedSidechainLines = 0;
   /** Lines with values nested too deeply to keep, shown cut short (boundedJson.ts). */
   tooDeepLines = 0;
+  /** `system` lines of subtypes Baton does not know, counted by subtype (a few kept by name). */
+  readonly unknownSystemSubtypes = new Map<string, number>();
 
   private initSent = false;
   private readonly inlineTargetByUuid = new Map<string, string>();
@@ -78,6 +88,25 @@ export class DiskMapper {
   }
 
   map(line: JsonObject): ClientEvent[] {
+    const events = this.mapLine(line);
+    this.options.inserts?.saw(events);
+    const uuid = this.options.inserts === undefined ? undefined : str(line, "uuid");
+    const added = uuid === undefined ? undefined : this.options.inserts?.take(uuid);
+    return added === undefined ? events : this.withInit([...events, ...this.inserted(added)]);
+  }
+
+  /** The added events no line of the file placed (its line is gone or was never there): for the end. */
+  insertedAtEnd(): ClientEvent[] {
+    const rest = this.options.inserts?.rest() ?? [];
+    return rest.length === 0 ? rest : this.withInit(this.inserted(rest));
+  }
+
+  private inserted(events: ClientEvent[]): ClientEvent[] {
+    this.noteEvents(events, null);
+    return events;
+  }
+
+  private mapLine(line: JsonObject): ClientEvent[] {
     this.noteFacts(line);
     if (this.options.sidechainOf !== undefined) return this.subagentEvents(this.options.sidechainOf, line);
     const type = str(line, "type");
@@ -146,9 +175,17 @@ export class DiskMapper {
   }
 
   private lineEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {
-    const { events, tooDeep } = mapDiskLine(line, parentToolUseId);
+    const { events, tooDeep, unknownSystem } = mapDiskLine(line, parentToolUseId);
     if (tooDeep > 0) this.tooDeepLines++;
+    if (unknownSystem !== undefined) this.countUnknownSystem(unknownSystem);
     return events;
+  }
+
+  /** A hostile file can name a million subtypes: past a few names, the rest share one count. */
+  private countUnknownSystem(subtype: string): void {
+    const name = subtype.length > MaxSubtypeChars ? `${subtype.slice(0, MaxSubtypeChars)}…` : subtype;
+    const key = this.unknownSystemSubtypes.has(name) || this.unknownSystemSubtypes.size < MaxNamedSubtypes ? name : OtherSubtypes;
+    this.unknownSystemSubtypes.set(key, (this.unknownSystemSubtypes.get(key) ?? 0) + 1);
   }
 
   private embed(target: string, events: readonly ClientEvent[]): void {
@@ -209,7 +246,9 @@ export class DiskMapper {
         // names the session (command echoes make poor titles).
         const kind = userTextKind(event.text);
         if (kind !== "output") this.facts.promptCount++;
-        if (this.facts.firstPrompt === undefined && kind === "prompt") this.facts.firstPrompt = event.text;
+        // A prompt sent from an IDE starts with what the IDE had open: the title is the person's words.
+        const words = kind === "prompt" ? splitIdeContext(event.text).words : "";
+        if (this.facts.firstPrompt === undefined && words.trim() !== "") this.facts.firstPrompt = words;
       }
     }
   }

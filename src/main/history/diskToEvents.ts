@@ -11,6 +11,7 @@ import type {
 import type { ContentBlock, Json, JsonObject, ToolResultBlock, Usage } from "../../shared/protocol/messages.js";
 import { boundJsonDepth, MaxJsonDepth } from "../../shared/boundedJson.js";
 import { arr, bool, isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
+import { parseCommandEcho } from "../../shared/commandEcho.js";
 import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
 
 const InterruptPrefix = "[Request interrupted by user";
@@ -27,7 +28,41 @@ const IgnoredTypes = new Set([
   "progress",
   "agent-name",
   "tag",
+  // CLI 2.1.332's request records and bookkeeping; normally passed over unparsed (heavyLines.ts).
+  "api-request",
+  "api-request-blob",
+  "api-request-shape",
+  "atis-latch",
+  "cost-state",
+  "tools-used",
 ]);
+
+/**
+ * `system` subtypes that are known and deliberately not shown: timing, hook summaries, the CLI's
+ * own recaps, and stream-only messages should one reach a file. Any subtype neither shown nor
+ * listed here is counted per subtype (DiskMapper.unknownSystemSubtypes), never dropped silently.
+ */
+const IgnoredSystemSubtypes = new Set([
+  "stop_hook_summary",
+  "turn_duration",
+  "away_summary",
+  "session_start",
+  "init",
+  "status",
+  "api_retry",
+  "hook_started",
+  "hook_progress",
+  "hook_response",
+  "task_started",
+  "task_progress",
+  "task_updated",
+  "task_notification",
+  "thinking_tokens",
+  "session_state_changed",
+]);
+
+/** Subtypes this file turns into events. */
+const ShownSystemSubtypes = new Set(["compact_boundary", "microcompact_boundary", "api_error", "local_command", "informational"]);
 
 export function isIgnoredLineType(type: string | undefined): boolean {
   return type === undefined || IgnoredTypes.has(type);
@@ -45,14 +80,28 @@ const MappedTypes = new Set(["user", "assistant", "system", "attachment"]);
  * (boundedJson.ts): those are cut to a marked stand-in, and a notice after the line's blocks
  * says so, so no value deeper than `MaxJsonDepth` reaches the hub, the index or the window.
  */
-export function mapDiskLine(line: JsonObject, parentToolUseId: string | null): { readonly events: ClientEvent[]; readonly tooDeep: number } {
-  if (!MappedTypes.has(str(line, "type") ?? "")) return { events: [], tooDeep: 0 };
+export function mapDiskLine(
+  line: JsonObject,
+  parentToolUseId: string | null,
+): { readonly events: ClientEvent[]; readonly tooDeep: number; readonly unknownSystem?: string } {
+  const type = str(line, "type") ?? "";
+  if (!MappedTypes.has(type)) return { events: [], tooDeep: 0 };
+  const unknown = type === "system" ? unknownSystemSubtype(line) : undefined;
+  if (unknown !== undefined) return { events: [], tooDeep: 0, unknownSystem: unknown };
   const bounded = boundJsonDepth(line);
   const events = lineEvents(bounded.value, parentToolUseId);
   if (bounded.cut === 0 || events.length === 0) return { events, tooDeep: 0 };
   // A subagent's line shows its stand-in in its card; a notice would land in the main transcript.
   if (parentToolUseId === null) events.push(tooDeepNotice(bounded.cut));
   return { events, tooDeep: bounded.cut };
+}
+
+/** The subtype of a `system` line Baton neither shows nor deliberately ignores, else undefined. */
+function unknownSystemSubtype(line: JsonObject): string | undefined {
+  const subtype = line["subtype"];
+  if (subtype === undefined) return undefined;
+  const name = typeof subtype === "string" ? subtype : `(${subtype === null ? "null" : typeof subtype})`;
+  return ShownSystemSubtypes.has(name) || IgnoredSystemSubtypes.has(name) ? undefined : name;
 }
 
 function tooDeepNotice(cut: number): ClientEvent {
@@ -217,6 +266,13 @@ function systemLineToEvents(line: JsonObject): ClientEvent[] {
     const retry = attempt !== undefined ? ` (retry ${attempt}${max !== undefined ? `/${max}` : ""})` : "";
     return [{ kind: "notice", level: "warning", text: `API error${retry}${what !== "" ? `: ${what}` : ""}` }];
   }
+  if (subtype === "local_command") return localCommandToEvents(line);
+  if (subtype === "informational") {
+    const text = str(line, "content");
+    if (text === undefined || text.trim() === "") return [];
+    const level = str(line, "level");
+    return [{ kind: "notice", level: level === "warning" || level === "error" ? level : "info", text }];
+  }
   if (subtype === undefined) {
     // Old CLIs wrote plain notices ("Previous query still processing") as subtype-less system lines.
     const text = str(line, "content");
@@ -225,6 +281,19 @@ function systemLineToEvents(line: JsonObject): ClientEvent[] {
     return [{ kind: "notice", level: level === "warning" || level === "error" ? level : "info", text }];
   }
   return [];
+}
+
+/**
+ * Newer CLIs write a slash command and its output as `system` lines (`content` holds the same
+ * `<command-name>…` / `<local-command-stdout>…` tags older ones wrote as user lines): they become
+ * the same prompt events, so the transcript shows a command echo and the index counts a command.
+ * Anything else in `content` is shown as a notice.
+ */
+function localCommandToEvents(line: JsonObject): ClientEvent[] {
+  const content = str(line, "content");
+  if (content === undefined || content.trim() === "") return [];
+  if (parseCommandEcho(content) === undefined) return [{ kind: "notice", level: "info", text: content }];
+  return [{ kind: "user_prompt", ...envelope(line), parentToolUseId: null, text: content }];
 }
 
 function attachmentToEvents(line: JsonObject, parentToolUseId: string | null): ClientEvent[] {

@@ -18,6 +18,7 @@ import { sessionIdFromPath } from "./projectsDir.js";
 import { openRegularFile } from "./regularFile.js";
 import { annotatedTranscript, linkForkedSidechains, resolveSessionFile } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
+import { findLineInserts } from "./lineInserts.js";
 import { TailReader } from "./tailReader.js";
 
 export const DefaultFirstScreenBlocks = 50;
@@ -139,7 +140,9 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   const projectDir = path.dirname(file);
   const standalone = path.basename(file).startsWith("agent-");
   const head = tail.complete ? undefined : await readHead(file, sessionId, Math.min(HeadBytes, tail.startOffset));
-  const mapper = new DiskMapper({ sessionId, standalone });
+  // Fork cards and side notes go between the lines (lineInserts.ts); the window shows those it places.
+  const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, tail.problems);
+  const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
   const reducer = new MainFileReducer(sessionId, mapper);
   const overlay = AuditOverlay.from(options.audit);
   if (head?.title !== undefined) reducer.add([head.title]);
@@ -149,6 +152,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
     const events = overlay === undefined ? mapped : overlay.apply(mapped);
     reducer.add(tail.complete ? events : windowEvents(events, seen, head?.mapper.facts.customTitle !== undefined));
   }
+  if (tail.complete) reducer.add(mapper.insertedAtEnd());
   const finished = options.live !== true;
   const state = reducer.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
   const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls, tail.problems);

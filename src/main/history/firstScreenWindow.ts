@@ -8,6 +8,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { diskLineToEvents } from "./diskToEvents.js";
 import { ExcerptChars, MaxKeptProblems, type JsonlProblem, type JsonlStats } from "./jsonlReader.js";
 import { bool, str } from "../../shared/jsonFields.js";
+import { isHeavyLine } from "./heavyLines.js";
 import { parseJsonLine } from "./splitJson.js";
 import type { TailLine } from "./tailReader.js";
 
@@ -84,6 +85,10 @@ export class TailLineParser {
 
   parse(line: TailLine): JsonObject[] {
     this.stats.lines++;
+    if (isHeavyLine(line.bytes)) {
+      this.stats.heavy++;
+      return [];
+    }
     if (line.tooLong) return this.bad("too_long", line);
     let text: string;
     try {

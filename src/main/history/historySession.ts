@@ -10,7 +10,7 @@ import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInS
 import { isRejection, type AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
-import { lineProblems, tooDeepProblems, type HistoryProblem } from "./problems.js";
+import { lineProblems, tooDeepProblems, unknownSystemProblems, type HistoryProblem } from "./problems.js";
 import { shareResultText } from "./sharedStrings.js";
 import { linkSidechains, type SidechainFile } from "./sidechains.js";
 import { workflowEvents, workflowRunDir } from "./workflowRuns.js";
@@ -87,7 +87,7 @@ export function createHistorySession(init: {
   overlay?: AuditOverlay;
 }): HistorySession {
   const state = init.state;
-  init.problems.push(...tooDeepProblems(init.path, init.mapper.tooDeepLines));
+  init.problems.push(...tooDeepProblems(init.path, init.mapper.tooDeepLines), ...unknownSystemProblems(init.path, init.mapper.unknownSystemSubtypes));
   const calls = new Map(init.mapper.agentCalls);
   const embedded = new Map(init.mapper.embeddedSidechains);
   const workflows = new Map<string, string>();
@@ -181,7 +181,7 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
   const events: ClientEvent[] = [];
   try {
     const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...mapper.map(value).map(shareResultText)) });
-    session.problems.push(...lineProblems(file.path, result.stats, result.problems), ...tooDeepProblems(file.path, mapper.tooDeepLines));
+    session.problems.push(...lineProblems(file.path, result.stats, result.problems), ...tooDeepProblems(file.path, mapper.tooDeepLines), ...unknownSystemProblems(file.path, mapper.unknownSystemSubtypes));
   } catch (error) {
     session.problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });
     return undefined;

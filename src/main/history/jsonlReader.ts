@@ -6,6 +6,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import type { JsonObject } from "../../shared/protocol/messages.js";
+import { heavyVerdict, isHeavyLine } from "./heavyLines.js";
 import { openRegularFile, openRegularFileSync } from "./regularFile.js";
 import { parseJsonLine } from "./splitJson.js";
 
@@ -22,6 +23,8 @@ export interface JsonlRecord {
   readonly lineNumber: number;
   /** Byte offset of the line's start. */
   readonly offset: number;
+  /** Bytes of heavy lines (heavyLines.ts) this read passed over before this record. */
+  readonly heavyBytesBefore?: number;
 }
 
 export type JsonlProblemReason = "invalid_utf8" | "too_long" | "not_json" | "not_object" | "truncated";
@@ -45,6 +48,8 @@ export interface JsonlStats {
   glued: number;
   /** A final unterminated line that did not parse (a file copied mid-write). */
   truncated: number;
+  /** Lines passed over unparsed because their first bytes name a type Baton never reads (heavyLines.ts). */
+  heavy: number;
 }
 
 export interface ReadJsonlOptions {
@@ -56,6 +61,8 @@ export interface ReadJsonlOptions {
   readonly chunkBytes?: number;
   /** Read no further than this offset (a line it cuts is left unread, as at a live file's end). */
   readonly end?: number;
+  /** Parse heavy lines too (heavyLines.ts); by default they are passed over without being decoded. */
+  readonly keepHeavy?: boolean;
   /** Return false to stop reading after this record (e.g. only the first lines are wanted). */
   readonly onRecord: (record: JsonlRecord) => void | boolean;
 }
@@ -72,7 +79,7 @@ export interface ReadJsonlResult {
 }
 
 export function emptyStats(): JsonlStats {
-  return { lines: 0, records: 0, blank: 0, invalidUtf8: 0, tooLong: 0, notJson: 0, notObject: 0, glued: 0, truncated: 0 };
+  return { lines: 0, records: 0, blank: 0, invalidUtf8: 0, tooLong: 0, notJson: 0, notObject: 0, glued: 0, truncated: 0, heavy: 0 };
 }
 
 /** Reads complete lines from `offset` to the current end of the file. */
@@ -152,12 +159,19 @@ class LineSink {
   private parts: Buffer[] = [];
   private partBytes = 0;
   private skipping = false;
+  /** The current line is heavy: its parts are not kept. */
+  private heavy = false;
+  /** The current line's parts are too short yet to tell whether it is heavy. */
+  private undecided = false;
+  private heavyBytes = 0;
+  private readonly skipHeavy: boolean;
   private lineStart = 0;
   private lineNumber: number;
   stopped = false;
 
   constructor(private readonly options: ReadJsonlOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DefaultMaxLineBytes;
+    this.skipHeavy = options.keepHeavy !== true;
     this.lineNumber = options.firstLineNumber ?? 1;
   }
 
@@ -169,7 +183,7 @@ class LineSink {
     let from = 0;
     // The lines that start and end in this chunk are checked as valid UTF-8 all at once; then each
     // is a plain slice, without a decoder or a view per line. Otherwise each is decoded alone.
-    const firstStart = this.partBytes === 0 && !this.skipping ? 0 : chunk.indexOf(10) + 1;
+    const firstStart = this.partBytes === 0 && !this.skipping && !this.heavy ? 0 : chunk.indexOf(10) + 1;
     const lastEnd = chunk.lastIndexOf(10);
     const checked = lastEnd > firstStart && isUtf8(chunk.subarray(firstStart, lastEnd));
     while (from < chunk.length && !this.stopped) {
@@ -178,9 +192,10 @@ class LineSink {
         this.append(chunk.subarray(from));
         return;
       }
-      if (this.partBytes === 0 && !this.skipping && newline - from <= this.maxLineBytes) {
+      if (this.partBytes === 0 && !this.skipping && !this.heavy && newline - from <= this.maxLineBytes) {
         // The whole line is in this chunk: decode it in place, no copy.
-        if (checked && from >= firstStart) this.endDecodedLine(chunk.toString("utf8", from, newline));
+        if (this.skipHeavy && isHeavyLine(chunk, from, newline)) this.endHeavyLine(newline - from);
+        else if (checked && from >= firstStart) this.endDecodedLine(chunk.toString("utf8", from, newline));
         else this.endLine(false, chunk.subarray(from, newline));
       } else {
         this.append(chunk.subarray(from, newline));
@@ -195,7 +210,7 @@ class LineSink {
     let nextOffset = this.lineStart;
     if (this.stopped) {
       // Stopped early: continue from the line after the last one handled.
-    } else if (this.partBytes > 0 || this.skipping) {
+    } else if (this.partBytes > 0 || this.skipping || this.heavy) {
       if (this.options.final === true) {
         this.endLine(true);
         nextOffset = size;
@@ -207,7 +222,24 @@ class LineSink {
   }
 
   private append(bytes: Buffer): void {
+    if (this.heavy) {
+      this.heavyBytes += bytes.length;
+      return;
+    }
     if (this.skipping || bytes.length === 0) return;
+    // A heavy line's first bytes decide it: the rest of the line is never copied.
+    if (this.skipHeavy && (this.partBytes === 0 || this.undecided)) {
+      const head = this.partBytes === 0 ? bytes : Buffer.concat([...this.parts, bytes]);
+      const verdict = heavyVerdict(head, 0, head.length, false);
+      this.undecided = verdict === "undecided";
+      if (verdict === "heavy") {
+        this.heavy = true;
+        this.heavyBytes += head.length;
+        this.parts = [];
+        this.partBytes = 0;
+        return;
+      }
+    }
     if (this.partBytes + bytes.length > this.maxLineBytes) {
       this.skipping = true;
       this.parts = [];
@@ -221,6 +253,25 @@ class LineSink {
 
   /** Ends the current line: `whole` when it lies in one chunk, else the parts appended so far. */
   private endLine(unterminated = false, whole?: Buffer): void {
+    if (this.heavy) {
+      this.heavy = false;
+      this.endHeavyLine(0);
+      return;
+    }
+    // A line that ended before its first bytes could tell is checked whole (a short line).
+    if (this.undecided) {
+      this.undecided = false;
+      if (whole === undefined && !this.skipping && this.parts.length > 0) {
+        const joined = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
+        this.parts = [joined];
+        if (isHeavyLine(joined)) {
+          this.parts = [];
+          this.partBytes = 0;
+          this.endHeavyLine(joined.length);
+          return;
+        }
+      }
+    }
     const lineNumber = this.lineNumber++;
     this.stats.lines++;
     const wasSkipping = this.skipping;
@@ -242,6 +293,14 @@ class LineSink {
       return;
     }
     this.parseText(text, lineNumber, unterminated);
+  }
+
+  /** Ends a heavy line: counted, never decoded or parsed; `bytes` not yet counted in heavyBytes. */
+  private endHeavyLine(bytes: number): void {
+    this.lineNumber++;
+    this.stats.lines++;
+    this.stats.heavy++;
+    this.heavyBytes += bytes;
   }
 
   /** Ends a terminated line already known to be valid UTF-8, given as text. */
@@ -277,7 +336,8 @@ class LineSink {
         continue;
       }
       this.stats.records++;
-      if (this.options.onRecord({ value: value as JsonObject, lineNumber, offset: this.lineStart }) === false) {
+      const record = { value: value as JsonObject, lineNumber, offset: this.lineStart, ...(this.heavyBytes > 0 ? { heavyBytesBefore: this.heavyBytes } : {}) };
+      if (this.options.onRecord(record) === false) {
         this.stopped = true;
       }
     }

@@ -9,6 +9,7 @@ export type HistoryProblemKind =
   | "unlinked_sidechain"
   | "unlinked_sidechain_rows"
   | "too_deep_values"
+  | "unknown_system_lines"
   | "not_regular_file"
   | "refused_path";
 
@@ -60,4 +61,14 @@ export function lineProblems(path: string, stats: JsonlStats, samples: readonly 
 export function tooDeepProblems(path: string, lines: number): HistoryProblem[] {
   if (lines === 0) return [];
   return [{ kind: "too_deep_values", path, message: `${lines} line(s) held values nested too deeply to show; they are shown cut short`, count: lines }];
+}
+
+/** `system` lines of subtypes Baton does not know: one problem per subtype, with its count. */
+export function unknownSystemProblems(path: string, counts: ReadonlyMap<string, number>): HistoryProblem[] {
+  return [...counts].map(([subtype, count]) => ({
+    kind: "unknown_system_lines" as const,
+    path,
+    message: `${count} system line(s) of subtype "${subtype}" that Baton does not know were not shown`,
+    count,
+  }));
 }

@@ -21,6 +21,7 @@ import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { containedFile, containedPath, isPlainId, quotedId } from "./containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "./projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
+import { findLineInserts } from "./lineInserts.js";
 
 /** The reader awaits each chunk: this bounds how long a restore holds the event loop at a time. */
 const RestoreChunkBytes = 256 * 1024;
@@ -106,16 +107,19 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const file = await resolveSessionFile(pathOrId, options.projectsDir);
   const sessionId = sessionIdFromPath(file);
   const projectDir = path.dirname(file);
-  const mapper = new DiskMapper({ sessionId, standalone: path.basename(file).startsWith("agent-") });
+  const standalone = path.basename(file).startsWith("agent-");
+  const problems: HistoryProblem[] = [];
+  const skipped: HistoryProblem[] = [];
+  // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file; the
+  // forks and side questions (a few files) are needed first: they go between its lines.
+  const sidechains = findSidechainFiles(projectDir, sessionId, skipped);
+  sidechains.catch(() => undefined);
+  const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, skipped);
+  const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
   // Each line goes through the reducer as it is read: neither the file's text nor its events are
   // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
   const reducer = new MainFileReducer(sessionId, mapper);
   const overlay = AuditOverlay.from(options.audit);
-  // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file.
-  const problems: HistoryProblem[] = [];
-  const skipped: HistoryProblem[] = [];
-  const sidechains = findSidechainFiles(projectDir, sessionId, skipped);
-  sidechains.catch(() => undefined);
   const signal = options.signal;
   let offset = 0;
   try {
@@ -134,6 +138,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
     throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
   }
   signal?.throwIfAborted();
+  reducer.add(mapper.insertedAtEnd());
   const state = reducer.finish(options.live !== true);
   if (mapper.unlinkedSidechainLines > 0) {
     problems.push({

@@ -8,6 +8,7 @@
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { emptyStats, readJsonl, type JsonlStats } from "./jsonlReader.js";
 import { TailLineParser } from "./firstScreenWindow.js";
+import { isHeavyLine } from "./heavyLines.js";
 import { openRegularFile } from "./regularFile.js";
 import { TailReader } from "./tailReader.js";
 
@@ -47,8 +48,10 @@ export async function readSessionEnds(file: string): Promise<SessionEnds> {
     final: scanEnd === size,
     maxLineBytes: ListLineBytes,
     chunkBytes: ChunkBytes,
-    onRecord: ({ value, offset }) => {
-      if (offset >= HeadBytes) {
+    onRecord: ({ value, offset, heavyBytesBefore }) => {
+      // Heavy lines (a 2.1.332 prompt snapshot first in the file) are passed over unread: they do
+      // not use up the head, or a big snapshot would push the first prompt out of it.
+      if (offset - (heavyBytesBefore ?? 0) >= HeadBytes) {
         headEnd = offset;
         return false;
       }
@@ -87,7 +90,8 @@ async function readTail(file: string, from: number, size: number): Promise<Tail>
           reachedHead = true;
           break;
         }
-        kept += line.bytes.length;
+        // As in the head, heavy lines (never parsed) do not use up the tail.
+        if (!isHeavyLine(line.bytes)) kept += line.bytes.length;
         const values = parser.parse(line);
         for (let i = values.length - 1; i >= 0; i--) newestFirst.push(values[i]!);
       }

@@ -12,7 +12,7 @@ import { refusedPath, type HistoryProblem } from "./problems.js";
 import { isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
 import { NotRegularFileError, notRegularMessage } from "./regularFile.js";
 import { readSessionEnds } from "./sessionEnds.js";
-import { isCompactionAgent } from "./sidechains.js";
+import { isSideConversation } from "./sideConversations.js";
 
 export const MaxTitleChars = 80;
 
@@ -85,7 +85,8 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
   const { title, titleSource } = pickTitle(f.customTitle, f.aiTitle, f.firstPrompt, f.summary);
   const sidechains = (await entries(path.join(path.dirname(file), sessionId, "subagents"))).filter((n) => {
     const agentId = /^agent-(.+)\.jsonl$/.exec(n)?.[1];
-    return agentId !== undefined && !isCompactionAgent(agentId);
+    // Side requests (compaction, prompt suggestions, /btw) are not subagents (sideConversations.ts).
+    return agentId !== undefined && !isSideConversation(agentId);
   });
   const s = ends.stats;
   return {

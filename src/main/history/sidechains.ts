@@ -4,7 +4,8 @@
 //   the same without .meta.json (linked through the call's result: `agentId`, or by prompt)
 //   <project>/agent-<id>.jsonl at the project root (CLI 2.0.x; lines carry the parent sessionId)
 // Inline `isSidechain` rows and `agent_progress` mirrors live in the main file (see DiskMapper).
-// `agent-acompact-*` files hold compaction requests, not subagents.
+// Side requests (`agent-acompact-*`, prompt suggestions, `/btw` questions, 2.0.x `Warmup`) are not
+// subagents and are left out (sideConversations.ts); a `/subtask` fork is one, with no call.
 
 import { readdir } from "node:fs/promises";
 import type { JsonObject } from "../../shared/protocol/messages.js";
@@ -14,6 +15,7 @@ import { readJsonl } from "./jsonlReader.js";
 import { containedPath } from "./containedPath.js";
 import { refusedPath, type HistoryProblem } from "./problems.js";
 import { notRegularAt, notRegularMessage, readRegularFileText } from "./regularFile.js";
+import { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
 
 export interface SidechainMeta {
   readonly agentType?: string;
@@ -21,6 +23,10 @@ export interface SidechainMeta {
   readonly toolUseId?: string;
   readonly spawnDepth?: number;
   readonly stoppedByUser?: boolean;
+  /** A `/subtask` fork: a subagent no Agent call started (forkCards.ts). */
+  readonly isFork?: boolean;
+  /** A fork's name (`/subtask <name>`). */
+  readonly name?: string;
 }
 
 export interface SidechainFile {
@@ -77,12 +83,15 @@ export async function readMeta(metaPath: string): Promise<SidechainMeta | undefi
   const description = str(o, "description");
   const toolUseId = str(o, "toolUseId");
   const spawnDepth = num(o, "spawnDepth");
+  const name = str(o, "name");
   return {
     ...(agentType !== undefined ? { agentType } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(toolUseId !== undefined ? { toolUseId } : {}),
     ...(spawnDepth !== undefined ? { spawnDepth } : {}),
     ...(o["stoppedByUser"] === true ? { stoppedByUser: true } : {}),
+    ...(o["isFork"] === true ? { isFork: true } : {}),
+    ...(name !== undefined ? { name } : {}),
   };
 }
 
@@ -123,6 +132,9 @@ export async function findSidechainFiles(projectDir: string, sessionId: string, 
   for (const name of subDir === undefined ? [] : (await listDir(subDir)).sort()) {
     const agentId = AgentFile.exec(name)?.[1];
     if (agentId === undefined || isCompactionAgent(agentId)) continue;
+    const side = isSideConversation(agentId);
+    // A side request's name is its label; only a fork's meta says it is a subagent after all.
+    if (side && !(await isForkFile(projectDir, [...where, `agent-${agentId}.meta.json`]))) continue;
     const filePath = await insideProject(projectDir, [...where, name], "a subagent's transcript", problems);
     if (filePath === undefined) continue;
     const kind = await notRegularAt(filePath);
@@ -133,6 +145,7 @@ export async function findSidechainFiles(projectDir: string, sessionId: string, 
     const metaPath = await insideProject(projectDir, [...where, `agent-${agentId}.meta.json`], "a subagent's meta.json", problems);
     const meta = metaPath === undefined ? undefined : await readMeta(metaPath);
     const head = meta?.toolUseId === undefined ? await readHead(filePath) : {};
+    if (isWarmupPrompt(head.prompt)) continue;
     files.push({
       agentId,
       path: filePath,
@@ -143,19 +156,31 @@ export async function findSidechainFiles(projectDir: string, sessionId: string, 
   }
   for (const name of (await listDir(projectDir)).sort()) {
     const agentId = AgentFile.exec(name)?.[1];
-    if (agentId === undefined || isCompactionAgent(agentId)) continue;
+    if (agentId === undefined || isSideConversation(agentId)) continue;
     const filePath = await insideProject(projectDir, [name], "a subagent's transcript", problems);
     if (filePath === undefined) continue;
     const head = await readHead(filePath);
-    if (head.sessionId !== sessionId) continue;
+    if (head.sessionId !== sessionId || isWarmupPrompt(head.prompt)) continue;
     files.push({ agentId, path: filePath, layout: "root", ...(head.prompt !== undefined ? { prompt: head.prompt } : {}) });
   }
   return files;
 }
 
+async function isForkFile(projectDir: string, metaNames: readonly string[]): Promise<boolean> {
+  const metaPath = await insideProject(projectDir, metaNames, "a subagent's meta.json");
+  return metaPath !== undefined && (await readMeta(metaPath))?.isFork === true;
+}
+
+/** Whether the linker may place `file` on a call: never a side request; a fork only by its agent id. */
+function callLess(file: SidechainFile): boolean {
+  return file.meta?.isFork === true || isSideConversation(file.agentId) || isWarmupPrompt(file.prompt);
+}
+
 /**
  * Links sidechain files to Agent calls: by meta `toolUseId`, else by the agent id the call's
- * result named, else by the prompt text. Returns toolUseId → file for newly linked files;
+ * result named, else by the prompt text. A `/subtask` fork has no call of its own: only the card
+ * made for it (forkCards.ts, whose launch names its agent id) takes it; side requests are never
+ * placed. Returns toolUseId → file for newly linked files;
  * `files` that stay unlinked may belong to calls not read yet (nested agents).
  */
 export function linkSidechains(
@@ -173,22 +198,22 @@ export function linkSidechains(
   };
   for (const file of files) {
     const id = file.meta?.toolUseId;
-    if (id !== undefined && !taken.has(file.path) && calls.has(id) && isFree(id)) claim(id, file);
+    if (id !== undefined && !taken.has(file.path) && calls.has(id) && isFree(id) && !isSideConversation(file.agentId)) claim(id, file);
   }
   for (const file of files) {
-    if (taken.has(file.path)) continue;
+    if (taken.has(file.path) || (isSideConversation(file.agentId) && file.meta?.isFork !== true)) continue;
     const call = [...calls.values()].find((c) => c.agentId === file.agentId && isFree(c.toolUseId));
     if (call !== undefined) claim(call.toolUseId, file);
   }
   for (const file of files) {
-    if (taken.has(file.path) || file.prompt === undefined) continue;
+    if (taken.has(file.path) || file.prompt === undefined || callLess(file)) continue;
     const prompt = file.prompt.trim();
     const call = [...calls.values()].find((c) => c.prompt.trim() === prompt && c.agentId === undefined && isFree(c.toolUseId));
     if (call !== undefined) claim(call.toolUseId, file);
   }
   // Last resort for files that name nothing: a call that names no agent and wants this agent type.
   for (const file of files) {
-    if (taken.has(file.path) || file.meta?.toolUseId !== undefined) continue;
+    if (taken.has(file.path) || file.meta?.toolUseId !== undefined || callLess(file)) continue;
     const type = file.meta?.agentType;
     const call = [...calls.values()].find(
       (c) => c.agentId === undefined && !c.failed && isFree(c.toolUseId) && !hasEmbedded(c.toolUseId) && (type === undefined || c.subagentType === "" || c.subagentType === type),
@@ -217,7 +242,7 @@ export async function findSiblingSidechains(
     const names = new Set(await listDir(subDir));
     for (const name of names) {
       const agentId = /^agent-(.+)\.meta\.json$/.exec(name)?.[1];
-      if (agentId === undefined || isCompactionAgent(agentId)) continue;
+      if (agentId === undefined || isSideConversation(agentId)) continue;
       // A meta without its transcript has nothing to load: the card keeps its summary.
       if (!names.has(`agent-${agentId}.jsonl`)) continue;
       const metaPath = await insideProject(projectDir, [entry, "subagents", name], "a subagent's meta.json");

@@ -5,9 +5,12 @@
 // unchanged re-scan stays cheap; stat happens in the indexer. A `DirCache` keeps listings between
 // scans: a directory whose mtime has not moved costs one stat instead of a read. Anything named
 // `*.jsonl` that is not a regular file (a FIFO, socket, device, directory) is reported, never read.
+// Side requests (compaction, prompt suggestions, `/btw`: sideConversations.ts) are not subagents and
+// are not indexed; a 2.0.x `Warmup` file at the project root is told by its first line, read once
+// per version of the file.
 import fs from "node:fs";
 import path from "node:path";
-import { isCompactionAgent } from "../history/sidechains.js";
+import { isSideConversation, isWarmupPrompt } from "../history/sideConversations.js";
 import { isMainTranscriptName } from "../history/projectsDir.js";
 import { notRegularKind, type NotRegularKind } from "../history/regularFile.js";
 
@@ -41,6 +44,21 @@ const RACY_MS = 2000;
 
 export class DirCache {
   private readonly entries = new Map<string, { readonly mtimeMs: number; readonly listedAt: number; readonly listing: Listing }>();
+  private readonly warmups = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly warmup: boolean }>();
+
+  /** Whether a root-layout sidechain is a 2.0.x warm-up request (its first user line is "Warmup"). */
+  isWarmup(file: string): boolean {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st?.isFile()) {
+      this.warmups.delete(file);
+      return false;
+    }
+    const cached = this.warmups.get(file);
+    if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.warmup;
+    const warmup = isWarmupPrompt(firstPrompt(file));
+    this.warmups.set(file, { mtimeMs: st.mtimeMs, size: st.size, warmup });
+    return warmup;
+  }
 
   list(dir: string): Listing {
     const st = fs.statSync(dir, { throwIfNoEntry: false });
@@ -74,7 +92,7 @@ export function discoverTranscripts(dir: string, cache: DirCache = new DirCache(
     const { files, dirs } = list(projectDir);
     for (const name of files) {
       const rootAgent = AGENT_FILE.exec(name)?.[1];
-      if (rootAgent !== undefined && !isCompactionAgent(rootAgent)) {
+      if (rootAgent !== undefined && !isSideConversation(rootAgent) && !cache.isWarmup(join(projectDir, name))) {
         out.push({ path: join(projectDir, name), project, sessionId: null, agentId: rootAgent });
       }
       if (!isMainTranscriptName(name)) continue;
@@ -102,9 +120,45 @@ function sidechainsOf(list: (dir: string) => Listing, projectDir: string, projec
 function agentFilesIn(dir: string, files: readonly string[], project: string, sessionId: string, out: DiscoveredFile[]): void {
   for (const name of files) {
     const match = AGENT_FILE.exec(name);
-    if (!match?.[1] || isCompactionAgent(match[1])) continue;
+    if (!match?.[1] || isSideConversation(match[1])) continue;
     out.push({ path: join(dir, name), project, sessionId, agentId: match[1] });
   }
+}
+
+/** The head of a file read for its first user line. */
+const HeadBytes = 16 * 1024;
+
+/** The text of the first user line within the file's first bytes; undefined if none or unreadable. */
+function firstPrompt(file: string): string | undefined {
+  let lines: string[];
+  try {
+    const fd = fs.openSync(file, "r");
+    try {
+      const buffer = Buffer.alloc(HeadBytes);
+      const read = fs.readSync(fd, buffer, 0, HeadBytes, 0);
+      lines = buffer.toString("utf8", 0, read).split("\n");
+      // A line the head cuts short is not read.
+      if (read === HeadBytes) lines.pop();
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (const text of lines) {
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (typeof line !== "object" || line === null || (line as { type?: unknown }).type !== "user") continue;
+    const content = (line as { message?: { content?: unknown } }).message?.content;
+    if (typeof content === "string") return content;
+    if (Array.isArray(content)) return content.map((b) => (typeof b === "object" && b !== null && typeof b.text === "string" ? b.text : "")).join("\n");
+    return undefined;
+  }
+  return undefined;
 }
 
 /** `dir` is already absolute and normal and `name` a plain entry name: path.join's work is not needed. */

@@ -3,6 +3,7 @@
 // by the history reader (src/main/history/diskToEvents.ts), so search sees what a restore shows.
 import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
+import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { mapDiskLine } from "../history/diskToEvents.js";
@@ -127,7 +128,9 @@ function extractEvent(
         // typed prompt names the session.
         const kind = userTextKind(event.text);
         if (kind !== "output") facts.promptCount++;
-        if (facts.firstPrompt === null && kind === "prompt") facts.firstPrompt = oneLine(event.text).slice(0, TITLE_CHARS);
+        // A prompt from an IDE is named by the person's words, not the file the IDE had open.
+        const words = kind === "prompt" ? oneLine(splitIdeContext(event.text).words) : "";
+        if (facts.firstPrompt === null && words !== "") facts.firstPrompt = words.slice(0, TITLE_CHARS);
       }
       return;
     }

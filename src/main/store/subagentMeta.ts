@@ -32,7 +32,8 @@ export function readSubagentMeta(sidechainPath: string, sessionId: string, agent
     agentId,
     toolUseId: s("toolUseId"),
     agentType: s("agentType"),
-    description: s("description") ?? workflowLabel(sidechainPath, agentId),
+    // A `/subtask` fork (`isFork`) has a name, no description.
+    description: s("description") ?? (raw["isFork"] === true ? s("name") : null) ?? workflowLabel(sidechainPath, agentId),
     spawnDepth: typeof raw["spawnDepth"] === "number" ? raw["spawnDepth"] : null,
     stopped: raw["stoppedByUser"] === true ? 1 : 0,
   };
