@@ -1,12 +1,36 @@
 // User actions shared by the toolbar, the composer and keyboard shortcuts.
 import { api, report } from "./apiClient.js";
-import { setActiveTab, useApp, type TabState } from "./store/appStore.js";
+import { setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./store/appStore.js";
 
+/**
+ * Interrupts the active session (the button, Esc). An interrupt also stops every live background
+ * agent: when it would stop any, the first ask only opens a confirm naming how many, and the next
+ * ask (Esc again, or the confirm's button) sends it.
+ */
 export function interruptActive(): void {
   const s = useApp.getState();
   const tabId = s.activeTabId;
   if (tabId === undefined) return;
-  void api().interrupt(tabId).then((r) => report("Interrupt", r));
+  const agents = s.tabs[tabId]?.transcript.meta?.backgroundAgents ?? 0;
+  const asked = s.interruptConfirm;
+  if (agents > 0 && asked?.tabId !== tabId) {
+    setInterruptConfirm({ tabId, agents });
+    return;
+  }
+  sendInterrupt(tabId);
+}
+
+export function cancelInterrupt(): void {
+  setInterruptConfirm(undefined);
+}
+
+function sendInterrupt(tabId: string): void {
+  setInterruptConfirm(undefined);
+  setInterrupting(tabId, true);
+  void api()
+    .interrupt(tabId)
+    .then((r) => report("Interrupt", r))
+    .finally(() => setInterrupting(tabId, false));
 }
 
 export interface Prompt {

@@ -1,8 +1,7 @@
 // Desktop notifications while the window is hidden: a long turn ended, or a request waits.
 import { onDeltasApplied } from "./store/deltaQueue.js";
 import { useApp } from "./store/appStore.js";
-
-const LongTurnMs = 20_000;
+import { LongTurns } from "./longTurns.js";
 
 function notify(title: string, body: string): void {
   if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
@@ -16,21 +15,15 @@ export function startNotifications(): () => void {
     const ask = (): void => void Notification.requestPermission();
     window.addEventListener("pointerdown", ask, { once: true });
   }
-  const runningSince = new Map<string, number>();
+  const turns = new LongTurns();
   const seenRequests = new Set<string>();
   return onDeltasApplied((deltas) => {
     const s = useApp.getState();
     for (const delta of deltas) {
       const tab = s.tabs[delta.tabId];
       const title = tab?.transcript.meta?.title ?? tab?.info.title ?? "Session";
-      if (delta.meta !== undefined) {
-        if (delta.meta.status === "running" && !runningSince.has(delta.tabId)) runningSince.set(delta.tabId, Date.now());
-        if (delta.meta.status !== "running" && runningSince.has(delta.tabId)) {
-          const took = Date.now() - runningSince.get(delta.tabId)!;
-          runningSince.delete(delta.tabId);
-          if (took >= LongTurnMs) notify("Claude finished", title);
-        }
-      }
+      // Background agents keep the status "running": the notification waits for the last of them.
+      if (delta.meta !== undefined && turns.update(delta.tabId, delta.meta.status, Date.now())) notify("Claude finished", title);
       for (const p of delta.pending ?? []) {
         if (seenRequests.has(p.requestId)) continue;
         seenRequests.add(p.requestId);

@@ -1,16 +1,23 @@
-// The CLI appends a note for the model to every Agent tool_result: "agentId: … (use SendMessage
-// with to: '…' to continue this agent)\n<usage>…</usage>". People never read it: summaries and
-// the search index leave it out. It is the only place a result inside a sidechain (a depth-2
-// agent's) names the agent and its totals: such lines carry no toolUseResult envelope.
+// The CLI wraps what a subagent hands back before the model reads it. 2.1.197 appended a trailer
+// to every Agent tool_result: "agentId: … (use SendMessage with to: '…' to continue this agent)
+// \n<usage>…</usage>". 2.1.332 also opens it with the tools the agent used
+// (`<tools-used-before-summary>…</tools-used-before-summary>`) and a "[Subagent hand-back] …
+// The report follows:" frame, and indents every line of the report, all in one text block.
+// People never read the wrapping: cards, summaries and the search index show the report alone.
+// The trailer is the only place a result inside a sidechain (a depth-2 agent's) names the agent
+// and its totals: such lines carry no toolUseResult envelope.
 
 /** A result block that is only the trailer. */
 export const AgentTrailerBlock = /^agentId: \S+ \(use SendMessage[\s\S]*$/;
 
-/** `text` without a trailing Agent trailer. */
+// The trailer is the text's last part, from a line of its own.
+const TrailerLine = /(?:^|\n)agentId: \S+ \(use SendMessage[\s\S]*$/;
+
+/** `text` without its Agent wrapping (tools-used line, hand-back frame, trailer): the report alone. */
 export function withoutAgentTrailer(text: string): string {
-  // Most texts (every tool output the index reads) have none: a plain search is cheaper than the pattern.
-  if (!text.includes("(use SendMessage")) return text;
-  return text.replace(/\n*agentId: \S+ \(use SendMessage[\s\S]*$/, "").trim();
+  // Most texts (every tool output the index reads) have none: plain searches are cheaper than patterns.
+  if (!text.includes("(use SendMessage") && !text.includes(ToolsUsedTag) && !text.includes(HandBack)) return text;
+  return unwrapAgentResult(text).report;
 }
 
 /** What a trailer says of the agent: its id and the `<usage>` figures. */
@@ -43,4 +50,75 @@ export function agentTrailerOf(text: string): AgentTrailer | undefined {
     ...(toolUses === undefined ? {} : { toolUses }),
     ...(durationMs === undefined ? {} : { durationMs }),
   };
+}
+
+/** An Agent result's text taken apart. */
+export interface AgentHandBack {
+  /** The subagent's report, de-indented; the whole text when the wrapping is not recognised. */
+  readonly report: string;
+  /** The tools the agent called, from `<tools-used-before-summary>`; undefined when the text has no such line. */
+  readonly toolsUsed?: readonly string[];
+  readonly trailer?: AgentTrailer;
+}
+
+const ToolsUsedTag = "<tools-used-before-summary>";
+const ToolsUsedLine = /^[ \t]*<tools-used-before-summary>([^<\n]*)<\/tools-used-before-summary>[ \t]*(?:\n|$)/;
+const HandBack = "[Subagent hand-back]";
+const ReportFollows = "The report follows:";
+const Indent = "  ";
+
+/**
+ * Takes an Agent result's text apart (2.1.332's one-block form, 2.1.197's report + trailer, or a
+ * report alone). Tolerant: each part is removed only when it is whole, so an unknown or partial
+ * wrapper leaves the text as it is, and the report is never lost.
+ */
+export function unwrapAgentResult(text: string): AgentHandBack {
+  const trailer = agentTrailerOf(text);
+  let rest = text;
+  if (trailer !== undefined) {
+    const at = TrailerLine.exec(rest);
+    if (at !== null) rest = rest.slice(0, at.index);
+  }
+  const tools = ToolsUsedLine.exec(rest);
+  const toolsUsed = tools === null ? undefined : toolNames(tools[1]!);
+  if (tools !== null) rest = rest.slice(tools[0].length);
+  rest = withoutFrame(rest, toolsUsed !== undefined);
+  const report = rest.trim();
+  return {
+    // A wrapper with nothing inside it: keep the text rather than show nothing.
+    report: report === "" && trailer === undefined && toolsUsed === undefined ? text : report,
+    ...(toolsUsed === undefined ? {} : { toolsUsed }),
+    ...(trailer === undefined ? {} : { trailer }),
+  };
+}
+
+/** The tools line's names: "Bash, Read" (the CLI's separator), blanks left out. */
+export function toolNames(list: string): string[] {
+  return list
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+}
+
+/**
+ * The report inside a "[Subagent hand-back] … The report follows:" frame, de-indented; `text`
+ * itself without a whole frame (de-indented only after a tools line: 2.1.197 never indents).
+ */
+function withoutFrame(text: string, wrapped: boolean): string {
+  const lines = text.split("\n");
+  // The frame starts at column zero (the harness indents the report, so the report cannot forge one).
+  const start = lines.findIndex((line) => line.startsWith(HandBack));
+  if (start < 0) return wrapped ? (deindented(lines) ?? text) : text;
+  const end = lines.findIndex((line, i) => i >= start && line.trimEnd().endsWith(ReportFollows));
+  if (end < 0) return text; // a partial frame: show it all rather than guess where the report starts
+  const before = lines.slice(0, start).filter((line) => line.trim() !== "");
+  if (before.length > 0) return text; // something unknown before the frame
+  return deindented(lines.slice(end + 1)) ?? lines.slice(end + 1).join("\n");
+}
+
+/** `lines` with the harness's indent removed, or undefined when some line lacks it (not the CLI's indenting). */
+function deindented(lines: readonly string[]): string | undefined {
+  const body = lines.filter((line) => line.trim() !== "");
+  if (body.length === 0 || !body.every((line) => line.startsWith(Indent))) return undefined;
+  return lines.map((line) => (line.startsWith(Indent) ? line.slice(Indent.length) : line.trim())).join("\n");
 }

@@ -106,6 +106,11 @@ export interface PendingPermission {
   readonly input: JsonObject;
   readonly description?: string;
   readonly suggestions?: readonly PermissionUpdate[];
+  /** Only a person may answer it (CLI 2.1.332 `requires_user_interaction`). */
+  readonly requiresUserInteraction?: boolean;
+  /** ExitPlanMode without `input.plan`: the plan from its plan file, or why that could not be read. */
+  readonly planFromFile?: string;
+  readonly planFileProblem?: string;
 }
 
 export interface SessionInfo {

@@ -6,6 +6,7 @@
 // tool_use id, null for the main agent); permission requests carry `agentId` instead, because the
 // CLI sends no parent id on them (PROTOCOL.md §3.3).
 
+import type { SubagentStats } from "./transcript.js";
 import type {
   ContentBlock,
   Json,
@@ -38,6 +39,10 @@ export type ClientEvent =
   | CompactBoundaryEvent
   | HookEvent
   | PromptSuggestionEvent
+  | BackgroundTasksEvent
+  | CommandLifecycleEvent
+  | PermissionDeniedEvent
+  | SubagentRetryEvent
   | TitleEvent
   | NoticeEvent
   | ProcessExitEvent
@@ -125,6 +130,10 @@ export interface TaskStartedEvent {
   /** `local_agent` (a subagent) or `local_bash` (a long Bash call). */
   readonly taskType?: string;
   readonly prompt?: string;
+  /** 2.1.332+: a SendMessage continuation is a new run (new id) of the same task, under the original Agent call's id. */
+  readonly runId?: string;
+  readonly spawnDepth?: number;
+  readonly parentTaskId?: string;
 }
 export interface TaskProgressEvent {
   readonly kind: "task_progress";
@@ -134,12 +143,16 @@ export interface TaskProgressEvent {
   readonly lastToolName?: string;
   readonly usage?: TaskUsage;
   readonly summary?: string;
+  readonly runId?: string;
 }
 export interface TaskUpdatedEvent {
   readonly kind: "task_updated";
   readonly taskId: string;
   readonly status?: string;
   readonly endTime?: number;
+  /** Why the agent died (2.1.332+). */
+  readonly error?: string;
+  readonly runId?: string;
 }
 export interface TaskNotificationEvent {
   readonly kind: "task_notification";
@@ -149,6 +162,9 @@ export interface TaskNotificationEvent {
   readonly summary?: string;
   readonly outputFile?: string;
   readonly usage?: TaskUsage;
+  readonly runId?: string;
+  /** `summary` is the agent's final report (2.1.332+), not a label. */
+  readonly summaryIsReport?: boolean;
 }
 
 export interface PermissionRequestEvent {
@@ -162,6 +178,11 @@ export interface PermissionRequestEvent {
   readonly description?: string;
   readonly suggestions?: readonly PermissionUpdate[];
   readonly blockedPath?: string;
+  /** 2.1.332+: only a person can answer this (ExitPlanMode, AskUserQuestion). */
+  readonly requiresUserInteraction?: boolean;
+  /** ExitPlanMode without `input.plan`: the plan read from its `planFilePath`, or why it could not be read. */
+  readonly planFromFile?: string;
+  readonly planFileProblem?: string;
 }
 export interface PermissionResolvedEvent {
   readonly kind: "permission_resolved";
@@ -188,6 +209,7 @@ export interface TurnResultEvent {
   readonly errors?: readonly string[];
   readonly contextWindow?: number;
   readonly permissionDenials?: readonly { readonly toolName: string; readonly toolUseId: string }[];
+  readonly subagentStats?: SubagentStats;
 }
 
 export interface ApiRetryEvent {
@@ -222,7 +244,54 @@ export interface PromptSuggestionEvent {
   readonly kind: "prompt_suggestion";
   readonly suggestion: string;
 }
-/** History only: `custom-title` / `ai-title` lines. */
+/**
+ * 2.1.332+ `system/background_tasks_changed`: every live background task of this CLI process after
+ * a change (none: all done). A level, not an edge: it replaces what the last one said.
+ */
+export interface BackgroundTasksEvent {
+  readonly kind: "background_tasks";
+  readonly tasks: readonly BackgroundTask[];
+}
+export interface BackgroundTask {
+  readonly taskId: string;
+  /** `local_agent` (a subagent), `local_bash`, … */
+  readonly taskType: string;
+  readonly description: string;
+  readonly subagentType?: string;
+  /** A watcher, not work: it does not keep the session working. */
+  readonly ambient?: boolean;
+  /** A run that a tool call of the turn waits for (foreground). */
+  readonly awaited?: boolean;
+}
+/** 2.1.332+ `command_lifecycle`: a prompt sent with a uuid was queued behind a turn, started or completed. */
+export interface CommandLifecycleEvent {
+  readonly kind: "command_lifecycle";
+  /** The prompt's uuid (the one Baton sent it with). */
+  readonly commandUuid: string;
+  readonly state: string;
+}
+/** 2.1.332+ `system/permission_denied`: a call the CLI refused without asking (plan mode, auto mode). */
+export interface PermissionDeniedEvent {
+  readonly kind: "permission_denied";
+  readonly toolName: string;
+  readonly toolUseId: string;
+  /** The refused subagent's task id; absent for the main agent. */
+  readonly agentId?: string;
+  /** Why, for the person: the CLI's message, else its decision reason. */
+  readonly reason: string;
+  readonly reasonType?: string;
+}
+/** 2.1.332+ `tool_progress` with `subagent_retry`: a foreground subagent's model call is being retried. */
+export interface SubagentRetryEvent {
+  readonly kind: "subagent_retry";
+  /** The Agent call whose subagent retries. */
+  readonly agentToolUseId: string;
+  readonly attempt: number;
+  readonly maxRetries?: number;
+  /** `overloaded`, `rate_limit`, …, else the HTTP status. */
+  readonly reason?: string;
+}
+/** `custom-title` / `ai-title` lines (history), `system/session_title_changed` (live, 2.1.332+). */
 export interface TitleEvent {
   readonly kind: "title";
   readonly title: string;

@@ -21,6 +21,23 @@ export interface Transcript {
   readonly contextWindow?: number;
   /** Total cost of the session so far, summed over turn results. */
   readonly costUsd?: number;
+  /** Live background agents (they keep `status` "running" after the turn's result): what an interrupt would stop. Absent when none. */
+  readonly backgroundAgents?: number;
+  /** What the last turn result said of the session's subagents (CLI 2.1.332+). */
+  readonly subagentStats?: SubagentStats;
+}
+
+/** A result's `subagent_stats`, the figures a person reads (counts of agents). */
+export interface SubagentStats {
+  readonly spawned?: number;
+  readonly startedInBackground?: number;
+  readonly completed?: number;
+  readonly failed?: number;
+  /** Killed by their parent, the user or the system, together. */
+  readonly killed?: number;
+  /** Refused by a depth, concurrency or budget limit, together. */
+  readonly refused?: number;
+  readonly maxDepth?: number;
 }
 
 export type BlockKind = "user" | "text" | "thinking" | "tool" | "notice";
@@ -37,6 +54,8 @@ export interface Block {
   readonly streaming?: boolean;
   readonly images?: readonly { readonly mediaType: string; readonly data: string }[];
   readonly timestamp?: string;
+  /** User prompts only: the CLI queued it behind a running turn and has not started it yet. */
+  readonly queued?: boolean;
 }
 
 export type ToolCallStatus = "pending" | "running" | "completed" | "failed" | "denied" | "stopped";
@@ -89,6 +108,16 @@ export interface SubagentRecord {
    */
   readonly sidechainPath?: string;
   readonly spawnDepth?: number;
+  /** The task id of the agent that started this one (depth ≥ 2, CLI 2.1.332+). */
+  readonly parentTaskId?: string;
+  /** The run of the agent now shown: a SendMessage continuation is a new run of the same task (2.1.332+). */
+  readonly runId?: string;
+  /** The tools the agent called, from its hand-back (`toolsUsed`, `<tools-used-before-summary>`). */
+  readonly toolsUsed?: readonly string[];
+  /** Why the agent died (`task_updated.patch.error`). */
+  readonly error?: string;
+  /** Set while the agent's model call is being retried (`tool_progress.subagent_retry`); cleared when progress resumes. */
+  readonly retry?: SubagentRetry;
   /** Permission requests this subagent made, oldest first. */
   readonly permissionHistory?: readonly {
     readonly requestId: string;
@@ -97,6 +126,13 @@ export interface SubagentRecord {
     readonly state: PermissionState["state"];
     readonly decidedBy?: string;
   }[];
+}
+
+export interface SubagentRetry {
+  readonly attempt: number;
+  readonly maxRetries?: number;
+  /** `overloaded`, `rate_limit`, …, else the HTTP status. */
+  readonly reason?: string;
 }
 
 export const MaxNestedBlocks = 120;

@@ -130,9 +130,13 @@ describe.skipIf(skip)("hub on every recording", () => {
         expect(record?.toolUses).toBe(runUsage.reduce((n, u) => n + (u?.tool_uses ?? 0), structured.totalToolUseCount as number));
         // A resumed run's answer (the subagent's last text) replaces the first run's.
         const answers = r.lines.flatMap((l) => (l.type === "assistant" && l.parent_tool_use_id === task.tool_use_id ? textsOf(l) : []));
-        const text = continued.length > 0 ? answers.at(-1) : (structured.content as { text: string }[]).map((c) => c.text).join("\n\n");
+        // 2.1.332 opens the content with the tools the agent used: a field of the record, not text.
+        const reports = (structured.content as { text: string }[]).filter((c) => !c.text.startsWith("<tools-used-before-summary>"));
+        const text = continued.length > 0 ? answers.at(-1) : reports.map((c) => c.text).join("\n\n");
         expect(record?.summaryMarkdown).toBe(text);
         expect(record?.summaryMarkdown).not.toContain("agentId:");
+        expect(record?.summaryMarkdown).not.toContain("tools-used-before-summary");
+        if (Array.isArray(structured.toolsUsed)) expect(record?.toolsUsed).toEqual(structured.toolsUsed);
       }
     }
   });

@@ -209,8 +209,8 @@ describe("parseMessage", () => {
   });
 
   it.each<[string, Record<string, unknown>, string, string | undefined]>([
-    ["a new type", { type: "tool_progress", ...session }, "tool_progress", undefined],
-    ["a new system subtype", { type: "system", subtype: "permission_denied", ...session }, "system", "permission_denied"],
+    ["a new type", { type: "tool_forecast", ...session }, "tool_forecast", undefined],
+    ["a new system subtype", { type: "system", subtype: "weather_changed", ...session }, "system", "weather_changed"],
     ["a new control request", { type: "control_request", request_id: "r", request: { subtype: "request_user_dialog" } }, "control_request", "request_user_dialog"],
     ["a new stream event", { type: "stream_event", event: { type: "ping" }, parent_tool_use_id: null, ...session }, "stream_event", "ping"],
     ["a new control response subtype", { type: "control_response", response: { subtype: "partial", request_id: "r" } }, "control_response", "partial"],

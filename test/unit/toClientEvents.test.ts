@@ -263,8 +263,8 @@ describe("toClientEvents", () => {
   it("reports an unknown message as a protocol problem with its line number", () => {
     const events = toClientEvents(message({ type: "system", subtype: "brand_new", ...session }), 17);
     expect(events).toEqual([{ kind: "protocol_problem", lineNumber: 17, reason: "unknown message type system/brand_new", excerpt: expect.stringContaining("brand_new") }]);
-    const [other] = toClientEvents(message({ type: "tool_progress", data: "x".repeat(500) }));
-    expect(other).toMatchObject({ kind: "protocol_problem", lineNumber: 0, reason: "unknown message type tool_progress" });
+    const [other] = toClientEvents(message({ type: "tool_forecast", data: "x".repeat(500) }));
+    expect(other).toMatchObject({ kind: "protocol_problem", lineNumber: 0, reason: "unknown message type tool_forecast" });
     expect((other as { excerpt: string }).excerpt.length).toBeLessThanOrEqual(201);
   });
 });

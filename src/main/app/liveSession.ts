@@ -7,11 +7,11 @@ import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
 import { stepsNotStreamed, WorkflowType, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
 import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
-import { ClaudeClient, type ClaudeClientOptions } from "../cli/claudeClient.js";
+import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
-import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
+import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, turnRunning, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -30,7 +30,12 @@ export interface LiveSessionOptions {
   readonly projectsDir?: string;
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
   readonly audit?: AuditTrail;
+  /** How long an interrupt of a running turn waits for its result after the CLI's answer. Default InterruptSettleMs. */
+  readonly interruptSettleMs?: number;
 }
+
+/** An interrupted turn's result normally follows the CLI's answer within a second; past this the interrupt answers anyway. */
+const InterruptSettleMs = 10_000;
 
 /** How often an opened, running Workflow card reads its agents again. */
 const WorkflowPollMs = 1000;
@@ -134,10 +139,51 @@ export class LiveSession {
     return stepsWithSidechainPaths(blocks, this.offeredSidechains());
   }
 
-  /** Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts). */
-  async interrupt(): Promise<void> {
+  /**
+   * Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts).
+   * Resolves once it has taken effect: when a turn was running, at that turn's result (at most
+   * interruptSettleMs after the CLI's answer); when none was, at the answer itself, since then no
+   * result comes (2.1.332 only stops the background agents).
+   */
+  async interrupt(): Promise<InterruptReceipt> {
     this.noteInterrupt();
-    await this.client.interrupt();
+    const ended = turnRunning(this.state) ? this.nextTurnEnd() : undefined;
+    try {
+      const receipt = await this.client.interrupt();
+      if (ended !== undefined) await ended.settled(this.options.interruptSettleMs ?? InterruptSettleMs);
+      return receipt;
+    } finally {
+      ended?.cancel();
+    }
+  }
+
+  /** The next end of a turn (its result, or the process's exit), listened for from now on. */
+  private nextTurnEnd(): { settled(boundMs: number): Promise<void>; cancel(): void } {
+    let done: () => void = () => undefined;
+    let ended = false;
+    let timer: NodeJS.Timeout | undefined;
+    const over = new Promise<void>((resolve) => (done = resolve));
+    const finish = (): void => {
+      ended = true;
+      if (timer !== undefined) clearTimeout(timer);
+      unsubscribe();
+      done();
+    };
+    const unsubscribe = this.client.on((event) => {
+      if (event.kind === "turn_result" || event.kind === "process_exit") finish();
+    });
+    return {
+      settled: (boundMs) => {
+        if (!ended) {
+          timer = setTimeout(finish, boundMs);
+          timer.unref();
+        }
+        return over;
+      },
+      cancel: () => {
+        if (!ended) finish();
+      },
+    };
   }
 
   /** Records an interrupt Baton caused (an interrupt request, or a denial that stops the turn). */

@@ -97,6 +97,9 @@ export class PermissionBroker {
         ...(request.agentId !== undefined ? { agentId: request.agentId } : {}),
         ...(request.description !== undefined ? { description: request.description } : {}),
         ...(request.suggestions !== undefined ? { suggestions: request.suggestions } : {}),
+        ...(request.requiresUserInteraction === true ? { requiresUserInteraction: true } : {}),
+        ...(request.planFromFile !== undefined ? { planFromFile: request.planFromFile } : {}),
+        ...(request.planFileProblem !== undefined ? { planFileProblem: request.planFileProblem } : {}),
       };
       this.waiting.set(request.requestId, { tabId, pending, resolve });
       this.refresh(tabId);

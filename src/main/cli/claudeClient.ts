@@ -23,6 +23,7 @@ import {
   ClientStoppedError,
   WorkingDirectoryError,
 } from "./errors.js";
+import { plansDirFor } from "./planFile.js";
 import { createIncomingRequests, type HookCallbackHandler, type IncomingRequests } from "./incomingRequests.js";
 import { parseInitializeResponse, type InitializeResult } from "./initializeResult.js";
 import { createPendingRequests, type PendingRequests } from "./pendingRequests.js";
@@ -76,6 +77,12 @@ export interface ClientExit extends ExitInfo {
 }
 
 export type ClientListener = (event: ClientEvent) => void;
+
+/** The CLI's answer to an interrupt. */
+export interface InterruptReceipt {
+  /** 2.1.332+ `still_queued`: how many prompts are still queued behind it; absent when the answer has no body (2.1.197). */
+  readonly stillQueued?: number;
+}
 
 /** Everything tied to one process; a restart makes a new one. */
 interface Run {
@@ -192,8 +199,13 @@ export class ClaudeClient {
     this.liveRun("end its input").process.stdin.end();
   }
 
-  async interrupt(): Promise<void> {
-    await this.request({ subtype: "interrupt" });
+  /**
+   * Interrupts the turn and kills every live background agent. Resolves on the CLI's answer, which
+   * comes once the agents are stopped; a `result` follows only if a turn was running (2.1.332 sends
+   * none when the main turn had already ended), so waiting for one is the caller's choice.
+   */
+  async interrupt(): Promise<InterruptReceipt> {
+    return interruptReceiptOf(await this.request({ subtype: "interrupt" }));
   }
   async setPermissionMode(mode: PermissionMode): Promise<void> {
     await this.request({ subtype: "set_permission_mode", mode });
@@ -286,6 +298,7 @@ export class ClaudeClient {
       decidePermission: options.decidePermission ?? failClosed,
       ...(options.permissionTimeoutMs !== undefined ? { permissionTimeoutMs: options.permissionTimeoutMs } : {}),
       ...(options.onHookCallback ? { onHookCallback: options.onHookCallback } : {}),
+      plansDir: plansDirFor(options.env ?? globalThis.process.env),
       send: (line) => {
         if (!process.stdin.writeLine(JSON.stringify(line))) {
           this.log("warning", "could not answer claude: stdin is closed", { requestId: line.response.request_id });
@@ -382,6 +395,11 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+function interruptReceiptOf(body: JsonObject | undefined): InterruptReceipt {
+  const queued = body?.["still_queued"];
+  return Array.isArray(queued) ? { stillQueued: queued.length } : {};
 }
 
 /** The request_id of a control_request we could not otherwise use (raw JSON value or line). */

@@ -4,12 +4,14 @@
 
 import type { ClientEvent } from "../../shared/events.js";
 import type {
+  CanUseToolRequest,
   ControlResponseMessage,
   HookCallbackRequest,
   IncomingControlRequest,
   JsonObject,
 } from "../../shared/protocol/messages.js";
-import { createPermissionGate, type PermissionDecider, type PermissionGate } from "./permissionGate.js";
+import { createPermissionGate, type PermissionDecider, type PermissionGate, type PlanFromFile } from "./permissionGate.js";
+import { plansDirFor, readPlanFile } from "./planFile.js";
 
 /** Answers a hook callback; the returned object is the hook output (`{continue: true}`, …). */
 export type HookCallbackHandler = (request: HookCallbackRequest, signal: AbortSignal) => Promise<JsonObject>;
@@ -18,6 +20,8 @@ export interface IncomingRequestsOptions {
   readonly decidePermission: PermissionDecider;
   readonly permissionTimeoutMs?: number;
   readonly onHookCallback?: HookCallbackHandler;
+  /** Where the CLI keeps plan files (planFile.ts); defaults to this process's `~/.claude/plans`. */
+  readonly plansDir?: string;
   /** Writes one line to stdin. */
   send(line: ControlResponseMessage): void;
   emit(event: ClientEvent): void;
@@ -37,6 +41,8 @@ export interface IncomingRequests {
 
 export function createIncomingRequests(options: IncomingRequestsOptions): IncomingRequests {
   const hookCalls = new Map<string, AbortController>();
+  /** Plan reviews whose plan file is being read; a withdrawn one is dropped here, before it is ever asked. */
+  const readingPlans = new Set<string>();
 
   const success = (requestId: string, response: JsonObject) =>
     options.send({ type: "control_response", response: { subtype: "success", request_id: requestId, response } });
@@ -49,6 +55,20 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
     answer: (requestId, result) => success(requestId, result as unknown as JsonObject),
     emit: options.emit,
   });
+
+  function askWithPlanFile(requestId: string, request: CanUseToolRequest, planFile: string): void {
+    readingPlans.add(requestId);
+    void readPlanFile(planFile, options.plansDir ?? plansDirFor())
+      .then(
+        (read): PlanFromFile => (read.ok ? { text: read.text } : { problem: read.problem }),
+        (error: unknown): PlanFromFile => ({ problem: `The plan file could not be read: ${String(error)}.` }),
+      )
+      .then((plan) => {
+        if (!readingPlans.delete(requestId)) return; // withdrawn by the CLI meanwhile
+        if (plan.problem !== undefined) options.log("warning", "plan file of ExitPlanMode not read", { requestId, problem: plan.problem });
+        permissions.handle(requestId, request, plan);
+      });
+  }
 
   function handleHook(requestId: string, request: HookCallbackRequest): void {
     const handler = options.onHookCallback;
@@ -76,9 +96,13 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
   return {
     handle(requestId, request) {
       switch (request.subtype) {
-        case "can_use_tool":
-          permissions.handle(requestId, request as Extract<IncomingControlRequest, { subtype: "can_use_tool" }>);
+        case "can_use_tool": {
+          const check = request as CanUseToolRequest;
+          const planFile = planFileOf(check);
+          if (planFile === undefined) permissions.handle(requestId, check);
+          else askWithPlanFile(requestId, check, planFile);
           return;
+        }
         case "hook_callback":
           handleHook(requestId, request as HookCallbackRequest);
           return;
@@ -88,6 +112,7 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
       }
     },
     cancel(requestId) {
+      if (readingPlans.delete(requestId)) return;
       if (permissions.cancel(requestId)) return;
       const hook = hookCalls.get(requestId);
       if (hook) {
@@ -105,4 +130,13 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
       hookCalls.clear();
     },
   };
+}
+
+/** ExitPlanMode's `planFilePath` when its input carries no plan text (2.1.332: `plan: null`). */
+function planFileOf(request: CanUseToolRequest): string | undefined {
+  if (request.tool_name !== "ExitPlanMode") return undefined;
+  const plan = request.input["plan"];
+  const file = request.input["planFilePath"];
+  if (typeof plan === "string" && plan.trim() !== "") return undefined;
+  return typeof file === "string" ? file : undefined;
 }

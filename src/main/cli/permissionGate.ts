@@ -37,8 +37,14 @@ export interface PermissionGateOptions {
   emit(event: PermissionResolvedEvent | PermissionCancelledEvent): void;
 }
 
+/** The plan of an ExitPlanMode request read from its plan file, or why it could not be. */
+export interface PlanFromFile {
+  readonly text?: string;
+  readonly problem?: string;
+}
+
 export interface PermissionGate {
-  handle(requestId: string, request: CanUseToolRequest): void;
+  handle(requestId: string, request: CanUseToolRequest, plan?: PlanFromFile): void;
   /** The CLI withdrew the request: abort the decider, never answer. Returns false if unknown. */
   cancel(requestId: string): boolean;
   /** Deny everything still open (the client is stopping, the window is gone). */
@@ -61,9 +67,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   }
 
   return {
-    handle(requestId, request) {
+    handle(requestId, request, plan) {
       if (open.has(requestId)) return;
-      const event = toPermissionRequestEvent(requestId, request);
+      const event = toPermissionRequestEvent(requestId, request, plan);
       const controller = new AbortController();
       let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -141,7 +147,7 @@ export function toPermissionResult(decision: PermissionDecision, originalInput: 
   };
 }
 
-export function toPermissionRequestEvent(requestId: string, request: CanUseToolRequest): PermissionRequestEvent {
+export function toPermissionRequestEvent(requestId: string, request: CanUseToolRequest, plan?: PlanFromFile): PermissionRequestEvent {
   return {
     kind: "permission_request",
     requestId,
@@ -152,6 +158,10 @@ export function toPermissionRequestEvent(requestId: string, request: CanUseToolR
     ...(request.description !== undefined ? { description: request.description } : {}),
     ...(request.permission_suggestions !== undefined ? { suggestions: request.permission_suggestions } : {}),
     ...(request.blocked_path !== undefined ? { blockedPath: request.blocked_path } : {}),
+    // Only a person may answer these (2.1.332): the prompt shows them whatever the tool.
+    ...(request.requires_user_interaction === true ? { requiresUserInteraction: true } : {}),
+    ...(plan?.text !== undefined ? { planFromFile: plan.text } : {}),
+    ...(plan?.problem !== undefined ? { planFileProblem: plan.problem } : {}),
   };
 }
 

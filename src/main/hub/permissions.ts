@@ -3,7 +3,7 @@
 // tool_use line (foreground subagents), after it (main agent), or the tool_use never comes on
 // stdout (nested agents): then it waits, and the subagent's permissionHistory still shows it.
 
-import type { PermissionCancelledEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
+import type { PermissionCancelledEvent, PermissionDeniedEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
 import type { PermissionState, SubagentRecord } from "../../shared/transcript.js";
 import { editCall, findAnyCall, type Draft } from "./draft.js";
 import { agentToolUseId, editRecordById } from "./subagentRecords.js";
@@ -28,6 +28,21 @@ export function onPermissionResolved(d: Draft, ev: PermissionResolvedEvent): voi
     message: ev.message,
   };
   settle(d, ev.requestId, state);
+}
+
+/**
+ * A call the CLI refused without asking (2.1.332 `system/permission_denied`: plan mode, auto
+ * mode): denied on its card, with the CLI's reason, and in the refused subagent's history.
+ */
+export function onPermissionDenied(d: Draft, ev: PermissionDeniedEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
+  const decidedBy = ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`;
+  const requestId = `denied:${ev.toolUseId}`;
+  setPermission(d, ev.toolUseId, { requestId, state: "denied", decidedBy, message: ev.reason }, agentCall);
+  if (agentCall !== undefined) {
+    const entry = { requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "denied" as const, decidedBy };
+    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+  }
 }
 
 export function onPermissionCancelled(d: Draft, ev: PermissionCancelledEvent): void {

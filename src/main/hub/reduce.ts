@@ -7,12 +7,14 @@ import type { ClientEvent } from "../../shared/events.js";
 import type { ToolCallRecord, Transcript } from "../../shared/transcript.js";
 import { addNotice, type Draft } from "./draft.js";
 import { blockOf, blocksOf } from "./materialize.js";
-import { onPermissionCancelled, onPermissionRequest, onPermissionResolved } from "./permissions.js";
+import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved } from "./permissions.js";
+import { onCommandLifecycle } from "./promptQueue.js";
+import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
 import { HubState, hubState, reroot, type SessionState } from "./state.js";
 import { findCallAnywhere } from "./store.js";
 import { advance, discard, forgetJournal, writableFrom } from "./timeline.js";
 import { onStreamDelta } from "./streaming.js";
-import { onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
+import { onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
 import {
   onApiRetry,
@@ -110,33 +112,60 @@ function rollBack(d: Draft): void {
 function apply(d: Draft, ev: ClientEvent): void {
   switch (ev.kind) {
     case "session_init":
-      return onSessionInit(d, ev);
+      onSessionInit(d, ev);
+      return settleStatus(d);
     case "user_prompt":
-      return onUserPrompt(d, ev);
+      onUserPrompt(d, ev);
+      if (ev.parentToolUseId === null) settleStatus(d);
+      return;
     case "assistant_block":
       return onAssistantBlock(d, ev);
     case "tool_result":
-      return onToolResult(d, ev);
+      onToolResult(d, ev);
+      // An Agent call's result settles a foreground agent, or says a background one was launched.
+      if (ev.parentToolUseId === null && d.store.agents.has(ev.toolUseId)) settleStatus(d);
+      return;
     case "interrupt_marker":
-      return onInterruptMarker(d, ev);
+      onInterruptMarker(d, ev);
+      return settleStatus(d);
     case "stream_delta":
       return onStreamDelta(d, ev);
     case "task_started":
-      return onTaskStarted(d, ev);
+      onTaskStarted(d, ev);
+      return settleStatus(d);
     case "task_progress":
       return onTaskProgress(d, ev);
-    case "task_updated":
-      return onTaskUpdated(d, ev);
-    case "task_notification":
-      return onTaskNotification(d, ev);
+    case "task_updated": {
+      const wasLive = isLiveBackgroundTask(d, ev.taskId, undefined);
+      onTaskUpdated(d, ev);
+      noteBackgroundEnd(d, ev, wasLive);
+      return settleStatus(d);
+    }
+    case "task_notification": {
+      const wasLive = isLiveBackgroundTask(d, ev.taskId, ev.toolUseId);
+      onTaskNotification(d, ev);
+      noteBackgroundEnd(d, ev, wasLive);
+      return settleStatus(d);
+    }
+    case "background_tasks":
+      onBackgroundTasks(d, ev);
+      return settleStatus(d);
     case "permission_request":
       return onPermissionRequest(d, ev);
     case "permission_resolved":
       return onPermissionResolved(d, ev);
     case "permission_cancelled":
       return onPermissionCancelled(d, ev);
+    case "permission_denied":
+      return onPermissionDenied(d, ev);
+    case "command_lifecycle":
+      return onCommandLifecycle(d, ev);
+    case "subagent_retry":
+      return onSubagentRetry(d, ev);
     case "turn_result":
-      return onTurnResult(d, ev);
+      if (ev.subagentStats !== undefined) d.meta = { ...d.meta, subagentStats: ev.subagentStats };
+      onTurnResult(d, ev);
+      return settleStatus(d);
     case "api_retry":
       return onApiRetry(d, ev);
     case "status":
@@ -150,7 +179,8 @@ function apply(d: Draft, ev: ClientEvent): void {
     case "notice":
       return addNotice(d, ev.level, ev.text);
     case "process_exit":
-      return onProcessExit(d, ev);
+      onProcessExit(d, ev);
+      return settleStatus(d);
     case "hook":
     case "prompt_suggestion":
     case "protocol_problem":
@@ -180,6 +210,8 @@ export function toTranscript(state: SessionState): Transcript {
     ...(m.usage === undefined ? {} : { usage: m.usage }),
     ...(m.contextUsage === undefined ? {} : { contextUsage: m.contextUsage }),
     ...(m.contextWindow === undefined ? {} : { contextWindow: m.contextWindow }),
+    ...(m.subagentStats === undefined ? {} : { subagentStats: m.subagentStats }),
+    ...(m.backgroundAgents === undefined ? {} : { backgroundAgents: m.backgroundAgents }),
     ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
   };
   transcripts.set(state, transcript);

@@ -15,6 +15,7 @@ export function makeBlock(b: Block): Block {
     streaming: b.streaming,
     images: b.images,
     timestamp: b.timestamp,
+    queued: b.queued,
   };
 }
 
@@ -77,6 +78,11 @@ export function recordWith(
     droppedBlockCount,
     sidechainPath: r.sidechainPath,
     spawnDepth: r.spawnDepth,
+    parentTaskId: r.parentTaskId,
+    runId: r.runId,
+    toolsUsed: r.toolsUsed,
+    error: r.error,
+    retry: r.retry,
     permissionHistory: r.permissionHistory,
   };
 }

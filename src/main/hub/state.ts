@@ -3,8 +3,9 @@
 // other state first moves the store to it ("rerooting"). A live session only ever touches its
 // newest state, so this is O(1) per event.
 
+import type { BackgroundTask } from "../../shared/events.js";
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
-import type { Transcript, TranscriptStatus } from "../../shared/transcript.js";
+import type { SubagentStats, Transcript, TranscriptStatus } from "../../shared/transcript.js";
 import { Store, type Node } from "./store.js";
 import { makeCurrent, Timeline, type Page } from "./timeline.js";
 import { clearBuilt } from "./tree.js";
@@ -27,6 +28,10 @@ export interface SessionMeta {
   readonly usage?: Usage;
   readonly contextUsage?: Usage;
   readonly contextWindow?: number;
+  /** The last turn result's `subagent_stats` (2.1.332+). */
+  readonly subagentStats?: SubagentStats;
+  /** Live background agents an interrupt would stop (sessionStatus.ts); absent when none. */
+  readonly backgroundAgents?: number;
 }
 
 /** What a state holds besides the store; a state never changes these once it is returned. */
@@ -43,6 +48,10 @@ export interface Scalars {
   readonly streaming: StreamingMessage | undefined;
   /** A top-level turn is in progress (between a prompt or init and its result). */
   readonly inTurn: boolean;
+  /** The CLI process's last `background_tasks_changed` level; undefined until it sends one (2.1.197 never does). */
+  readonly backgroundTasks: readonly BackgroundTask[] | undefined;
+  /** A background agent finished outside a turn: the turn that delivers its report is still to come. */
+  readonly notificationDue: boolean;
 }
 
 /** An opaque hub state: read it with toTranscript / findToolCall, advance it with reduce. */
@@ -60,6 +69,8 @@ export class HubState implements SessionState, Scalars {
   lastLineCount: number;
   streaming: StreamingMessage | undefined;
   inTurn: boolean;
+  backgroundTasks: readonly BackgroundTask[] | undefined;
+  notificationDue: boolean;
   /** This state is version `slot` of `timeline`; `page` is the journal page of that slot. */
   timeline: Timeline;
   slot: number;
@@ -77,6 +88,8 @@ export class HubState implements SessionState, Scalars {
     this.lastLineCount = s.lastLineCount;
     this.streaming = s.streaming;
     this.inTurn = s.inTurn;
+    this.backgroundTasks = s.backgroundTasks;
+    this.notificationDue = s.notificationDue;
     this.timeline = timeline;
     this.slot = timeline.applied;
     this.page = timeline.appliedPage;
@@ -95,6 +108,8 @@ export function createSessionState(init?: { sessionId?: string }): SessionState 
     lastLineCount: 0,
     streaming: undefined,
     inTurn: false,
+    backgroundTasks: undefined,
+    notificationDue: false,
   };
   return new HubState(scalars, new Timeline(new Store()));
 }
@@ -103,6 +118,11 @@ export function hubState(state: SessionState): HubState {
   if (!(state instanceof HubState)) throw new TypeError("not a hub SessionState (use createSessionState)");
   if (state.slot < state.timeline.floor) throw new Error("hub: this state was used up by reduceAllConsuming(); read the state it returned");
   return state;
+}
+
+/** Whether a top-level turn is in progress (a prompt or init seen, its result not yet). */
+export function turnRunning(state: SessionState): boolean {
+  return hubState(state).inTurn;
 }
 
 /** Makes `state` the one the store shows, and returns the store. */

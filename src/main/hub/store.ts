@@ -94,12 +94,14 @@ export interface TaskLink {
 
 /**
  * The run of a subagent that `SendMessage` resumed (PROTOCOL.md §5): its task events name the
- * SendMessage call, and their usage counts that run only, so the record adds it to what the
+ * SendMessage call (2.1.197) or carry a new run id (2.1.332), and their usage counts that run only, so the record adds it to what the
  * earlier runs made.
  */
 export interface ContinuedRun {
-  /** The tool_use id this run's task events carry. */
+  /** The tool_use id this run's task events carry (2.1.332: the Agent call's own). */
   readonly toolUseId: string;
+  /** 2.1.332+: the run's `run_id`. */
+  readonly runId?: string;
   /** Tool uses and duration of the runs before it. */
   readonly toolUses: number;
   readonly durationMs: number;
@@ -131,6 +133,8 @@ export class Store {
   readonly settled = new Map<string, true>();
   /** The latest continued run of an Agent call, by its tool_use id. */
   readonly runs = new Map<string, ContinuedRun>();
+  /** Agent calls whose finished agent a SendMessage has resumed, until its next run starts. */
+  readonly resumeAsked = new Map<string, true>();
   /** Agent tool_use ids whose task a TaskStop call stopped: their cut calls are stopped, not denied (toolCalls.ts). */
   readonly stoppedByTaskStop = new Map<string, true>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */

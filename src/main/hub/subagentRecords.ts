@@ -2,11 +2,19 @@
 // (either may come first), progress feeds the live card, updates and notifications move the status
 // until the final tool_result has spoken.
 
-import type { TaskNotificationEvent, TaskProgressEvent, TaskStartedEvent, TaskUpdatedEvent, ToolResultEvent } from "../../shared/events.js";
+import type {
+  SubagentRetryEvent,
+  TaskNotificationEvent,
+  TaskProgressEvent,
+  TaskStartedEvent,
+  TaskUpdatedEvent,
+  ToolResultEvent,
+} from "../../shared/events.js";
+import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { str } from "../../shared/jsonFields.js";
 import { workflowLaunchOf, WorkflowTaskType } from "../../shared/workflowLaunch.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { WorkflowType, type SubagentRecord, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
+import { WorkflowType, type SubagentRecord, type SubagentRetry, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall, type Draft } from "./draft.js";
 import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
@@ -115,8 +123,8 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     return;
   }
   if (known !== undefined) {
-    // A SendMessage continuation: same task, new tool_use id.
-    if (known.kind === "agent") runOf(d, known.toolUseId, ev.toolUseId ?? "");
+    // A SendMessage continuation: same task, a new tool_use id (2.1.197) or a new run id (2.1.332).
+    if (known.kind === "agent") runOf(d, known.toolUseId, ev.toolUseId ?? "", ev.runId, true);
     return;
   }
   if (ev.toolUseId === undefined) return;
@@ -128,6 +136,9 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     subagentType: ev.subagentType ?? (ev.taskType === WorkflowTaskType ? WorkflowType : r.subagentType),
     prompt: ev.prompt ?? r.prompt,
     background: r.background || ev.taskType === WorkflowTaskType,
+    runId: ev.runId ?? r.runId,
+    parentTaskId: ev.parentTaskId ?? r.parentTaskId,
+    spawnDepth: r.spawnDepth ?? ev.spawnDepth,
   });
   const node = findCall(d, ev.toolUseId);
   if (node === undefined) {
@@ -141,25 +152,54 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
 }
 
 /**
- * The continued run a task event of the Agent call `agentId` belongs to, when the event names
- * another tool_use (the SendMessage that resumed it, PROTOCOL.md §5). The first event of a run
- * starts it: the subagent runs again, in the background, and what the record counts so far
- * becomes the run's base. Live, that first event is the run's task_started; restored, it is its
- * notification (the disk has no task_started).
+ * The continued run a task event of the Agent call `agentId` belongs to (PROTOCOL.md §5). CLI
+ * 2.1.197 names the SendMessage call that resumed the agent in the run's events; 2.1.332 names
+ * the Agent call itself and gives the run a new `run_id` under the same task (its progress names
+ * no call at all). Restored 2.1.332 sessions have neither: a run's first event (`starts`) after a
+ * SendMessage to the finished agent is the later run's. The first event of a run starts it: the
+ * subagent runs again, and what the record counts so far becomes the run's base. Live, that
+ * first event is the run's task_started; restored, it is its notification (the disk has no
+ * task_started).
  */
-function runOf(d: Draft, agentId: string, eventToolUseId: string | undefined): ContinuedRun | undefined {
-  if (eventToolUseId === undefined || eventToolUseId === agentId) return undefined;
+function runOf(d: Draft, agentId: string, eventToolUseId: string | undefined, runId: string | undefined, starts: boolean): ContinuedRun | undefined {
   const run = getIfAny(d.store.runs, agentId);
-  if (run?.toolUseId === eventToolUseId) return run;
+  const otherCall = eventToolUseId !== undefined && eventToolUseId !== "" && eventToolUseId !== agentId;
+  if (otherCall) {
+    if (run?.toolUseId === eventToolUseId) return run;
+  } else {
+    const node = findCall(d, agentId);
+    const current = run?.runId ?? node?.call?.subagent?.runId;
+    if (runId !== undefined && current !== undefined) {
+      if (runId === current) return run;
+    } else if (!starts || getIfAny(d.store.resumeAsked, agentId) !== true) {
+      if (runId !== undefined && node !== undefined) editRecord(d, node, (r) => ({ ...r, runId })); // the first run's id, learnt late
+      return run;
+    }
+  }
+  return startRun(d, agentId, otherCall ? (eventToolUseId as string) : agentId, runId);
+}
+
+function startRun(d: Draft, agentId: string, toolUseId: string, runId: string | undefined): ContinuedRun | undefined {
   const node = findCall(d, agentId);
   const record = node?.call?.subagent;
   if (node === undefined || record === undefined) return undefined;
   const sofar = node.progress ?? record;
-  const next: ContinuedRun = { toolUseId: eventToolUseId, toolUses: sofar.toolUses ?? 0, durationMs: sofar.durationMs ?? 0 };
+  const next: ContinuedRun = { toolUseId, runId, toolUses: sofar.toolUses ?? 0, durationMs: sofar.durationMs ?? 0 };
   writeMap(d.log, d.store.runs, agentId, next);
   writeMap(d.log, d.store.settled, agentId, undefined);
-  editRecord(d, node, (r) => ({ ...r, status: "running", background: true }));
+  writeMap(d.log, d.store.resumeAsked, agentId, undefined);
+  // A resumed agent runs past the turn that resumed it: in the background, whatever its first run was.
+  editRecord(d, node, (r) => ({ ...r, status: "running", background: true, runId: runId ?? r.runId, error: undefined, retry: undefined }));
   return next;
+}
+
+/** A SendMessage call to a finished agent resumes it: the agent's next run starts (see runOf). */
+export function noteSendMessage(d: Draft, input: JsonObject): void {
+  const to = str(input, "to") ?? str(input, "recipient");
+  const link = to === undefined ? undefined : d.store.tasks.get(to);
+  if (link?.kind !== "agent") return;
+  const record = findCall(d, link.toolUseId)?.call?.subagent;
+  if (record !== undefined && record.status !== "running") writeMap(d.log, d.store.resumeAsked, link.toolUseId, true);
 }
 
 export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
@@ -169,7 +209,8 @@ export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
   if (node !== undefined) {
     const record = node.call?.subagent;
     if (record === undefined) return;
-    setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId));
+    if (record.retry !== undefined) editRecord(d, node, (r) => ({ ...r, retry: undefined })); // progress resumed
+    setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId, ev.runId, false));
     if (ev.lastToolName === "Agent") adoptWaitingRecord(d, node);
     return;
   }
@@ -192,13 +233,16 @@ export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
 
 export function onTaskUpdated(d: Draft, ev: TaskUpdatedEvent): void {
   const id = agentToolUseId(d, ev.taskId, undefined);
-  if (id !== undefined) setTaskStatus(d, id, mapTaskStatus(ev.status));
+  if (id === undefined) return;
+  const error = ev.error;
+  if (error !== undefined) editRecordById(d, id, (r) => (r.error === error ? r : { ...r, error }));
+  setTaskStatus(d, id, mapTaskStatus(ev.status));
 }
 
 export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
-  const run = runOf(d, id, ev.toolUseId);
+  const run = runOf(d, id, ev.toolUseId, ev.runId, true);
   // The notification's own summary is a label ("Agent "…" finished", or the description); the
   // subagent's latest text is its answer. Restored, the records' blocks are not loaded yet, and
   // the summary is the <task-notification>'s <result>: the same answer. A resumed run's answer
@@ -208,7 +252,10 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   editRecordById(d, id, (r) => {
     const u = ev.usage;
     // A summary that only repeats the description says nothing (an agent stopped before it answered).
-    const answer = latest ?? (ev.summary === r.description ? undefined : ev.summary);
+    const label = ev.summary === r.description ? undefined : ev.summary;
+    // 2.1.332 says when the summary is the agent's report: that is its answer, unwrapped.
+    const report = ev.summaryIsReport === true && ev.summary !== undefined ? withoutAgentTrailer(ev.summary) : undefined;
+    const answer = report || latest || label;
     return {
       ...r,
       summaryMarkdown: run !== undefined ? (answer ?? r.summaryMarkdown) : (r.summaryMarkdown ?? answer),
@@ -220,11 +267,17 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
   setTaskStatus(d, id, mapTaskStatus(ev.status));
 }
 
+/** A foreground subagent's model call is being retried: its card says so until progress resumes. */
+export function onSubagentRetry(d: Draft, ev: SubagentRetryEvent): void {
+  const retry: SubagentRetry = { attempt: ev.attempt, maxRetries: ev.maxRetries, reason: ev.reason };
+  editRecordById(d, ev.agentToolUseId, (r) => (r.status === "running" ? { ...r, retry } : r));
+}
+
 function setTaskStatus(d: Draft, toolUseId: string, status: SubagentStatus | undefined): void {
   if (status === undefined || d.store.settled.get(toolUseId) === true) return;
   const apiError = d.store.apiErrors.get(toolUseId);
   const next = status === "completed" && apiError !== undefined ? "failed" : status;
-  editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next }));
+  editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next, retry: next === "running" ? r.retry : undefined }));
   if (next !== "running") {
     const node = findCall(d, toolUseId);
     if (node !== undefined) stopOpenUnder(d, node);

@@ -1,7 +1,7 @@
 // The Agent call's own tool_result: the last word on a foreground subagent (status, totals, model,
 // summary), or the launch receipt of a background one (which stays running).
 
-import { AgentTrailerBlock, agentTrailerOf, withoutAgentTrailer } from "../../shared/agentTrailer.js";
+import { AgentTrailerBlock, unwrapAgentResult, withoutAgentTrailer, type AgentHandBack } from "../../shared/agentTrailer.js";
 import type { ToolResultEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
@@ -17,7 +17,8 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
   if (record === undefined) return call;
   const s = asObject(ev.structured);
   // A result inside a sidechain has no envelope; its text's trailer still names the agent and its totals.
-  const trailer = agentTrailerOf(ev.text);
+  const handBack = unwrapAgentResult(ev.text);
+  const trailer = handBack.trailer;
   const agentId = str(s?.["agentId"]) ?? trailer?.agentId;
   linkTask(d, agentId, call.toolUseId);
   if (s?.["status"] === "async_launched") {
@@ -30,11 +31,11 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
     return { ...call, subagent: launched };
   }
   writeMap(d.log, d.store.settled, call.toolUseId, true);
-  const summary = summaryText(ev, s);
+  const summary = summaryText(ev, s, handBack);
   if (ev.isError) {
     const stopped = InterruptText.test(ev.text);
     const status = stopped ? "stopped" : "failed";
-    return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text } };
+    return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text, retry: undefined } };
   }
   const apiError = d.store.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
   const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof s?.["status"] === "string" ? s["status"] : undefined) ?? "completed");
@@ -50,6 +51,8 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
     totalTokens: num(s?.["totalTokens"]) ?? trailer?.totalTokens ?? record.totalTokens,
     toolUses: num(s?.["totalToolUseCount"]) ?? trailer?.toolUses ?? record.toolUses,
     summaryMarkdown: summary || apiError || record.summaryMarkdown,
+    toolsUsed: toolsUsedOf(s) ?? handBack.toolsUsed ?? record.toolsUsed,
+    retry: undefined,
   };
   return { ...call, subagent: settled };
 }
@@ -63,14 +66,29 @@ function linkTask(d: Draft, taskId: string | undefined, toolUseId: string): void
   if (taskId !== undefined && !d.store.tasks.has(taskId)) writeMap(d.log, d.store.tasks, taskId, { toolUseId, kind: "agent" });
 }
 
-/** The subagent's final text: the structured `content`, else the result blocks minus the trailer. */
-function summaryText(ev: ToolResultEvent, s: JsonObject | undefined): string {
-  const fromStructured = textsOf(s?.["content"]);
+/**
+ * The subagent's report: the structured `content` (2.1.332 opens it with a tools-used block),
+ * else the result blocks without their wrapping (2.1.197: report and trailer blocks; 2.1.332: one
+ * block holding all of it).
+ */
+function summaryText(ev: ToolResultEvent, s: JsonObject | undefined, handBack: AgentHandBack): string {
+  const fromStructured = textsOf(s?.["content"]).map(withoutAgentTrailer).filter((t) => t !== "");
   if (fromStructured.length > 0) return fromStructured.join("\n\n");
   const blocks = Array.isArray(ev.content) ? textsOf(ev.content as Json) : [];
   const kept = blocks.filter((t) => !AgentTrailerBlock.test(t));
-  if (kept.length > 0) return kept.join("\n\n");
-  return withoutAgentTrailer(ev.text);
+  if (kept.length > 1) return kept.map(withoutAgentTrailer).join("\n\n");
+  return handBack.report;
+}
+
+/** `toolsUsed` of the envelope (2.1.332), else the tools line of its content; undefined when neither says. */
+function toolsUsedOf(s: JsonObject | undefined): readonly string[] | undefined {
+  const listed = s?.["toolsUsed"];
+  if (Array.isArray(listed)) return (listed as readonly Json[]).filter((t): t is string => typeof t === "string" && t !== "");
+  for (const text of textsOf(s?.["content"])) {
+    const tools = unwrapAgentResult(text).toolsUsed;
+    if (tools !== undefined) return tools;
+  }
+  return undefined;
 }
 
 function textsOf(value: Json | undefined): string[] {

@@ -4,15 +4,15 @@
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isObject, str } from "../../shared/jsonFields.js";
-import { isAgentToolCall, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, addOrphan, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
+import { isAgentToolCall, WorkflowType, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
+import { addBlock, addCall, addOrphan, editRecord, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
 import { Dropped, getIfAny, type Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
-import { launchedWorkflow, newRecord, mergeDraft } from "./subagentRecords.js";
+import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { replaceStandIn } from "./unseenAgentCalls.js";
 import { writeMap } from "./undoLog.js";
@@ -26,6 +26,8 @@ export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
   const parent = routeOf(d, ev.parentToolUseId);
   if (parent === Gone) return;
   if (parent !== undefined && ev.apiError !== undefined) markApiError(d, ev, parent);
+  // A retrying subagent that answers has got past its retries.
+  if (parent?.call?.subagent?.retry !== undefined && ev.apiError === undefined) editRecord(d, parent, (r) => ({ ...r, retry: undefined }));
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
     addToolUse(d, block, parent, ev.parentToolUseId, ev.timestamp);
@@ -92,6 +94,7 @@ function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, paren
   if (early !== undefined) writeMap(d.log, d.store.earlyPermissions, use.id, undefined);
   const node = addCall(d, parent, call);
   noteOrphan(d, node, use.id, parent, parentToolUseId);
+  if (use.name === "SendMessage") noteSendMessage(d, use.input);
   return node;
 }
 
@@ -118,7 +121,12 @@ export function onToolResult(d: Draft, ev: ToolResultEvent): void {
   if (call.name === "TaskStop" && !ev.isError) noteTaskStop(d, call, ev);
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
   let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent ?? launchedWorkflow(call, ev), ev.timestamp ?? call.endedAt);
-  if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
+  if (next.subagent !== undefined && status === "denied" && neverStarted(node, next.subagent, ev)) {
+    // Refused before it started (plan mode's permission_denied, a person's "no"): a refused
+    // call, not a failed subagent card with no agent behind it.
+    next = callWith(next, status, result, next.permission, undefined, next.endedAt);
+    writeMap(d.log, d.store.agents, call.toolUseId, undefined);
+  } else if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
   setCall(d, node, next); // its progress is folded in above
   if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(d, node);
 }
@@ -161,6 +169,17 @@ function noteTaskStop(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): void
   const named = str(call.input, "task_id") ?? (isObject(ev.structured) ? str(ev.structured, "task_id") : undefined);
   const link = named === undefined ? undefined : d.store.tasks.get(named);
   if (link?.kind === "agent") writeMap(d.log, d.store.stoppedByTaskStop, link.toolUseId, true);
+}
+
+/**
+ * An Agent call whose subagent never ran: its permission was refused (a prompt's "no", or
+ * 2.1.332's permission_denied), and it has no task, no steps, and a result that names no agent.
+ * A result text alone cannot tell: an interrupt leaves the same text on an agent that ran.
+ */
+function neverStarted(node: Node, record: SubagentRecord, ev: ToolResultEvent): boolean {
+  if (node.call?.permission?.state !== "denied") return false;
+  if (record.taskId !== "" || (node.list?.count ?? 0) > 0 || record.subagentType === WorkflowType) return false;
+  return !(isObject(ev.structured) && typeof ev.structured["agentId"] === "string") && !ev.text.includes("(use SendMessage");
 }
 
 function isDenial(call: ToolCallRecord, ev: ToolResultEvent): boolean {

@@ -19,7 +19,7 @@ import { editRecordById } from "./subagentRecords.js";
 export function onSessionInit(d: Draft, ev: SessionInitEvent): void {
   // Repeated at the start of every turn: it updates the header, it is not a block.
   d.meta = { ...d.meta, sessionId: ev.sessionId, cwd: ev.cwd, model: ev.model, permissionMode: ev.permissionMode, status: "running" };
-  d.inTurn = true;
+  beginTurn(d);
 }
 
 export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
@@ -36,8 +36,14 @@ export function onUserPrompt(d: Draft, ev: UserPromptEvent): void {
   addBlock(d, undefined, block);
   if (ev.parentToolUseId === null) {
     d.meta = { ...d.meta, status: "running" };
-    d.inTurn = true;
+    beginTurn(d);
   }
+}
+
+function beginTurn(d: Draft): void {
+  d.inTurn = true;
+  // The turn that hands a finished background agent's report over has begun (sessionStatus.ts).
+  d.notificationDue = false;
 }
 
 export function onInterruptMarker(d: Draft, ev: InterruptMarkerEvent): void {
@@ -58,9 +64,10 @@ export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
   for (const denial of ev.permissionDenials ?? []) markDenied(d, denial.toolUseId);
   if (ev.isError) addNotice(d, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
   for (const error of ev.errors ?? []) addNotice(d, "error", error);
+  // Idle unless background work goes on: settleStatus (sessionStatus.ts) decides once the turn has ended.
+  d.notificationDue = false;
   d.meta = {
     ...d.meta,
-    status: "idle",
     ...(ev.usage === undefined ? {} : { usage: ev.usage }),
     ...(ev.contextWindow === undefined ? {} : { contextWindow: ev.contextWindow }),
   };
@@ -94,6 +101,9 @@ export function onProcessExit(d: Draft, ev: ProcessExitEvent): void {
   finishStreaming(d);
   stopOpen(d, { spareBackground: false });
   d.inTurn = false;
+  // Nothing of this process runs on; the next one starts with no background level (it sends none at startup).
+  d.backgroundTasks = undefined;
+  d.notificationDue = false;
   if (ev.error !== undefined) {
     addNotice(d, "error", ev.error);
     d.meta = { ...d.meta, status: "error" };

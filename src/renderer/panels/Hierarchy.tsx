@@ -10,6 +10,7 @@ import { commandTitle } from "../../shared/commandEcho.js";
 import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { statusText } from "./Toolbar.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
@@ -30,12 +31,15 @@ export function Hierarchy() {
   const tabId = useApp((s) => s.activeTabId);
   const title = useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta?.title ?? s.tabs[tabId]?.info.title : undefined));
   const status = useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta?.status : undefined));
+  const background = useApp((s) => (tabId !== undefined ? (s.tabs[tabId]?.transcript.meta?.backgroundAgents ?? 0) : 0));
   if (tabId === undefined) return <div className="empty">No session.</div>;
+  // Running after its turn's result too, while background agents of the session live.
+  const said = statusText(status ?? "idle", background);
   return (
     <ul className="tree" role="tree" aria-label="Agents">
       <li role="treeitem" aria-expanded={true} aria-selected={false}>
-        <div className="node conductor">
-          <span className={`icon st-${status ?? "idle"}`}>{status === "running" ? subagentIcon("running") : "●"}</span> Conductor
+        <div className="node conductor" data-status={status ?? "idle"}>
+          <span className={`icon st-${status ?? "idle"}`} role="img" aria-label={said} title={said}>{status === "running" ? subagentIcon("running") : "●"}</span> Conductor
           <span className="dim"> {title !== undefined ? <VisibleText text={commandTitle(title)} /> : null}</span>
         </div>
         <Children tabId={tabId} parentId="" />

@@ -22,10 +22,35 @@ export function Inspector() {
   // An earlier step of a fully shown card may live only in its kept copy (fullSteps.ts).
   const block = useStepBlock(selection?.tabId ?? "", selection?.blockId ?? "");
   if (block?.call === undefined) return <div className="empty">Select a subagent or tool call.</div>;
-  return block.call.subagent !== undefined ? <SubagentDetails block={block} record={block.call.subagent} /> : <ToolDetails call={block.call} />;
+  return block.call.subagent !== undefined ? (
+    <SubagentDetails tabId={selection?.tabId ?? ""} block={block} record={block.call.subagent} />
+  ) : (
+    <ToolDetails call={block.call} />
+  );
 }
 
-function SubagentDetails({ block, record }: { block: Block; record: SubagentRecord }) {
+/** The session's own count of its subagents (a turn result's `subagent_stats`, CLI 2.1.332+). */
+function SessionAgents({ tabId }: { tabId: string }) {
+  const stats = useApp((s) => s.tabs[tabId]?.transcript.meta?.subagentStats);
+  if (stats === undefined) return null;
+  const parts: string[] = [];
+  const add = (value: number | undefined, label: string): void => {
+    if (value !== undefined && (value > 0 || label === "spawned")) parts.push(`${value} ${label}`);
+  };
+  add(stats.spawned, "spawned");
+  add(stats.completed, "completed");
+  add(stats.failed, "failed");
+  add(stats.killed, "killed");
+  add(stats.refused, "refused");
+  if (stats.maxDepth !== undefined) parts.push(`depth ≤ ${stats.maxDepth}`);
+  return (
+    <p className="dim" aria-label="Session subagents">
+      This session's subagents: {parts.join(", ")}
+    </p>
+  );
+}
+
+function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block; record: SubagentRecord }) {
   const call = block.call!;
   return (
     <div className="inspector-body" aria-label="Subagent details">
@@ -40,6 +65,10 @@ function SubagentDetails({ block, record }: { block: Block; record: SubagentReco
         <Row name="Duration">{formatDuration(record.durationMs ?? elapsedMs(call.startedAt, call.endedAt, Date.now()))}</Row>
         {record.background ? <Row name="Mode">background</Row> : null}
         {record.spawnDepth !== undefined ? <Row name="Depth">{record.spawnDepth}</Row> : null}
+        {record.parentTaskId !== undefined ? <Row name="Started by">{record.parentTaskId}</Row> : null}
+        {record.runId !== undefined ? <Row name="Run">{record.runId}</Row> : null}
+        {record.toolsUsed !== undefined ? <Row name="Tools used"><VisibleText text={record.toolsUsed.join(", ") || "none"} /></Row> : null}
+        {record.error !== undefined ? <Row name="Error"><VisibleText text={record.error} /></Row> : null}
       </dl>
       <h4>Prompt</h4>
       <pre className="out"><VisibleText text={record.prompt} /></pre>
@@ -49,6 +78,7 @@ function SubagentDetails({ block, record }: { block: Block; record: SubagentReco
           <Markdown text={record.summaryMarkdown} />
         </>
       ) : null}
+      <SessionAgents tabId={tabId} />
       <h4>Permission history</h4>
       {record.permissionHistory === undefined || record.permissionHistory.length === 0 ? (
         <div className="dim">No requests.</div>

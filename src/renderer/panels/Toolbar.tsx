@@ -2,6 +2,7 @@
 import { useState } from "react";
 import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
+import { backgroundAgentsText, InterruptConfirm } from "./InterruptConfirm.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
 import { useActiveTab } from "../store/selectors.js";
 import { formatContext } from "../util/contextUsage.js";
@@ -41,14 +42,24 @@ function NewSession() {
   );
 }
 
+/** The words of the status pill: a running session is "working", and says what works in the background. */
+export function statusText(status: string | undefined, backgroundAgents: number): string {
+  if (status === undefined) return "no session";
+  if (status !== "running") return status;
+  return backgroundAgents > 0 ? `working · ${backgroundAgentsText(backgroundAgents)}` : "working";
+}
+
 export function Toolbar() {
   const tab = useActiveTab();
   const meta = tab?.transcript.meta;
   const tabId = tab?.info.tabId;
   const usage = meta?.usage;
   const context = formatContext(meta?.contextUsage, meta?.model, meta?.contextWindow);
+  // "running" also while background agents of the session live after its turn's result.
   const running = meta?.status === "running";
   const waiting = (tab?.transcript.pending.length ?? 0) > 0;
+  const background = meta?.backgroundAgents ?? 0;
+  const interrupting = useApp((s) => tabId !== undefined && s.interrupting[tabId] === true);
   const models = tab?.sessionInfo?.models ?? [];
   const restored = useApp((s) => tabId !== undefined && s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
   return (
@@ -83,12 +94,20 @@ export function Toolbar() {
           ))}
         </select>
       </label>
-      <button className={running ? "danger" : ""} disabled={!running} onClick={interruptActive} title="Interrupt (Esc)">
-        ■ Interrupt
-      </button>
+      <span className="interrupt-slot">
+        <button
+          className={running ? "danger" : ""}
+          disabled={!running || interrupting}
+          onClick={interruptActive}
+          title={background > 0 ? `Interrupt (Esc): also stops ${backgroundAgentsText(background)}` : "Interrupt (Esc)"}
+        >
+          {interrupting ? "■ Interrupting…" : "■ Interrupt"}
+        </button>
+        <InterruptConfirm />
+      </span>
       <span className="spacer" />
       <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
-        {waiting ? "waiting for you" : (meta?.status ?? "no session")}
+        {waiting ? "waiting for you" : statusText(meta?.status, background)}
       </span>
       <span className="stat" title="Session cost">{formatCost(meta?.costUsd)}</span>
       <span className="stat" title="Tokens in / out of the last turn">

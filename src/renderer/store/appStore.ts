@@ -30,6 +30,16 @@ export interface AppState {
   readonly restored: Readonly<Record<string, true>>;
   /** Bumped to ask the transcript to scroll a block into view. */
   readonly scrollRequest: { readonly blockId: string; readonly seq: number } | undefined;
+  /** An interrupt that would stop background agents, waiting for the person to confirm it (actions.ts). */
+  readonly interruptConfirm: InterruptConfirm | undefined;
+  /** Tabs whose interrupt was sent and has not taken effect yet. */
+  readonly interrupting: Readonly<Record<string, true>>;
+}
+
+export interface InterruptConfirm {
+  readonly tabId: string;
+  /** The background agents it would stop, as counted when it was asked for. */
+  readonly agents: number;
 }
 
 export const MaxLogEntries = 2000;
@@ -44,6 +54,8 @@ export const useApp = create<AppState>()(() => ({
   sessions: [],
   restored: {},
   scrollRequest: undefined,
+  interruptConfirm: undefined,
+  interrupting: {},
 }));
 
 export function emptyTab(info: TabInfo): TabState {
@@ -121,6 +133,18 @@ export function insertNested(tabId: string, parentId: string, blocks: readonly B
     const tab = s.tabs[tabId];
     if (tab === undefined) return {};
     return { tabs: { ...s.tabs, [tabId]: { ...tab, transcript: applyDelta(tab.transcript, { tabId, upserts, children }) } } };
+  });
+}
+
+export function setInterruptConfirm(confirm: InterruptConfirm | undefined): void {
+  useApp.setState({ interruptConfirm: confirm });
+}
+
+export function setInterrupting(tabId: string, on: boolean): void {
+  useApp.setState((s) => {
+    if ((s.interrupting[tabId] === true) === on) return {};
+    const { [tabId]: _gone, ...rest } = s.interrupting;
+    return { interrupting: on ? { ...rest, [tabId]: true } : rest };
   });
 }
 

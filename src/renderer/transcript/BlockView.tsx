@@ -4,6 +4,8 @@ import type { Block } from "../../shared/transcript.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { CommandEcho } from "./CommandEcho.js";
 import { parseCommandEcho } from "../../shared/commandEcho.js";
+import { splitIdeContext } from "../../shared/ideContext.js";
+import { IdeNotes } from "./IdeNote.js";
 import { SubagentCard } from "./SubagentCard.js";
 import { ToolCard } from "./ToolCard.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -13,10 +15,12 @@ export const BlockView = memo(function BlockView({ tabId, block, nested }: { tab
     case "user": {
       const echo = parseCommandEcho(block.text);
       if (echo !== undefined && (block.images?.length ?? 0) === 0) return <CommandEcho id={block.id} parts={echo} />;
+      const ide = splitIdeContext(block.text ?? "");
       return (
         <div className="user-prompt" aria-label="Prompt" data-block-id={block.id}>
-          <div className="who">You</div>
-          <div className="user-text"><VisibleText text={block.text ?? ""} /></div>
+          <div className="who">You{block.queued === true ? <span className="chip" aria-label="Queued"> queued</span> : null}</div>
+          <IdeNotes notes={ide.notes} />
+          <div className="user-text"><VisibleText text={ide.words} /></div>
           {block.images?.map((img, i) => (
             <img key={i} className="thumb" alt="attached" src={`data:${img.mediaType};base64,${img.data}`} />
           ))}

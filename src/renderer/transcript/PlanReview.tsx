@@ -4,11 +4,12 @@ import { useState } from "react";
 import type { PendingPermission } from "../../shared/api.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { field } from "../util/format.js";
-import { HiddenTextWarning } from "../util/VisibleText.js";
+import { HiddenTextWarning, VisibleText } from "../util/VisibleText.js";
 import { useAnswer } from "./PermissionPrompt.js";
 
 export function PlanReview({ tabId, request }: { tabId: string; request: PendingPermission }) {
-  const original = field(request.input, "plan");
+  // CLI 2.1.332 may send only the plan file's path: the main side read the plan from it.
+  const original = field(request.input, "plan") || (request.planFromFile ?? "");
   const [plan, setPlan] = useState(original);
   const [editing, setEditing] = useState(false);
   const [feedback, setFeedback] = useState("");
@@ -20,6 +21,11 @@ export function PlanReview({ tabId, request }: { tabId: string; request: Pending
         <span className="perm-dot" aria-hidden="true">●</span> Plan ready for review
         <button className="link" onClick={() => setEditing((e) => !e)}>{editing ? "Preview" : "Edit"}</button>
       </div>
+      {request.planFileProblem !== undefined && original === "" ? (
+        <div className="note error" role="alert">
+          <VisibleText text={request.planFileProblem} />
+        </div>
+      ) : null}
       <HiddenTextWarning texts={[plan]} />
       {editing ? (
         <textarea aria-label="Plan" className="plan-edit" value={plan} onChange={(e) => setPlan(e.target.value)} rows={12} />

@@ -2,7 +2,7 @@
 // tick re-renders this card only; its expanded state lives in the store keyed by toolUseId, so it
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";
-import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord } from "../../shared/transcript.js";
+import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord, type SubagentRetry } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { addLog, insertNested, select, setExpanded, useApp } from "../store/appStore.js";
@@ -74,7 +74,13 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
       {pending.map((p) => (
         <PermissionPrompt key={p.requestId} tabId={tabId} request={p} />
       ))}
+      {!running && record.error !== undefined ? (
+        <div className="note error" aria-label="Why it ended"><VisibleText text={record.error} /></div>
+      ) : null}
       {showSummary ? <Markdown className="summary-md" text={summary} /> : null}
+      {!running && record.toolsUsed !== undefined && record.toolsUsed.length > 0 ? (
+        <div className="dim tools-used" aria-label="Tools used">used <VisibleText text={record.toolsUsed.join(", ")} /></div>
+      ) : null}
       {expanded ? <Expanded tabId={tabId} block={block} record={record} /> : null}
     </article>
   );
@@ -84,11 +90,19 @@ function ProgressLine({ record }: { record: SubagentRecord }) {
   return (
     <div className="progress" aria-label="Progress">
       <span className="progress-text"><VisibleText text={record.progressLine ?? "Working…"} /></span>
+      {record.retry !== undefined ? <span className="chip warning" aria-label="Retrying">{retryText(record.retry)}</span> : null}
       {record.lastToolName !== undefined ? <span className="chip"><VisibleText text={record.lastToolName} /></span> : null}
       <span className="tokens" aria-label="Tokens">{formatTokens(record.totalTokens)} tokens</span>
       {record.toolUses !== undefined ? <span className="dim">{record.toolUses} tools</span> : null}
     </div>
   );
+}
+
+/** "retrying (2/3, overloaded)": which attempt of how many, and why. */
+export function retryText(retry: SubagentRetry): string {
+  const parts = [retry.maxRetries !== undefined ? `${retry.attempt}/${retry.maxRetries}` : `attempt ${retry.attempt}`];
+  if (retry.reason !== undefined) parts.push(retry.reason);
+  return `retrying (${parts.join(", ")})`;
 }
 
 type LoadState = "idle" | "loading" | "loaded" | "failed";

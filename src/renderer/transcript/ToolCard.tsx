@@ -35,7 +35,7 @@ export const ToolCard = memo(function ToolCard({ tabId, block, nested }: { tabId
         </button>
         {call.permission !== undefined && pending === undefined ? <PermissionBadge state={call.permission} /> : null}
       </header>
-      {pending === undefined || !Interactive.has(call.name) ? (
+      {pending === undefined || !(Interactive.has(call.name) || pending.requiresUserInteraction === true) ? (
         <div className="card-body">
           <ToolBody call={call} />
         </div>

@@ -2,6 +2,7 @@
 import { api, report } from "../apiClient.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
 import { commandTitle } from "../../shared/commandEcho.js";
+import { statusText } from "../panels/Toolbar.js";
 import { Composer } from "./Composer.js";
 import { OrphanPermissions } from "./OrphanPermissions.js";
 import { TranscriptList } from "./TranscriptList.js";
@@ -24,10 +25,12 @@ function SessionTab({ tabId, active }: { tabId: string; active: boolean }) {
   const status = useApp((s) => s.tabs[tabId]?.transcript.meta?.status ?? "idle");
   const restored = useApp((s) => s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
   const waiting = useApp((s) => (s.tabs[tabId]?.transcript.pending.length ?? 0) > 0);
+  const background = useApp((s) => s.tabs[tabId]?.transcript.meta?.backgroundAgents ?? 0);
+  const said = waiting ? "waiting for you" : statusText(status, background);
   return (
     <div className={`session-tab ${active ? "active" : ""}`}>
       <button role="tab" aria-selected={active} onClick={() => setActiveTab(tabId)} title={visibleString(title)}>
-        <span className={`dot ${waiting ? "waiting" : status}`} aria-hidden="true" />
+        <span className={`dot ${waiting ? "waiting" : status}`} role="img" aria-label={said} title={said} data-status={waiting ? "waiting" : status} />
         <VisibleText text={title} />
         {restored ? <span className="dim"> (history)</span> : null}
       </button>

@@ -152,6 +152,8 @@ export interface ResultMessage extends Envelope {
   }[];
   readonly terminal_reason?: string;
   readonly errors?: readonly string[];
+  /** 2.1.332+: counts of the session's subagents (spawned, completed, failed, killed, refused, …). */
+  readonly subagent_stats?: JsonObject;
 }
 
 /** Raw Anthropic SSE event, only with `--include-partial-messages`. */
@@ -190,6 +192,13 @@ export interface TaskStartedMessage extends Envelope {
   /** `local_agent` for subagents, `local_bash` for a long Bash call. */
   readonly task_type?: string;
   readonly prompt?: string;
+  /** 2.1.332+: one per run; a SendMessage continuation is a new run of the same task. */
+  readonly run_id?: string;
+  readonly is_backgrounded?: boolean;
+  readonly spawn_depth?: number;
+  /** The task of the agent that started this one (depth ≥ 2, or a subagent's own local_bash task). */
+  readonly parent_task_id?: string;
+  readonly owned_by_subagent?: boolean;
 }
 export interface TaskProgressMessage extends Envelope {
   readonly type: "system";
@@ -201,6 +210,7 @@ export interface TaskProgressMessage extends Envelope {
   readonly usage?: TaskUsage;
   readonly last_tool_name?: string;
   readonly summary?: string;
+  readonly run_id?: string;
 }
 export interface TaskUpdatedMessage extends Envelope {
   readonly type: "system";
@@ -209,8 +219,11 @@ export interface TaskUpdatedMessage extends Envelope {
   readonly patch: {
     readonly status?: string;
     readonly end_time?: number;
+    /** 2.1.332+: why the agent died ("Agent terminated early due to an API error: …"). */
+    readonly error?: string;
     readonly [key: string]: Json | undefined;
   };
+  readonly run_id?: string;
 }
 export interface TaskNotificationMessage extends Envelope {
   readonly type: "system";
@@ -222,6 +235,9 @@ export interface TaskNotificationMessage extends Envelope {
   readonly output_file?: string;
   readonly summary?: string;
   readonly usage?: TaskUsage;
+  readonly run_id?: string;
+  /** 2.1.332+: `summary` is the agent's final report, not a label. */
+  readonly summary_is_report?: boolean;
 }
 
 export interface ApiRetryMessage extends Envelope {
@@ -292,6 +308,80 @@ export interface SessionStateChangedMessage extends Envelope {
   /** `running`, `requires_action`, `idle`. */
   readonly state: string;
 }
+/** 2.1.332+: a tool call refused without a prompt (plan mode, auto mode, a classifier). */
+export interface PermissionDeniedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "permission_denied";
+  readonly tool_name: string;
+  readonly tool_use_id: string;
+  /** The refused subagent's task id; absent for the main agent. */
+  readonly agent_id?: string;
+  readonly message?: string;
+  readonly decision_reason_type?: string;
+  readonly decision_reason_code?: string;
+  readonly decision_reason?: string;
+}
+/** 2.1.332+: a notice for the person (e.g. why plan mode refuses every action). */
+export interface InformationalMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "informational";
+  readonly content: string;
+  /** `info`, `warning`, `error`, … */
+  readonly level?: string;
+  readonly tag?: string;
+  readonly isMeta?: boolean;
+}
+/** 2.1.332+: the session's title changed. */
+export interface SessionTitleChangedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "session_title_changed";
+  readonly title: string;
+}
+/** One live background task of `system/background_tasks_changed`. */
+export interface BackgroundTaskEntry {
+  readonly task_id: string;
+  readonly run_id?: string;
+  /** `local_agent` (a subagent), `local_bash`, … */
+  readonly task_type: string;
+  readonly subagent_type?: string;
+  readonly description: string;
+  readonly parent_task_id?: string;
+  /** Not activity (a watcher): hosts leave it out of "working". */
+  readonly ambient?: boolean;
+  /** A run a tool call waits for: part of the foreground turn. */
+  readonly awaited?: boolean;
+  readonly tool_use_id?: string;
+}
+/** 2.1.332+: the whole set of live background tasks, sent on every change ([] when none). Replaces the set. */
+export interface BackgroundTasksChangedMessage extends Envelope {
+  readonly type: "system";
+  readonly subtype: "background_tasks_changed";
+  readonly tasks: readonly BackgroundTaskEntry[];
+}
+/** 2.1.332+: a prompt sent with a uuid was queued, started or completed. */
+export interface CommandLifecycleMessage extends Envelope {
+  readonly type: "command_lifecycle";
+  readonly command_uuid: string;
+  readonly state: "queued" | "started" | "completed" | string;
+}
+/** 2.1.332+: progress of a running tool; for an Agent call, a subagent's API retry. */
+export interface ToolProgressMessage extends Envelope {
+  readonly type: "tool_progress";
+  readonly tool_use_id: string;
+  readonly tool_name?: string;
+  readonly parent_tool_use_id?: string | null;
+  readonly elapsed_time_seconds?: number;
+  readonly subagent_type?: string;
+  readonly subagent_retry?: {
+    readonly agent_id?: string;
+    readonly attempt?: number;
+    readonly max_retries?: number;
+    readonly retry_delay_ms?: number;
+    readonly error_status?: number | null;
+    readonly error_category?: string;
+  };
+}
+
 export interface PromptSuggestionMessage extends Envelope {
   readonly type: "prompt_suggestion";
   readonly suggestion: string;
@@ -310,7 +400,11 @@ export type SystemMessage =
   | HookProgressMessage
   | HookResponseMessage
   | ThinkingTokensMessage
-  | SessionStateChangedMessage;
+  | SessionStateChangedMessage
+  | PermissionDeniedMessage
+  | InformationalMessage
+  | SessionTitleChangedMessage
+  | BackgroundTasksChangedMessage;
 
 // ---- control protocol (both directions) -------------------------------------------------------
 
@@ -337,6 +431,8 @@ export interface CanUseToolRequest {
   readonly permission_suggestions?: readonly PermissionUpdate[];
   readonly blocked_path?: string;
   readonly decision_reason?: string;
+  /** 2.1.332+: only a person can answer (ExitPlanMode, AskUserQuestion): no policy may decide it. */
+  readonly requires_user_interaction?: boolean;
 }
 export interface HookCallbackRequest {
   readonly subtype: "hook_callback";
@@ -382,6 +478,8 @@ export type ProtocolMessage =
   | ResultMessage
   | StreamEventMessage
   | PromptSuggestionMessage
+  | CommandLifecycleMessage
+  | ToolProgressMessage
   | ControlRequestMessage
   | ControlResponseMessage
   | ControlCancelRequestMessage

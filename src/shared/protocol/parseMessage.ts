@@ -82,6 +82,11 @@ const HOOK_FIELDS = ["hook_id", "hook_name", "hook_event"] as const;
 const SESSION_STATE_FIELDS = ["state"] as const;
 const CANCEL_FIELDS = ["request_id"] as const;
 const SUGGESTION_FIELDS = ["suggestion"] as const;
+const PERMISSION_DENIED_FIELDS = ["tool_name", "tool_use_id"] as const;
+const INFORMATIONAL_FIELDS = ["content"] as const;
+const TITLE_FIELDS = ["title"] as const;
+const COMMAND_LIFECYCLE_FIELDS = ["command_uuid", "state"] as const;
+const TOOL_PROGRESS_FIELDS = ["tool_use_id"] as const;
 
 function isObject(value: unknown): value is Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -269,12 +274,20 @@ const SYSTEM_CHECKERS: ReadonlyMap<string, Checker> = new Map(Object.entries({
   hook_response: (v) => needStrings(v, HOOK_FIELDS),
   thinking_tokens: (v) => (typeof v.estimated_tokens === "number" ? OK : "missing number field `estimated_tokens`"),
   session_state_changed: (v) => needStrings(v, SESSION_STATE_FIELDS),
+  permission_denied: (v) => needStrings(v, PERMISSION_DENIED_FIELDS),
+  informational: (v) => needStrings(v, INFORMATIONAL_FIELDS),
+  session_title_changed: (v) => needStrings(v, TITLE_FIELDS),
+  // The entries are read leniently (toClientEvents.ts): a damaged one is left out, not the whole set.
+  background_tasks_changed: (v) => (Array.isArray(v.tasks) ? OK : "`tasks` must be an array"),
 } satisfies Record<string, Checker>));
+
+const NoSessionIdNeeded: ReadonlySet<string> = new Set(["permission_denied", "informational", "session_title_changed"]);
 
 function checkSystem(value: Obj): Verdict {
   const subtype = value.subtype;
   if (typeof subtype !== "string") return "missing string field `subtype`";
-  if (typeof value.session_id !== "string") return "missing string field `session_id`";
+  // The notices 2.1.332 added do not concern the session's state: a line without its id is still worth showing.
+  if (typeof value.session_id !== "string" && !NoSessionIdNeeded.has(subtype)) return "missing string field `session_id`";
   const checker = SYSTEM_CHECKERS.get(subtype);
   if (checker === undefined) return { subtype };
   return prefixed(subtype, checker(value));
@@ -291,4 +304,6 @@ const CHECKERS: ReadonlyMap<string, Checker> = new Map(Object.entries({
   control_cancel_request: (v) => needStrings(v, CANCEL_FIELDS),
   keep_alive: () => OK,
   prompt_suggestion: (v) => needStrings(v, SUGGESTION_FIELDS),
+  command_lifecycle: (v) => needStrings(v, COMMAND_LIFECYCLE_FIELDS),
+  tool_progress: (v) => needStrings(v, TOOL_PROGRESS_FIELDS),
 } satisfies Record<string, Checker>));

@@ -6,11 +6,14 @@
 // damaged line, counts as absent, so the rest of the line still arrives and nothing downstream
 // meets a number where it expects text.
 
-import type { ClientEvent, ToolResultEvent, UserPromptEvent } from "../events.js";
+import type { BackgroundTask, ClientEvent, ToolResultEvent, UserPromptEvent } from "../events.js";
+import type { SubagentStats } from "../transcript.js";
 import { arr, isObject, num, obj, str } from "../jsonFields.js";
 import type {
   AssistantMessage,
   ControlRequestMessage,
+  PermissionDeniedMessage,
+  ToolProgressMessage,
   HookProgressMessage,
   HookResponseMessage,
   HookStartedMessage,
@@ -51,6 +54,10 @@ export function toClientEvents(message: ProtocolMessage, lineNumber = 0): Client
       return [{ kind: "stream_delta", parentToolUseId: message.parent_tool_use_id, event: message.event }];
     case "prompt_suggestion":
       return [{ kind: "prompt_suggestion", suggestion: message.suggestion }];
+    case "command_lifecycle":
+      return [{ kind: "command_lifecycle", commandUuid: message.command_uuid, state: message.state }];
+    case "tool_progress":
+      return toolProgressEvents(message);
     case "control_request":
       return controlRequestEvents(message);
     case "control_cancel_request":
@@ -94,10 +101,67 @@ function systemEvents(message: SystemMessage): ClientEvent[] {
       const trigger = message.compact_metadata.trigger;
       return [{ kind: "compact_boundary", trigger, preTokens: num(meta, "pre_tokens"), postTokens: num(meta, "post_tokens") }];
     }
+    case "permission_denied":
+      return [permissionDenied(message)];
+    case "informational":
+      return [{ kind: "notice", level: noticeLevel(str(fields(message), "level")), text: message.content }];
+    case "session_title_changed":
+      return [{ kind: "title", title: message.title, source: "custom" }];
+    case "background_tasks_changed":
+      return [{ kind: "background_tasks", tasks: backgroundTasksOf(message.tasks) }];
     case "thinking_tokens":
     case "session_state_changed":
       return [];
   }
+}
+
+/** The entries that name a task; one without a string task_id is left out, not the whole set. */
+function backgroundTasksOf(tasks: readonly unknown[]): BackgroundTask[] {
+  const out: BackgroundTask[] = [];
+  for (const entry of tasks as readonly Json[]) {
+    if (!isObject(entry)) continue;
+    const taskId = str(entry, "task_id");
+    if (taskId === undefined) continue;
+    const subagentType = str(entry, "subagent_type");
+    out.push({
+      taskId,
+      taskType: str(entry, "task_type") ?? "",
+      description: str(entry, "description") ?? "",
+      ...(subagentType === undefined ? {} : { subagentType }),
+      ...(entry["ambient"] === true ? { ambient: true } : {}),
+      ...(entry["awaited"] === true ? { awaited: true } : {}),
+    });
+  }
+  return out;
+}
+
+function noticeLevel(level: string | undefined): "info" | "warning" | "error" {
+  return level === "warning" || level === "error" ? level : "info";
+}
+
+function permissionDenied(message: PermissionDeniedMessage): ClientEvent {
+  const f = fields(message);
+  const reasonType = str(f, "decision_reason_type");
+  return {
+    kind: "permission_denied",
+    toolName: message.tool_name,
+    toolUseId: message.tool_use_id,
+    agentId: str(f, "agent_id"),
+    reason: str(f, "message") ?? str(f, "decision_reason") ?? "Refused by Claude Code without asking.",
+    ...(reasonType === undefined ? {} : { reasonType }),
+  };
+}
+
+/** A tool's progress moves nothing Baton shows, except a subagent's API retry (on the Agent call's card). */
+function toolProgressEvents(message: ToolProgressMessage): ClientEvent[] {
+  const f = fields(message);
+  const retry = obj(f, "subagent_retry");
+  const agentCall = str(f, "parent_tool_use_id");
+  const attempt = num(retry, "attempt");
+  if (retry === undefined || agentCall === undefined || attempt === undefined) return [];
+  const status = num(retry, "error_status");
+  const reason = str(retry, "error_category") ?? (status === undefined ? undefined : String(status));
+  return [{ kind: "subagent_retry", agentToolUseId: agentCall, attempt, maxRetries: num(retry, "max_retries"), reason }];
 }
 
 function sessionInit(message: SystemInitMessage): ClientEvent {
@@ -129,6 +193,9 @@ function taskEvent(message: TaskMessage): ClientEvent {
         subagentType: str(f, "subagent_type"),
         taskType: str(f, "task_type"),
         prompt: str(f, "prompt"),
+        runId: str(f, "run_id"),
+        spawnDepth: num(f, "spawn_depth"),
+        parentTaskId: str(f, "parent_task_id"),
       };
     case "task_progress":
       return {
@@ -139,10 +206,18 @@ function taskEvent(message: TaskMessage): ClientEvent {
         lastToolName: str(f, "last_tool_name"),
         usage: taskUsageOf(f["usage"]),
         summary: str(f, "summary"),
+        runId: str(f, "run_id"),
       };
     case "task_updated": {
       const patch = fields(message.patch);
-      return { kind: "task_updated", taskId, status: str(patch, "status"), endTime: num(patch, "end_time") };
+      return {
+        kind: "task_updated",
+        taskId,
+        status: str(patch, "status"),
+        endTime: num(patch, "end_time"),
+        error: str(patch, "error"),
+        runId: str(f, "run_id"),
+      };
     }
     case "task_notification":
       return {
@@ -153,6 +228,8 @@ function taskEvent(message: TaskMessage): ClientEvent {
         summary: str(f, "summary"),
         outputFile: str(f, "output_file"),
         usage: taskUsageOf(f["usage"]),
+        runId: str(f, "run_id"),
+        summaryIsReport: f["summary_is_report"] === true ? true : undefined,
       };
   }
 }
@@ -275,7 +352,32 @@ function turnResult(message: ResultMessage): ClientEvent {
     errors: errors === undefined ? undefined : strings(errors),
     contextWindow: contextWindowOf(obj(f, "modelUsage")),
     permissionDenials: denials?.filter(isObject).map((d) => ({ toolName: str(d, "tool_name") ?? "", toolUseId: str(d, "tool_use_id") ?? "" })),
+    subagentStats: subagentStatsOf(obj(f, "subagent_stats")),
   };
+}
+
+/** The figures of `subagent_stats` a person reads; groups (killed, refused) summed. */
+function subagentStatsOf(stats: JsonObject | undefined): SubagentStats | undefined {
+  if (stats === undefined) return undefined;
+  const out: Record<string, number> = {};
+  const put = (key: keyof SubagentStats, value: number | undefined): void => {
+    if (value !== undefined) out[key] = value;
+  };
+  put("spawned", num(stats, "spawned"));
+  put("startedInBackground", num(stats, "started_in_background"));
+  put("completed", num(stats, "completed"));
+  put("failed", num(stats, "failed"));
+  put("killed", sumOf(obj(stats, "killed")));
+  put("refused", sumOf(obj(stats, "refused")));
+  put("maxDepth", num(stats, "max_depth"));
+  return out as SubagentStats;
+}
+
+function sumOf(group: JsonObject | undefined): number | undefined {
+  if (group === undefined) return undefined;
+  let total = 0;
+  for (const value of Object.values(group)) if (typeof value === "number" && Number.isFinite(value)) total += value;
+  return total;
 }
 
 /** The largest window among the models used: the main model's (subagents may use smaller ones). */
@@ -303,6 +405,7 @@ function controlRequestEvents(message: ControlRequestMessage): ClientEvent[] {
       description: str(f, "description"),
       suggestions: arr(f, "permission_suggestions")?.filter(isObject) as PermissionUpdate[] | undefined,
       blockedPath: str(f, "blocked_path"),
+      requiresUserInteraction: f["requires_user_interaction"] === true ? true : undefined,
     },
   ];
 }

@@ -1,5 +1,6 @@
 // Every recordable scenario, by name (`npm run record -- <name>` or `all`).
 import { backgroundPermission, nestedPermission } from "./agentPermissions.js";
+import { backgroundInterrupt } from "./backgroundInterrupt.js";
 import { backgroundOneShot, backgroundSubagent } from "./backgroundSubagent.js";
 import { deepNesting } from "./deepNesting.js";
 import { hooksAndAgents } from "./hooksAndAgents.js";
@@ -45,6 +46,7 @@ export const SCENARIOS: readonly Scenario[] = [
   deepNesting,
   taskStop,
   workflow,
+  backgroundInterrupt,
 ];
 
 export function findScenario(name: string): Scenario | undefined {

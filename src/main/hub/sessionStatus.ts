@@ -1,0 +1,77 @@
+// The session's status: "running" (working) while its turn runs, and also, since 2.1.332 runs
+// Agent calls in the background by default, while a background task of it lives or the turn that
+// delivers a finished agent's report is still to come (PROTOCOL-2.1.332.md §2). The first result
+// of a turn no longer means the work is done.
+//
+// What lives comes from `system/background_tasks_changed` when this CLI process has sent one (a
+// level that replaces the last); 2.1.197 never sends it, and then it is what the hub knows: the
+// cards of background Agent calls that are still running.
+
+import type { BackgroundTask, BackgroundTasksEvent, TaskNotificationEvent, TaskUpdatedEvent } from "../../shared/events.js";
+import type { Draft } from "./draft.js";
+import { isAlive } from "./store.js";
+import { agentToolUseId } from "./subagentRecords.js";
+
+export interface LiveBackground {
+  /** Background tasks that are work (not watchers). */
+  readonly tasks: number;
+  /** Of those, subagents the main turn does not wait for: what an interrupt would stop besides the turn. */
+  readonly agents: number;
+}
+
+export function onBackgroundTasks(d: Draft, ev: BackgroundTasksEvent): void {
+  d.backgroundTasks = ev.tasks;
+}
+
+/**
+ * A background agent that ends on its own, outside a turn, starts a turn of its own that hands its
+ * report to the model: until that turn begins, the session is not done. A stopped agent starts
+ * none (an interrupt ends with no turn at all). `wasLive`: the card ran before the task event.
+ */
+export function noteBackgroundEnd(d: Draft, ev: TaskUpdatedEvent | TaskNotificationEvent, wasLive: boolean): void {
+  if (d.inTurn || !wasLive || (ev.status !== "completed" && ev.status !== "failed")) return;
+  if (!isLiveBackgroundTask(d, ev.taskId, ev.kind === "task_notification" ? ev.toolUseId : undefined)) d.notificationDue = true;
+}
+
+/** Whether the task of a task event is a background agent whose card still runs (read before the event changes it). */
+export function isLiveBackgroundTask(d: Draft, taskId: string, toolUseId: string | undefined): boolean {
+  const id = agentToolUseId(d, taskId, toolUseId);
+  const record = id === undefined ? undefined : d.store.agents.get(id)?.call?.subagent;
+  return record?.background === true && record.status === "running";
+}
+
+export function liveBackground(d: Draft): LiveBackground {
+  return d.backgroundTasks !== undefined ? fromLevel(d.backgroundTasks) : fromCards(d);
+}
+
+function fromLevel(tasks: readonly BackgroundTask[]): LiveBackground {
+  let work = 0;
+  let agents = 0;
+  for (const task of tasks) {
+    if (task.ambient === true) continue;
+    work++;
+    if (task.taskType === "local_agent" && task.awaited !== true) agents++;
+  }
+  return { tasks: work, agents };
+}
+
+/** 2.1.197: the running cards of background Agent calls (a foreground card ends with its turn). */
+function fromCards(d: Draft): LiveBackground {
+  let agents = 0;
+  for (const node of d.store.agents.values()) {
+    const record = node.call?.subagent;
+    if (record?.background === true && record.status === "running" && isAlive(d.store, node)) agents++;
+  }
+  return { tasks: agents, agents };
+}
+
+/** Sets the status and the background count from what the draft now holds. An error status stays until a new turn. */
+export function settleStatus(d: Draft): void {
+  const live = liveBackground(d);
+  const working = d.inTurn || d.notificationDue || live.tasks > 0;
+  const status = d.meta.status === "error" && !working ? "error" : working ? "running" : "idle";
+  const backgroundAgents = live.agents > 0 ? live.agents : undefined;
+  if (d.meta.status === status && d.meta.backgroundAgents === backgroundAgents) return;
+  const { backgroundAgents: _old, ...rest } = d.meta;
+  d.meta = { ...rest, status, ...(backgroundAgents === undefined ? {} : { backgroundAgents }) };
+}
