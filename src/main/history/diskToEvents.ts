@@ -12,6 +12,7 @@ import type { ContentBlock, Json, JsonObject, ToolResultBlock, Usage } from "../
 import { boundJsonDepth, MaxJsonDepth } from "../../shared/boundedJson.js";
 import { arr, bool, isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { parseCommandEcho } from "../../shared/commandEcho.js";
+import { HeavyLineTypes } from "./heavyLines.js";
 import { isTaskNotificationText, parseTaskNotification } from "./taskNotification.js";
 
 const InterruptPrefix = "[Request interrupted by user";
@@ -29,12 +30,7 @@ const IgnoredTypes = new Set([
   "agent-name",
   "tag",
   // CLI 2.1.332's request records and bookkeeping; normally passed over unparsed (heavyLines.ts).
-  "api-request",
-  "api-request-blob",
-  "api-request-shape",
-  "atis-latch",
-  "cost-state",
-  "tools-used",
+  ...HeavyLineTypes,
 ]);
 
 /**

@@ -6,13 +6,12 @@
 // call would have: a launch (tool_use + `async_launched` receipt naming its agent id) after that
 // line, so the linker finds its file by agent id and the notification completes the card.
 
-import { readdir } from "node:fs/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import { obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
 import { notRegularAt } from "./regularFile.js";
-import { insideProject, isCompactionAgent, readMeta } from "./sidechains.js";
+import { insideProject, isCompactionAgent, readMeta, subagentsFolder } from "./sidechains.js";
 
 export interface LineInsert {
   /** The main line the events go after; undefined: at the end. */
@@ -34,15 +33,7 @@ export function forkToolUseId(agentId: string): string {
 }
 
 export async function findForkCards(projectDir: string, sessionId: string, problems?: HistoryProblem[]): Promise<LineInsert[]> {
-  const where = [sessionId, "subagents"];
-  const dir = await insideProject(projectDir, where, "the subagents folder");
-  if (dir === undefined) return [];
-  let names: string[];
-  try {
-    names = (await readdir(dir)).sort();
-  } catch {
-    return [];
-  }
+  const { where, names } = await subagentsFolder(projectDir, sessionId);
   const present = new Set(names);
   const out: LineInsert[] = [];
   for (const name of names) {

@@ -4,7 +4,6 @@
 // subagent (sideConversations.ts); the restore shows the question and the answer as a side note at
 // the main line it was asked after, or at the end when that line is not in the main file.
 
-import { readdir } from "node:fs/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import { str } from "../../shared/jsonFields.js";
 import { mapDiskLine } from "./diskToEvents.js";
@@ -12,7 +11,7 @@ import type { LineInsert } from "./forkCards.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
 import { notRegularAt } from "./regularFile.js";
-import { insideProject, readMeta } from "./sidechains.js";
+import { insideProject, readMeta, subagentsFolder } from "./sidechains.js";
 import { isSideQuestion } from "./sideConversations.js";
 
 /** Heading of a side note: it is not part of the conversation the model saw. */
@@ -29,15 +28,7 @@ interface SideQuestion {
 }
 
 export async function findSideQuestions(projectDir: string, sessionId: string, problems?: HistoryProblem[]): Promise<LineInsert[]> {
-  const where = [sessionId, "subagents"];
-  const dir = await insideProject(projectDir, where, "the subagents folder");
-  if (dir === undefined) return [];
-  let names: string[];
-  try {
-    names = (await readdir(dir)).sort();
-  } catch {
-    return [];
-  }
+  const { where, names } = await subagentsFolder(projectDir, sessionId);
   const found: SideQuestion[] = [];
   for (const name of names) {
     const agentId = /^agent-(.+)\.jsonl$/.exec(name)?.[1];

@@ -55,6 +55,13 @@ export async function insideProject(projectDir: string, names: readonly string[]
   return undefined;
 }
 
+/** The names in a session's `subagents` folder, sorted; none when it is missing or leads outside. */
+export async function subagentsFolder(projectDir: string, sessionId: string): Promise<{ readonly where: readonly string[]; readonly names: readonly string[] }> {
+  const where = [sessionId, "subagents"];
+  const dir = await insideProject(projectDir, where, "the subagents folder");
+  return { where, names: dir === undefined ? [] : (await listDir(dir)).sort() };
+}
+
 async function listDir(dir: string): Promise<string[]> {
   try {
     return await readdir(dir);
