@@ -7,6 +7,7 @@ import { chromiumAvailable } from "../support/ui/browser.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 import { sendMessageContinue } from "../support/scenarios/sendMessageContinue.js";
 import { workflow } from "../support/scenarios/workflow.js";
+import { testCliVersion } from "../support/cliEnv.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSubagents: /usr/bin/chromium not found, skipping browser tests");
@@ -163,10 +164,12 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     const run = baton.subagentCard("workflow", "Two agents in parallel");
     await pw(run).toBeVisible({ timeout: 30_000 });
     // Nothing of the agents streams: expanding the card reads the run's transcripts, as far as they
-    // go. The labels are in the run's record, written when it ends: until then, each agent's prompt.
+    // go. 2.1.197 writes the labels only in the run's record, at its end: until then, each agent's
+    // prompt names it. 2.1.332 writes them in the run's journal as each agent starts.
     await baton.expand(run);
-    const one = baton.subagentCard("workflow-subagent", "[[SUB-A]] read part one", run);
-    const two = baton.subagentCard("workflow-subagent", "[[SUB-B]] read part two", run);
+    const labelsEarly = testCliVersion() !== "2.1.197";
+    const one = baton.subagentCard("workflow-subagent", labelsEarly ? "Reader one" : "[[SUB-A]] read part one", run);
+    const two = baton.subagentCard("workflow-subagent", labelsEarly ? "Reader two" : "[[SUB-B]] read part two", run);
     await pw(two).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
     await pw(one).toHaveAttribute("data-status", "running");
     await baton.expand(one);
@@ -188,7 +191,9 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     app = await startWebApp(
       {
         // The filler comes a little after the card completes; the checks below do not depend on it.
-        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick")] }, { blocks: [text("Finished."), ...filler], delayMs: 1500 }],
+        // Foreground on purpose: in the background (2.1.332's default) the filler would come at
+        // once and scroll the card away while it ticks.
+        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick", { run_in_background: false })] }, { blocks: [text("Finished."), ...filler], delayMs: 1500 }],
         "SUB-A": [
           { blocks: [bashCall("echo tick-1", "Tick one")], delayMs: 800 },
           { blocks: [bashCall("echo tick-2", "Tick two")], delayMs: 1500 },

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { runRecordPath, workflowEvents } from "../../src/main/history/workflowRuns.js";
+import { runRecordPath, unframedTask, workflowEvents } from "../../src/main/history/workflowRuns.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
 import { needRecording } from "../support/recordings.js";
 
@@ -56,5 +56,46 @@ describe("a Workflow run read while it runs", () => {
     const events = await workflowEvents("s", CallId, runDir, problems, false);
     expect(cards(events)).toContainEqual(["anext", "anext"]);
     expect(problems).toEqual([expect.objectContaining({ kind: "unreadable_sidechain", path: path.join(runDir, "agent-anext.jsonl") })]);
+  });
+});
+
+// CLI 2.1.332 writes each agent's label in the journal's "started" line, and frames each agent's
+// task in a notice for the model ("[Workflow harness — computed task] …", its lines indented).
+describe("a CLI 2.1.332 Workflow run read while it runs", () => {
+  let runDir: string;
+  let tmp: string;
+
+  beforeEach(() => {
+    const projects = path.join(needRecording("workflow", "2.1.332").dir, "projects");
+    const recorded = fs
+      .readdirSync(projects, { recursive: true, encoding: "utf8" })
+      .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
+    fs.cpSync(projects, tmp, { recursive: true });
+    runDir = path.join(tmp, recorded);
+    fs.rmSync(runRecordPath(runDir));
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it("names each agent by the label its journal gives, and shows its task without the CLI's frame", async () => {
+    const problems: HistoryProblem[] = [];
+    const events = await workflowEvents("s", CallId, runDir, problems, true);
+    expect(cards(events).map(([, name]) => name).sort()).toEqual(["Reader one", "Reader two"]);
+    const prompts = events.flatMap((e) => (e.kind === "user_prompt" ? [e.text] : [])).sort();
+    expect(prompts).toEqual(["[[SUB-A]] read part one", "[[SUB-B]] read part two"]);
+    const inputs = events.flatMap((e) => (e.kind === "assistant_block" && e.block.type === "tool_use" && e.parentToolUseId === CallId ? [e.block.input["prompt"]] : [])).sort();
+    expect(inputs).toEqual(["[[SUB-A]] read part one", "[[SUB-B]] read part two"]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("unframedTask", () => {
+  it("keeps a prompt that only looks like the frame further in, and one with no frame", () => {
+    expect(unframedTask("read part one")).toBe("read part one");
+    expect(unframedTask("x [Workflow harness] The computed task text follows:\n  y")).toBe("x [Workflow harness] The computed task text follows:\n  y");
+  });
+
+  it("takes the task out of the frame, its lines unindented", () => {
+    expect(unframedTask("[Workflow harness — computed task] Notice. The computed task text follows:\n  line one\n    nested\n  line two")).toBe("line one\n  nested\nline two");
   });
 });

@@ -8,8 +8,8 @@
 // These become the events of one Agent call per agent under the Workflow's call (an id of its
 // own, `<Workflow call id>/<agent id>`), its transcript, and its result, so the hub shows each
 // agent as a card inside the Workflow's card, as for any subagent. The run's record appears when
-// the run ends: a card read before then is named by its prompt, and its result, read again at the
-// end, gives it its label.
+// the run ends: a card read before then is named by its journal's label (CLI 2.1.332 writes it
+// there at the start) or else by its prompt, and its result, read again at the end, gives it its label.
 
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -65,7 +65,7 @@ async function runFile(run: RunFolder, names: readonly string[], what: string, p
 
 export interface RunAgent {
   readonly agentId: string;
-  readonly label?: string;
+  label?: string;
   readonly prompt?: string;
   readonly state?: string;
   readonly tokens?: number;
@@ -95,7 +95,7 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
     if (checked?.kind === "outside") problems.push(refusedPath(checked.path, "a Workflow agent's transcript", checked.reason));
     else if (checked?.kind === "inside") {
       try {
-        const read = await readJsonl(checked.real, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value)) });
+        const read = await readJsonl(checked.real, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value).map(unframedPrompt)) });
         problems.push(...lineProblems(file, read.stats, read.problems));
       } catch (error) {
         if (!(running && isMissing(error))) problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });
@@ -145,6 +145,24 @@ function firstLine(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
+/** CLI 2.1.332 wraps a Workflow agent's task in a notice (the record's `promptFramed`), its lines indented. */
+const TaskFrame = /^\[Workflow harness[^\]\n]*\][^\n]*The computed task text follows:\n/;
+
+/** The task a Workflow agent was given, without 2.1.332's frame around it. */
+export function unframedTask(prompt: string): string {
+  const frame = TaskFrame.exec(prompt);
+  if (frame === null) return prompt;
+  return prompt
+    .slice(frame[0].length)
+    .split("\n")
+    .map((line) => (line.startsWith("  ") ? line.slice(2) : line))
+    .join("\n");
+}
+
+function unframedPrompt(event: ClientEvent): ClientEvent {
+  return event.kind === "user_prompt" ? { ...event, text: unframedTask(event.text) } : event;
+}
+
 function firstPrompt(events: readonly ClientEvent[]): string {
   for (const event of events) if (event.kind === "user_prompt") return event.text;
   return "";
@@ -179,6 +197,9 @@ async function runAgents(run: RunFolder, problems: HistoryProblem[]): Promise<Ru
     if (agentId === undefined) continue;
     const agent = add({ agentId }, journalPath);
     if (agent === undefined) continue;
+    // 2.1.332 names the agent's label in its "started" line, long before the record exists.
+    const label = str(line, "label");
+    if (agent.label === undefined && label !== undefined) agent.label = label;
     const result = line["result"];
     if (str(line, "type") === "result") agent.result = typeof result === "string" ? result : JSON.stringify(result ?? null);
   }
