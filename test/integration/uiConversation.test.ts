@@ -29,6 +29,13 @@ function requestText(app: WebApp, agent: string, turn: number): string {
   return r === undefined ? "" : JSON.stringify(r.body["messages"]);
 }
 
+/** The plan file the CLI's plan-mode reminder names in a model request (`~/.claude/plans/<slug>.md`). */
+function planFileNamedIn(request: Readonly<Record<string, unknown>>): string {
+  const found = /\/[^\s"\\]*\/\.claude\/plans\/[^\s"\\]+\.md/.exec(JSON.stringify(request));
+  if (found === null) throw new Error("the request names no plan file");
+  return found[0];
+}
+
 describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
   it("puts a subagent's permission requests on its card; Allow runs, Deny reports the message", async () => {
     app = await startWebApp(
@@ -73,7 +80,13 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     app = await startWebApp(
       {
         main: [
-          { blocks: [agentCall("Left task", "[[SUB-A]] touch left"), agentCall("Right task", "[[SUB-B]] touch right")] },
+          // Foreground, so "Both asked." means both subagents are done (2.1.332 backgrounds an unset call).
+          {
+            blocks: [
+              agentCall("Left task", "[[SUB-A]] touch left", { run_in_background: false }),
+              agentCall("Right task", "[[SUB-B]] touch right", { run_in_background: false }),
+            ],
+          },
           { blocks: [text("Both asked.")] },
         ],
         "SUB-A": [{ blocks: [bashCall("touch left.txt", "Create left file")] }, { blocks: [text("Left done.")] }],
@@ -132,10 +145,14 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
   });
 
   it("reviews an ExitPlanMode plan: edit, then approve; the model gets the edited plan", async () => {
+    // As a real model does: write the plan into the plan file the CLI names, then ask. 2.1.332
+    // takes the plan from that file only (it drops `input.plan`); 2.1.197 takes `input.plan`.
+    const plan = "# Plan\n\n1. Read the code\n2. Change it";
     app = await startWebApp(
       {
         main: [
-          { blocks: [{ type: "tool_use", name: "ExitPlanMode", input: { plan: "# Plan\n\n1. Read the code\n2. Change it" } }] },
+          { blocks: (request) => [{ type: "tool_use", name: "Write", input: { file_path: planFileNamedIn(request), content: plan } }] },
+          { blocks: [{ type: "tool_use", name: "ExitPlanMode", input: { plan } }] },
           { blocks: [text("Plan approved, starting.")] },
         ],
       },
@@ -147,12 +164,17 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     await baton.send("make a plan");
     const review = baton.transcript.getByRole("region", { name: "Permission request" });
     await pw(review.getByRole("heading", { name: "Plan" })).toBeVisible({ timeout: 30_000 });
+    await pw(review).toContainText("Change it");
+    // The Write card shows the plan file under this machine's temp HOME: keep it out of the docs picture.
+    const writeCard = await baton.toolCards("Write").elementHandle();
+    await writeCard?.evaluate((el) => (el.style.display = "none"));
     await baton.screenshot("plan-review");
+    await writeCard?.evaluate((el) => (el.style.display = ""));
     await review.getByRole("button", { name: "Edit" }).click();
     await review.getByRole("textbox", { name: "Plan" }).fill("# Plan\n\n1. Read the code\n2. Change it\n3. Run the tests");
     await review.getByRole("button", { name: "Approve", exact: true }).click();
     await pw(baton.transcript).toContainText("Plan approved, starting.", { timeout: 30_000 });
-    expect(requestText(app, "main", 1)).toContain("3. Run the tests");
+    expect(requestText(app, "main", 2)).toContain("3. Run the tests");
     expect(app.pageErrors).toEqual([]);
   });
 
@@ -160,6 +182,7 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     app = await startWebApp(
       {
         main: [
+          { blocks: (request) => [{ type: "tool_use", name: "Write", input: { file_path: planFileNamedIn(request), content: "# Plan\n\nDelete everything" } }] },
           { blocks: [{ type: "tool_use", name: "ExitPlanMode", input: { plan: "# Plan\n\nDelete everything" } }] },
           { blocks: [text("Understood, revising.")] },
         ],
@@ -171,10 +194,11 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     await page.getByRole("combobox", { name: "Permission mode" }).selectOption("plan");
     await baton.send("make a plan");
     const review = baton.transcript.getByRole("region", { name: "Permission request" });
+    await pw(review).toContainText("Delete everything", { timeout: 30_000 });
     await review.getByRole("textbox", { name: "Feedback" }).fill("Keep the data, only remove temp files");
     await review.getByRole("button", { name: "Reject" }).click();
     await pw(baton.transcript).toContainText("Understood, revising.", { timeout: 30_000 });
-    expect(requestText(app, "main", 1)).toContain("Keep the data, only remove temp files");
+    expect(requestText(app, "main", 2)).toContain("Keep the data, only remove temp files");
   });
 
   it("follows the end while the reader is there, and does not move while they read further up", async () => {
@@ -215,8 +239,10 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
   it("interrupts a running subagent with Esc; its card shows stopped", async () => {
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Long task", "[[SUB-A]] long")] }, { blocks: [text("Still here.")] }],
-        "SUB-A": [{ blocks: [bashCall("sleep 30", "Sleep a long time")] }, { blocks: [text("never reached")] }],
+        // Foreground (2.1.332 backgrounds an unset call), and under 25 s: 2.1.332 refuses a longer
+        // `sleep`. Not interrupted, the card would show completed before the wait below ends.
+        main: [{ blocks: [agentCall("Long task", "[[SUB-A]] long", { run_in_background: false })] }, { blocks: [text("Still here.")] }],
+        "SUB-A": [{ blocks: [bashCall("sleep 20", "Sleep a long time")] }, { blocks: [text("never reached")] }],
       },
       { cwdName: "interrupt-ui" },
     );

@@ -28,6 +28,13 @@ describe("plan review from a plan file", () => {
     expect(html).toMatch(/role="alert"[^>]*>.*The plan file could not be read: it is not in Claude Code(&#x27;|')s plans folder\./s);
   });
 
+  it("says so when the request carries no plan at all, instead of an empty review", () => {
+    // What 2.1.332 sends when the model called ExitPlanMode without writing its plan file.
+    const html = review(request({ input: {} }));
+    expect(html).toMatch(/role="alert"[^>]*>.*Claude Code sent no plan/s);
+    expect(review(request({ input: { plan: "# Inline plan" } }))).not.toContain("sent no plan");
+  });
+
   it("an inline plan wins over the file", () => {
     expect(review(request({ input: { plan: "# Inline plan" }, planFromFile: "# From file" }))).toContain("Inline plan");
   });

@@ -25,6 +25,11 @@ export function PlanReview({ tabId, request }: { tabId: string; request: Pending
         <div className="note error" role="alert">
           <VisibleText text={request.planFileProblem} />
         </div>
+      ) : original === "" ? (
+        // 2.1.332 drops `input.plan` and names no file when the model wrote no plan file: say so, not a blank review.
+        <div className="note error" role="alert">
+          Claude Code sent no plan: the model has not written one yet.
+        </div>
       ) : null}
       <HiddenTextWarning texts={[plan]} />
       {editing ? (
