@@ -93,6 +93,8 @@ describe.skipIf(!cliPresent)("scripted model server with the real CLI", () => {
                 description: "Echo via subagent",
                 prompt: "[[SUB-A]] run echo hello-from-sub",
                 subagent_type: "general-purpose",
+                // Foreground, so the main turn waits for the report (2.1.332 backgrounds an unset call).
+                run_in_background: false,
               },
             },
           ],

@@ -88,7 +88,9 @@ describe.skipIf(!hasChromium)("history in the browser", () => {
   it("restores a depth-2 subagent inside its parent and loads its own steps", async () => {
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Outer agent", "[[SUB-A]] delegate further")] }, { blocks: [text("Nested work finished.")] }],
+        // Foreground, so "Nested work finished." means the agents are done before the tab closes
+        // (2.1.332 runs an Agent call in the background unless told not to).
+        main: [{ blocks: [agentCall("Outer agent", "[[SUB-A]] delegate further", { run_in_background: false })] }, { blocks: [text("Nested work finished.")] }],
         "SUB-A": [{ blocks: [text("Delegating."), agentCall("Inner agent", "[[SUB-B]] run echo")] }, { blocks: [text("Inner agent reported back.")] }],
         "SUB-B": [{ blocks: [bashCall("echo from-depth-two", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
       },

@@ -69,7 +69,12 @@ describe.skipIf(!hasChromium)("panels in the browser", () => {
   it("composer: Shift+Enter, ↑ recall, slash completion; layout, draft and expanded cards survive a reload", async () => {
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Remember me", "[[SUB-A]] echo")] }, { blocks: [text("First answer.")] }, { blocks: [text("Second answer.")] }],
+        // Foreground (2.1.332 backgrounds an unset call): the second prompt must meet main turn 2, not a notification turn.
+        main: [
+          { blocks: [agentCall("Remember me", "[[SUB-A]] echo", { run_in_background: false })] },
+          { blocks: [text("First answer.")] },
+          { blocks: [text("Second answer.")] },
+        ],
         "SUB-A": [{ blocks: [bashCall("echo remembered", "Echo once")] }, { blocks: [text("Done.")] }],
       },
       { cwdName: "composer-ui" },

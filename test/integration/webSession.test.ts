@@ -135,7 +135,9 @@ describe("web mode with the real CLI", () => {
   beforeAll(async () => {
     model = await startModelServer({
       main: [
-        { blocks: [agentCall("Touch a file", "[[SUB-A]] touch a file")] },
+        // Foreground (2.1.332 backgrounds an unset call), so "Delegated and done." waits for the report
+        // and no notification turn eats the next test's script.
+        { blocks: [agentCall("Touch a file", "[[SUB-A]] touch a file", { run_in_background: false })] },
         { blocks: [text("Delegated and done.")] },
         { blocks: [bashCall("touch while-away.txt", "Create a file while nobody watches")] },
         { blocks: [text("Carried on after the denial.")] },
