@@ -54,7 +54,11 @@ describe.skipIf(!hasChromium)("2.1.332 hand-backs on subagent cards", () => {
       {
         main: [
           { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part", { run_in_background: false })] },
-          { blocks: (request) => [{ type: "tool_use", name: "SendMessage", input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." } }] },
+          // Not at once: the first answer stays on the card long enough to be seen on a busy machine.
+          {
+            blocks: (request) => [{ type: "tool_use", name: "SendMessage", input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." } }],
+            delayMs: 4000,
+          },
           { blocks: [text("Sent the helper its second part.")] },
           { blocks: [text("The helper finished the second part.")] },
           { blocks: [text("Nothing more.")] },

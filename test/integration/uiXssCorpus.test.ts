@@ -50,6 +50,20 @@ async function crawlTranscript(app: WebApp, probe: Probe): Promise<void> {
   throw new Error("the transcript did not end after 500 scroll steps");
 }
 
+/** Waits until the conversation, scrolled to its end, shows `tag`. */
+async function atTheEnd(app: WebApp, tag: string): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        app.baton.conversation.evaluate((el) => {
+          el.scrollTop = el.scrollHeight;
+          return el.textContent ?? "";
+        }),
+      { timeout: 30_000, interval: 250 },
+    )
+    .toContain(tag);
+}
+
 /**
  * What a person would do to see everything: open both sessions from the Project panel, walk the
  * transcript, look at the Hierarchy, search, and start a live session (its log lines reach the
@@ -65,7 +79,9 @@ async function walkEverything(app: WebApp, probe: Probe, history: XssHistory, md
   await pw(entry(mainTitleTag)).toHaveCount(1, { timeout: 20_000 });
   await pw(entry(otherTitleTag)).toHaveCount(1);
   await entry(mainTitleTag).click();
-  await pw(baton.conversation).toContainText(mdTags.at(-2)!, { timeout: 30_000 }); // the last one is the other session's
+  // The restored tab opens on its newest blocks, then the whole file: the end is where the session's
+  // last markdown is (the list mounts only the rows in view, so look at the end each time).
+  await atTheEnd(app, mdTags.at(-2)!); // the last one is the other session's
   await crawlTranscript(app, probe);
 
   await baton.openLeftTab("Hierarchy");
