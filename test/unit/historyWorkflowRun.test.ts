@@ -19,20 +19,26 @@ function cards(events: readonly ClientEvent[]): Array<[string, unknown]> {
   );
 }
 
+/** The recorded workflow scenario's projects, copied, with its run's record removed (as mid-run). */
+function copiedRunWithoutRecord(version?: "2.1.332"): { tmp: string; runDir: string } {
+  const projects = path.join(needRecording("workflow", version).dir, "projects");
+  const recorded = fs
+    .readdirSync(projects, { recursive: true, encoding: "utf8" })
+    .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
+  fs.cpSync(projects, tmp, { recursive: true });
+  const runDir = path.join(tmp, recorded);
+  fs.rmSync(runRecordPath(runDir));
+  return { tmp, runDir };
+}
+
 describe("a Workflow run read while it runs", () => {
   let runDir: string;
   let tmp: string;
 
   beforeEach(() => {
     // The recorded run, copied, as it was mid-way: no record yet, and one more agent just started.
-    const projects = path.join(needRecording("workflow").dir, "projects");
-    const recorded = fs
-      .readdirSync(projects, { recursive: true, encoding: "utf8" })
-      .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
-    fs.cpSync(projects, tmp, { recursive: true });
-    runDir = path.join(tmp, recorded);
-    fs.rmSync(runRecordPath(runDir));
+    ({ tmp, runDir } = copiedRunWithoutRecord());
     fs.appendFileSync(path.join(runDir, "journal.jsonl"), `${JSON.stringify({ type: "started", key: "v2:next", agentId: "anext" })}\n`);
   });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -66,14 +72,7 @@ describe("a CLI 2.1.332 Workflow run read while it runs", () => {
   let tmp: string;
 
   beforeEach(() => {
-    const projects = path.join(needRecording("workflow", "2.1.332").dir, "projects");
-    const recorded = fs
-      .readdirSync(projects, { recursive: true, encoding: "utf8" })
-      .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
-    fs.cpSync(projects, tmp, { recursive: true });
-    runDir = path.join(tmp, recorded);
-    fs.rmSync(runRecordPath(runDir));
+    ({ tmp, runDir } = copiedRunWithoutRecord("2.1.332"));
   });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

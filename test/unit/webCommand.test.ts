@@ -27,6 +27,22 @@ function fetchStatus(url: string, cookie?: string): Promise<{ status: number; co
 
 describe("baton web", () => {
   let dir: string;
+
+  /** `baton web` with no index and no CLI, serving the test's renderer folder, once it listens. */
+  async function startWeb(controlDir: string): Promise<{ io: ReturnType<typeof bufferIO>; url: string; stop: () => void; exited: Promise<number> }> {
+    const io = bufferIO();
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
+    let listened!: (url: string) => void;
+    const listening = new Promise<string>((resolve) => (listened = resolve));
+    const exited = run(["--no-index", "--projects-dir", path.join(dir, "projects"), "--claude", "/nonexistent/claude"], io, {
+      rendererDir: dir,
+      controlDir,
+      stopSignal,
+      onListening: (u) => listened(u),
+    });
+    return { io, url: await listening, stop, exited };
+  }
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "baton-webcmd-"));
     await writeFile(path.join(dir, "index.html"), "<!doctype html><title>Baton UI</title>");
@@ -46,22 +62,7 @@ describe("baton web", () => {
   });
 
   it("prints a single-use loopback link, signs in through it, and stops when told", async () => {
-    const io = bufferIO();
-    let stop!: () => void;
-    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
-    let url = "";
-    let listened!: () => void;
-    const listening = new Promise<void>((resolve) => (listened = resolve));
-    const exited = run(["--no-index", "--projects-dir", path.join(dir, "projects"), "--claude", "/nonexistent/claude"], io, {
-      rendererDir: dir,
-      controlDir: path.join(dir, "control"),
-      stopSignal,
-      onListening: (u) => {
-        url = u;
-        listened();
-      },
-    });
-    await listening;
+    const { io, url, stop, exited } = await startWeb(path.join(dir, "control"));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/);
     expect(io.out()).toContain(url);
     // What starting found is said, though it was logged before the command listened.
@@ -81,22 +82,7 @@ describe("baton web", () => {
     expect(await run(["--new-link"], none, { controlDir })).toBe(1);
     expect(none.err()).toContain("no running `baton web` found");
 
-    const io = bufferIO();
-    let stop!: () => void;
-    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
-    let url = "";
-    let listened!: () => void;
-    const listening = new Promise<void>((resolve) => (listened = resolve));
-    const exited = run(["--no-index", "--projects-dir", path.join(dir, "projects"), "--claude", "/nonexistent/claude"], io, {
-      rendererDir: dir,
-      controlDir,
-      stopSignal,
-      onListening: (u) => {
-        url = u;
-        listened();
-      },
-    });
-    await listening;
+    const { io, url, stop, exited } = await startWeb(controlDir);
     const port = new URL(url).port;
     // Only this user may enter the folder or open the socket.
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);
