@@ -23,26 +23,27 @@ const onBothClis = [
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
 const pinnedTo2_1_197: string[] = [
-  // Pinned to 2.1.197 until restoring an interrupted foreground Agent call of 2.1.332 lands (issue 21).
-  "test/integration/historyLive.test.ts",
-  // Pinned to 2.1.197 until it has a 2.1.332 variant: 2.1.332 streams depth-2 agents (issue 21).
-  "test/integration/appLiveSidechain.test.ts",
 ];
 
 /**
  * Recording-driven unit tests that also run over the 2.1.332 recordings (fixtures/recordings-2.1.332,
- * BATON_RECORDINGS in test/support/recordings.ts): the protocol client, the hub's routing and the
- * restore. Not yet here: auditRestore (a subagent's call cut by an interrupt shows denied live on
- * 2.1.332), and tests written around one 2.1.197 recording's contents (historyContainment,
- * historySessionList, historyWorkflowRun).
+ * BATON_RECORDINGS in test/support/recordings.ts): the protocol client, the hub's routing, the
+ * restore, and the history readers' tests built on one recording's files (containment, the
+ * session list, Workflow runs), which read its ids and prompts from it (test/support/recordedFacts.ts),
+ * and auditRestore (with Baton's audit trail, a call an interrupt cut is stopped, live and restored).
  */
 const onBothRecordingSets = [
   "test/unit/cliRecordings.test.ts",
   "test/unit/hubRecordings.test.ts",
   "test/unit/historyRestore.test.ts",
+  "test/unit/auditRestore.test.ts",
   "test/unit/storeRecordings.test.ts",
   "test/unit/replayCommand.test.ts",
   "test/unit/damagedLines.test.ts",
+  "test/unit/historyContainment.test.ts",
+  "test/unit/historySessionList.test.ts",
+  "test/unit/historyWorkflowRun.test.ts",
+  "test/unit/sendMessageContinuation.test.ts",
 ];
 
 /** The CLI of the main integration project: 2.1.332, or BATON_TEST_CLI for a whole run on another. */

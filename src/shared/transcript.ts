@@ -148,9 +148,11 @@ export function isAgentToolCall(name: string, input: JsonObject | undefined): bo
 
 /**
  * Whether a record's steps must come from its sidechain file because the stream did not carry
- * them: none arrived yet, or it is a nested agent (PROTOCOL.md §4), whose live blocks are at most
- * the cards of agents it called.
+ * them: none arrived yet, or it is a nested agent whose live blocks are only the cards of agents
+ * it called. CLI 2.1.197 streams no nested agent's own lines (PROTOCOL.md §4); 2.1.332 streams
+ * every depth, so a step of its own (a text, a Bash call) says the stream carries them.
  */
 export function stepsNotStreamed(record: SubagentRecord): boolean {
-  return record.blocks.length === 0 || (record.spawnDepth ?? 1) >= 2;
+  if (record.blocks.length === 0) return true;
+  return (record.spawnDepth ?? 1) >= 2 && record.blocks.every((b) => b.call?.subagent !== undefined);
 }

@@ -109,4 +109,15 @@ describe("decisionFor", () => {
     expect(decisionFor(plan, { behavior: "deny", message: "more tests" })).toMatchObject({ ok: true, decision: { behavior: "deny", message: "more tests" } });
     expect(decisionFor(plan, { behavior: "allow", clearContext: true })).toMatchObject({ ok: true, startFreshWith: "old", decision: { behavior: "deny", interrupt: true } });
   });
+  it("a request only a person may answer (2.1.332 requires_user_interaction) never becomes a session rule, and a question needs its answers", () => {
+    const suggestions = [{ type: "addRules" as const, rules: [{ toolName: "ExitPlanMode" }], behavior: "allow" as const, destination: "localSettings" as const }];
+    const plan = { ...pending, toolName: "ExitPlanMode", input: { plan: "p" }, requiresUserInteraction: true, suggestions };
+    expect(decisionFor(plan, { behavior: "allow", scope: "session" })).toMatchObject({ ok: false, code: "invalid_argument", message: expect.stringContaining("each time") });
+    expect(decisionFor(plan, { behavior: "allow", updatedPermissions: suggestions })).toMatchObject({ ok: false });
+    expect(decisionFor(plan, { behavior: "allow" })).toMatchObject({ ok: true, decision: { behavior: "allow", updatedInput: { plan: "p" } } });
+    const question = { ...pending, toolName: "AskUserQuestion", input: { questions: [{ question: "Which?" }] }, requiresUserInteraction: true };
+    expect(decisionFor(question, { behavior: "allow" })).toMatchObject({ ok: false, message: expect.stringContaining("answers") });
+    expect(decisionFor(question, { behavior: "allow", answers: { "Which?": "A" } })).toMatchObject({ ok: true, decision: { updatedInput: { answers: { "Which?": "A" } } } });
+    expect(decisionFor(question, { behavior: "deny", message: "no" })).toMatchObject({ ok: true, decision: { behavior: "deny" } });
+  });
 });

@@ -2,9 +2,9 @@
 // wrote is restored through the same hub. What the person saw live must all be in the restored
 // transcript, in the same places, and the disk adds what the stream never carried.
 //
-// Pinned to 2.1.197 (vitest.config.ts) until restoring an interrupted foreground Agent call from a
-// 2.1.332 history lands (issue 21): 2.1.332 writes its tool_result as a "user-rejected" denial, and
-// the restored card shows "denied" with no subagent where the live one showed "stopped".
+// Runs on both CLIs (vitest.config.ts). 2.1.332 writes an interrupted foreground Agent call's
+// tool_result as a rejection (`toolDenialKind: "user-rejected"`, no permission decision) with its
+// sidechain on disk: it restores as the stopped subagent with its steps, as live, not as a refusal.
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -186,6 +186,17 @@ describe.skipIf(noRecordings)("live and restored agree, with Baton's audit trail
     expect(shapes((await restoreSession(file, { loadSidechains: true, audit: after })).transcript).get("toolu_subA_t0_1")?.status).toBe("denied");
   });
 
+  // 2.1.332 kills background agents on an interrupt and streams their cut calls' rejections (and
+  // lists a withdrawn question in the turn's permission_denials): still the interrupt's, not a refusal.
+  for (const [name, toolUseId] of [["interrupt-subagent", "toolu_SUB-A_t0_0"], ["interrupt-pending-permission", "toolu_SUB-A_t0_1"]] as const) {
+    it.skipIf(!findRecording(name))(`${name}: the subagent's call the interrupt cut is stopped, live and restored`, async () => {
+      const { live, file, audit } = prepare(need(name), need(name).streamFiles[0]!);
+      expect(audit.interrupts).toHaveLength(1);
+      const restored = (await restoreSession(file, { loadSidechains: true, audit })).transcript;
+      for (const t of [live, restored]) expect(shapes(t).get(toolUseId)).toMatchObject({ owner: "toolu_main_t0_0", name: "Bash", status: "stopped" });
+    });
+  }
+
   it.skipIf(!findRecording("h2-plan-mode-exit"))("h2: the first screen applies the trail as the full restore does", async () => {
     const { live, file, audit } = prepare(need("h2-plan-mode-exit"), need("h2-plan-mode-exit").streamFiles[0]!);
     const first = await restoreFirstScreen(file, { audit });

@@ -14,11 +14,25 @@ import { listSessions } from "../../src/main/history/sessionList.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 import { needRecording } from "../support/recordings.js";
+import { jsonObjects, lastAssistantText, recordedSession, sentPrompts, sidechainIds, theOne } from "../support/recordedFacts.js";
 
 const Secret = "Outsidesecretzebra";
-const WorkflowSession = "2e2c1d35-e393-4dee-ac84-866925c9aaa6";
-const SubagentSession = "51f60392-a228-4722-bc09-abce11fbdf2d";
-const SubagentId = "aff9ca10c93d31b9a";
+
+// The two recordings' ids, prompts and answers, read from the set in use (BATON_RECORDINGS): each
+// CLI version's recording has its own.
+const workflowRecording = needRecording("workflow");
+const subagentRecording = needRecording("subagent");
+const { sessionId: WorkflowSession, project: WorkflowProjectName } = recordedSession(workflowRecording);
+const { sessionId: SubagentSession, project: SubagentProjectName } = recordedSession(subagentRecording);
+const recordedWorkflowRuns = path.join(workflowRecording.dir, "projects", WorkflowProjectName, WorkflowSession, "subagents", "workflows");
+const RunId = theOne(fs.readdirSync(recordedWorkflowRuns).filter((n) => n.startsWith("wf_")), "Workflow run");
+/** What the run's agents answered, as its journal records it. */
+const AgentResults = jsonObjects(path.join(recordedWorkflowRuns, RunId, "journal.jsonl")).flatMap((l) => (l["type"] === "result" && typeof l["result"] === "string" ? [l["result"]] : []));
+const WorkflowPrompt = theOne(sentPrompts(workflowRecording), "prompt");
+const recordedSubagentSession = path.join(subagentRecording.dir, "projects", SubagentProjectName, SubagentSession);
+const SubagentId = theOne(sidechainIds(recordedSubagentSession), "sidechain");
+/** The subagent's report, which its card shows as its summary. */
+const SubagentReport = lastAssistantText(path.join(recordedSubagentSession, "subagents", `agent-${SubagentId}.jsonl`));
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,11 +46,11 @@ function world() {
   const projects = path.join(tmp, "history", "projects");
   const outside = path.join(tmp, "outside");
   fs.mkdirSync(outside, { recursive: true });
-  fs.cpSync(path.join(needRecording("workflow").dir, "projects"), projects, { recursive: true });
-  fs.cpSync(path.join(needRecording("subagent").dir, "projects"), projects, { recursive: true });
-  const workflowProject = path.join(projects, "-home-user-code-workflow");
-  const runDir = path.join(workflowProject, WorkflowSession, "subagents", "workflows", "wf_ce4adf43-b24");
-  const subagentProject = path.join(projects, "-home-user-code-subagent");
+  fs.cpSync(path.join(workflowRecording.dir, "projects"), projects, { recursive: true });
+  fs.cpSync(path.join(subagentRecording.dir, "projects"), projects, { recursive: true });
+  const workflowProject = path.join(projects, WorkflowProjectName);
+  const runDir = path.join(workflowProject, WorkflowSession, "subagents", "workflows", RunId);
+  const subagentProject = path.join(projects, SubagentProjectName);
   return { tmp, projects, outside, runDir, workflowProject, subagentProject, db: path.join(tmp, "db", "history.db") };
 }
 type World = ReturnType<typeof world>;
@@ -104,7 +118,8 @@ describe("a Workflow run naming an agent outside the history folder", () => {
     const app = await shownByApp(w.projects, WorkflowSession);
     expect(app).not.toContain(Secret);
     // The run's own agents still show.
-    expect(app).toContain("Part two read");
+    expect(AgentResults).not.toEqual([]);
+    for (const result of AgentResults) expect(app).toContain(result);
     const { text, problems } = await exported(w, WorkflowSession);
     expect(text).not.toContain(Secret);
     expect(problems).toContainEqual(expect.objectContaining({ kind: "refused_path", message: expect.stringContaining("not a plain name") }));
@@ -115,7 +130,7 @@ describe("a Workflow run naming an agent outside the history folder", () => {
     const w = world();
     const id = escapingAgentId(w);
     fs.writeFileSync(path.join(w.outside, "agent-x.jsonl"), secretLine(WorkflowSession, { isSidechain: true, agentId: "x" }));
-    const recordFile = path.join(w.workflowProject, WorkflowSession, "workflows", "wf_ce4adf43-b24.json");
+    const recordFile = path.join(w.workflowProject, WorkflowSession, "workflows", `${RunId}.json`);
     const record = JSON.parse(fs.readFileSync(recordFile, "utf8")) as { workflowProgress: unknown[] };
     record.workflowProgress.push({ type: "workflow_agent", agentId: id, label: "Planted", state: "done" });
     fs.writeFileSync(recordFile, JSON.stringify(record));
@@ -132,7 +147,7 @@ describe("a Workflow run naming an agent outside the history folder", () => {
     const moved = path.join(w.outside, "subagents");
     fs.renameSync(subagents, moved);
     fs.symlinkSync(moved, subagents);
-    const runDir = path.join(moved, "workflows", "wf_ce4adf43-b24");
+    const runDir = path.join(moved, "workflows", RunId);
     for (const name of fs.readdirSync(runDir).filter((n) => n.startsWith("agent-") && n.endsWith(".jsonl"))) {
       fs.appendFileSync(path.join(runDir, name), secretAnswer(WorkflowSession, name.slice("agent-".length, -".jsonl".length)));
     }
@@ -175,7 +190,7 @@ describe("links in the history folder", () => {
 
     expect(JSON.stringify(await listSessions(w.projects))).not.toContain(Secret);
     await expect(createHistorySource({ projectsDir: w.projects }).restore(outsideId)).rejects.toMatchObject({ code: "refused" });
-    expect(await shownByApp(w.projects, insideId)).toContain("Two agents in parallel");
+    expect(await shownByApp(w.projects, insideId)).toContain(WorkflowPrompt);
   });
 
   it("a sidechain file or a `subagents` folder linked outside is refused with a notice; the card keeps its summary", async () => {
@@ -189,7 +204,7 @@ describe("links in the history folder", () => {
 
     const app = await shownByApp(w.projects, SubagentSession);
     expect(app).not.toContain(Secret);
-    expect(app).toContain('"summaryMarkdown":"Both commands ran."');
+    expect(app).toContain(`"summaryMarkdown":${JSON.stringify(SubagentReport)}`);
     const first = await exported(w, SubagentSession);
     expect(first.text).not.toContain(Secret);
     expect(first.problems).toContainEqual(expect.objectContaining({ kind: "refused_path", path: sidechain }));

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listSessions } from "../../src/main/history/sessionList.js";
-import { findRecording, mainTranscriptFiles } from "../support/recordings.js";
+import { findRecording, listRecordings, warnIfNoRecordings } from "../support/recordings.js";
+import { initializeRequest, jsonObjects, recordedSession, recordingMeta, sentPrompts } from "../support/recordedFacts.js";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -97,16 +98,35 @@ describe("session list", () => {
   });
 
   const recorded = findRecording("hooks-and-agents");
-  it.skipIf(recorded === undefined)("lists a recorded session with its custom title, cwd, branch and first time", async () => {
-    const file = mainTranscriptFiles(recorded!)[0]!;
+  it.skipIf(recorded === undefined)("lists a recorded session with its custom title, cwd, branch, first time and prompt count", async () => {
+    // Each fact as the recording holds it: the title Baton's initialize gave, the cwd it ran in,
+    // the branch and first time its transcript wrote, the prompts it was sent.
+    const { sessionId, file } = recordedSession(recorded!);
+    const lines = jsonObjects(file);
+    const branches = lines.flatMap((l) => (typeof l["gitBranch"] === "string" ? [l["gitBranch"]] : []));
+    const times = lines.flatMap((l) => (typeof l["timestamp"] === "string" ? [l["timestamp"]] : []));
+    const title = initializeRequest(recorded!)?.["title"];
+    expect(title).toEqual(expect.any(String));
     const [session] = await listSessions(path.dirname(path.dirname(file)));
     expect(session).toMatchObject({
-      sessionId: path.basename(file, ".jsonl"),
-      title: "Recorded title",
+      sessionId,
+      title,
       titleSource: "custom",
-      cwd: "/home/user/code/hooks-and-agents",
-      gitBranch: "HEAD",
-      firstTimestamp: "2026-11-30T03:44:36.341Z",
+      cwd: recordingMeta(recorded!).cwd,
+      gitBranch: branches.at(-1),
+      firstTimestamp: times[0],
+      promptCount: sentPrompts(recorded!).length,
     });
+  });
+
+  // Every recorded session of the set, whatever new lines its CLI writes (2.1.332's request
+  // records, prompt snapshots, isMeta reminders): titled by the first prompt it was sent, and
+  // counted by the prompts it was sent. The recordings with a title of their own are left out.
+  const untitled = warnIfNoRecordings("historySessionList") ? [] : listRecordings().filter((r) => r.source === "fixtures" && initializeRequest(r)?.["title"] === undefined);
+  it.each(untitled.map((r) => [r.name, r] as const))("lists the recorded %s under its first prompt, with the prompts it was sent", async (_name, r) => {
+    const { sessionId, file } = recordedSession(r);
+    const prompts = sentPrompts(r);
+    const [session] = await listSessions(path.dirname(path.dirname(file)));
+    expect(session).toMatchObject({ sessionId, title: prompts[0], titleSource: "prompt", promptCount: prompts.length, badLines: 0 });
   });
 });

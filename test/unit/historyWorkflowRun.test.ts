@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { runRecordPath, unframedTask, workflowEvents } from "../../src/main/history/workflowRuns.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
-import { needRecording } from "../support/recordings.js";
+import { needRecording, type Recording, type RecordingVersion } from "../support/recordings.js";
+import { jsonObjects, type JsonRecord } from "../support/recordedFacts.js";
 
 const CallId = "toolu_workflow";
 
@@ -19,71 +20,115 @@ function cards(events: readonly ClientEvent[]): Array<[string, unknown]> {
   );
 }
 
+/** What the run's record (written at its end) says of one agent. */
+interface RecordedAgent {
+  readonly label: string;
+  /** The task as the script gave it (the record's preview, without 2.1.332's frame). */
+  readonly prompt: string;
+}
+
+interface CopiedRun {
+  readonly recording: Recording;
+  readonly tmp: string;
+  readonly runDir: string;
+  /** From the record removed, in its order. */
+  readonly agents: readonly RecordedAgent[];
+  /** The journal's first "started" line, as the recorded CLI wrote it. */
+  readonly started: JsonRecord;
+}
+
 /** The recorded workflow scenario's projects, copied, with its run's record removed (as mid-run). */
-function copiedRunWithoutRecord(version?: "2.1.332"): { tmp: string; runDir: string } {
-  const projects = path.join(needRecording("workflow", version).dir, "projects");
+function copiedRunWithoutRecord(version?: RecordingVersion): CopiedRun {
+  const recording = needRecording("workflow", version);
+  const projects = path.join(recording.dir, "projects");
   const recorded = fs
     .readdirSync(projects, { recursive: true, encoding: "utf8" })
     .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
   fs.cpSync(projects, tmp, { recursive: true });
   const runDir = path.join(tmp, recorded);
+  const record = JSON.parse(fs.readFileSync(runRecordPath(runDir), "utf8")) as { workflowProgress: JsonRecord[] };
+  const agents = record.workflowProgress.filter((p) => p["type"] === "workflow_agent").map((p) => ({ label: String(p["label"]), prompt: String(p["promptPreview"]) }));
   fs.rmSync(runRecordPath(runDir));
-  return { tmp, runDir };
+  const started = jsonObjects(path.join(runDir, "journal.jsonl")).find((l) => l["type"] === "started")!;
+  return { recording, tmp, runDir, agents, started };
 }
 
+const sorted = (names: readonly unknown[]): unknown[] => [...names].sort();
+
 describe("a Workflow run read while it runs", () => {
-  let runDir: string;
-  let tmp: string;
+  let run: CopiedRun;
+  /**
+   * 2.1.197's journal names no labels: until the run's record comes, a card is named by its
+   * agent's prompt, so an agent whose file is not written yet has no card. 2.1.332's journal gives
+   * each agent's label in its "started" line: a card is named by it from the start.
+   */
+  let labelsInJournal: boolean;
+  const NextLabel = "Reader next";
 
   beforeEach(() => {
-    // The recorded run, copied, as it was mid-way: no record yet, and one more agent just started.
-    ({ tmp, runDir } = copiedRunWithoutRecord());
-    fs.appendFileSync(path.join(runDir, "journal.jsonl"), `${JSON.stringify({ type: "started", key: "v2:next", agentId: "anext" })}\n`);
+    // The recorded run, copied, as it was mid-way: no record yet, and one more agent just started,
+    // its journal line shaped as the recorded CLI writes one.
+    run = copiedRunWithoutRecord();
+    labelsInJournal = run.recording.cliVersion !== "2.1.197";
+    const next = { ...run.started, key: "v2:next", agentId: "anext", ...(labelsInJournal ? { label: NextLabel } : {}) };
+    fs.appendFileSync(path.join(run.runDir, "journal.jsonl"), `${JSON.stringify(next)}\n`);
   });
-  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(run.tmp, { recursive: true, force: true }));
 
-  it("names each agent by its prompt until the labels come, and waits for the file of one just started", async () => {
+  it("names each agent by a name it keeps until the labels come (its prompt, or its journal's label), and waits for the file of one just started that has neither", async () => {
+    expect(run.agents.length).toBeGreaterThan(0);
+    expect("label" in run.started).toBe(labelsInJournal);
     const problems: HistoryProblem[] = [];
-    const events = await workflowEvents("s", CallId, runDir, problems, true);
-    expect(cards(events).map(([, name]) => name).sort()).toEqual(["[[SUB-A]] read part one", "[[SUB-B]] read part two"]);
-    expect(events.some((e) => "parentToolUseId" in e && e.parentToolUseId === `${CallId}/anext`)).toBe(false);
+    const events = await workflowEvents("s", CallId, run.runDir, problems, true);
+    const nextCard = (evs: readonly ClientEvent[]) => evs.some((e) => "parentToolUseId" in e && e.parentToolUseId === `${CallId}/anext`);
+    if (labelsInJournal) {
+      expect(sorted(cards(events).map(([, name]) => name))).toEqual(sorted([...run.agents.map((a) => a.label), NextLabel]));
+      expect(cards(events)).toContainEqual(["anext", NextLabel]);
+    } else {
+      expect(sorted(cards(events).map(([, name]) => name))).toEqual(sorted(run.agents.map((a) => a.prompt)));
+      expect(nextCard(events)).toBe(false);
+    }
     expect(problems).toEqual([]);
 
-    // Its file appears, with its prompt: now it has a card, named by that prompt.
+    // Its file appears, with its prompt: now it has a card, named by that prompt (or still by its label), its prompt shown.
     const prompt = { type: "user", isSidechain: true, agentId: "anext", sessionId: "s", uuid: "u1", timestamp: "2026-12-01T10:00:00Z", message: { role: "user", content: "Read part three" } };
-    fs.writeFileSync(path.join(runDir, "agent-anext.jsonl"), `${JSON.stringify(prompt)}\n`);
-    const later = await workflowEvents("s", CallId, runDir, [], true);
-    expect(cards(later)).toContainEqual(["anext", "Read part three"]);
+    fs.writeFileSync(path.join(run.runDir, "agent-anext.jsonl"), `${JSON.stringify(prompt)}\n`);
+    const later = await workflowEvents("s", CallId, run.runDir, [], true);
+    expect(cards(later)).toContainEqual(["anext", labelsInJournal ? NextLabel : "Read part three"]);
+    expect(later).toContainEqual(expect.objectContaining({ kind: "user_prompt", parentToolUseId: `${CallId}/anext`, text: "Read part three" }));
   });
 
   it("once the run is over, a missing transcript is reported and its agent still has a card", async () => {
     const problems: HistoryProblem[] = [];
-    const events = await workflowEvents("s", CallId, runDir, problems, false);
-    expect(cards(events)).toContainEqual(["anext", "anext"]);
-    expect(problems).toEqual([expect.objectContaining({ kind: "unreadable_sidechain", path: path.join(runDir, "agent-anext.jsonl") })]);
+    const events = await workflowEvents("s", CallId, run.runDir, problems, false);
+    // With neither label nor prompt, the card is named by the agent's id.
+    expect(cards(events)).toContainEqual(["anext", labelsInJournal ? NextLabel : "anext"]);
+    expect(problems).toEqual([expect.objectContaining({ kind: "unreadable_sidechain", path: path.join(run.runDir, "agent-anext.jsonl") })]);
   });
 });
 
 // CLI 2.1.332 writes each agent's label in the journal's "started" line, and frames each agent's
 // task in a notice for the model ("[Workflow harness — computed task] …", its lines indented).
+// Pinned to the 2.1.332 recording, so the unit project (the 2.1.197 set) checks the frame too.
 describe("a CLI 2.1.332 Workflow run read while it runs", () => {
-  let runDir: string;
-  let tmp: string;
+  let run: CopiedRun;
 
   beforeEach(() => {
-    ({ tmp, runDir } = copiedRunWithoutRecord("2.1.332"));
+    run = copiedRunWithoutRecord("2.1.332");
   });
-  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(run.tmp, { recursive: true, force: true }));
 
   it("names each agent by the label its journal gives, and shows its task without the CLI's frame", async () => {
     const problems: HistoryProblem[] = [];
-    const events = await workflowEvents("s", CallId, runDir, problems, true);
-    expect(cards(events).map(([, name]) => name).sort()).toEqual(["Reader one", "Reader two"]);
-    const prompts = events.flatMap((e) => (e.kind === "user_prompt" ? [e.text] : [])).sort();
-    expect(prompts).toEqual(["[[SUB-A]] read part one", "[[SUB-B]] read part two"]);
-    const inputs = events.flatMap((e) => (e.kind === "assistant_block" && e.block.type === "tool_use" && e.parentToolUseId === CallId ? [e.block.input["prompt"]] : [])).sort();
-    expect(inputs).toEqual(["[[SUB-A]] read part one", "[[SUB-B]] read part two"]);
+    const events = await workflowEvents("s", CallId, run.runDir, problems, true);
+    const tasks = sorted(run.agents.map((a) => a.prompt));
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(sorted(cards(events).map(([, name]) => name))).toEqual(sorted(run.agents.map((a) => a.label)));
+    const prompts = events.flatMap((e) => (e.kind === "user_prompt" ? [e.text] : []));
+    expect(sorted(prompts)).toEqual(tasks);
+    const inputs = events.flatMap((e) => (e.kind === "assistant_block" && e.block.type === "tool_use" && e.parentToolUseId === CallId ? [e.block.input["prompt"]] : []));
+    expect(sorted(inputs)).toEqual(tasks);
     expect(problems).toEqual([]);
   });
 });

@@ -369,9 +369,54 @@ describe("status", () => {
     ];
     const { state } = run(events);
     expect(findToolCall(state, "toolu_b")?.status).toBe(status);
-    // Without the TaskStop, the same rejection is a refusal (a person can reject a call in a terminal).
-    const { state: plain } = run(events.filter((e) => !("toolUseId" in e && e.toolUseId === "toolu_stop") && !(e.kind === "assistant_block" && e.block.type === "tool_use" && e.block.id === "toolu_stop")));
+    // With nothing killing the agent, the same rejection is a refusal (a person can reject a call in a terminal).
+    const stopping = (e: ClientEvent): boolean =>
+      ("toolUseId" in e && e.toolUseId === "toolu_stop") || (e.kind === "assistant_block" && e.block.type === "tool_use" && e.block.id === "toolu_stop") || e.kind === "task_updated";
+    const { state: plain } = run(events.filter((e) => !stopping(e)));
     expect(findToolCall(plain, "toolu_b")?.status).toBe("denied");
+  });
+
+  // CLI 2.1.332: an interrupt kills the background agents, and their open calls' rejections are
+  // streamed after the task events said so (recordings interrupt-subagent and
+  // interrupt-pending-permission): the person's interrupt cut those calls, nobody refused them.
+  const rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+  const killedByInterrupt = (asked: readonly ClientEvent[]): ClientEvent[] => [
+    ...start,
+    ev.agent("toolu_bg", "slow", null, { run_in_background: true }),
+    ev.started("a_bg", "toolu_bg"),
+    ev.use("toolu_b", "Bash", { command: "sleep 20" }, "toolu_bg"),
+    ...asked,
+    ev.updated("a_bg", "killed"),
+    ev.notified("a_bg", "stopped", "slow"),
+    ev.result("toolu_b", rejected, "toolu_bg", { isError: true, structured: "User rejected tool use" }),
+  ];
+
+  it("a background agent's call cut by an interrupt is stopped, though its rejection streams after the kill", () => {
+    const { state } = run(killedByInterrupt([]));
+    expect(findToolCall(state, "toolu_b")?.status).toBe("stopped");
+    expect(recordOf(toTranscript(state), "toolu_bg")?.status).toBe("stopped");
+  });
+
+  it("a call whose question the interrupt withdrew is stopped, though the turn's permission_denials list it", () => {
+    const cancelled: ClientEvent = { kind: "permission_cancelled", requestId: "req_b" };
+    const denials = { permissionDenials: [{ toolName: "Bash", toolUseId: "toolu_b" }] };
+    const { state } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), cancelled]), ev.turnEnd(undefined, denials)]);
+    expect(findToolCall(state, "toolu_b")).toMatchObject({ status: "stopped", permission: { state: "cancelled" } });
+    // A question the person answered "no" stays denied, killed agent or not.
+    const { state: refused } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), ev.answer("req_b", "deny", "no")]), ev.turnEnd(undefined, denials)]);
+    expect(findToolCall(refused, "toolu_b")?.status).toBe("denied");
+  });
+
+  it("a killed agent that a SendMessage runs again: the new run's rejections are refusals again", () => {
+    const { state } = run([
+      ...killedByInterrupt([]),
+      ev.use("toolu_SM", "SendMessage", { to: "a_bg", message: "go on" }),
+      ev.started("a_bg", "toolu_SM", { prompt: "go on" }),
+      ev.use("toolu_c", "Bash", { command: "touch y" }, "toolu_bg"),
+      ev.result("toolu_c", rejected, "toolu_bg", { isError: true, structured: "User rejected tool use" }),
+    ]);
+    expect(findToolCall(state, "toolu_b")?.status).toBe("stopped");
+    expect(findToolCall(state, "toolu_c")?.status).toBe("denied");
   });
 
   // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone

@@ -11,7 +11,7 @@ import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from ".
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
-import { createSessionState, findToolCall, reduceAllConsuming, stoppedByTaskStop, toTranscript, turnRunning, type SessionState } from "../hub/index.js";
+import { agentKilled, createSessionState, findToolCall, reduceAllConsuming, toTranscript, turnRunning, type SessionState } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -127,7 +127,7 @@ export class LiveSession {
     const events = run !== undefined ? await this.readWorkflow(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return this.asShown(now.blocks);
-    return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", stoppedByTaskStop(this.state, toolUseId)));
+    return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", agentKilled(this.state, toolUseId)));
   }
 
   /**

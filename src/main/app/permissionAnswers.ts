@@ -1,7 +1,9 @@
 // What a person's answer means to the CLI (PROTOCOL.md §3.3, §3.4): "allow for this session" adds
 // the request's own rule suggestions with destination "session"; AskUserQuestion answers go back
 // as `updatedInput.answers` keyed by question text (multi-select comma-joined); an edited plan
-// goes back in `updatedInput.plan`. Pure.
+// goes back in `updatedInput.plan`. A request the CLI marks `requires_user_interaction` (2.1.332:
+// ExitPlanMode, AskUserQuestion) is answered by the person each time: it never becomes a session
+// rule, and an AskUserQuestion allowed without answers would tell the model nothing. Pure.
 
 import type { PendingPermission, PermissionAnswer } from "../../shared/api.js";
 import type { JsonObject, PermissionUpdate } from "../../shared/protocol/messages.js";
@@ -17,6 +19,14 @@ export type AnswerOutcome =
 export function decisionFor(request: PendingPermission, answer: PermissionAnswer): AnswerOutcome {
   if (answer.behavior === "deny") {
     return { ok: true, decision: { behavior: "deny", message: answer.message, ...(answer.interrupt ? { interrupt: true } : {}), decidedBy: "user" } };
+  }
+  if (request.requiresUserInteraction === true) {
+    if (answer.scope === "session" || answer.updatedPermissions !== undefined) {
+      return invalid(`${request.toolName} needs your answer each time; it cannot be allowed for the session`);
+    }
+    if (request.toolName === "AskUserQuestion" && answer.answers === undefined && answer.updatedInput?.["answers"] === undefined) {
+      return invalid("AskUserQuestion needs your answers; pick an option for each question or deny it");
+    }
   }
   let input: JsonObject = answer.updatedInput ?? request.input;
   if (answer.answers !== undefined) {

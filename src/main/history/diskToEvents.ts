@@ -5,6 +5,7 @@
 import type {
   AssistantBlockEvent,
   ClientEvent,
+  PermissionDeniedEvent,
   ToolResultEvent,
   UserPromptEvent,
 } from "../../shared/events.js";
@@ -138,9 +139,11 @@ function userLineToEvents(line: JsonObject, parentToolUseId: string | null): Cli
   const blocks = (content as readonly Json[]).filter(isObject);
   // A result naming no tool_use cannot be placed; hand-made files have them.
   const results = blocks.filter((b) => b["type"] === "tool_result" && typeof b["tool_use_id"] === "string");
-  const events: ClientEvent[] = results.map((b) =>
-    toolResultEvent(line, b, parentToolUseId, results.length === 1 ? line["toolUseResult"] : undefined),
-  );
+  const events: ClientEvent[] = results.flatMap((b) => {
+    const result = toolResultEvent(line, b, parentToolUseId, results.length === 1 ? line["toolUseResult"] : undefined);
+    const refused = results.length === 1 ? refusedWithoutAsking(line, result) : undefined;
+    return refused === undefined ? [result] : [refused, result];
+  });
   const texts = blocks.filter((b) => b["type"] === "text").map((b) => textOf([b]));
   const images = blocks.flatMap((b) => imageOf(b));
   if (texts.length > 0 || images.length > 0) {
@@ -176,6 +179,27 @@ function toolResultEvent(
   };
 }
 
+/**
+ * A call the CLI refused without asking anyone (2.1.332 writes `permissionDecision: {decision:
+ * "reject", source: "config", reasonType}` on its result line: auto or plan mode, a rule): the
+ * `system/permission_denied` the live stream sent for it, so it restores as a refused call, and a
+ * refused Agent call as no subagent card (none ran: no sidechain). A person's "no" at a prompt
+ * (`source: "user_reject"`) is left to Baton's audit trail, which knows who said it (auditOverlay.ts);
+ * an interrupt's cut names no decision at all.
+ */
+function refusedWithoutAsking(line: JsonObject, result: ToolResultEvent): PermissionDeniedEvent | undefined {
+  const decision = obj(line, "permissionDecision");
+  if (!result.isError || str(decision, "decision") !== "reject" || str(decision, "source") === "user_reject") return undefined;
+  const reasonType = str(decision, "reasonType");
+  return {
+    kind: "permission_denied",
+    toolName: "", // not on the result line; only a subagent's permission history names it, and no agent id is given
+    toolUseId: result.toolUseId,
+    reason: result.text !== "" ? result.text : "Refused by Claude Code without asking.",
+    ...(reasonType !== undefined ? { reasonType } : {}),
+  };
+}
+
 function promptTextToEvents(
   line: JsonObject,
   text: string,
@@ -187,7 +211,10 @@ function promptTextToEvents(
   }
   if (isTaskNotificationText(text) || obj(line, "origin")?.["kind"] === "task-notification") {
     const event = parseTaskNotification(text);
-    return event === undefined ? [] : [event];
+    // 2.1.332 names the run on the line: a run resumed with a message queued too late names no
+    // Agent call in its notification, so the run id is what tells its answer from the first run's.
+    const runId = str(obj(line, "origin"), "runId");
+    return event === undefined ? [] : [runId === undefined || runId === "" ? event : { ...event, runId }];
   }
   // Local-command output stays a visible prompt: the live stream shows it too (l).
   const isMeta = bool(line, "isMeta") || bool(line, "isCompactSummary") || bool(line, "isVisibleInTranscriptOnly");

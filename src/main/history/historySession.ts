@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, stoppedByTaskStop, toTranscript, type SessionState } from "../hub/index.js";
+import { agentKilled, createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript, type SessionState } from "../hub/index.js";
 import { isRejection, type AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
@@ -139,7 +139,7 @@ export async function loadSubagentBlocks(session: HistorySession, toolUseId: str
   // The session has ended: calls inside this subagent that never got a result stopped with it.
   if (session.finished) state = reduce(state, ExitEvent);
   session.state = state;
-  const blocks = ownBlocks(session.sessionId, toolUseId, events, true, stoppedByTaskStop(state, toolUseId));
+  const blocks = ownBlocks(session.sessionId, toolUseId, events, true, agentKilled(state, toolUseId));
   session.loaded.set(toolUseId, blocks);
   return blocks;
 }
@@ -197,12 +197,14 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
  * A subagent's blocks without its record's cap: its events reduced as a session of their own (its
  * parent id → top level), so ids and shapes match the record's blocks. An ended agent's open calls
  * end as stopped. Used for a restored session's sidechains and a live one's (liveSidechains.ts).
- * `cut`: TaskStop stopped the agent (stoppedByTaskStop), so the rejections of its own calls are
- * the cut, not refusals: left out, the calls stop with it, as in the session's state.
+ * `cut`: the agent was killed (agentKilled: TaskStop, an interrupt), so the rejections of its own
+ * calls are the cut, not refusals: left out, the calls stop with it, as in the session's state.
  */
 export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean, cut = false): readonly Block[] {
   const own: ClientEvent[] = [];
   for (const event of events) {
+    // A refusal names its call by tool_use id, which is unique: it goes wherever the call is.
+    if (event.kind === "permission_denied") own.push(event);
     if (!("parentToolUseId" in event)) continue;
     if (event.parentToolUseId !== toolUseId) own.push(event);
     else if (event.kind === "tool_result" && cut && isRejection(event)) continue;

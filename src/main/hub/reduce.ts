@@ -218,9 +218,9 @@ export function toTranscript(state: SessionState): Transcript {
   return transcript;
 }
 
-/** Whether a TaskStop call stopped the agent of this Agent call: the calls it was running were cut, not refused. */
-export function stoppedByTaskStop(state: SessionState, toolUseId: string): boolean {
-  return reroot(hubState(state)).stoppedByTaskStop.get(toolUseId) === true;
+/** Whether the agent of this Agent call was killed (TaskStop, an interrupt): the calls it was running were cut, not refused. */
+export function agentKilled(state: SessionState, toolUseId: string): boolean {
+  return reroot(hubState(state)).killedAgents.get(toolUseId) === true;
 }
 
 export function findToolCall(state: SessionState, toolUseId: string): ToolCallRecord | undefined {

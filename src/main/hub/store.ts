@@ -135,8 +135,12 @@ export class Store {
   readonly runs = new Map<string, ContinuedRun>();
   /** Agent calls whose finished agent a SendMessage has resumed, until its next run starts. */
   readonly resumeAsked = new Map<string, true>();
-  /** Agent tool_use ids whose task a TaskStop call stopped: their cut calls are stopped, not denied (toolCalls.ts). */
-  readonly stoppedByTaskStop = new Map<string, true>();
+  /**
+   * Agent tool_use ids whose task was killed (a TaskStop call, or the task events' "killed" /
+   * "stopped" after an interrupt) and not run again since: their cut calls are stopped, not
+   * denied (toolCalls.ts).
+   */
+  readonly killedAgents = new Map<string, true>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
   readonly apiErrors = new Map<string, string>();
   /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */

@@ -153,9 +153,10 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
 
 /**
  * The continued run a task event of the Agent call `agentId` belongs to (PROTOCOL.md §5). CLI
- * 2.1.197 names the SendMessage call that resumed the agent in the run's events; 2.1.332 names
- * the Agent call itself and gives the run a new `run_id` under the same task (its progress names
- * no call at all). Restored 2.1.332 sessions have neither: a run's first event (`starts`) after a
+ * A SendMessage to a finished agent: both CLIs name the SendMessage call in the new run's events
+ * (2.1.332 adds a new `run_id` under the same task). A message queued to a background agent that
+ * finished before reading it (2.1.332): the new run names the Agent call itself, with a new
+ * `run_id`, and its progress names no call at all (docs/protocol-notes.md). Restored 2.1.332 sessions have neither: a run's first event (`starts`) after a
  * SendMessage to the finished agent is the later run's. The first event of a run starts it: the
  * subagent runs again, and what the record counts so far becomes the run's base. Live, that
  * first event is the run's task_started; restored, it is its notification (the disk has no
@@ -188,6 +189,7 @@ function startRun(d: Draft, agentId: string, toolUseId: string, runId: string | 
   writeMap(d.log, d.store.runs, agentId, next);
   writeMap(d.log, d.store.settled, agentId, undefined);
   writeMap(d.log, d.store.resumeAsked, agentId, undefined);
+  writeMap(d.log, d.store.killedAgents, agentId, undefined); // the new run's rejections are its own
   // A resumed agent runs past the turn that resumed it: in the background, whatever its first run was.
   editRecord(d, node, (r) => ({ ...r, status: "running", background: true, runId: runId ?? r.runId, error: undefined, retry: undefined }));
   return next;
@@ -278,6 +280,8 @@ function setTaskStatus(d: Draft, toolUseId: string, status: SubagentStatus | und
   const apiError = d.store.apiErrors.get(toolUseId);
   const next = status === "completed" && apiError !== undefined ? "failed" : status;
   editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next, retry: next === "running" ? r.retry : undefined }));
+  // Killed (an interrupt, TaskStop): the rejections the CLI writes for its open calls are the cut (toolCalls.ts cutByStop).
+  if (next === "stopped") writeMap(d.log, d.store.killedAgents, toolUseId, true);
   if (next !== "running") {
     const node = findCall(d, toolUseId);
     if (node !== undefined) stopOpenUnder(d, node);

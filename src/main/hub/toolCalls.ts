@@ -153,22 +153,23 @@ const DenialText = [
 ];
 
 /**
- * The CLI answers the calls of an agent that TaskStop kills with the rejection text a denial gets
- * ("The user doesn't want to proceed…"): such a call was cut, not refused, unless a permission
- * request for it was denied. (An interrupt leaves the same text, and so does a person rejecting a
- * call in a terminal, which also stops the turn: without Baton's audit trail the two cannot be
- * told apart, see historySession.ts; TaskStop names its task.)
+ * The CLI answers the calls of an agent whose task it kills (TaskStop, or an interrupt: 2.1.332
+ * streams a background agent's answers after its task events said "killed") with the rejection
+ * text a denial gets ("The user doesn't want to proceed…"): such a call was cut, not refused,
+ * unless a permission request for it was denied. (A person rejecting a call in a terminal leaves
+ * the same text on an agent no task event killed: without Baton's audit trail an interrupt of a
+ * foreground agent cannot be told from it, see historySession.ts.)
  */
 function cutByStop(d: Draft, node: Node, call: ToolCallRecord): boolean {
   const owner = node.owner?.call?.toolUseId;
-  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(d.store.stoppedByTaskStop, owner) === true;
+  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(d.store.killedAgents, owner) === true;
 }
 
 /** A TaskStop that stopped an agent's task: remembers the agent (see cutByStop). */
 function noteTaskStop(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): void {
   const named = str(call.input, "task_id") ?? (isObject(ev.structured) ? str(ev.structured, "task_id") : undefined);
   const link = named === undefined ? undefined : d.store.tasks.get(named);
-  if (link?.kind === "agent") writeMap(d.log, d.store.stoppedByTaskStop, link.toolUseId, true);
+  if (link?.kind === "agent") writeMap(d.log, d.store.killedAgents, link.toolUseId, true);
 }
 
 /**

@@ -74,9 +74,16 @@ export function onTurnResult(d: Draft, ev: TurnResultEvent): void {
   endTurn(d);
 }
 
+/**
+ * A call the turn's `permission_denials` lists is denied, unless its question was withdrawn
+ * (`control_cancel_request`): the CLI lists a call whose prompt an interrupt cut too, and that
+ * call was stopped, not refused (recording interrupt-pending-permission).
+ */
 function markDenied(d: Draft, toolUseId: string): void {
   const node = findAnyCall(d, toolUseId);
-  if (node !== undefined && node.call?.status !== "completed") editCall(d, node, (c) => ({ ...c, status: "denied" }));
+  const call = node?.call;
+  if (node === undefined || call === undefined || call.status === "completed" || call.permission?.state === "cancelled") return;
+  editCall(d, node, (c) => ({ ...c, status: "denied" }));
 }
 
 function endTurn(d: Draft): void {

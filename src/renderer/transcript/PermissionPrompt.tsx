@@ -47,9 +47,14 @@ function ToolPermission({ tabId, request }: { tabId: string; request: PendingPer
         <button disabled={busy} className="primary" onClick={() => answer({ behavior: "allow", updatedInput: request.input })}>
           Allow
         </button>
-        <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "session" })}>
-          Allow for this session
-        </button>
+        {request.requiresUserInteraction === true ? (
+          // The CLI asks the person each time for these; a session rule would answer for them.
+          <span className="dim">Needs your answer each time</span>
+        ) : (
+          <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "session" })}>
+            Allow for this session
+          </button>
+        )}
         <input
           aria-label="Deny message"
           placeholder="Reason (optional)"

@@ -15,7 +15,7 @@ import { partialMessagesBackground } from "./partialMessagesBackground.js";
 import { permissions } from "./permissions.js";
 import { permissionVariants } from "./permissionVariants.js";
 import { resume } from "./resume.js";
-import { sendMessageContinue, sendMessageRunning } from "./sendMessageContinue.js";
+import { sendMessageContinue, sendMessageQueuedResume, sendMessageRunning } from "./sendMessageContinue.js";
 import { subagent } from "./subagent.js";
 import { subagentApiErrors } from "./subagentApiErrors.js";
 import { taskStop } from "./taskStop.js";
@@ -42,6 +42,7 @@ export const SCENARIOS: readonly Scenario[] = [
   interruptStreaming,
   partialMessagesBackground,
   sendMessageRunning,
+  sendMessageQueuedResume,
   backgroundOneShot,
   deepNesting,
   taskStop,

@@ -32,7 +32,9 @@ export const sendMessageContinue: Scenario = {
   options: { permissionMode: "bypassPermissions" },
   script: {
     main: [
-      { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part")] },
+      // In the foreground (2.1.332 backgrounds an Agent call by default), so the helper has
+      // finished before the SendMessage reaches it: a continuation, not a message mid-run.
+      { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part", { run_in_background: false })] },
       {
         blocks: (request) => [
           {
@@ -89,5 +91,43 @@ export const sendMessageRunning: Scenario = {
     await ctx.turn("start a slow helper and tell it more");
     await ctx.log.waitFor("task_notification", (e) => e.status !== "running", { from, timeoutMs: 30_000 });
     await ctx.log.waitFor("turn_result", (r) => r.result === "The helper finished everything.", { from, timeoutMs: 30_000 });
+  },
+};
+
+/** The first part answered at once (no tool, so no tool round to deliver a message at), the second with a Bash call. */
+function answerFirstHelper(request: Request): ScriptBlock[] {
+  if (!said(request, "Now do the second part.")) return [text("First part done.")];
+  return said(request, "echo second-part") ? [text("Second part done.")] : [bashCall("echo second-part", "Run the second part")];
+}
+
+export const sendMessageQueuedResume: Scenario = {
+  name: "sendmessage-queued-resume",
+  description:
+    "SendMessage to a background subagent that then finishes before any tool round: 2.1.332 resumes it with the message (under the Agent call's id, a new run_id); 2.1.197 drops the message",
+  options: { permissionMode: "bypassPermissions" },
+  script: {
+    main: [
+      { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part", { run_in_background: true })] },
+      {
+        blocks: (request) => [
+          { type: "tool_use", name: "SendMessage", input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." } },
+        ],
+      },
+      { blocks: [text("Sent the helper its second part.")] },
+      // One notification turn per run; by what the conversation holds, since the two may come close together.
+      ...Array.from({ length: 3 }, () => ({
+        blocks: (request: Request) => [text(said(request, "Second part done.") ? "The helper finished the second part." : "The helper finished the first part.")],
+      })),
+    ],
+    // The first answer waits, so the SendMessage is queued while the helper still runs.
+    "SUB-A": [{ blocks: answerFirstHelper, delayMs: 3000 }, ...Array.from({ length: 4 }, () => ({ blocks: answerFirstHelper }))],
+  },
+  async drive(ctx) {
+    const from = ctx.log.mark;
+    await ctx.turn("split the work in two");
+    const init = await ctx.log.waitFor("session_init", () => true, { from });
+    // 2.1.197 delivers a queued message only at a tool round: the helper ends with its first part.
+    const last = init.cliVersion === "2.1.197" ? "The helper finished the first part." : "The helper finished the second part.";
+    await ctx.log.waitFor("turn_result", (r) => r.result === last, { from, timeoutMs: 60_000 });
   },
 };
