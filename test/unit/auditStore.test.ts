@@ -66,24 +66,23 @@ function thrown(fn: () => unknown): StoreError {
 describe("the audit file's own schema", () => {
   it("audit version 1 creates the trail's tables, and the schema refuses an unknown decision", () => {
     const db = new Database(path.join(tempDir(), "audit.sqlite"));
-    expect(migrate(db, AUDIT_MIGRATIONS, AUDIT_LATEST_VERSION)).toEqual([1]);
-    expect(AUDIT_LATEST_VERSION).toBe(1);
+    expect(migrate(db, AUDIT_MIGRATIONS, 1)).toEqual([1]);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).toEqual(["audit_interrupts", "audit_permissions"]);
-    expect(migrate(db, AUDIT_MIGRATIONS, AUDIT_LATEST_VERSION)).toEqual([]);
+    expect(migrate(db, AUDIT_MIGRATIONS, 1)).toEqual([]);
     expect(() =>
       db.prepare("INSERT INTO audit_permissions (session_id, request_id, tool_use_id, tool_name, decision, time) VALUES ('s', 'r', 't', 'Bash', 'maybe', 'now')").run(),
     ).toThrow(/CHECK constraint/);
     db.close();
   });
 
-  it("the store puts the trail in audit.sqlite beside the index (WAL, version 1) and none of it in the index", () => {
+  it("the store puts the trail in audit.sqlite beside the index (WAL, latest version) and none of it in the index", () => {
     const dir = tempDir();
     const store = new StoreService({ dbPath: path.join(dir, "sub", "h.db") });
     store.recordPermission(allow);
     const info = store.info();
     expect(info.schemaVersion).toBe(LATEST_VERSION);
-    expect(info.audit).toEqual({ path: path.join(dir, "sub", "audit.sqlite"), schemaVersion: 1, movedAsideTo: null, error: null });
+    expect(info.audit).toEqual({ path: path.join(dir, "sub", "audit.sqlite"), schemaVersion: AUDIT_LATEST_VERSION, movedAsideTo: null, error: null });
     store.close();
     const audit = new Database(path.join(dir, "sub", "audit.sqlite"), { readonly: true });
     expect(audit.pragma("journal_mode", { simple: true })).toBe("wal");
@@ -118,7 +117,7 @@ describe("the audit trail and the index are separate files", () => {
     expect(again.info().audit.movedAsideTo).toBeNull();
     await again.index(path.join(dir, "projects"));
     expect(again.search("okapi")).toHaveLength(1);
-    expect(again.readAudit("s1")).toEqual({ permissions: [allow], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }] });
+    expect(again.readAudit("s1")).toEqual({ permissions: [allow], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }], trail: expect.any(Array) });
     again.close();
   });
 
@@ -196,7 +195,7 @@ describe("the audit trail and the index are separate files", () => {
     expect(info.movedAsideTo).toMatch(/h\.db\.retired-/);
     expect(fs.existsSync(info.movedAsideTo!)).toBe(true);
     const { agentId: _a, agentToolUseId: _b, ...denyAsStored } = deny;
-    expect(store.readAudit("s1")).toEqual({ permissions: [denyAsStored], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }] });
+    expect(store.readAudit("s1")).toEqual({ permissions: [denyAsStored], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }], trail: expect.any(Array) });
     await store.index(projectsWith(dir, "okapi"));
     expect(store.search("okapi")).toHaveLength(1);
     store.close();
@@ -224,11 +223,11 @@ describe("the audit trail in the store", () => {
     store.close();
 
     const again = new StoreService({ dbPath });
-    expect(again.readAudit("s1")).toEqual({ permissions: [allow, deny], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }] });
+    expect(again.readAudit("s1")).toEqual({ permissions: [allow, deny], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }], trail: expect.any(Array) });
     const s2 = again.readAudit("s2");
     expect(s2.permissions.map((p) => [p.requestId, p.decision, p.decidedBy])).toEqual([["req-9", "cancelled", undefined]]);
     expect(s2.interrupts).toEqual([{ sessionId: "s2", time: "2026-01-01T00:00:01.500Z" }]);
-    expect(again.readAudit("never-seen")).toEqual({ permissions: [], interrupts: [] });
+    expect(again.readAudit("never-seen")).toEqual({ permissions: [], interrupts: [], trail: [] });
     again.close();
   });
 
@@ -237,7 +236,7 @@ describe("the audit trail in the store", () => {
     expect(() => store.recordPermission({ ...deny, decision: "perhaps" as never })).toThrow(/unknown decision/);
     expect(() => store.recordPermission({ ...deny, toolUseId: "" })).toThrow(/toolUseId/);
     expect(() => store.recordInterrupt({ sessionId: "s1", time: undefined as never })).toThrow(/time/);
-    expect(store.readAudit("s1")).toEqual({ permissions: [], interrupts: [] });
+    expect(store.readAudit("s1")).toEqual({ permissions: [], interrupts: [], trail: [] });
     store.close();
   });
 
@@ -273,7 +272,7 @@ describe("the main process's writer (store worker)", { timeout: 30_000 }, () => 
       trail.interrupt({ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" });
       trail.permission({ ...deny, requestId: "req-bad", decision: "perhaps" as never });
       await trail.flush();
-      expect(await read("s1")).toEqual({ permissions: [allow, deny], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }] });
+      expect(await read("s1")).toEqual({ permissions: [allow, deny], interrupts: [{ sessionId: "s1", time: "2026-01-01T00:00:03.000Z" }], trail: expect.any(Array) });
       expect(errors).toEqual([expect.stringMatching(/^permission decision: .*unknown decision perhaps/)]);
     } finally {
       await store.close();

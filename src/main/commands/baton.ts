@@ -51,6 +51,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     "Full-text search over all history, subagents included",
   ),
   lazyCommand(
+    "audit",
+    "./audit.js",
+    "<sessionId> [--db <file>] [--json]",
+    "Print a session's audit trail: each tool call's decision, the rule that decided, interrupts",
+  ),
+  lazyCommand(
     "web",
     "./web.js",
     "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] | --new-link [--port N]",

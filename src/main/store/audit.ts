@@ -1,8 +1,15 @@
 // Baton's audit trail (DESIGN.md: "records every … decision and status change"): each permission
-// decision and each interrupt Baton sent, by session. The JSONL history cannot say either (a
-// denial is an ordinary error result on disk; an interrupt leaves "rejected" results in the
-// sidechains), so a restore reads them back from here (src/main/history/auditOverlay.ts).
+// decision, each interrupt Baton sent and each policy verdict (issue 22), by session. The JSONL
+// history cannot say any of them (a denial is an ordinary error result on disk; an interrupt
+// leaves "rejected" results in the sidechains), so a restore reads the answers and interrupts
+// back from here (src/main/history/auditOverlay.ts), and `baton audit` the whole ordered trail.
 import type Database from "better-sqlite3";
+import type { PolicyDecision } from "../../shared/policy.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { auditInputDigest, boundedDigest } from "./auditDigest.js";
+import { buildTrail, type AuditTrailRow } from "./sessionTrail.js";
+
+export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTrailRow } from "./sessionTrail.js";
 
 export type AuditDecision = "allow" | "deny" | "cancelled";
 
@@ -29,10 +36,50 @@ export interface AuditInterrupt {
   readonly time: string;
 }
 
+/** Where the policy engine decided: the PreToolUse hook, or a `can_use_tool` request. */
+export type AuditPolicyOrigin = "hook" | "permission";
+
+/** One verdict of the policy engine on one tool call, as its caller hands it over. */
+export interface AuditPolicyDecision {
+  readonly sessionId: string;
+  /** ISO 8601. */
+  readonly time: string;
+  readonly toolUseId: string;
+  readonly toolName: string;
+  /** The asking agent (hook `agent_id`, request `agent_id`); all three absent: the main agent. */
+  readonly agentId?: string;
+  readonly agentType?: string;
+  /** The preset that agent runs as, when it is one. */
+  readonly preset?: string;
+  /** The call's input: only its digest is stored (auditDigest.ts). */
+  readonly input: JsonObject;
+  readonly decision: PolicyDecision;
+  /** What decided: `preset:coder/exec`, `rule:deny Bash(rm:*) (project)`, `default:ask`, … */
+  readonly rule: string;
+  readonly message?: string;
+  readonly origin: AuditPolicyOrigin;
+}
+
+/** A policy decision as stored and sent to the store worker: the input replaced by its digest. */
+export interface AuditPolicyRecord extends Omit<AuditPolicyDecision, "input"> {
+  readonly inputDigest: string;
+}
+
+/** The stored form of a decision; made on the caller's side, so a large input never crosses threads. */
+export function policyRecord(entry: AuditPolicyDecision): AuditPolicyRecord {
+  const { input, ...rest } = entry;
+  return { ...rest, inputDigest: auditInputDigest(entry.toolName, input) };
+}
+
 /** Everything recorded for one session, oldest first. */
 export interface SessionAudit {
   readonly permissions: readonly AuditPermission[];
   readonly interrupts: readonly AuditInterrupt[];
+}
+
+/** A session's records and, in one list in the order they were recorded, its whole trail. */
+export interface SessionTrail extends SessionAudit {
+  readonly trail: readonly AuditTrailRow[];
 }
 
 export const EmptyAudit: SessionAudit = Object.freeze({ permissions: Object.freeze([]), interrupts: Object.freeze([]) });
@@ -45,6 +92,22 @@ export function checkPermission(entry: AuditPermission): AuditPermission {
     if (typeof entry[key] !== "string" || entry[key] === "") throw new TypeError(`audit permission: ${key} must be a non-empty string`);
   }
   if (!Decisions.has(entry.decision)) throw new TypeError(`audit permission: unknown decision ${String(entry.decision)}`);
+  return entry;
+}
+
+const PolicyDecisions: ReadonlySet<string> = new Set<PolicyDecision>(["allow", "deny", "ask"]);
+const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission"]);
+
+export function checkPolicyRecord(entry: AuditPolicyRecord): AuditPolicyRecord {
+  for (const key of ["sessionId", "toolUseId", "toolName", "time", "rule"] as const) {
+    if (typeof entry[key] !== "string" || entry[key] === "") throw new TypeError(`audit policy decision: ${key} must be a non-empty string`);
+  }
+  for (const key of ["agentId", "agentType", "preset", "message"] as const) {
+    if (entry[key] !== undefined && typeof entry[key] !== "string") throw new TypeError(`audit policy decision: ${key} must be a string when given`);
+  }
+  if (typeof entry.inputDigest !== "string") throw new TypeError("audit policy decision: inputDigest must be a string");
+  if (!PolicyDecisions.has(entry.decision)) throw new TypeError(`audit policy decision: unknown decision ${String(entry.decision)}`);
+  if (!PolicyOrigins.has(entry.origin)) throw new TypeError(`audit policy decision: unknown origin ${String(entry.origin)}`);
   return entry;
 }
 
@@ -63,12 +126,26 @@ export function insertPermission(db: Database.Database, entry: AuditPermission):
   ).run(e.sessionId, e.requestId, e.toolUseId, e.agentId ?? null, e.agentToolUseId ?? null, e.toolName, e.decision, e.decidedBy ?? null, e.message ?? null, e.time);
 }
 
+export function insertPolicyDecision(db: Database.Database, entry: AuditPolicyRecord): void {
+  const e = checkPolicyRecord(entry);
+  db.prepare(
+    `INSERT INTO audit_policy_decisions
+       (session_id, time, tool_use_id, tool_name, agent_id, agent_type, preset, input_digest, decision, rule, message, origin)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    e.sessionId, e.time, e.toolUseId, e.toolName, e.agentId ?? null, e.agentType ?? null, e.preset ?? null,
+    // Bounded here too: the worker's message may not have come through policyRecord.
+    boundedDigest(e.inputDigest), e.decision, e.rule, e.message ?? null, e.origin,
+  );
+}
+
 export function insertInterrupt(db: Database.Database, entry: AuditInterrupt): void {
   const e = checkInterrupt(entry);
   db.prepare("INSERT INTO audit_interrupts (session_id, time) VALUES (?, ?)").run(e.sessionId, e.time);
 }
 
 interface PermissionRow {
+  readonly seq: number | null;
   readonly sessionId: string;
   readonly requestId: string;
   readonly toolUseId: string;
@@ -81,18 +158,69 @@ interface PermissionRow {
   readonly time: string;
 }
 
-export function readSessionAudit(db: Database.Database, sessionId: string): SessionAudit {
+interface InterruptRow extends AuditInterrupt {
+  readonly seq: number | null;
+}
+
+interface PolicyRow {
+  readonly seq: number | null;
+  readonly sessionId: string;
+  readonly time: string;
+  readonly toolUseId: string;
+  readonly toolName: string;
+  readonly agentId: string | null;
+  readonly agentType: string | null;
+  readonly preset: string | null;
+  readonly inputDigest: string;
+  readonly decision: PolicyDecision;
+  readonly rule: string;
+  readonly message: string | null;
+  readonly origin: AuditPolicyOrigin;
+}
+
+export function readSessionAudit(db: Database.Database, sessionId: string): SessionTrail {
   const rows = db
     .prepare(
-      `SELECT session_id AS sessionId, request_id AS requestId, tool_use_id AS toolUseId, agent_id AS agentId,
+      `SELECT seq, session_id AS sessionId, request_id AS requestId, tool_use_id AS toolUseId, agent_id AS agentId,
               agent_tool_use_id AS agentToolUseId, tool_name AS toolName, decision, decided_by AS decidedBy, message, time
        FROM audit_permissions WHERE session_id = ? ORDER BY id`,
     )
     .all(sessionId) as PermissionRow[];
-  const interrupts = db
-    .prepare("SELECT session_id AS sessionId, time FROM audit_interrupts WHERE session_id = ? ORDER BY id")
-    .all(sessionId) as AuditInterrupt[];
-  return { permissions: rows.map(fromRow), interrupts };
+  const interruptRows = db
+    .prepare("SELECT seq, session_id AS sessionId, time FROM audit_interrupts WHERE session_id = ? ORDER BY id")
+    .all(sessionId) as InterruptRow[];
+  const policyRows = db
+    .prepare(
+      `SELECT seq, session_id AS sessionId, time, tool_use_id AS toolUseId, tool_name AS toolName, agent_id AS agentId,
+              agent_type AS agentType, preset, input_digest AS inputDigest, decision, rule, message, origin
+       FROM audit_policy_decisions WHERE session_id = ? ORDER BY id`,
+    )
+    .all(sessionId) as PolicyRow[];
+  const permissions = rows.map((r) => ({ seq: r.seq, row: fromRow(r) }));
+  const interrupts = interruptRows.map((r) => ({ seq: r.seq, row: { sessionId: r.sessionId, time: r.time } }));
+  const verdicts = policyRows.map((r) => ({ seq: r.seq, row: fromPolicyRow(r) }));
+  return {
+    permissions: permissions.map((p) => p.row),
+    interrupts: interrupts.map((i) => i.row),
+    trail: buildTrail(permissions, interrupts, verdicts),
+  };
+}
+
+function fromPolicyRow(r: PolicyRow): AuditPolicyRecord {
+  return {
+    sessionId: r.sessionId,
+    time: r.time,
+    toolUseId: r.toolUseId,
+    toolName: r.toolName,
+    ...(r.agentId !== null ? { agentId: r.agentId } : {}),
+    ...(r.agentType !== null ? { agentType: r.agentType } : {}),
+    ...(r.preset !== null ? { preset: r.preset } : {}),
+    inputDigest: r.inputDigest,
+    decision: r.decision,
+    rule: r.rule,
+    ...(r.message !== null ? { message: r.message } : {}),
+    origin: r.origin,
+  };
 }
 
 function fromRow(r: PermissionRow): AuditPermission {

@@ -7,10 +7,12 @@ import type Database from "better-sqlite3";
 import {
   insertInterrupt,
   insertPermission,
+  insertPolicyDecision,
   readSessionAudit,
   type AuditInterrupt,
   type AuditPermission,
-  type SessionAudit,
+  type AuditPolicyRecord,
+  type SessionTrail,
 } from "./audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "./auditMigrations/index.js";
 import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
@@ -70,7 +72,11 @@ export class AuditDatabase {
     this.use((db) => db.transaction(() => insertInterrupt(db, entry)).immediate());
   }
 
-  readAudit(sessionId: string): SessionAudit {
+  recordPolicyDecision(entry: AuditPolicyRecord): void {
+    this.use((db) => db.transaction(() => insertPolicyDecision(db, entry)).immediate());
+  }
+
+  readAudit(sessionId: string): SessionTrail {
     return this.use((db) => readSessionAudit(db, sessionId));
   }
 

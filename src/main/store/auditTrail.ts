@@ -1,12 +1,14 @@
 // The main process's side of the audit trail: fire-and-forget writes to the store worker. A
 // write never delays the decision or the interrupt it records (the CLI gets its answer first);
 // a write that fails is reported to `onError` (the Console), never retried into the UI's path.
-import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import { policyRecord, type AuditInterrupt, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "./audit.js";
 import type { StoreClient } from "./storeClient.js";
 
 export interface AuditTrail {
   permission(entry: AuditPermission): void;
   interrupt(entry: AuditInterrupt): void;
+  /** A policy verdict (hook or can_use_tool); only a digest of its input is sent and stored. */
+  policyDecision(entry: AuditPolicyDecision): void;
   /** Settles once every write handed over so far has been answered (shutdown, tests). */
   flush(): Promise<void>;
 }
@@ -14,7 +16,7 @@ export interface AuditTrail {
 /** What a restore needs: a session's trail, or undefined when it cannot be read (restore as before). */
 export type AuditReader = (sessionId: string) => Promise<SessionAudit | undefined>;
 
-export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "readAudit">;
+export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "readAudit">;
 
 export function createAuditTrail(store: AuditStore, onError: (what: string, error: unknown) => void): AuditTrail {
   const inFlight = new Set<Promise<unknown>>();
@@ -36,6 +38,7 @@ export function createAuditTrail(store: AuditStore, onError: (what: string, erro
   return {
     permission: (entry) => track("permission decision", () => store.recordPermission(entry)),
     interrupt: (entry) => track("interrupt", () => store.recordInterrupt(entry)),
+    policyDecision: (entry) => track("policy decision", () => store.recordPolicyDecision(policyRecord(entry))),
     async flush() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

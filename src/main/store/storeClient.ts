@@ -1,7 +1,7 @@
 // The async face of the store: every call is a message to the store worker, answered by id.
 // The owner calls close(), which closes the database and terminates the worker.
 import { Worker } from "node:worker_threads";
-import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import { StoreError, type StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -17,7 +17,9 @@ export interface StoreClient {
   /** Audit trail writes (audit.sqlite, not the index): answered once the row is committed in the worker. */
   recordPermission(entry: AuditPermission): Promise<null>;
   recordInterrupt(entry: AuditInterrupt): Promise<null>;
-  readAudit(sessionId: string): Promise<SessionAudit>;
+  recordPolicyDecision(entry: AuditPolicyRecord): Promise<null>;
+  /** The session's answers and interrupts (for a restore) and its whole trail in recorded order. */
+  readAudit(sessionId: string): Promise<SessionTrail>;
   /** Closes the database (checkpointing the WAL) and stops the worker. Idempotent. */
   close(): Promise<void>;
 }
@@ -95,6 +97,7 @@ class Connection {
       listSubagents: (sessionId) => this.call("listSubagents", { sessionId }),
       recordPermission: (entry) => this.call("recordPermission", { entry }),
       recordInterrupt: (entry) => this.call("recordInterrupt", { entry }),
+      recordPolicyDecision: (entry) => this.call("recordPolicyDecision", { entry }),
       readAudit: (sessionId) => this.call("readAudit", { sessionId }),
       close: () => this.close(),
     };

@@ -3,7 +3,7 @@
 // trail's; index runs are serialised, searches may run between an index run's batches.
 import fs from "node:fs";
 import type Database from "better-sqlite3";
-import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
@@ -152,8 +152,14 @@ export class StoreService {
     this.audit.recordInterrupt(entry);
   }
 
+  /** Appends one policy verdict to the audit trail. */
+  recordPolicyDecision(entry: AuditPolicyRecord): void {
+    this.assertOpen();
+    this.audit.recordPolicyDecision(entry);
+  }
+
   /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */
-  readAudit(sessionId: string): SessionAudit {
+  readAudit(sessionId: string): SessionTrail {
     this.assertOpen();
     return this.audit.readAudit(sessionId);
   }

@@ -57,6 +57,9 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "recordInterrupt":
       s.recordInterrupt(p["entry"] as never);
       return null;
+    case "recordPolicyDecision":
+      s.recordPolicyDecision(p["entry"] as never);
+      return null;
     case "readAudit":
       return s.readAudit(String(p["sessionId"]));
     case "close":

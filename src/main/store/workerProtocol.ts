@@ -1,6 +1,6 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
-import type { AuditInterrupt, AuditPermission, SessionAudit } from "./audit.js";
+import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import type { StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -14,7 +14,8 @@ export interface StoreMethods {
   listSubagents: { params: { readonly sessionId: string }; value: readonly SubagentSummary[] };
   recordPermission: { params: { readonly entry: AuditPermission }; value: null };
   recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
-  readAudit: { params: { readonly sessionId: string }; value: SessionAudit };
+  recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
+  readAudit: { params: { readonly sessionId: string }; value: SessionTrail };
   close: { params: Record<string, never>; value: null };
 }
 

@@ -1,8 +1,9 @@
 // The audit file's own schema steps (its user_version counts these, not the index's).
 import type { Migration } from "../migrations/migration.js";
 import { a001Audit } from "./a001Audit.js";
+import { a002PolicyDecisions } from "./a002PolicyDecisions.js";
 
 /** In version order; the last one's version is the audit schema this Baton writes. */
-export const AUDIT_MIGRATIONS: readonly Migration[] = [a001Audit];
+export const AUDIT_MIGRATIONS: readonly Migration[] = [a001Audit, a002PolicyDecisions];
 
 export const AUDIT_LATEST_VERSION = AUDIT_MIGRATIONS[AUDIT_MIGRATIONS.length - 1]?.version ?? 0;
