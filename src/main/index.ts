@@ -90,6 +90,7 @@ async function startCore(): Promise<void> {
   const switches = parseAppSwitches(process.argv.slice(1));
   core = await createAppCore({
     ...(switches.projectsDir !== undefined ? { projectsDir: switches.projectsDir } : {}),
+    ...(switches.orchestration === true ? { orchestration: true } : {}),
     settingsFile: path.join(app.getPath("userData"), SETTINGS_FILE_NAME),
     dbPath: defaultDbPath(),
     storeRuntime: { workerEntry: storeWorkerEntry, ...(nativeBinding !== undefined ? { nativeBinding } : {}) },

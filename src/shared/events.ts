@@ -280,6 +280,8 @@ export interface PermissionDeniedEvent {
   /** Why, for the person: the CLI's message, else its decision reason. */
   readonly reason: string;
   readonly reasonType?: string;
+  /** Who refused, when Baton did (its policy through the PreToolUse hook): `policy:<rule>`. */
+  readonly decidedBy?: string;
 }
 /** 2.1.332+ `tool_progress` with `subagent_retry`: a foreground subagent's model call is being retried. */
 export interface SubagentRetryEvent {

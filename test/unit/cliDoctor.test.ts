@@ -44,7 +44,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function doctor(args: string[], PATH: string[], extra: DoctorOptions = {}) {
   const io = bufferIO();
   const home = path.join(root, "home");
-  const options: DoctorOptions = { env: { PATH: PATH.join(path.delimiter), HOME: home }, homeDir: home, installDirs: [path.join(home, ".local", "bin")], ...extra };
+  const options: DoctorOptions = {
+    env: { PATH: PATH.join(path.delimiter), HOME: home },
+    homeDir: home,
+    installDirs: [path.join(home, ".local", "bin")],
+    settingsFile: path.join(home, ".config", "baton", "settings.json"),
+    ...extra,
+  };
   const code = await run([...args, "--projects-dir", path.join(root, "projects")], io, options);
   return { code, out: io.out() };
 }
@@ -133,6 +139,19 @@ describe("baton doctor", () => {
     expect(code).toBe(1);
     expect(out).toContain("segfault-ish");
     expect(out).toContain("exit code 7");
+  });
+
+  it("says when the presets file is broken and the built-ins are in force (a note), and whether orchestration is on", async () => {
+    const settingsFile = path.join(root, "doctor-config", "settings.json");
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, JSON.stringify({ orchestration: true }));
+    writeFileSync(path.join(path.dirname(settingsFile), "presets.json"), JSON.stringify({ version: 1, presets: [{ name: "coder" }], refused: [] }));
+    const { code, out } = await doctor([], [path.join(root, "v332")], { settingsFile });
+    expect(code).toBe(0);
+    expect(out).toContain("presets:   built-in (the file is broken: built-ins in force); orchestration on");
+    expect(out).toMatch(/note: .*presets\.json: preset "coder"/);
+    const { report } = await json([path.join(root, "v332")], { settingsFile });
+    expect(report.policy).toMatchObject({ orchestration: true, presets: "built-in", presetsProblem: expect.stringContaining("presets.json") });
   });
 
   it("rejects unknown options with usage (exit 2)", async () => {

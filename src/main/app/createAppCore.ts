@@ -15,6 +15,7 @@ import { createHistorySource, switchableHistorySource } from "./historySource.js
 import { LogBus } from "./logBus.js";
 import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
 import { readSessionLimit } from "./settingsFile.js";
+import { PolicyService } from "../policy/policyService.js";
 
 /** What sessions try to run when no `claude` was found (the error then names it). */
 const NotFoundClaude = "claude (not found: run `baton doctor`)";
@@ -37,6 +38,8 @@ export interface AppCoreOptions {
   /** The cap on running CLI processes; wins over the settings file's `maxRunningSessions`. */
   readonly maxRunningSessions?: number;
   readonly clientDefaults?: SessionManagerOptions["clientDefaults"];
+  /** `--orchestration`: presets and their sandboxes for this run, over the setting. */
+  readonly orchestration?: boolean;
   readonly service?: Omit<BatonServiceOptions, "historyFolder">;
 }
 
@@ -45,6 +48,7 @@ export interface AppCore {
   readonly service: BatonService;
   readonly log: LogBus;
   readonly historyFolder: HistoryFolderSetting;
+  readonly policy: PolicyService;
   close(): Promise<void>;
 }
 
@@ -84,7 +88,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log.baton("info", "history folder changed", { projectsDir, source });
     if (searchable) refreshIndex(store, projectsDir, log);
   });
+  const home = (options.env ?? process.env)["HOME"];
+  const policy = await PolicyService.open({
+    ...(options.settingsFile !== undefined ? { settingsFile: options.settingsFile } : {}),
+    ...(options.orchestration !== undefined ? { orchestration: options.orchestration } : {}),
+    ...(home !== undefined && home !== "" ? { home } : {}),
+    log: (level, message, fields) => log.baton(level, message, fields ?? {}),
+  });
+  if (policy.orchestration) log.baton("info", "orchestration mode is on", { presets: policy.presets.source });
   const manager = new SessionManager({
+    policy,
     // Not found: a name no PATH holds, so spawning fails with "not found" rather than running
     // whatever `claude` the process's PATH has first (under `npm start`, Baton's own test copy).
     claudePath: found.found ? found.path : (options.claudePath ?? NotFoundClaude),
@@ -104,6 +117,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     service,
     log,
     historyFolder: folder,
+    policy,
     close() {
       closing ??= (async () => {
         stopFollowingFolder();

@@ -101,6 +101,17 @@ export class LiveSession {
     return this.init;
   }
 
+  /** The type of the subagent with this agent id, if the session has its record. */
+  agentTypeOf(agentId: string): string | undefined {
+    const record = agentRecordOf(toTranscript(this.state), agentId);
+    return record === undefined || record.subagentType === "" ? undefined : record.subagentType;
+  }
+
+  /** An event Baton itself adds to the session (a call its policy refused through the hook). */
+  addEvent(event: ClientEvent): void {
+    if (!this.stopped) this.onEvent(event);
+  }
+
   async start(): Promise<InitializeResult> {
     this.init = await this.client.start();
     return this.init;
@@ -394,11 +405,15 @@ export class LiveSession {
 
 /** The Agent tool_use whose subagent has task id `agentId`, searched through nested records. */
 function agentCallOf(transcript: Transcript, agentId: string): string | undefined {
-  const search = (blocks: readonly Block[]): string | undefined => {
+  return agentRecordOf(transcript, agentId)?.toolUseId;
+}
+
+function agentRecordOf(transcript: Transcript, agentId: string): SubagentRecord | undefined {
+  const search = (blocks: readonly Block[]): SubagentRecord | undefined => {
     for (const b of blocks) {
       const record = b.call?.subagent;
       if (record === undefined) continue;
-      if (record.taskId === agentId) return record.toolUseId;
+      if (record.taskId === agentId) return record;
       const inner = search(record.blocks);
       if (inner !== undefined) return inner;
     }

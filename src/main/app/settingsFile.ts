@@ -2,7 +2,8 @@
 // `app.getPath("userData")`, web mode's $XDG_CONFIG_HOME/baton), never below ~/.claude. Fields this
 // version does not know (written by a newer Baton) are kept when it writes; a damaged file reads
 // as no settings, and the next save replaces it. `maxRunningSessions` (the cap on CLI processes
-// running at once) is only ever written by the person; Baton reads it at start.
+// running at once) is only ever written by the person; Baton reads it at start. `orchestration`
+// (issue 22: presets and their sandboxes) is the toolbar's toggle; `--orchestration` wins over it.
 
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -38,6 +39,26 @@ export function readSettings(file: string): SettingsRead {
   return { settings: projectsDir !== undefined ? { projectsDir } : {} };
 }
 
+/** The fields the UI writes. */
+export interface SavedSettings extends BatonSettings {
+  readonly orchestration?: boolean;
+}
+
+export interface OrchestrationRead {
+  readonly orchestration: boolean;
+  /** Why the saved value was ignored. */
+  readonly problem?: string;
+}
+
+/** Whether orchestration mode was left on; off when the file says nothing (or nothing usable). */
+export function readOrchestration(file: string): OrchestrationRead {
+  const raw = readRaw(file);
+  if (!raw.ok || !Object.hasOwn(raw.value, "orchestration")) return { orchestration: false };
+  const value = raw.value["orchestration"];
+  if (typeof value === "boolean") return { orchestration: value };
+  return { orchestration: false, problem: `${file}: "orchestration" must be true or false; it was ignored (off)` };
+}
+
 /** The `maxRunningSessions` field's bounds: at least one CLI, and not so many that the machine drowns. */
 export const MaxRunningSessionsRange = { min: 1, max: 64 } as const;
 
@@ -59,7 +80,7 @@ export function readSessionLimit(file: string): SessionLimitRead {
 }
 
 /** Sets (or, with undefined, removes) fields and writes the file whole: a crash leaves the old or the new file, never half of one. */
-export async function updateSettings(file: string, change: { readonly [K in keyof Required<BatonSettings>]: Required<BatonSettings>[K] | undefined }): Promise<void> {
+export async function updateSettings(file: string, change: { readonly [K in keyof Required<SavedSettings>]?: Required<SavedSettings>[K] | undefined }): Promise<void> {
   const current = readRaw(file);
   const next: Record<string, unknown> = current.ok ? { ...current.value } : {};
   for (const [key, value] of Object.entries(change)) {

@@ -57,9 +57,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     "Print a session's audit trail: each tool call's decision, the rule that decided, interrupts",
   ),
   lazyCommand(
+    "policy",
+    "./policy.js",
+    "<preset|main> <toolName> '<input json>' [--cwd <dir>] [--orchestration] [--json] | --list | --reset-presets",
+    "What the policy engine decides for a tool call, and why; the presets in force",
+  ),
+  lazyCommand(
     "web",
     "./web.js",
-    "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] | --new-link [--port N]",
+    "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] [--orchestration] | --new-link [--port N]",
     "Serve Baton's UI to a browser on this machine (127.0.0.1, token-protected)",
   ),
 ];

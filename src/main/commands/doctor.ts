@@ -1,7 +1,8 @@
 // `baton doctor`: can this machine run Baton? Finds the claude CLI the person uses (and says how:
 // which setting, which PATH entry, which install place), asks its version with a short timeout,
 // compares it with the versions Baton is tested with, checks the projects directory Baton reads
-// history from, and the Node version. Exit 1 when something Baton needs is missing, with what to
+// history from, the Node version, and the presets and rules in force (a broken presets file is a
+// note: the built-ins run meanwhile). Exit 1 when something Baton needs is missing, with what to
 // do about it; a CLI of an untested version is a note, not a failure.
 
 import { readdirSync, statSync } from "node:fs";
@@ -12,6 +13,9 @@ import { describeVerdict, TestedCliVersions, testedVerdict, type TestedVerdict }
 import { terminalJson } from "../../shared/terminalText.js";
 import { claudeVersion } from "../cli/claudeVersion.js";
 import { describeSearch, describeSource, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
+import { defaultSettingsFile, readOrchestration } from "../app/settingsFile.js";
+import { presetsFileBeside, readPresetsFile } from "../policy/presetsFile.js";
+import { RulesStore, rulesFileBeside } from "../policy/rulesStore.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton doctor [--claude <path>] [--projects-dir <dir>] [--json]
@@ -37,6 +41,8 @@ export interface DoctorOptions {
   readonly homeDir?: string;
   readonly installDirs?: readonly string[];
   readonly versionTimeoutMs?: number;
+  /** Baton's settings file; presets.json and rules.json are beside it (default: web mode's). */
+  readonly settingsFile?: string;
 }
 
 interface Report {
@@ -60,6 +66,7 @@ interface Report {
   };
   readonly projects: { readonly dir: string; readonly source: string; readonly exists: boolean; readonly projectCount: number };
   readonly node: { readonly version: string; readonly ok: boolean };
+  readonly policy: { readonly orchestration: boolean; readonly presets: string; readonly presetsProblem?: string; readonly rulesProblem?: string };
   readonly problems: readonly string[];
   readonly notes: readonly string[];
 }
@@ -112,7 +119,23 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
   const node = { version: process.versions.node, ok: nodeMajor >= MIN_NODE_MAJOR };
   if (!node.ok) problems.push(`Node ${process.versions.node} is too old; Baton needs Node ${MIN_NODE_MAJOR} or newer.`);
 
-  return { ok: problems.length === 0, claude, projects, node, problems, notes };
+  const policy = inspectPolicy(options.settingsFile ?? defaultSettingsFile(), options.homeDir);
+  // Baton runs with the built-in presets (and without the broken rules file) meanwhile: notes, not problems.
+  if (policy.presetsProblem !== undefined) notes.push(policy.presetsProblem);
+  if (policy.rulesProblem !== undefined) notes.push(policy.rulesProblem);
+
+  return { ok: problems.length === 0, claude, projects, node, policy, problems, notes };
+}
+
+function inspectPolicy(settingsFile: string, homeDir: string | undefined): Report["policy"] {
+  const presets = readPresetsFile(presetsFileBeside(settingsFile));
+  const rules = new RulesStore({ file: rulesFileBeside(settingsFile), ...(homeDir !== undefined ? { home: homeDir } : {}) });
+  return {
+    orchestration: readOrchestration(settingsFile).orchestration,
+    presets: presets.source,
+    ...(presets.problem !== undefined ? { presetsProblem: presets.problem } : {}),
+    ...(rules.problem !== undefined ? { rulesProblem: rules.problem } : {}),
+  };
 }
 
 async function inspectClaude(found: FindClaudeResult, options: DoctorOptions, problems: string[], notes: string[]): Promise<Report["claude"]> {
@@ -192,6 +215,7 @@ function formatReport(report: Report): string {
     `tested:    ${claude.testedVersions.join(", ")}`,
     `projects:  ${projects.dir} (${projects.source}) ${projects.exists ? `exists, ${projects.projectCount} project folder(s)` : "does not exist"}`,
     `node:      ${node.version}${node.ok ? "" : " (too old)"}`,
+    `presets:   ${report.policy.presets}${report.policy.presetsProblem !== undefined ? " (the file is broken: built-ins in force)" : ""}; orchestration ${report.policy.orchestration ? "on" : "off"}`,
   ];
   if (!claude.found) lines.push("", "Searched:", ...claude.searched.map((s) => `  ${s}`));
   if (report.notes.length) lines.push("", ...report.notes.map((n) => `note: ${n}`));

@@ -15,7 +15,7 @@ import { requestNewLink, startLinkControl, type LinkControl } from "../web/linkC
 import { startWebServer } from "../web/webServer.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
-const HELP = `Usage: baton web [--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>]
+const HELP = `Usage: baton web [--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] [--orchestration]
        baton web --new-link [--port N]
 
 Serves Baton's UI at http://127.0.0.1:<port>/ for a browser on this machine. The printed link
@@ -36,6 +36,8 @@ Options:
   --db <file>             Search index (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)
   --no-index              Do not open the search index (search is then unavailable)
   --claude <path>         The claude CLI to run (default: BATON_CLAUDE_PATH, PATH, install dirs)
+  --orchestration         Orchestration mode on for this run: presets as subagents, each in its
+                          sandbox (default: the toolbar's setting, off until turned on)
 `;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -56,7 +58,7 @@ const StopDeadlineMs = 10_000;
 const LingerMs = 1_000;
 
 export async function run(args: readonly string[], io: CommandIO, options: WebRunOptions = {}): Promise<number> {
-  let values: { port?: string; "new-link"?: boolean; "projects-dir"?: string; db?: string; "no-index"?: boolean; claude?: string; help?: boolean };
+  let values: { port?: string; "new-link"?: boolean; "projects-dir"?: string; db?: string; "no-index"?: boolean; claude?: string; orchestration?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -67,6 +69,7 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
         db: { type: "string" },
         "no-index": { type: "boolean" },
         claude: { type: "string" },
+        orchestration: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -109,6 +112,7 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
     settingsFile: defaultSettingsFile(),
     ...(values["no-index"] === true ? {} : { dbPath: values.db ?? defaultDbPath() }),
     ...(values.claude !== undefined ? { claudePath: values.claude } : {}),
+    ...(values.orchestration === true ? { orchestration: true } : {}),
   });
   const show = (entry: LogEntry): void => {
     if (entry.level !== "error" && (entry.level !== "warning" || entry.source !== "baton")) return;

@@ -32,11 +32,12 @@ export function onPermissionResolved(d: Draft, ev: PermissionResolvedEvent): voi
 
 /**
  * A call the CLI refused without asking (2.1.332 `system/permission_denied`: plan mode, auto
- * mode): denied on its card, with the CLI's reason, and in the refused subagent's history.
+ * mode), or Baton's policy refused through the PreToolUse hook: denied on its card, with the
+ * reason, and in the refused subagent's history.
  */
 export function onPermissionDenied(d: Draft, ev: PermissionDeniedEvent): void {
   const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
-  const decidedBy = ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`;
+  const decidedBy = ev.decidedBy ?? (ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`);
   const requestId = `denied:${ev.toolUseId}`;
   setPermission(d, ev.toolUseId, { requestId, state: "denied", decidedBy, message: ev.reason }, agentCall);
   if (agentCall !== undefined) {

@@ -1,0 +1,159 @@
+// The five presets Baton ships (seed 003 "Presets", "SandboxConfig", "exec allowlist regex"),
+// adapted to Claude Code: its tool names, and npm refused everywhere because every git worktree
+// would get its own node_modules. The presets file (presetsFile.ts) starts as a copy of these;
+// the prompts are in presetPrompts.ts.
+
+import type { CommandPattern, Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
+import { deliberatePrompt, exploratoryPrompt } from "./presetPrompts.js";
+
+export const BUILT_IN_SOURCE = "built-in";
+
+const SearchTools = ["Read", "Grep", "Glob"];
+// Read-only and harmless, so every preset has them (seed 003).
+const WebTools = ["WebSearch", "WebFetch"];
+const WriteTools = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+// Claude Code searches with Bash (the CLI has no Grep or Glob tool), so exploring needs a few
+// commands that only read: every preset with Bash may run them, alone or in a pipeline. `find` and
+// `rg` are left out: their options run programs (`-exec`, `--pre`) and delete files.
+const ReadOnlyExec: readonly CommandPattern[] = [
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "grep|egrep|fgrep",
+  "sort",
+  "uniq",
+  "cut",
+  "tr",
+  "diff",
+  "file",
+  "stat",
+  "tree",
+  "git log|diff|status|show|blame|grep|ls-files",
+];
+
+// The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find`, `curl`
+// and `wget` are left out of the read-only presets: `find -delete`, `curl -o` and `wget` write
+// files (WebFetch reads the web instead).
+const AnalystExec: readonly CommandPattern[] = [...ReadOnlyExec, "go test|vet"];
+
+const CoderExec: readonly CommandPattern[] = [
+  ...ReadOnlyExec,
+  "go test|vet|fmt",
+  "gofmt",
+  "goimports",
+  "golangci-lint",
+  "prettier",
+  "eslint",
+  "black",
+  "ruff",
+  "cargo test|fmt|clippy",
+  "pnpm test",
+  "pnpm run test|lint|format",
+  "bun test",
+  "bun run test|lint|format",
+  // The seed allows `uv run` with anything after it, which would run any program at all; a coder
+  // runs Python's test, lint and format tools through it.
+  "uv run pytest|ruff|black|mypy",
+];
+
+const WorkerExec: readonly CommandPattern[] = [
+  ...ReadOnlyExec,
+  "go",
+  "pnpm install|add|run|test|build",
+  "bun install|add|run|test|build",
+  "uv run|sync|add",
+  "uv pip install",
+  "pip install",
+  "cargo",
+];
+
+const CoordinatorExec: readonly CommandPattern[] = [...ReadOnlyExec, "go", "pnpm", "bun", "curl", "wget"];
+
+const Refused: readonly RefusedCommand[] = [
+  {
+    pattern: "npm",
+    reason: "npm is refused for every preset: in a git worktree it would create a whole node_modules (a flood of files); use pnpm or bun, which link packages from their store",
+  },
+  { pattern: "npx", reason: "npx is refused for every preset: it installs packages through npm into the worktree; use pnpm or bun instead" },
+];
+
+const scout = exploratory({
+  name: "scout",
+  description:
+    "Read-only explorer: finds where things are in the code and on the web and reports back with paths and quotes. Runs only commands that read (ls, cat, grep, git log, …), changes nothing. Spawn several at once for independent questions.",
+  role: "Your job is to look around and come back with findings: where things are, how they fit together, what the web says.",
+  tools: [...SearchTools, "Bash", ...WebTools],
+  exec: ReadOnlyExec,
+});
+
+const analyst = exploratory({
+  name: "analyst",
+  description:
+    "Read-only investigator: reads code, runs tests and vet, reads git history and diffs, and reports an analysis (why a test fails, what a change did). Changes nothing.",
+  role: "Your job is to investigate and come back with an analysis: run the tests to see what fails, read the git history to see what changed, and explain why.",
+  tools: [...SearchTools, "Bash", ...WebTools],
+  exec: AnalystExec,
+});
+
+const coder = deliberate({
+  name: "coder",
+  description:
+    "Writes and changes code inside the working directory and verifies it with the project's tests, linters and formatters. Does not add packages, touch CI or deploy (that is worker's). Returns a plan for review before it changes anything.",
+  role: "You write code and verify it yourself with the project's tests, linters and formatters. Adding or upgrading packages, CI pipelines and deployment belong to the worker preset: when the task needs them, say so in your plan or report instead of trying.",
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools],
+  exec: CoderExec,
+});
+
+const worker = deliberate({
+  name: "worker",
+  description:
+    "Takes a task all the way, infrastructure included: installs packages (pnpm, bun, uv, pip, cargo, go), builds, runs any go or cargo command, edits CI configuration, inside the working directory. Returns a plan for review before it changes anything.",
+  role: "You take the task all the way, infrastructure included: installing packages, builds, CI configuration. Install with pnpm or bun for JavaScript, uv or pip for Python, cargo and go for their own.",
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools],
+  exec: WorkerExec,
+});
+
+const coordinator = deliberate({
+  name: "coordinator",
+  description:
+    "Leads a sub-project: splits it into tasks, delegates them to scout, analyst, coder and worker subagents (never another coordinator) and puts their results together. Returns a plan for review before it starts.",
+  role: [
+    "You lead a piece of work too large for one agent: split it into tasks, delegate each to the right subagent with the Agent tool (`subagent_type`: scout or analyst to explore, coder to write code, worker for packages, builds and CI), and put their results together. You cannot spawn another coordinator: the tree stays shallow.",
+    "Run independent tasks in the background (`run_in_background: true`), each in its own Agent call in the same message, and plan what comes next while they run. Coders and workers answer first with a plan: approve it, or reject it with your reasons, by continuing them with SendMessage (`to`: their agent id). Do small things yourself only when delegating would cost more than it saves.",
+  ].join("\n\n"),
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", "Agent", "SendMessage", ...WebTools],
+  exec: CoordinatorExec,
+  spawns: ["scout", "analyst", "coder", "worker"],
+});
+
+const BuiltinPresets: readonly Preset[] = [scout, analyst, coder, worker, coordinator];
+
+/** The presets Baton ships, in force when there is no presets file (or it is broken). */
+export function builtinPresetSet(): PresetSet {
+  return { presets: BuiltinPresets, refused: Refused, source: BUILT_IN_SOURCE };
+}
+
+interface PresetDraft {
+  readonly name: string;
+  readonly description: string;
+  /** What the agent is for, in the second person: the heart of its prompt. */
+  readonly role: string;
+  readonly tools: readonly string[];
+  readonly exec: readonly CommandPattern[];
+  readonly spawns?: readonly string[];
+}
+
+function exploratory(draft: PresetDraft): Preset {
+  const { name, description, tools, exec } = draft;
+  const prompt = exploratoryPrompt({ ...draft, refused: Refused });
+  return { name, character: "exploratory", description, prompt, tools, exec, write: "none", spawns: draft.spawns ?? [] };
+}
+
+function deliberate(draft: PresetDraft): Preset {
+  const { name, description, tools, exec } = draft;
+  const prompt = deliberatePrompt({ ...draft, refused: Refused });
+  return { name, character: "deliberate", description, prompt, tools, exec, write: "write-root", spawns: draft.spawns ?? [] };
+}

@@ -1,0 +1,96 @@
+// The app's policy state (issue 22): the presets in force (presets.json beside settings.json, or
+// the built-ins when it is missing or broken), the person's rules (rules.json), and whether
+// orchestration mode is on (`--orchestration` over the setting). Sessions take their policy from
+// here when they start; a change of mode reaches the sessions started after it.
+
+import type { PermissionRule, PresetSet } from "../../shared/policy.js";
+import { readOrchestration, updateSettings } from "../app/settingsFile.js";
+import { builtinPresetSet } from "./builtinPresets.js";
+import { presetsFileBeside, readPresetsFile, resetPresets } from "./presetsFile.js";
+import { RulesStore, rulesFileBeside } from "./rulesStore.js";
+import { SessionPolicy, type SessionPolicyOptions } from "./sessionPolicy.js";
+import { loadShellParser } from "./shellParser.js";
+
+export interface PolicyServiceOptions {
+  /** Baton's settings file; presets.json and rules.json live beside it. Absent: built-ins, rules kept in memory only. */
+  readonly settingsFile?: string;
+  /** `--orchestration`: on for this run, whatever the setting says. */
+  readonly orchestration?: boolean;
+  readonly home?: string;
+  readonly log?: (level: "info" | "warning" | "error", message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface PolicySummary {
+  readonly orchestration: boolean;
+  readonly presets: PresetSet;
+  readonly rules: readonly PermissionRule[];
+  /** Why the rules file is not in force, if it is not. */
+  readonly rulesProblem?: string;
+}
+
+export class PolicyService {
+  private presetSet: PresetSet;
+  private mode: boolean;
+  readonly rules: RulesStore | undefined;
+
+  private constructor(private readonly options: PolicyServiceOptions) {
+    const file = options.settingsFile;
+    this.presetSet = file === undefined ? builtinPresetSet() : readPresetsFile(presetsFileBeside(file));
+    const saved = file === undefined ? { orchestration: false } : readOrchestration(file);
+    this.mode = options.orchestration ?? saved.orchestration;
+    this.rules = file === undefined ? undefined : new RulesStore({ file: rulesFileBeside(file), ...(options.home !== undefined ? { home: options.home } : {}) });
+    if (this.presetSet.problem !== undefined) options.log?.("error", this.presetSet.problem, { source: this.presetSet.source });
+    if (saved.problem !== undefined) options.log?.("warning", saved.problem);
+    if (this.rules?.problem !== undefined) options.log?.("error", this.rules.problem);
+  }
+
+  /** Reads the files and starts the shell parser the exec policy needs (one wasm start). */
+  static async open(options: PolicyServiceOptions): Promise<PolicyService> {
+    await loadShellParser();
+    return new PolicyService(options);
+  }
+
+  get orchestration(): boolean {
+    return this.mode;
+  }
+
+  get presets(): PresetSet {
+    return this.presetSet;
+  }
+
+  summary(): PolicySummary {
+    return {
+      orchestration: this.mode,
+      presets: this.presetSet,
+      rules: this.rules?.list() ?? [],
+      ...(this.rules?.problem !== undefined ? { rulesProblem: this.rules.problem } : {}),
+    };
+  }
+
+  /** Turns orchestration mode on or off for sessions started from now on, and saves it. */
+  async setOrchestration(on: boolean): Promise<void> {
+    this.mode = on;
+    if (this.options.settingsFile !== undefined) await updateSettings(this.options.settingsFile, { orchestration: on });
+  }
+
+  /** Puts the built-in presets back in the presets file and in force. */
+  async resetPresets(): Promise<PresetSet> {
+    const file = this.options.settingsFile;
+    this.presetSet = file === undefined ? builtinPresetSet() : await resetPresets(presetsFileBeside(file));
+    return this.presetSet;
+  }
+
+  /** The policy of a session starting now in `cwd`. */
+  forSession(session: Omit<SessionPolicyOptions, "orchestration" | "presets" | "rules" | "home">): SessionPolicy {
+    return new SessionPolicy({
+      ...session,
+      orchestration: this.mode,
+      presets: () => this.presetSet,
+      rules: () => {
+        const id = session.sessionId();
+        return this.rules?.rulesFor(id ?? "", session.cwd) ?? [];
+      },
+      ...(this.options.home !== undefined ? { home: this.options.home } : {}),
+    });
+  }
+}

@@ -1,0 +1,93 @@
+// The system prompts of the built-in presets: seed 003's characters (Exploratory: explore and
+// report; Deliberate: clarifying → review → executing, from seed 000's clarifyingSystemPrompt and
+// executingSystemPrompt), adapted to Claude Code. A Claude Code subagent cannot stop mid-run to
+// ask its caller, so the review phase ends the subagent's turn with a plan, and the caller's
+// SendMessage continues it. Each prompt states the preset's sandbox, so the model knows its
+// limits before it meets a denial.
+
+import type { CommandPattern, RefusedCommand } from "../../shared/policy.js";
+
+export interface PromptParts {
+  readonly name: string;
+  readonly role: string;
+  readonly tools: readonly string[];
+  readonly exec: readonly CommandPattern[];
+  readonly spawns?: readonly string[];
+  readonly refused: readonly RefusedCommand[];
+}
+
+export function exploratoryPrompt(parts: PromptParts): string {
+  return [
+    `${introduction(parts)} ${parts.role}`,
+    sandbox(parts, "You cannot write or edit files."),
+    "Explore and return findings. Use your best judgment when you meet ambiguity: take the most plausible reading, say which one you took, and carry on rather than stopping to ask.",
+    [
+      "Your final message is your report; the conductor sees nothing else of your work:",
+      "- the answer first, in a few sentences;",
+      "- then the evidence: file paths with line numbers, commands and their output, URLs, short quotes;",
+      "- then what you could not find or are unsure of.",
+      "Keep it short: findings, not a transcript.",
+    ].join("\n"),
+  ].join("\n\n");
+}
+
+export function deliberatePrompt(parts: PromptParts): string {
+  return [
+    `${introduction(parts)} ${parts.role}`,
+    sandbox(parts, "You may write only inside your working directory (the session's folder, or your worktree); a write anywhere else is refused."),
+    "You work in three phases.",
+    [
+      "PHASE 1: CLARIFYING",
+      "Understand the task fully before you change anything. Work out:",
+      "1. What is the exact goal?",
+      "2. What are the constraints and the acceptance criteria?",
+      "3. Which files matter?",
+      "Read the code to answer these yourself where you can. Do not write code or make changes yet.",
+    ].join("\n"),
+    [
+      "PHASE 2: REVIEW",
+      "Unless your task already contains an APPROVED PLAN, end your turn with a plan for the conductor, and change nothing:",
+      "Goal: one sentence.",
+      "Steps: numbered, each small enough to check.",
+      "Questions: what you need answered before you start, or \"none\".",
+      "The conductor approves or rejects the plan in a message that continues you. If it is rejected, revise it and submit it again.",
+    ].join("\n"),
+    [
+      "PHASE 3: EXECUTING",
+      "Once the plan is approved, execute it step by step with your tools. Do not deviate from the plan without asking: if it turns out to be wrong, stop and report why, with a revised plan. Verify your work with the commands you may run before you finish.",
+      "Your final message is your report: what you changed (files), how you verified it (commands and their results), and what is left undone.",
+    ].join("\n"),
+  ].join("\n\n");
+}
+
+function introduction(parts: PromptParts): string {
+  const article = /^[aeiou]/i.test(parts.name) ? "an" : "a";
+  return `You are ${article} ${parts.name} subagent working for a conductor agent.`;
+}
+
+/** The limits Baton enforces on every call, in words: tools, commands, writes, spawns. */
+function sandbox(parts: PromptParts, writes: string): string {
+  const lines = [`Your tools: ${parts.tools.join(", ")}. Any other tool is refused.`];
+  if (parts.exec.length === 0) lines.push("You cannot run shell commands.");
+  else {
+    lines.push(
+      `Bash runs only these commands (a command named alone takes any arguments): ${parts.exec.flatMap(spelledOut).join(", ")}. Every command in a line must be on this list, including those in pipes, \`&&\` chains and substitutions.`,
+    );
+  }
+  lines.push(writes);
+  for (const refused of parts.refused) lines.push(`${refused.reason}.`);
+  const spawns = parts.spawns ?? [];
+  lines.push(spawns.length === 0 ? "You cannot start other agents." : `You may start these subagents, and no others: ${spawns.join(", ")}.`);
+  lines.push("A refused call says why. Do not try to work around it: do what you can, and say in your report what needs another preset.");
+  return lines.join("\n");
+}
+
+/** `"go test|vet"` → `` `go test` ``, `` `go vet` ``. */
+function spelledOut(pattern: CommandPattern): string[] {
+  let spelled = [""];
+  for (const word of pattern.split(" ")) {
+    const alternatives = word.split("|");
+    spelled = spelled.flatMap((head) => alternatives.map((alt) => (head === "" ? alt : `${head} ${alt}`)));
+  }
+  return spelled.map((command) => `\`${command}\``);
+}

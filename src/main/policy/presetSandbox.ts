@@ -1,0 +1,101 @@
+// A preset is an allowlist (seed 003 "SandboxConfig"): a tool outside its list, a Bash line any
+// part of which its exec policy does not allow, a write outside its write root, or a spawn of a
+// preset it may not spawn is refused, with a message the model can act on: what it may not do,
+// why, and who may ("installing packages belongs to worker; ask the conductor").
+
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import type { Preset, PresetSet } from "../../shared/policy.js";
+import { canonicalToolName, EDIT_TOOLS } from "../../shared/ruleSyntax.js";
+import type { PolicyCall, PolicyContext } from "./decidePolicy.js";
+import { allowlistsAllowing, judgeCommandLine, NEUTRAL_BUILTINS } from "./execPolicy.js";
+import type { CommandLineReading, ShellWrite } from "./shellCommands.js";
+import { checkWritePath } from "./writeRoot.js";
+
+export interface PresetViolation {
+  /** `preset:<name>/<aspect>`: tools, exec, write, spawn. */
+  readonly rule: string;
+  readonly message: string;
+}
+
+const AskConductor = "ask the conductor";
+
+export function presetViolation(preset: Preset, call: PolicyCall, reading: CommandLineReading | undefined, context: PolicyContext): PresetViolation | undefined {
+  const tool = canonicalToolName(call.toolName);
+  if (!preset.tools.some((t) => canonicalToolName(t) === tool)) {
+    const others = whoMay(context.presets, (p) => p.tools.some((t) => canonicalToolName(t) === tool), preset);
+    return violation(preset, "tools", `${preset.name} may not use ${call.toolName}: its tools are ${preset.tools.join(", ")}${belongs(others)}; ${AskConductor}`);
+  }
+  if (tool === "Bash") return bashViolation(preset, call.input, reading, context);
+  if (EDIT_TOOLS.has(tool)) return writeViolation(preset, filePathOf(call.input), context);
+  if (tool === "Agent") return spawnViolation(preset, call.input);
+  return undefined;
+}
+
+function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineReading | undefined, context: PolicyContext): PresetViolation | undefined {
+  const line = typeof input["command"] === "string" ? input["command"] : "";
+  if (reading !== undefined && !reading.ok) {
+    return violation(preset, "exec", `${preset.name} may not run this command: Baton cannot read it for certain (${reading.reason}); write it plainly or ${AskConductor}`);
+  }
+  const allow = [...NEUTRAL_BUILTINS, ...preset.exec];
+  const verdict = judgeCommandLine(line, allow, context.presets.refused);
+  if (!verdict.allowed) {
+    const command = verdict.command.trim();
+    if (verdict.why === "refused") return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}`);
+    if (verdict.why === "not-allowed") {
+      const others = allowlistsAllowing(command, context.presets.presets.filter((p) => p !== preset).map((p) => ({ name: p.name, allow: [...NEUTRAL_BUILTINS, ...p.exec] })), context.presets.refused);
+      return violation(preset, "exec", `${preset.name} may not run \`${command}\`${belongs(others)}; ${AskConductor}`);
+    }
+    return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}; ${AskConductor}`);
+  }
+  for (const write of verdict.writes) {
+    const problem = shellWriteViolation(preset, write, context);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function shellWriteViolation(preset: Preset, write: ShellWrite, context: PolicyContext): PresetViolation | undefined {
+  if (write.target.dynamic) {
+    return violation(preset, "write", `${preset.name} may not write to \`${write.target.value}\` (\`${write.text}\`): the file is only known when the shell runs; name it plainly`);
+  }
+  return writeViolation(preset, write.target.value, context);
+}
+
+function writeViolation(preset: Preset, file: string | undefined, context: PolicyContext): PresetViolation | undefined {
+  if (preset.write === "none") {
+    const others = whoMay(context.presets, (p) => p.write !== "none", preset);
+    return violation(preset, "write", `${preset.name} may not write files${file !== undefined ? ` (${file})` : ""}: it explores and reports${belongs(others)}; ${AskConductor}`);
+  }
+  if (file === undefined) return violation(preset, "write", `${preset.name} may not write: the call names no file`);
+  const roots = [context.cwd, ...(context.worktree !== undefined ? [context.worktree] : [])];
+  const verdict = checkWritePath(file, roots, context.fs, preset.name);
+  return verdict.verdict === "inside" ? undefined : violation(preset, "write", verdict.message);
+}
+
+function spawnViolation(preset: Preset, input: JsonObject): PresetViolation | undefined {
+  const type = typeof input["subagent_type"] === "string" && input["subagent_type"] !== "" ? input["subagent_type"] : "general-purpose";
+  if (preset.spawns.includes(type)) return undefined;
+  const may = preset.spawns.length === 0 ? `${preset.name} may not spawn agents` : `${preset.name} may spawn only ${preset.spawns.join(", ")}`;
+  return violation(preset, "spawn", `${may}, not ${type}; ${AskConductor}`);
+}
+
+function filePathOf(input: JsonObject): string | undefined {
+  for (const key of ["file_path", "notebook_path", "path"]) {
+    const value = input[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+function whoMay(set: PresetSet, may: (p: Preset) => boolean, except: Preset): readonly string[] {
+  return set.presets.filter((p) => p !== except && may(p)).map((p) => p.name);
+}
+
+function belongs(others: readonly string[]): string {
+  if (others.length === 0) return "";
+  return `: that belongs to ${others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} or ${others.at(-1)}`}`;
+}
+
+function violation(preset: Preset, aspect: string, message: string): PresetViolation {
+  return { rule: `preset:${preset.name}/${aspect}`, message };
+}

@@ -1,0 +1,90 @@
+// The words of orchestration mode's policy (issue 22): presets, the person's rules, and the
+// verdict one decision function gives for every tool call of every agent. Pure data: the main
+// process decides (src/main/policy), the renderer shows presets, rules and verdicts.
+
+/** What a tool call gets: run it, refuse it, or put it in front of the person. */
+export type PolicyDecision = "allow" | "deny" | "ask";
+
+export interface PolicyVerdict {
+  readonly decision: PolicyDecision;
+  /**
+   * What decided, readable by a person: `preset:coder/exec`, `rule:deny Bash(rm:*) (project)`,
+   * `default:ask`, `error`, `unknown-agent`, …
+   */
+  readonly rule: string;
+  /** What the model is told when denied; a short explanation otherwise. */
+  readonly message: string;
+}
+
+/**
+ * Exploratory presets explore and report (no clarifying phase); Deliberate ones produce work
+ * (seed 003 "Presets").
+ */
+export type PresetCharacter = "exploratory" | "deliberate";
+
+/**
+ * One command pattern of an exec allowlist, matched against a simple command's words (after
+ * wrappers such as `env`, `timeout`, `sudo` are unwrapped) as a prefix: words separated by spaces,
+ * each word a `|`-separated set of alternatives. `"go test|vet"` allows `go test ./...` and
+ * `go vet`, not `go build`; `"go"` allows every `go` subcommand; `"pnpm run test|lint|format"`.
+ */
+export type CommandPattern = string;
+
+export interface Preset {
+  /** The agent type the CLI knows it by (`initialize.agents` key): lowercase, e.g. `coder`. */
+  readonly name: string;
+  readonly character: PresetCharacter;
+  /** What the conductor chooses by. */
+  readonly description: string;
+  /** The subagent's system prompt: the preset's character. */
+  readonly prompt: string;
+  /** Claude Code tool names it may call (an allowlist; `Bash` only matters with `exec`). */
+  readonly tools: readonly string[];
+  /** Bash commands it may run; empty: none. */
+  readonly exec: readonly CommandPattern[];
+  /** `none`: no file writes at all; `write-root`: only inside the session's cwd or its worktree. */
+  readonly write: "none" | "write-root";
+  /** Presets it may spawn with the Agent tool; empty: none. */
+  readonly spawns: readonly string[];
+}
+
+/** A command no preset may run, with the reason the model is told. */
+export interface RefusedCommand {
+  readonly pattern: CommandPattern;
+  readonly reason: string;
+}
+
+/** The presets in force and where they came from. */
+export interface PresetSet {
+  readonly presets: readonly Preset[];
+  /** Commands refused for every preset (`npm`, `npx`: node_modules in worktrees). */
+  readonly refused: readonly RefusedCommand[];
+  /** `built-in`, or the presets file's path. */
+  readonly source: string;
+  /** Why the presets file was not used (the built-ins are in force then). */
+  readonly problem?: string;
+}
+
+export type RuleBehavior = "allow" | "ask" | "deny";
+export type RuleScope = "session" | "project" | "everywhere";
+
+/** One of the person's rules, in Claude Code's syntax: `Bash(pnpm test:*)`, `Edit(src/**)`, `WebFetch`. */
+export interface PermissionRule {
+  readonly behavior: RuleBehavior;
+  /** `Tool` or `Tool(pattern)`, as Claude Code writes it. */
+  readonly rule: string;
+  readonly scope: RuleScope;
+  /** The project folder a `project` rule belongs to; the session id of a `session` rule. */
+  readonly scopeKey?: string;
+  /** Who made it: `prompt` (a permission prompt's answer), `rules-view`, `file`. */
+  readonly origin: string;
+  /** ISO time it was added. */
+  readonly createdAt: string;
+}
+
+/** Which agent makes a call, as far as Baton can tell (hook `agent_type`, else agent id → record). */
+export type PolicyAgent =
+  | { readonly kind: "main" }
+  | { readonly kind: "subagent"; readonly agentId?: string; readonly agentType: string }
+  /** An agent id Baton cannot place: always denied (fail closed). */
+  | { readonly kind: "unknown"; readonly agentId: string };
