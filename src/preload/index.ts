@@ -8,6 +8,7 @@ import {
   type BatonApi,
   type BatonMethodName,
   type LogEntry,
+  type PolicyInfo,
   type TabInfo,
   type TranscriptDelta,
 } from "../shared/api.js";
@@ -51,6 +52,9 @@ const api: BatonApi & { readonly versions: Readonly<Record<string, string>> } = 
   },
   onLog(listener: (entry: LogEntry) => void) {
     return listen<LogEntry>(IpcChannels.log, () => true, listener);
+  },
+  onPolicyChanged(listener: (policy: PolicyInfo) => void) {
+    return listen<PolicyInfo>(IpcChannels.policyChanged, () => true, listener);
   },
 });
 

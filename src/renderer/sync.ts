@@ -1,7 +1,7 @@
 // Connects the store to the BatonApi: the tab list, one delta subscription per open tab, logs,
 // session info. Returns a function that stops every subscription.
 import type { BatonApi, TabInfo } from "../shared/api.js";
-import { addLog, setSessionInfo, setTabs, useApp } from "./store/appStore.js";
+import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./store/appStore.js";
 import { enqueueDelta } from "./store/deltaQueue.js";
 import { startFullSteps } from "./store/fullSteps.js";
 import { startNotifications } from "./notifications.js";
@@ -40,6 +40,12 @@ export function startSync(api: BatonApi): () => void {
     refreshSessions();
   });
   const stopLog = api.onLog(addLog);
+  // Every window follows the policy: a rule added by a prompt shows in every Rules view.
+  const stopPolicy = api.onPolicyChanged(setPolicy);
+  void api.getPolicy().then((r) => {
+    // A change pushed meanwhile is newer than this answer.
+    if (r.ok && useApp.getState().policy === undefined) setPolicy(r.value);
+  });
   void api.listTabs().then((r) => {
     if (r.ok) onTabs(r.value);
   });
@@ -58,6 +64,7 @@ export function startSync(api: BatonApi): () => void {
   return () => {
     stopTabs();
     stopLog();
+    stopPolicy();
     stopInfo();
     stopNotify();
     stopSteps();

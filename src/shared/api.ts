@@ -4,6 +4,7 @@
 
 import type { Block, Transcript } from "./transcript.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
+import type { PermissionRule, PresetCharacter, RuleBehavior, RuleScope } from "./policy.js";
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
 
@@ -87,8 +88,12 @@ export type PermissionAnswer =
       readonly updatedInput?: JsonObject;
       /** "Allow for this session": rules the CLI should remember. */
       readonly updatedPermissions?: readonly PermissionUpdate[];
-      /** "session": remember the request's own rule suggestions for this session (when no updatedPermissions). */
-      readonly scope?: "once" | "session";
+      /**
+       * "session": Baton keeps the request's `allowRules` as session rules, and the CLI remembers
+       * its own suggestions for the session (when no updatedPermissions); "project": Baton keeps
+       * `allowRules` as rules of the session's project folder ("Always allow in this project").
+       */
+      readonly scope?: "once" | "session" | "project";
       /** AskUserQuestion: the answer per question text; a multi-select answer as a list (sent comma-joined). */
       readonly answers?: { readonly [question: string]: string | readonly string[] };
       /** ExitPlanMode: the plan as the person edited it. */
@@ -108,6 +113,11 @@ export interface PendingPermission {
   readonly suggestions?: readonly PermissionUpdate[];
   /** Only a person may answer it (CLI 2.1.332 `requires_user_interaction`). */
   readonly requiresUserInteraction?: boolean;
+  /**
+   * The rule(s) "Allow for this session" and "Always allow in this project" add, in Claude
+   * Code's syntax (`Bash(pnpm test:*)`); absent when no rule would be sensible.
+   */
+  readonly allowRules?: readonly string[];
   /** ExitPlanMode without `input.plan`: the plan from its plan file, or why that could not be read. */
   readonly planFromFile?: string;
   readonly planFileProblem?: string;
@@ -151,6 +161,39 @@ export interface LogEntry {
   readonly fields?: JsonObject;
 }
 
+/** One preset in force, as the Rules view lists it. */
+export interface PresetInfo {
+  readonly name: string;
+  readonly character: PresetCharacter;
+  readonly description: string;
+}
+
+/** Orchestration mode, the presets in force and the person's rules (issue 22). */
+export interface PolicyInfo {
+  /** On: sessions started from now on get the presets and their sandboxes. */
+  readonly orchestration: boolean;
+  /** `built-in`, or the presets file's path. */
+  readonly presetsSource: string;
+  /** Why the presets file is not in force (the built-ins are then). */
+  readonly presetsProblem?: string;
+  readonly presets: readonly PresetInfo[];
+  /** Every rule in force: each session's, then the stored ones. */
+  readonly rules: readonly PermissionRule[];
+  /** Why the rules file's rules are not in force. */
+  readonly rulesProblem?: string;
+}
+
+/** A rule the person adds (Rules view). `tabId` places it: a session rule is that tab's session's, a project rule its folder's. */
+export interface NewRuleRequest {
+  readonly behavior: RuleBehavior;
+  readonly rule: string;
+  readonly scope: RuleScope;
+  readonly tabId?: string;
+}
+
+/** What names a rule for deleting it: its fields as `PolicyInfo.rules` lists them. */
+export type RuleKey = Pick<PermissionRule, "behavior" | "rule" | "scope" | "scopeKey">;
+
 export interface BatonApi {
   listTabs(): Promise<Result<readonly TabInfo[]>>;
   listSessions(): Promise<Result<readonly SessionSummary[]>>;
@@ -175,10 +218,21 @@ export interface BatonApi {
    * null forgets the saved folder. Fails with "not_found" when the folder does not exist.
    */
   setHistoryFolder(dir: string | null): Promise<Result<HistoryFolder>>;
+  getPolicy(): Promise<Result<PolicyInfo>>;
+  /** Orchestration mode for sessions started from now on (saved in the settings file). */
+  setOrchestration(on: boolean): Promise<Result<PolicyInfo>>;
+  /** Fails with "invalid_argument" and the syntax error for a rule Claude Code's syntax does not allow. */
+  addRule(rule: NewRuleRequest): Promise<Result<PermissionRule>>;
+  /** True when the rule was there. */
+  deleteRule(key: RuleKey): Promise<Result<boolean>>;
+  /** Puts the built-in presets back in the presets file and in force. */
+  resetPresets(): Promise<Result<PolicyInfo>>;
   /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
   onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
   onLog(listener: (entry: LogEntry) => void): Unsubscribe;
+  /** Every change of mode, presets or rules, from any window or prompt. */
+  onPolicyChanged(listener: (policy: PolicyInfo) => void): Unsubscribe;
 }
 
 /** The request/response methods of BatonApi (subscriptions excluded): one IPC channel and one RPC name each. */
@@ -199,6 +253,11 @@ export const BatonMethodNames = [
   "chooseDirectory",
   "getHistoryFolder",
   "setHistoryFolder",
+  "getPolicy",
+  "setOrchestration",
+  "addRule",
+  "deleteRule",
+  "resetPresets",
 ] as const satisfies readonly (keyof BatonApi)[];
 export type BatonMethodName = (typeof BatonMethodNames)[number];
 
@@ -210,16 +269,17 @@ export const IpcChannels = {
   transcriptDelta: "baton:event:transcriptDelta",
   tabsChanged: "baton:event:tabsChanged",
   log: "baton:event:log",
+  policyChanged: "baton:event:policyChanged",
 } as const;
 
 /** Web mode: what the page sends over the WebSocket (`/ws`). */
 export type WsClientMessage =
   | { readonly type: "call"; readonly id: number; readonly method: BatonMethodName; readonly args: readonly unknown[] }
   | { readonly type: "subscribe"; readonly sub: string; readonly topic: "transcript"; readonly tabId: string }
-  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "tabs" | "log" }
+  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "tabs" | "log" | "policy" }
   | { readonly type: "unsubscribe"; readonly sub: string };
 
-/** Web mode: what the server sends back. `event.data` is a TranscriptDelta, TabInfo[] or LogEntry by topic. */
+/** Web mode: what the server sends back. `event.data` is a TranscriptDelta, TabInfo[], LogEntry or PolicyInfo by topic. */
 export type WsServerMessage =
   | { readonly type: "result"; readonly id: number; readonly result: Result<unknown> }
   | { readonly type: "event"; readonly sub: string; readonly data: unknown }

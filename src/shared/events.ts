@@ -42,6 +42,7 @@ export type ClientEvent =
   | BackgroundTasksEvent
   | CommandLifecycleEvent
   | PermissionDeniedEvent
+  | PolicyDecisionEvent
   | SubagentRetryEvent
   | TitleEvent
   | NoticeEvent
@@ -280,8 +281,21 @@ export interface PermissionDeniedEvent {
   /** Why, for the person: the CLI's message, else its decision reason. */
   readonly reason: string;
   readonly reasonType?: string;
-  /** Who refused, when Baton did (its policy through the PreToolUse hook): `policy:<rule>`. */
-  readonly decidedBy?: string;
+}
+/**
+ * Baton's policy decided a call through the PreToolUse hook (issue 22): no permission request
+ * follows, so this is what puts the decision on the call's card and the asking agent's history.
+ */
+export interface PolicyDecisionEvent {
+  readonly kind: "policy_decision";
+  readonly toolName: string;
+  readonly toolUseId: string;
+  /** The deciding agent's id; absent for the main agent. */
+  readonly agentId?: string;
+  readonly decision: "allow" | "deny";
+  /** What decided (`preset:coder/exec`, `rule:allow Bash(pnpm test:*) (project)`). */
+  readonly rule: string;
+  readonly message: string;
 }
 /** 2.1.332+ `tool_progress` with `subagent_retry`: a foreground subagent's model call is being retried. */
 export interface SubagentRetryEvent {

@@ -10,12 +10,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PendingPermission, Result } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import type { Result } from "../../src/shared/api.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { startModelServer, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 
@@ -26,41 +26,6 @@ function value<T>(result: Result<T>): T {
   return result.value;
 }
 
-/** One tab as a subscribed window holds it. */
-function watch(core: AppCore, tabId: string) {
-  let store: TranscriptStore = emptyTranscriptStore();
-  const seen: PendingPermission[] = [];
-  const checks = new Set<() => void>();
-  core.service.onTranscriptDelta(tabId, (delta) => {
-    store = applyDelta(store, delta);
-    for (const p of delta.pending ?? []) if (!seen.some((s) => s.requestId === p.requestId)) seen.push(p);
-    for (const check of [...checks]) check();
-  });
-  const waitFor = <T>(what: string, read: () => T | undefined): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const v = read();
-        if (v === undefined) return;
-        checks.delete(check);
-        clearTimeout(timer);
-        resolve(v);
-      };
-      const timer = setTimeout(() => {
-        checks.delete(check);
-        reject(new Error(`timed out waiting for ${what}`));
-      }, WaitMs);
-      checks.add(check);
-      check();
-    });
-  return {
-    transcript: () => denormalize(store),
-    pending: () => store.pending,
-    seen,
-    waitFor,
-  };
-}
-
-const isIdleWith = (t: Transcript, part: string) => t.status === "idle" && t.blocks.some((b) => b.kind === "text" && b.text?.includes(part));
 
 /** The Agent card of the preset subagent `type` at the top of the transcript. */
 function card(t: Transcript, type: string): Block {
@@ -107,7 +72,7 @@ describe.each(["default", "bypassPermissions"] as const)("orchestration mode thr
   let outside: string;
   let release: () => void;
   let tabId: string;
-  let tab: ReturnType<typeof watch>;
+  let tab: TabWatch;
   let finished: Transcript;
   const done = `Conducted in ${permissionMode}.`;
 
@@ -127,12 +92,12 @@ describe.each(["default", "bypassPermissions"] as const)("orchestration mode thr
     expect(added.ok).toBe(true);
     release = core.manager.acquirePresence();
     tabId = value(await core.service.newSession({ cwd: env.cwd, permissionMode })).tabId;
-    tab = watch(core, tabId);
+    tab = watchTab(core.service, tabId, WaitMs);
     value(await core.service.sendPrompt(tabId, "conduct the work"));
     // The person's rule put the coder's `ls` in front of them: allow it once.
     const asked = await tab.waitFor("the coder's ls in front of the person", () => tab.pending().find((p) => p.toolName === "Bash"));
     value(await core.service.answerPermission(tabId, asked.requestId, { behavior: "allow", updatedInput: asked.input }));
-    finished = await tab.waitFor("the conductor's last words", () => (isIdleWith(tab.transcript(), done) ? tab.transcript() : undefined));
+    finished = await tab.idleWith(done);
   }, 180_000);
 
   afterAll(async () => {
@@ -170,6 +135,13 @@ describe.each(["default", "bypassPermissions"] as const)("orchestration mode thr
     expect(write?.call).toMatchObject({ status: "denied", permission: { decidedBy: "policy:preset:coder/write" } });
     expect(write?.call?.result?.text).toContain("is outside");
     expect(fs.existsSync(outside)).toBe(false);
+    // The coder's permission history holds each refusal with its rule.
+    const history = coder.call?.subagent?.permissionHistory ?? [];
+    expect(history.filter((h) => h.state === "denied").map((h) => [h.toolName, h.decidedBy])).toEqual([
+      ["Bash", "policy:preset:coder/exec"],
+      ["Bash", "policy:preset:coder/exec"],
+      ["Write", "policy:preset:coder/write"],
+    ]);
   });
 
   it("puts the call the person's rule asks about on the coder's card, and runs it once allowed", () => {
@@ -187,12 +159,34 @@ describe.each(["default", "bypassPermissions"] as const)("orchestration mode thr
     const [log] = steps(analyst, "Bash");
     expect(log?.call?.status).toBe("completed");
     expect(log?.call?.result?.text).toContain("First commit of the project");
+    expect(log?.call?.permission).toMatchObject({ state: "allowed", decidedBy: "policy:preset:analyst" });
     expect(tab.seen.filter((p) => p.toolUseId === log?.call?.toolUseId)).toEqual([]);
     const coordinator = card(finished, "coordinator");
     const [spawn] = steps(coordinator, "Agent");
     expect(spawn?.call).toMatchObject({ status: "denied", permission: { decidedBy: "policy:preset:coordinator/spawn" } });
     expect(spawn?.call?.subagent).toBeUndefined();
     expect(model.requests.some((r) => r.agent === "NEVER")).toBe(false);
+  });
+
+  it("reopens from history as it looked live: the policy's refusals and permissions on the same cards", async () => {
+    value(await core.service.closeTab(tabId));
+    const restored = value(await core.service.openSession(finished.sessionId));
+    const shown = watchTab(core.service, restored.tabId, WaitMs);
+    const t = await shown.waitFor("the restored conductor's last words", () => (shown.transcript().blocks.some((b) => b.kind === "text" && b.text?.includes(done)) ? shown.transcript() : undefined));
+    for (const type of ["coder", "analyst", "coordinator"]) {
+      const agent = card(t, type);
+      if ((agent.call?.subagent?.blocks.length ?? 0) === 0) value(await core.service.loadSubagentBlocks(restored.tabId, agent.call!.toolUseId));
+    }
+    const loaded = await shown.waitFor("the restored cards' steps", () => {
+      const now = shown.transcript();
+      return ["coder", "analyst", "coordinator"].every((type) => (card(now, type).call?.subagent?.blocks.length ?? 0) > 0) ? now : undefined;
+    });
+    const permissions = (type: string, name: string) => steps(card(loaded, type), name).map((b) => [b.call?.status, b.call?.permission?.decidedBy]);
+    const live = (type: string, name: string) => steps(card(finished, type), name).map((b) => [b.call?.status, b.call?.permission?.decidedBy]);
+    for (const [type, name] of [["coder", "Bash"], ["coder", "Write"], ["analyst", "Bash"], ["coordinator", "Agent"]] as const) {
+      expect(permissions(type, name), `${type} ${name}`).toEqual(live(type, name));
+    }
+    shown.stop();
   });
 
   it("records every decision, and `baton audit` reads them back in order with their rules", async () => {

@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     await pw(card).toHaveAttribute("data-status", "running");
     await pw(baton.page.getByLabel("Session status")).toHaveText("waiting for you");
     await baton.screenshot("permission-on-subagent-card");
-    await prompt.getByRole("button", { name: "Allow", exact: true }).click();
+    await prompt.getByRole("button", { name: "Allow once", exact: true }).click();
 
     await pw(prompt).toContainText("touch sub-deny.txt", { timeout: 30_000 });
     expect(fs.existsSync(path.join(env.cwd, "sub-allow.txt"))).toBe(true);
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)("conversation controls in the browser", () => {
     await baton.permissionOn(right).getByRole("button", { name: "Deny" }).click();
     await pw(baton.permissionOn(right)).toHaveCount(0, { timeout: 20_000 });
     await pw(baton.permissionOn(left)).toHaveCount(1);
-    await baton.permissionOn(left).getByRole("button", { name: "Allow", exact: true }).click();
+    await baton.permissionOn(left).getByRole("button", { name: "Allow once", exact: true }).click();
     await pw(baton.transcript).toContainText("Both asked.", { timeout: 60_000 });
     expect(fs.existsSync(path.join(env.cwd, "left.txt"))).toBe(true);
     expect(fs.existsSync(path.join(env.cwd, "right.txt"))).toBe(false);

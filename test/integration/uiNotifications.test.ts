@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)("notifications and dropped images in the browser",
 
     // Hidden window: the next request notifies, naming the tool.
     await setHidden(app, true);
-    await first.getByRole("button", { name: "Allow", exact: true }).click();
+    await first.getByRole("button", { name: "Allow once", exact: true }).click();
     const second = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch hidden.txt" }));
     await pw(second).toContainText("touch hidden.txt", { timeout: 30_000 });
     await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)("notifications and dropped images in the browser",
     await page.evaluate(() => {
       (window as unknown as TestWindow).__clockShiftMs = 25_000;
     });
-    await second.getByRole("button", { name: "Allow", exact: true }).click();
+    await second.getByRole("button", { name: "Allow once", exact: true }).click();
     await pw(baton.transcript).toContainText("Long turn over.", { timeout: 60_000 });
     await pw(status).toHaveText("idle", { timeout: 30_000 });
     await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(2);

@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     // The CLI asks before it runs a Workflow (default mode).
     const ask = baton.permissionOn(baton.toolCards("Workflow"));
     await pw(ask).toContainText("Two agents in parallel", { timeout: 30_000 });
-    await ask.getByRole("button", { name: "Allow", exact: true }).click();
+    await ask.getByRole("button", { name: "Allow once", exact: true }).click();
     const run = baton.subagentCard("workflow", "Two agents in parallel");
     await pw(run).toBeVisible({ timeout: 30_000 });
     // Nothing of the agents streams: expanding the card reads the run's transcripts, as far as they

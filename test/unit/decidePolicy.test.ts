@@ -66,6 +66,12 @@ describe("decidePolicy", () => {
     expect(decidePolicy({ agent: as("coder"), ...bash('pnpm test > "$OUT"') }, context())).toMatchObject({ decision: "deny", rule: "preset:coder/write" });
     expect(decidePolicy({ agent: as("analyst"), ...bash("git log > log.txt") }, context())).toMatchObject({ decision: "deny", rule: "preset:analyst/write" });
     expect(decidePolicy({ agent: as("coder"), ...bash("echo 'unterminated") }, context())).toMatchObject({ decision: "deny", rule: "preset:coder/exec" });
+    // A change of folder moves where a relative write lands.
+    expect(decidePolicy({ agent: as("coder"), ...bash("cd /etc && echo hi > x") }, context())).toMatchObject({ decision: "deny", rule: "preset:coder/write", message: expect.stringContaining("after `cd /etc`") });
+    expect(decidePolicy({ agent: as("coder"), ...bash("cd /etc && sort -o x a") }, context())).toMatchObject({ decision: "deny", rule: "preset:coder/write" });
+    expect(decidePolicy({ agent: as("coder"), ...bash(`cd src && pnpm test > ${cwd}/report.txt`) }, context())).toMatchObject({ decision: "allow" });
+    expect(decidePolicy({ agent: as("coder"), ...bash("env -C /etc sort -o x a") }, context())).toMatchObject({ decision: "deny" });
+    expect(decidePolicy({ agent: as("coder"), ...bash("sudo -D /etc sort -o x a") }, context())).toMatchObject({ decision: "deny" });
   });
 
   it("puts the person's deny first, lets it not override a preset's deny with an allow, and asks where they said ask", () => {

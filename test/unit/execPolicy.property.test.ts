@@ -5,11 +5,16 @@
 // assignment prefixes, wrappers and redirections. A forbidden command that would run anywhere
 // means no `allowed` verdict; a forbidden word that only sits in a comment or a quoted `echo`
 // argument changes nothing; a line made only of allowed commands is allowed. The allowlists are
-// seed 003's "exec allowlist regex", translated to CommandPatterns.
+// seed 003's "exec allowlist regex", translated to CommandPatterns. And options that write
+// (`sort -o f`, `git diff --output=f`, `prettier --write f`, …, commandEffects.ts) hidden the same
+// ways: never allowed to a built-in preset that may not write, always reported for the others.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { judgeCommandLine, allowlistsAllowing } from "../../src/main/policy/execPolicy.js";
+import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { decidePolicy } from "../../src/main/policy/decidePolicy.js";
+import { judgeCommandLine, allowlistsAllowing, NEUTRAL_BUILTINS } from "../../src/main/policy/execPolicy.js";
 import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 import type { CommandPattern, RefusedCommand } from "../../src/shared/policy.js";
 
 beforeAll(async () => {
@@ -82,7 +87,9 @@ function spell(word: string, style: number): string {
   }
 }
 
-const Prefixes = ["", "", "FOO=1 ", "A=1 B='x y' ", "env FOO=1 ", "env -i ", "timeout 5 ", "nice -n 5 ", "sudo -u x ", "command ", "nohup ", "time ", "xargs ", "stdbuf -oL ", "ionice -c 3 ", "doas ", "sudo env X=1 timeout 9 "];
+const Prefixes = ["", "", "FOO=1 ", "A=1 B='x y' ", "env FOO=1 ", "env -i ", "timeout 5 ", "nice -n 5 ", "sudo -u x ", "command ", "nohup ", "time ", "stdbuf -oL ", "ionice -c 3 ", "doas ", "sudo env X=1 timeout 9 ", "xargs "];
+// xargs adds arguments only known when it runs: an allowed command under it may be refused.
+const Adding = 1;
 const Redirections = ["", "", " > out.txt", " 2>&1", " >> log.txt 2>&1", " 2>/dev/null", " < /dev/null", " &> all.log"];
 
 interface Atom {
@@ -104,8 +111,8 @@ function allowedWords(allow: readonly CommandPattern[]): fc.Arbitrary<readonly s
     .map(([pattern, pick, args]) => [...pattern.split(" ").map((alts) => { const a = alts.split("|"); return a[pick % a.length]!; }), ...args]);
 }
 
-const atomOf = (words: fc.Arbitrary<readonly string[]>): fc.Arbitrary<Atom> =>
-  fc.record({ words, prefix: fc.nat(Prefixes.length - 1), spelling: fc.nat(7), redirect: fc.nat(Redirections.length - 1) });
+const atomOf = (words: fc.Arbitrary<readonly string[]>, adding = true): fc.Arbitrary<Atom> =>
+  fc.record({ words, prefix: fc.nat(Prefixes.length - (adding ? 1 : 1 + Adding)), spelling: fc.nat(7), redirect: fc.nat(Redirections.length - 1) });
 
 /** The shapes bash runs a command in; `leaf` is where an atom goes. */
 type Shape =
@@ -206,7 +213,7 @@ const scenario = fc.constantFrom(...Presets).chain((preset) => {
   return fc.record({
     preset: fc.constant(preset),
     shape: shapes.shape.filter((s) => leaves(s) > 0),
-    allowed: fc.array(atomOf(allowedWords(allow)).map(renderAtom), { minLength: 1, maxLength: 6 }),
+    allowed: fc.array(atomOf(allowedWords(allow), false).map(renderAtom), { minLength: 1, maxLength: 6 }),
     forbidden: atomOf(fc.constantFrom(...Forbidden)).map(renderAtom),
     where: fc.nat(),
   });
@@ -235,6 +242,71 @@ describe("exec policy over generated lines", () => {
         expect(verdict, line).toMatchObject({ allowed: true });
       }),
       { numRuns: 600 },
+    );
+  });
+});
+
+// Commands a built-in preset allows, with an option or operand that writes `@T` (commandEffects.ts).
+const WritingEveryone = ["sort -o @T a", "sort --output=@T a", "sort -uo@T a", "sort -T @T a", "tree -o @T", "tree -aLo 2 @T src", "git diff --output=@T", "git log --output @T", "git show --stat --output=@T HEAD", "uniq a @T", "uniq -c -- a @T"];
+const WritingOptions: Readonly<Record<string, readonly string[]>> = {
+  scout: WritingEveryone,
+  analyst: [...WritingEveryone, "go test -coverprofile=@T ./...", "go test -o @T ./x", "go test -json -memprofile=@T ./..."],
+  coder: [...WritingEveryone, "go test -cpuprofile @T ./...", "prettier --write @T", "prettier -w @T", "black @T", "gofmt -w @T", "goimports -w @T", "eslint --fix @T", "eslint -o @T .", "ruff format @T", "ruff check --fix @T", "go fmt @T", "cargo test --target-dir @T"],
+  worker: [...WritingEveryone, "go build -o @T ./cmd/x", "go test -c -o @T", "cargo build --target-dir @T"],
+  coordinator: [...WritingEveryone, "curl -o @T https://example.com", "curl -sSD @T https://example.com", "wget -O @T https://example.com", "wget -qP @T https://example.com", "go build -o @T"],
+};
+/** Where the option writes, as written and as bash passes it. */
+const Targets: readonly (readonly [string, string])[] = [
+  ["out.txt", "out.txt"],
+  ["build/out", "build/out"],
+  ["/etc/passwd", "/etc/passwd"],
+  ["../up.txt", "../up.txt"],
+  ["'with space.txt'", "with space.txt"],
+];
+
+const builtins = builtinPresetSet();
+const writing = (writes: "none" | "write-root") =>
+  fc.constantFrom(...builtins.presets.filter((p) => p.write === writes && p.exec.length > 0)).chain((preset) =>
+    fc.record({
+      preset: fc.constant(preset),
+      shape: shapes.shape.filter((s) => leaves(s) > 0),
+      allowed: fc.array(atomOf(allowedWords(preset.exec), false).map(renderAtom), { minLength: 1, maxLength: 4 }),
+      writer: fc.record({ line: fc.constantFrom(...WritingOptions[preset.name]!), target: fc.constantFrom(...Targets) }),
+      atom: atomOf(fc.constant(["placeholder"])),
+      where: fc.nat(),
+    }),
+  );
+
+/** The line with the writing command in one slot (the atom's prefix, spelling and redirection around it). */
+function writingLine(sample: { shape: Shape; allowed: readonly string[]; writer: { line: string; target: readonly [string, string] }; atom: Atom; where: number }): string {
+  const n = leaves(sample.shape);
+  const words = sample.writer.line.split(" ").map((w) => w.replace("@T", sample.writer.target[0]));
+  const writer = renderAtom({ ...sample.atom, words });
+  return render(sample.shape, Array.from({ length: n }, (_, i) => (i === sample.where % n ? writer : sample.allowed[i % sample.allowed.length]!)));
+}
+
+describe("options that write, over generated lines", () => {
+  it("never allows a writing option to a preset that may not write", () => {
+    fc.assert(
+      fc.property(writing("none"), (sample) => {
+        const line = writingLine(sample);
+        const context = { orchestration: true, presets: builtins, rules: [], cwd: "/home/user/code/x", projectRoot: "/home/user/code/x", home: "/home/user", fs: nodeWritePathFs };
+        const verdict = decidePolicy({ agent: { kind: "subagent", agentId: "a1", agentType: sample.preset.name }, toolName: "Bash", input: { command: line } }, context);
+        expect(verdict.decision, line).toBe("deny");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reports the write of every writing option to the others, allowed or not", () => {
+    fc.assert(
+      fc.property(writing("write-root"), (sample) => {
+        const line = writingLine(sample);
+        const verdict = judgeCommandLine(line, [...NEUTRAL_BUILTINS, ...sample.preset.exec], builtins.refused);
+        const reported = verdict.writes.some((w) => ["option", "operand"].includes(w.operator) && !w.target.dynamic && w.target.value === sample.writer.target[1]);
+        expect(reported, `${line}: ${JSON.stringify(verdict.writes)}`).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });
@@ -270,7 +342,9 @@ describe("exec policy verdicts", () => {
     expect(judgeCommandLine("$GO test", coder, Refused)).toMatchObject({ allowed: false, why: "dynamic", command: "$GO test" });
     expect(judgeCommandLine("go $SUB", coder, Refused)).toMatchObject({ allowed: false, why: "not-allowed" });
     expect(judgeCommandLine("go te*", coder, Refused)).toMatchObject({ allowed: false, why: "not-allowed" });
-    expect(judgeCommandLine("go test $PKG", coder, Refused).allowed).toBe(true);
+    expect(judgeCommandLine("go test ./$PKG", coder, Refused).allowed).toBe(true);
+    // `$PKG` could be `-toolexec=…`: a computed word where an option could be is unknowable.
+    expect(judgeCommandLine("go test $PKG", coder, Refused)).toMatchObject({ allowed: false, why: "unreadable" });
     expect(judgeCommandLine('bash -c "$SCRIPT"', coder, Refused)).toMatchObject({ allowed: false, why: "dynamic" });
   });
 

@@ -45,6 +45,24 @@ describe("validateArgs", () => {
     expect(validateArgs("answerPermission", ["t", "r", Object.assign(Object.create({ polluted: true }), { behavior: "allow" })])).toMatchObject(invalid);
   });
 
+  it("checks the policy methods' arguments: rules by behavior and scope, the toggle as a boolean, the project scope of an answer", () => {
+    expect(validateArgs("getPolicy", [])).toEqual({ ok: true, args: [] });
+    expect(validateArgs("setOrchestration", [true])).toMatchObject({ ok: true });
+    expect(validateArgs("setOrchestration", ["on"])).toMatchObject(invalid);
+    expect(validateArgs("setOrchestration", [])).toMatchObject(invalid);
+    expect(validateArgs("addRule", [{ behavior: "allow", rule: "Bash(pnpm test:*)", scope: "project", tabId: "tab-1" }])).toMatchObject({ ok: true });
+    expect(validateArgs("addRule", [{ behavior: "deny", rule: "WebFetch", scope: "everywhere" }])).toMatchObject({ ok: true });
+    expect(validateArgs("addRule", [{ behavior: "maybe", rule: "Bash", scope: "project" }])).toMatchObject(invalid);
+    expect(validateArgs("addRule", [{ behavior: "allow", rule: "Bash", scope: "galaxy" }])).toMatchObject(invalid);
+    expect(validateArgs("addRule", [{ behavior: "allow", rule: "", scope: "everywhere" }])).toMatchObject(invalid);
+    expect(validateArgs("addRule", [{ behavior: "allow", rule: "Bash", scope: "everywhere", origin: "file" }])).toMatchObject(invalid);
+    expect(validateArgs("deleteRule", [{ behavior: "allow", rule: "Bash(ls:*)", scope: "project", scopeKey: "/home/user/code/x" }])).toMatchObject({ ok: true });
+    expect(validateArgs("deleteRule", [{ behavior: "allow", rule: "Bash(ls:*)", scope: "project", createdAt: "x" }])).toMatchObject(invalid);
+    expect(validateArgs("resetPresets", ["now"])).toMatchObject(invalid);
+    expect(validateArgs("answerPermission", ["tab-1", "r1", { behavior: "allow", scope: "project" }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerPermission", ["tab-1", "r1", { behavior: "allow", scope: "everywhere" }])).toMatchObject(invalid);
+  });
+
   it("never lets openSession or a resume take a path", () => {
     expect(validateArgs("openSession", ["../../etc/passwd"])).toMatchObject(invalid);
     expect(validateArgs("openSession", ["/home/user/.claude/projects/x/s.jsonl"])).toMatchObject(invalid);

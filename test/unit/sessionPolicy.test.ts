@@ -71,7 +71,7 @@ describe("SessionPolicy", () => {
     const handler = session.hookHandler(async () => ({ passed: true }));
     const denied = await handler(hook({ tool_name: "Bash", tool_input: { command: "npm i x" }, agent_id: "acoder0000000000", agent_type: "coder" }), never);
     expect(denied).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("npm is refused") } });
-    expect(events).toEqual([expect.objectContaining({ kind: "permission_denied", toolUseId: "toolu_1", agentId: "acoder0000000000", decidedBy: "policy:preset:coder/exec" })]);
+    expect(events).toEqual([expect.objectContaining({ kind: "policy_decision", toolUseId: "toolu_1", agentId: "acoder0000000000", decision: "deny", rule: "preset:coder/exec" })]);
     expect(records[0]).toMatchObject({ sessionId: "s-1", agentType: "coder", preset: "coder", decision: "deny", rule: "preset:coder/exec", origin: "hook" });
     expect(await handler(hook({ tool_name: "Read", tool_input: { file_path: "a" } }, "toolu_2"), never)).toEqual({ continue: true });
     expect(await handler({ ...hook({}), callback_id: "other" }, never)).toEqual({ passed: true });

@@ -7,9 +7,12 @@ import type {
   BatonMethodName,
   HistoryFolder,
   LogEntry,
+  NewRuleRequest,
   NewSessionOptions,
   PermissionAnswer,
+  PolicyInfo,
   Result,
+  RuleKey,
   TabInfo,
   TranscriptDelta,
   Unsubscribe,
@@ -17,6 +20,7 @@ import type {
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import { validateArgs } from "../ipc/validators.js";
 import { AppError, toApiError } from "./appError.js";
+import type { PolicyControl } from "./policyControl.js";
 import type { SessionManager } from "./sessionManager.js";
 
 export interface BatonServiceOptions {
@@ -82,6 +86,16 @@ export class BatonService implements BatonApi {
         return this.historyFolder().info();
       case "setHistoryFolder":
         return this.historyFolder().change(a[0] as string | null);
+      case "getPolicy":
+        return this.policy().info();
+      case "setOrchestration":
+        return this.policy().setOrchestration(a[0] as boolean);
+      case "addRule":
+        return this.policy().addRule(a[0] as NewRuleRequest);
+      case "deleteRule":
+        return this.policy().deleteRule(a[0] as RuleKey);
+      case "resetPresets":
+        return this.policy().resetPresets();
     }
   }
 
@@ -104,10 +118,20 @@ export class BatonService implements BatonApi {
   chooseDirectory = () => this.call("chooseDirectory", []) as ReturnType<BatonApi["chooseDirectory"]>;
   getHistoryFolder = () => this.call("getHistoryFolder", []) as ReturnType<BatonApi["getHistoryFolder"]>;
   setHistoryFolder = (dir: string | null) => this.call("setHistoryFolder", [dir]) as ReturnType<BatonApi["setHistoryFolder"]>;
+  getPolicy = () => this.call("getPolicy", []) as ReturnType<BatonApi["getPolicy"]>;
+  setOrchestration = (on: boolean) => this.call("setOrchestration", [on]) as ReturnType<BatonApi["setOrchestration"]>;
+  addRule = (rule: NewRuleRequest) => this.call("addRule", [rule]) as ReturnType<BatonApi["addRule"]>;
+  deleteRule = (key: RuleKey) => this.call("deleteRule", [key]) as ReturnType<BatonApi["deleteRule"]>;
+  resetPresets = () => this.call("resetPresets", []) as ReturnType<BatonApi["resetPresets"]>;
 
   private historyFolder(): NonNullable<BatonServiceOptions["historyFolder"]> {
     if (this.options.historyFolder === undefined) throw new AppError("unavailable", "This Baton's history folder is fixed by whoever started it");
     return this.options.historyFolder;
+  }
+
+  private policy(): PolicyControl {
+    if (this.manager.policy === undefined) throw new AppError("unavailable", "This Baton runs without a policy (no presets, no rules)");
+    return this.manager.policy;
   }
 
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe {
@@ -118,5 +142,9 @@ export class BatonService implements BatonApi {
   }
   onLog(listener: (entry: LogEntry) => void): Unsubscribe {
     return this.manager.onLog(listener);
+  }
+  /** Nothing ever changes for a Baton without a policy. */
+  onPolicyChanged(listener: (policy: PolicyInfo) => void): Unsubscribe {
+    return this.manager.policy?.onChanged(listener) ?? (() => undefined);
   }
 }

@@ -33,8 +33,9 @@ export class PermissionBroker {
 
   constructor(private readonly options: PermissionBrokerOptions) {}
 
-  deciderFor(tabId: string): PermissionDecider {
-    return (request, signal) => this.ask(tabId, request, signal);
+  /** `allowRulesFor`: the rule(s) the prompt may offer to keep ("Always allow in this project"). */
+  deciderFor(tabId: string, allowRulesFor?: (request: PermissionRequestEvent) => readonly string[]): PermissionDecider {
+    return (request, signal) => this.ask(tabId, request, signal, request.requiresUserInteraction === true ? undefined : allowRulesFor?.(request));
   }
 
   pending(tabId: string): readonly PendingPermission[] {
@@ -86,7 +87,7 @@ export class PermissionBroker {
     this.denyAll("shutdown", "Baton is quitting; denied.");
   }
 
-  private ask(tabId: string, request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionDecision> {
+  private ask(tabId: string, request: PermissionRequestEvent, signal: AbortSignal, allowRules?: readonly string[]): Promise<PermissionDecision> {
     if (this.closed) return Promise.resolve({ behavior: "deny", message: "Baton is quitting; denied.", decidedBy: "shutdown" });
     return new Promise((resolve) => {
       const pending: PendingPermission = {
@@ -98,6 +99,7 @@ export class PermissionBroker {
         ...(request.description !== undefined ? { description: request.description } : {}),
         ...(request.suggestions !== undefined ? { suggestions: request.suggestions } : {}),
         ...(request.requiresUserInteraction === true ? { requiresUserInteraction: true } : {}),
+        ...(allowRules !== undefined && allowRules.length > 0 ? { allowRules } : {}),
         ...(request.planFromFile !== undefined ? { planFromFile: request.planFromFile } : {}),
         ...(request.planFileProblem !== undefined ? { planFileProblem: request.planFileProblem } : {}),
       };

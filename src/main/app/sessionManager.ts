@@ -14,6 +14,7 @@ import type {
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import type { ClaudeClientOptions } from "../cli/claudeClient.js";
+import type { PermissionDecider, PermissionDecision } from "../cli/permissionGate.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { AppError, toApiError } from "./appError.js";
 import { DeltaPublisher, type DeltaListener } from "./deltaPublisher.js";
@@ -23,6 +24,8 @@ import { LogBus } from "./logBus.js";
 import { PermissionBroker } from "./permissionBroker.js";
 import { decisionFor } from "./permissionAnswers.js";
 import { tabTitle } from "./tabTitle.js";
+import type { PolicyService } from "../policy/policyService.js";
+import { PolicyControl } from "./policyControl.js";
 
 /** How long the tab strip may lag a title or session id change (see `changed`). */
 const InfoCheckMs = 50;
@@ -49,6 +52,8 @@ export interface SessionManagerOptions {
    * and API traffic, and the page can ask for any number. Default DefaultMaxRunningSessions.
    */
   readonly maxRunningSessions?: number;
+  /** Presets, the person's rules and orchestration mode (issue 22); absent: the CLI's own permission flow only. */
+  readonly policy?: PolicyService;
 }
 
 type Tab =
@@ -58,6 +63,8 @@ type Tab =
 export class SessionManager {
   readonly log: LogBus;
   readonly broker: PermissionBroker;
+  /** The person's hold on the policy (mode, presets, rules); absent without a PolicyService. */
+  readonly policy: PolicyControl | undefined;
   private readonly publisher: DeltaPublisher;
   private readonly tabs = new Map<string, Tab>();
   private readonly tabListeners = new Set<(tabs: readonly TabInfo[]) => void>();
@@ -82,6 +89,19 @@ export class SessionManager {
       options.publishIntervalMs,
       (error) => this.log.baton("error", "a transcript subscriber failed", { error: String(error) }),
     );
+    const home = options.env?.["HOME"];
+    this.policy =
+      options.policy === undefined
+        ? undefined
+        : new PolicyControl({
+            policy: options.policy,
+            tab: (tabId) => {
+              const tab = this.tabs.get(tabId);
+              return tab === undefined ? undefined : this.infoOf(tab);
+            },
+            ...(home !== undefined && home !== "" ? { home } : {}),
+            log: (level, message, fields) => this.log.baton(level, message, fields),
+          });
   }
 
   listTabs(): readonly TabInfo[] {
@@ -92,10 +112,24 @@ export class SessionManager {
     this.assertRunning();
     this.assertProcessRoom();
     const tabId = this.newTabId();
+    let live: LiveSession | undefined;
+    const audit = this.options.audit;
+    const policy = this.options.policy?.forSession({
+      cwd: options.cwd,
+      agentType: (agentId) => live?.agentTypeOf(agentId),
+      sessionId: () => live?.sessionId ?? options.resumeSessionId,
+      ...(audit !== undefined ? { record: (entry) => audit.policyDecision(entry) } : {}),
+      emit: (event) => live?.addEvent(event),
+      log: (message, fields) => this.log.baton("warning", message, fields, tabId),
+    });
+    const defaults = this.options.clientDefaults;
     const session = new LiveSession({
       tabId,
       client: {
-        ...this.options.clientDefaults,
+        ...defaults,
+        ...(policy !== undefined
+          ? { initialize: policy.initialize(defaults?.initialize), onHookCallback: policy.hookHandler(defaults?.onHookCallback) }
+          : {}),
         claudePath: this.options.claudePath,
         cwd: options.cwd,
         ...(this.options.env ? { env: this.options.env } : {}),
@@ -103,13 +137,14 @@ export class SessionManager {
         ...(options.model !== undefined ? { model: options.model } : {}),
         ...(options.resumeSessionId !== undefined ? { resume: options.resumeSessionId } : {}),
       },
-      decidePermission: this.broker.deciderFor(tabId),
+      decidePermission: policy !== undefined ? policy.decider(this.personFor(tabId, options.cwd)) : this.broker.deciderFor(tabId),
       log: this.log,
       onChange: () => this.changed(tabId),
       ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
       ...(this.options.audit ? { audit: this.options.audit } : {}),
       ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),
     });
+    live = session;
     const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
     this.tabs.set(tabId, tab);
     this.starting.add(tabId);
@@ -201,9 +236,14 @@ export class SessionManager {
     if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
     // Refused before the answer goes out, so the plan still waits in its prompt.
     if (outcome.startFreshWith !== undefined) this.assertProcessRoom();
+    // Kept before the answer goes out, so the next identical call finds the rule.
+    if (outcome.keep !== undefined && this.policy !== undefined) await this.policy.keepAnswerRules(tabId, outcome.keep);
     // A denial that stops the turn cuts subagents like an interrupt does: the restore must know.
     if (outcome.decision.behavior === "deny" && outcome.decision.interrupt === true && tab.kind === "live") tab.session.noteInterrupt();
-    this.broker.answer(tabId, requestId, outcome.decision);
+    // A session rule Baton keeps answers the next calls through the hook; the CLI is not told one
+    // too, so deleting Baton's rule in the Rules view really ends it.
+    const decision = outcome.keep !== undefined && this.policy !== undefined ? withoutCliRules(outcome.decision) : outcome.decision;
+    this.broker.answer(tabId, requestId, decision);
     this.log.baton("info", "permission answered", { requestId, toolName: request.toolName, behavior: answer.behavior }, tabId);
     if (outcome.startFreshWith !== undefined && tab.kind === "live") {
       const model = tab.session.transcript.model;
@@ -274,9 +314,17 @@ export class SessionManager {
     return this.shuttingDown;
   }
 
+  /** The person's side of a tab's requests: the broker, told which rules the prompt may offer. */
+  private personFor(tabId: string, cwd: string): PermissionDecider {
+    const policy = this.policy;
+    return this.broker.deciderFor(tabId, policy === undefined ? undefined : (request) => policy.allowRulesFor(request.toolName, request.input, cwd));
+  }
+
   private async removeTab(tabId: string): Promise<void> {
     const tab = this.tabs.get(tabId);
     if (tab === undefined) return;
+    const sessionId = tab.kind === "live" ? tab.session.sessionId : undefined;
+    if (sessionId !== undefined) this.policy?.forgetSession(sessionId);
     this.broker.denyTab(tabId, "tab-closed", "The tab was closed; denied.");
     this.tabs.delete(tabId);
     this.publisher.drop(tabId);
@@ -392,4 +440,10 @@ export class SessionManager {
   private newTabId(): string {
     return `tab-${this.nextTab++}`;
   }
+}
+
+function withoutCliRules(decision: PermissionDecision): PermissionDecision {
+  if (decision.behavior !== "allow" || decision.updatedPermissions === undefined) return decision;
+  const { updatedPermissions: _dropped, ...rest } = decision;
+  return rest;
 }

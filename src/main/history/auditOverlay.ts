@@ -5,6 +5,8 @@
 //    failure). The recorded decision is fed as the `permission_request` + `permission_resolved`
 //    (or `permission_cancelled`) pair the live client emitted, right after the call's tool_use,
 //    so the hub gives the call the same status and permission state it gave it live.
+//  * A call Baton's policy decided through the PreToolUse hook has no permission request at all;
+//    its recorded verdict is fed as the `policy_decision` event the live session emitted.
 //  * An interrupt Baton sent leaves a "rejected" tool_result in each cut subagent's sidechain,
 //    which the stream never sent (live, the call just stopped). Such a result, in a subagent,
 //    after a recorded interrupt and before the next prompt, is left out: the call then has no
@@ -16,7 +18,7 @@
 
 import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { AuditPermission, SessionAudit } from "../store/audit.js";
+import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../store/audit.js";
 
 /** What the CLI writes for a tool cut off by an interrupt or TaskStop (PROTOCOL.md, i1 recording), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
@@ -29,6 +31,8 @@ export function isRejection(ev: ToolResultEvent): boolean {
 
 export class AuditOverlay {
   private readonly decisions = new Map<string, AuditPermission[]>();
+  /** The policy's verdicts through the hook, by tool use. */
+  private readonly hookVerdicts = new Map<string, AuditTrailDecision>();
   /** Tool uses Baton denied: their rejection is the denial, never an interrupt's. */
   private readonly denied = new Set<string>();
   /** Recorded interrupts, ms since the epoch, ascending. */
@@ -37,7 +41,12 @@ export class AuditOverlay {
   private readonly turnStarts: number[] = [];
   private readonly injected = new Set<string>();
 
-  private constructor(audit: SessionAudit) {
+  private constructor(audit: AuditWithTrail) {
+    for (const row of audit.trail ?? []) {
+      if (row.kind !== "decision" || row.origin !== "hook" || (row.decision !== "allow" && row.decision !== "deny")) continue;
+      this.hookVerdicts.set(row.toolUseId, row);
+      if (row.decision === "deny") this.denied.add(row.toolUseId);
+    }
     for (const p of audit.permissions) {
       const list = this.decisions.get(p.toolUseId) ?? [];
       list.push(p);
@@ -51,8 +60,8 @@ export class AuditOverlay {
   }
 
   /** Undefined when there is nothing to apply: the restore goes exactly as without a store. */
-  static from(audit: SessionAudit | undefined): AuditOverlay | undefined {
-    if (audit === undefined || (audit.permissions.length === 0 && audit.interrupts.length === 0)) return undefined;
+  static from(audit: AuditWithTrail | undefined): AuditOverlay | undefined {
+    if (audit === undefined || (audit.permissions.length === 0 && audit.interrupts.length === 0 && !(audit.trail ?? []).some(isHookVerdict))) return undefined;
     return new AuditOverlay(audit);
   }
 
@@ -62,7 +71,8 @@ export class AuditOverlay {
     for (let i = 0; i < events.length; i++) {
       const ev = events[i]!;
       const extra = this.permissionEvents(ev);
-      const drop = ev.kind === "tool_result" && this.cutByInterrupt(ev);
+      // The disk says only "a hook refused it"; Baton's own record names the rule.
+      const drop = (ev.kind === "tool_result" && this.cutByInterrupt(ev)) || (ev.kind === "permission_denied" && this.hookVerdicts.has(ev.toolUseId));
       if (ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true) this.noteTurnStart(ev.timestamp);
       if (extra === undefined && !drop) {
         out?.push(ev);
@@ -78,9 +88,22 @@ export class AuditOverlay {
   private permissionEvents(ev: ClientEvent): ClientEvent[] | undefined {
     if (ev.kind !== "assistant_block" || ev.block.type !== "tool_use") return undefined;
     const input: JsonObject = ev.block.input;
-    const list = this.decisions.get(ev.block.id)?.filter((p) => !this.injected.has(p.requestId));
-    if (list === undefined || list.length === 0) return undefined;
     const out: ClientEvent[] = [];
+    const verdict = this.hookVerdicts.get(ev.block.id);
+    if (verdict !== undefined && !this.injected.has(`policy:${verdict.toolUseId}`)) {
+      this.injected.add(`policy:${verdict.toolUseId}`);
+      out.push({
+        kind: "policy_decision",
+        toolName: verdict.toolName,
+        toolUseId: verdict.toolUseId,
+        ...(verdict.agentId !== undefined ? { agentId: verdict.agentId } : {}),
+        decision: verdict.decision === "deny" ? "deny" : "allow",
+        rule: verdict.rule,
+        message: verdict.message ?? "",
+      });
+    }
+    const list = this.decisions.get(ev.block.id)?.filter((p) => !this.injected.has(p.requestId));
+    if (list === undefined || list.length === 0) return out.length > 0 ? out : undefined;
     for (const p of list) {
       this.injected.add(p.requestId);
       out.push({ kind: "permission_request", requestId: p.requestId, toolName: p.toolName, toolUseId: p.toolUseId, input, ...(p.agentId !== undefined ? { agentId: p.agentId } : {}) });
@@ -114,6 +137,13 @@ export class AuditOverlay {
     // A prompt between the interrupt and the result: the result belongs to a later turn.
     return !this.turnStarts.some((s) => s > interrupt && s <= at);
   }
+}
+
+/** A restore's audit: the person's answers and interrupts, and (newer trails) every recorded row in order. */
+export type AuditWithTrail = SessionAudit & { readonly trail?: readonly AuditTrailRow[] };
+
+function isHookVerdict(row: AuditTrailRow): boolean {
+  return row.kind === "decision" && row.origin === "hook" && (row.decision === "allow" || row.decision === "deny");
 }
 
 function latestAtOrBefore(sorted: readonly number[], t: number): number | undefined {

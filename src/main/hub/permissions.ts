@@ -3,7 +3,7 @@
 // tool_use line (foreground subagents), after it (main agent), or the tool_use never comes on
 // stdout (nested agents): then it waits, and the subagent's permissionHistory still shows it.
 
-import type { PermissionCancelledEvent, PermissionDeniedEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
+import type { PermissionCancelledEvent, PermissionDeniedEvent, PermissionRequestEvent, PermissionResolvedEvent, PolicyDecisionEvent } from "../../shared/events.js";
 import type { PermissionState, SubagentRecord } from "../../shared/transcript.js";
 import { editCall, findAnyCall, type Draft } from "./draft.js";
 import { agentToolUseId, editRecordById } from "./subagentRecords.js";
@@ -32,16 +32,28 @@ export function onPermissionResolved(d: Draft, ev: PermissionResolvedEvent): voi
 
 /**
  * A call the CLI refused without asking (2.1.332 `system/permission_denied`: plan mode, auto
- * mode), or Baton's policy refused through the PreToolUse hook: denied on its card, with the
- * reason, and in the refused subagent's history.
+ * mode): denied on its card, with the CLI's reason, and in the refused subagent's history.
  */
 export function onPermissionDenied(d: Draft, ev: PermissionDeniedEvent): void {
   const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
-  const decidedBy = ev.decidedBy ?? (ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`);
+  const decidedBy = ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`;
   const requestId = `denied:${ev.toolUseId}`;
   setPermission(d, ev.toolUseId, { requestId, state: "denied", decidedBy, message: ev.reason }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "denied" as const, decidedBy };
+    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+  }
+}
+
+/** Baton's policy decided a call through the hook: on its card, and in the deciding subagent's history. */
+export function onPolicyDecision(d: Draft, ev: PolicyDecisionEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
+  const requestId = `policy:${ev.toolUseId}`;
+  const state = ev.decision === "deny" ? ("denied" as const) : ("allowed" as const);
+  const decidedBy = `policy:${ev.rule}`;
+  setPermission(d, ev.toolUseId, { requestId, state, decidedBy, message: ev.message }, agentCall);
+  if (agentCall !== undefined) {
+    const entry = { requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state, decidedBy };
     editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
   }
 }

@@ -7,7 +7,7 @@ import type { ClientEvent } from "../../shared/events.js";
 import type { ToolCallRecord, Transcript } from "../../shared/transcript.js";
 import { addNotice, type Draft } from "./draft.js";
 import { blockOf, blocksOf } from "./materialize.js";
-import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved } from "./permissions.js";
+import { onPermissionCancelled, onPermissionDenied, onPolicyDecision, onPermissionRequest, onPermissionResolved } from "./permissions.js";
 import { onCommandLifecycle } from "./promptQueue.js";
 import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
 import { HubState, hubState, reroot, type SessionState } from "./state.js";
@@ -158,6 +158,8 @@ function apply(d: Draft, ev: ClientEvent): void {
       return onPermissionCancelled(d, ev);
     case "permission_denied":
       return onPermissionDenied(d, ev);
+    case "policy_decision":
+      return onPolicyDecision(d, ev);
     case "command_lifecycle":
       return onCommandLifecycle(d, ev);
     case "subagent_retry":

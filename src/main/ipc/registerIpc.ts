@@ -81,6 +81,7 @@ export function registerIpc(ipcMain: IpcMainLike, service: BatonService, getWind
 
   const stopTabs = service.onTabsChanged((tabs) => push(IpcChannels.tabsChanged, tabs));
   const stopLog = service.manager.log.subscribe((entry) => push(IpcChannels.log, entry));
+  const stopPolicy = service.onPolicyChanged((policy) => push(IpcChannels.policyChanged, policy));
 
   return () => {
     for (const channel of channels) ipcMain.removeHandler(channel);
@@ -88,5 +89,6 @@ export function registerIpc(ipcMain: IpcMainLike, service: BatonService, getWind
     transcripts.clear();
     stopTabs();
     stopLog();
+    stopPolicy();
   };
 }

@@ -36,7 +36,7 @@ const Allow = object(
   {
     updatedInput: jsonObject(),
     updatedPermissions: arrayOf(PermissionUpdate, 100),
-    scope: oneOf(["once", "session"]),
+    scope: oneOf(["once", "session", "project"]),
     answers: record(anyOf(str({ max: 100_000 }), arrayOf(str({ max: 10_000 }), 100)), 50),
     plan: str({ max: MaxText }),
     clearContext: bool,
@@ -54,6 +54,13 @@ const NewSession = object(
   { cwd: AbsolutePath },
   { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: str({ min: 1, max: MaxText }) },
 );
+
+const Behavior = oneOf(["allow", "ask", "deny"]);
+const RuleScope = oneOf(["session", "project", "everywhere"]);
+/** Claude Code's rule syntax is checked where the rule is kept (ruleSyntax.ts), with an error that says what is wrong. */
+const RuleText = str({ min: 1, max: 10_000 });
+const NewRule = object({ behavior: Behavior, rule: RuleText, scope: RuleScope }, { tabId: Id });
+const RuleKey = object({ behavior: Behavior, rule: RuleText, scope: RuleScope }, { scopeKey: str({ min: 1, max: 4096 }) });
 
 interface Spec {
   readonly required: readonly Check[];
@@ -77,6 +84,11 @@ const Specs: { readonly [M in BatonMethodName]: Spec } = {
   chooseDirectory: { required: [] },
   getHistoryFolder: { required: [] },
   setHistoryFolder: { required: [FolderOrNull] },
+  getPolicy: { required: [] },
+  setOrchestration: { required: [bool] },
+  addRule: { required: [NewRule] },
+  deleteRule: { required: [RuleKey] },
+  resetPresets: { required: [] },
 };
 
 const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
@@ -96,6 +108,11 @@ const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
   chooseDirectory: [],
   getHistoryFolder: [],
   setHistoryFolder: ["dir"],
+  getPolicy: [],
+  setOrchestration: ["on"],
+  addRule: ["rule"],
+  deleteRule: ["key"],
+  resetPresets: [],
 };
 
 export function isMethodName(name: unknown): name is BatonMethodName {

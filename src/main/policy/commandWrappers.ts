@@ -46,11 +46,12 @@ const spec = (s: Partial<OptionSpec>): OptionSpec => ({
 const WRAPPERS: Readonly<Record<string, OptionSpec>> = {
   env: spec({
     flags: "i0v",
-    valued: "uC",
+    valued: "u",
     longFlags: ["ignore-environment", "null", "debug"],
-    longValued: ["unset", "chdir"],
-    opaque: "SP",
-    longOpaque: ["split-string", "default-signal", "ignore-signal", "block-signal"],
+    longValued: ["unset"],
+    // -C moves where the command's relative writes land: not looked through.
+    opaque: "SPC",
+    longOpaque: ["split-string", "default-signal", "ignore-signal", "block-signal", "chdir"],
     assigns: true,
   }),
   command: spec({ flags: "p" }),
@@ -68,11 +69,12 @@ const WRAPPERS: Readonly<Record<string, OptionSpec>> = {
   }),
   sudo: spec({
     flags: "AbEHknPSB",
-    valued: "ugCDhprtTUR",
+    valued: "ugChprtTU",
     longFlags: ["preserve-env", "background", "login-class", "non-interactive", "stdin", "bell", "askpass", "set-home"],
-    longValued: ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user", "chroot"],
-    opaque: "eilsvKV",
-    longOpaque: ["edit", "login", "list", "shell", "validate", "remove-timestamp", "reset-timestamp", "version", "help"],
+    longValued: ["user", "group", "close-from", "host", "prompt", "role", "type", "command-timeout", "other-user"],
+    // -D and -R move where the command runs (and so where its relative writes land).
+    opaque: "eilsvKVDR",
+    longOpaque: ["edit", "login", "list", "shell", "validate", "remove-timestamp", "reset-timestamp", "version", "help", "chdir", "chroot"],
     assigns: true,
   }),
   doas: spec({ flags: "n", valued: "u", opaque: "sLC" }),

@@ -9,10 +9,14 @@
 // * A line that sets PATH (`PATH=… go`, `export PATH=…`) makes every command word unknowable.
 // * Shell builtins that run no program (`cd`, `echo`, `test`, …) are allowed wherever some
 //   command is; with an empty allowlist nothing runs at all. Their writes are still reported.
+// * An allowed command whose options make it unknowable (`git -c k=v log`, `prettier --config f`,
+//   commandEffects.ts) or run with variables that change what it runs (`GIT_EXTERNAL_DIFF=x git
+//   diff`) is `unreadable`. What its options write is in `writes`, for the write root to judge.
 // * A refused command anywhere in the line is what the verdict names, since its reason is what
 //   the model needs; otherwise the first command that is not allowed.
 
 import type { CommandPattern, RefusedCommand } from "../../shared/policy.js";
+import { environmentEffect } from "./commandEffects.js";
 import { readCommandLine, type ShellWrite, type SimpleCommand } from "./shellCommands.js";
 import type { ShellWord } from "./shellWords.js";
 
@@ -52,7 +56,7 @@ export function judgeCommandLine(line: string, allow: readonly CommandPattern[],
     if (refusal !== undefined) return { allowed: false, why: "refused", command: command.text, reason: refusal.reason, writes };
   }
   for (const command of commands) {
-    const problem = problemWith(command, allow, pathChanged);
+    const problem = problemWith(command, allow, pathChanged, reading.assigned);
     if (problem !== undefined) return { allowed: false, ...problem, command: command.text, writes };
   }
   return { allowed: true, commands, writes };
@@ -72,6 +76,7 @@ function problemWith(
   command: SimpleCommand,
   allow: readonly CommandPattern[],
   pathChanged: boolean,
+  assigned: readonly string[],
 ): { readonly why: ExecRefusal; readonly reason: string } | undefined {
   const head = command.words[0];
   if (head === undefined) return undefined;
@@ -80,7 +85,10 @@ function problemWith(
     return { why: "dynamic", reason: "the line changes PATH, so Baton cannot know which program a command word runs" };
   }
   if (allow.length === 0) return { why: "not-allowed", reason: "no command may run" };
-  if (allow.some((p) => matchesPattern(command.words, p)) || NEUTRAL_BUILTINS.some((p) => matchesPattern(command.words, p))) return undefined;
+  if (allow.some((p) => matchesPattern(command.words, p)) || NEUTRAL_BUILTINS.some((p) => matchesPattern(command.words, p))) {
+    const unknowable = command.opaque ?? environmentEffect(command.words, [...command.assigns, ...assigned]);
+    return unknowable === undefined ? undefined : { why: "unreadable", reason: unknowable };
+  }
   return { why: "not-allowed", reason: `\`${command.words.map((w) => w.value).join(" ")}\` is not in the allowlist` };
 }
 

@@ -89,18 +89,19 @@ export class SessionPolicy {
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
     const verdict = this.decide(agent, toolName, toolInput, false);
     this.note(agent, toolUseId, toolName, toolInput, verdict, "hook");
-    if (verdict.decision === "deny") {
+    // Decided here, no permission request follows: the card learns it from this event.
+    if (verdict.decision !== "ask" && toolUseId !== "") {
       this.options.emit({
-        kind: "permission_denied",
+        kind: "policy_decision",
         toolName,
         toolUseId,
-        ...(agent.kind !== "main" ? { agentId: agent.agentId ?? "" } : {}),
-        reason: verdict.message,
-        decidedBy: `policy:${verdict.rule}`,
+        ...(agent.kind !== "main" && agent.agentId !== undefined ? { agentId: agent.agentId } : {}),
+        decision: verdict.decision,
+        rule: verdict.rule,
+        message: verdict.message,
       });
-      return hookOutputFor(verdict);
     }
-    return hookOutputFor(verdict, this.withEnvironment(toolName, toolInput));
+    return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput));
   }
 
   private decide(agent: PolicyAgent, toolName: string, input: JsonObject, requiresUserInteraction: boolean): PolicyVerdict {

@@ -2,9 +2,13 @@
 // pipelines, subshells, groups, `$(…)`, backticks, `<(…)`, function bodies, control structures,
 // heredoc bodies that expand), with wrappers looked through (commandWrappers.ts) and the scripts of
 // `bash -c` / `eval` read again; and every write its redirections, `tee` and `dd of=` would make.
+// What a command's options do (commandEffects.ts) adds writes (`sort -o f`), commands of their own
+// (`find -exec rm {} ;`) and a reason a command cannot be known (`git -c …`: `opaque`).
 // Whatever cannot be read for certain is `{ ok: false }`: the exec policy denies it.
 
+import { commandEffects, type EffectWriteKind } from "./commandEffects.js";
 import { programName, unwrapCommand } from "./commandWrappers.js";
+import { within } from "./effectSpec.js";
 import { parseShell, type ShellNode } from "./shellParser.js";
 import { checkComments, checkGaps, droppedDash, EndsCommandHere, isReservedWord, textOf, Unreadable } from "./shellTreeChecks.js";
 import { literalWord, readWord, type ShellWord } from "./shellWords.js";
@@ -20,9 +24,12 @@ export interface SimpleCommand {
   readonly assigns: readonly string[];
   /** The wrappers looked through, outermost first: `["sudo", "env"]`, `["bash -c"]`. */
   readonly wrappers: readonly string[];
+  /** Why Baton cannot know what it would do, although its words are known (`git -c k=v log`). */
+  readonly opaque?: string;
 }
 
-export type WriteOperator = ">" | ">>" | ">|" | "&>" | "&>>" | ">&" | "<>" | "tee" | "dd";
+/** A redirection, `tee`, `dd`, or what a command's options do (commandEffects.ts). */
+export type WriteOperator = ">" | ">>" | ">|" | "&>" | "&>>" | ">&" | "<>" | "tee" | "dd" | EffectWriteKind;
 
 export interface ShellWrite {
   readonly operator: WriteOperator;
@@ -66,6 +73,8 @@ interface Reader {
   readonly placedTokens: Set<number>;
   /** Words tree-sitter filed outside the command they belong to (readRedirected). */
   readonly extraWords: Map<ShellNode, readonly ShellWord[]>;
+  /** Where relative writes land when not the cwd (a command `find -execdir` runs). */
+  readonly base?: ShellWord;
 }
 
 export function readCommandLine(line: string): CommandLineReading {
@@ -222,8 +231,14 @@ function addCommand(text: string, words: readonly ShellWord[], assigns: readonly
     if (unwrapped.words.length === 0) return;
     // Wrappers only drop leading words, so the command word's place in `words` is known.
     if (reserved.has(words.length - unwrapped.words.length)) throw new Unreadable(`cannot read \`${text}\`: a reserved word where a command should be`);
-    r.commands.push({ text, words: unwrapped.words, assigns: unwrapped.assigns, wrappers });
+    const effects = commandEffects(unwrapped.words, unwrapped.wrappers.includes("xargs"));
+    r.commands.push({ text, words: unwrapped.words, assigns: unwrapped.assigns, wrappers, ...(effects.opaque !== undefined ? { opaque: effects.opaque } : {}) });
     commandWrites(text, unwrapped.words, r);
+    for (const write of effects.writes) addWrite(write.kind, write.target, text, r);
+    for (const run of effects.runs) {
+      const base = run.base === undefined ? r.base : within(r.base, run.base);
+      addCommand(text, run.words, [], { ...r, wrappers: [...wrappers, run.via], assigns: unwrapped.assigns, ...(base !== undefined ? { base } : {}) }, new Set());
+    }
     return;
   }
   if (unwrapped.script.dynamic) {
@@ -284,7 +299,7 @@ function readRedirect(node: ShellNode, r: Reader): void {
 
 function addWrite(operator: WriteOperator, target: ShellWord, written: string, r: Reader): void {
   if (!target.dynamic && NOT_FILES.test(target.value)) return;
-  r.writes.push({ operator, target, text: written });
+  r.writes.push({ operator, target: within(r.base, target), text: written });
 }
 
 const TEE_FLAGS = /^-(?:[aip]+|-append|-ignore-interrupts|-output-error(?:=.*)?)$/;

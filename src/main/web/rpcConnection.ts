@@ -52,6 +52,12 @@ export function createRpcConnection(service: BatonService, send: (message: WsSer
       // The current list first, like the reset of a transcript subscription.
       emit(service.manager.listTabs());
     } else if (topic === "log") stop = service.onLog(emit);
+    else if (topic === "policy") {
+      stop = service.onPolicyChanged(emit);
+      // The policy now first, as for the tab list; a Baton without one has nothing to send.
+      const now = service.manager.policy?.info();
+      if (now !== undefined) emit(now);
+    }
     else return fail("unknown subscription topic");
     subscriptions.set(sub, stop);
   }

@@ -1,16 +1,18 @@
 // The Unity-style window: toolbar on top, Hierarchy/Project tabs left, Transcript in the centre,
-// Inspector right, Console at the bottom. Sizes and the chosen left tab are remembered.
+// Inspector and Rules tabs right, Console at the bottom. Sizes and the chosen left tab are remembered.
 import { useEffect, useState, type ReactNode } from "react";
 import { ConsolePanel } from "../panels/ConsolePanel.js";
 import { Hierarchy } from "../panels/Hierarchy.js";
 import { Inspector } from "../panels/Inspector.js";
 import { ProjectPanel } from "../panels/ProjectPanel.js";
+import { RulesView } from "../panels/RulesView.js";
 import { Toolbar } from "../panels/Toolbar.js";
 import { loadLayout, saveLayout, type Layout } from "../store/persist.js";
 import { TranscriptPanel } from "../transcript/TranscriptPanel.js";
 import { Splitter } from "./Splitter.js";
 
 const LeftTabs = ["Hierarchy", "Project"] as const;
+const RightTabs = ["Inspector", "Rules"] as const;
 
 export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
@@ -37,9 +39,21 @@ export function DockLayout() {
       <Splitter label="Resize left panels" orientation="vertical" value={layout.left} sign={1} min={160} max={600} onChange={(left) => update({ left })} />
       <TranscriptPanel />
       <Splitter label="Resize Inspector" orientation="vertical" value={layout.right} sign={-1} min={200} max={700} onChange={(right) => update({ right })} />
-      <TitledPanel dock="dock-right" name="Inspector">
-        <Inspector />
-      </TitledPanel>
+      <div className="dock-right">
+        <div className="panel-tabs" role="tablist" aria-label="Right panels">
+          {RightTabs.map((t) => (
+            <button key={t} role="tab" aria-selected={layout.rightTab === t} onClick={() => update({ rightTab: t })}>
+              {t}
+            </button>
+          ))}
+        </div>
+        <section className="panel" aria-label="Inspector" hidden={layout.rightTab !== "Inspector"}>
+          <Inspector />
+        </section>
+        <section className="panel" aria-label="Rules" hidden={layout.rightTab !== "Rules"}>
+          <RulesView />
+        </section>
+      </div>
       <Splitter label="Resize Console" orientation="horizontal" value={layout.bottom} sign={-1} min={60} max={600} onChange={(bottom) => update({ bottom })} />
       <TitledPanel dock="dock-bottom" name="Console">
         <ConsolePanel />

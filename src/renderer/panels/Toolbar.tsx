@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
 import { backgroundAgentsText, InterruptConfirm } from "./InterruptConfirm.js";
+import { OrchestrationToggle } from "./OrchestrationToggle.js";
 import { setActiveTab, useApp } from "../store/appStore.js";
 import { useActiveTab } from "../store/selectors.js";
 import { formatContext } from "../util/contextUsage.js";
@@ -105,6 +106,7 @@ export function Toolbar() {
         </button>
         <InterruptConfirm />
       </span>
+      <OrchestrationToggle />
       <span className="spacer" />
       <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
         {waiting ? "waiting for you" : statusText(meta?.status, background)}

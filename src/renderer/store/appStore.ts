@@ -3,7 +3,7 @@
 // component: selection, which cards are expanded, logs, and the past-session list.
 
 import { create } from "zustand";
-import type { LogEntry, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { LogEntry, PolicyInfo, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { NormalizedBlock } from "../../shared/api.js";
 import type { Block } from "../../shared/transcript.js";
 import { applyDelta, emptyTranscriptStore, normalizeBlock, type TranscriptStore } from "../../shared/delta/index.js";
@@ -34,6 +34,8 @@ export interface AppState {
   readonly interruptConfirm: InterruptConfirm | undefined;
   /** Tabs whose interrupt was sent and has not taken effect yet. */
   readonly interrupting: Readonly<Record<string, true>>;
+  /** Orchestration mode, presets and rules; undefined until known (or for a Baton without a policy). */
+  readonly policy: PolicyInfo | undefined;
 }
 
 export interface InterruptConfirm {
@@ -56,6 +58,7 @@ export const useApp = create<AppState>()(() => ({
   scrollRequest: undefined,
   interruptConfirm: undefined,
   interrupting: {},
+  policy: undefined,
 }));
 
 export function emptyTab(info: TabInfo): TabState {
@@ -150,4 +153,8 @@ export function setInterrupting(tabId: string, on: boolean): void {
 
 export function markRestored(tabId: string): void {
   useApp.setState((s) => ({ restored: { ...s.restored, [tabId]: true } }));
+}
+
+export function setPolicy(policy: PolicyInfo): void {
+  useApp.setState({ policy });
 }

@@ -74,13 +74,15 @@ export interface Layout {
   readonly right: number;
   readonly bottom: number;
   readonly leftTab: "Hierarchy" | "Project";
+  readonly rightTab: "Inspector" | "Rules";
 }
 
-export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy" };
+export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy", rightTab: "Inspector" };
 
 export function loadLayout(): Layout {
   const saved = read<Partial<Layout>>(LayoutKey, {});
-  return { ...DefaultLayout, ...saved };
+  // A right tab this version does not have would hide both panels.
+  return { ...DefaultLayout, ...saved, rightTab: saved.rightTab === "Rules" ? "Rules" : "Inspector" };
 }
 
 export function saveLayout(layout: Layout): void {

@@ -6,6 +6,7 @@ import type { Json } from "../../shared/protocol/messages.js";
 import type { PermissionState } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
 import { toolSummary } from "../util/format.js";
+import { permissionBadgeText } from "../util/permissionBadge.js";
 import { HiddenTextWarning, VisibleText } from "../util/VisibleText.js";
 import { AskUserQuestionForm } from "./AskUserQuestionForm.js";
 import { PlanReview } from "./PlanReview.js";
@@ -35,6 +36,7 @@ function ToolPermission({ tabId, request }: { tabId: string; request: PendingPer
   const [message, setMessage] = useState("");
   // The whole path, not the card's shortened one: this is what the person approves.
   const summary = toolSummary(request.toolName, request.input, { fullPaths: true });
+  const rules = request.allowRules ?? [];
   return (
     <section className="perm" aria-label="Permission request" data-request-id={request.requestId}>
       <div className="perm-title">
@@ -44,16 +46,28 @@ function ToolPermission({ tabId, request }: { tabId: string; request: PendingPer
       <HiddenTextWarning texts={[request.toolName, request.description ?? "", ...stringsIn(request.input)]} />
       {request.description !== undefined && request.description !== summary ? <div className="dim"><VisibleText text={request.description} /></div> : null}
       <div className="perm-actions">
-        <button disabled={busy} className="primary" onClick={() => answer({ behavior: "allow", updatedInput: request.input })}>
-          Allow
+        <button disabled={busy} className="primary" title="Allow this call once" onClick={() => answer({ behavior: "allow", updatedInput: request.input })}>
+          Allow once
         </button>
         {request.requiresUserInteraction === true ? (
           // The CLI asks the person each time for these; a session rule would answer for them.
           <span className="dim">Needs your answer each time</span>
         ) : (
-          <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "session" })}>
-            Allow for this session
-          </button>
+          <>
+            <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "session" })}>
+              Allow for this session
+            </button>
+            {rules.length > 0 ? (
+              <span className="perm-always">
+                <button disabled={busy} onClick={() => answer({ behavior: "allow", updatedInput: request.input, scope: "project" })}>
+                  Always allow in this project
+                </button>
+                <code className="perm-rule" aria-label="Rule it will add" title="Kept in Baton's rules; delete it in the Rules view">
+                  <VisibleText text={rules.join(", ")} />
+                </code>
+              </span>
+            ) : null}
+          </>
         )}
         <input
           aria-label="Deny message"
@@ -82,18 +96,23 @@ function stringsIn(value: Json | undefined, depth = 0, out: string[] = []): stri
   return out;
 }
 
-const BadgeText: Record<PermissionState["state"], string> = {
-  asked: "asked",
-  allowed: "allowed",
-  denied: "denied",
-  cancelled: "withdrawn",
-};
-
 export function PermissionBadge({ state }: { state: PermissionState }) {
+  const text = permissionBadgeText(state);
+  const [open, setOpen] = useState(false);
+  if (text.byPolicy) {
+    // What decided reads at a glance; what the model was told, on hover or a click.
+    return (
+      <span className="perm-badge-wrap">
+        <button type="button" className={`perm-badge policy ${state.state}`} title={state.message ?? ""} aria-expanded={open} onClick={() => setOpen(!open)}>
+          <VisibleText text={text.label} />
+        </button>
+        {open && state.message !== undefined ? <span className="perm-badge-message" aria-label="Policy message"><VisibleText text={state.message} /></span> : null}
+      </span>
+    );
+  }
   return (
     <span className={`perm-badge ${state.state}`} title={state.message ?? state.decidedBy ?? ""}>
-      {BadgeText[state.state]}
-      {state.decidedBy !== undefined && state.decidedBy !== "user" ? ` · ${state.decidedBy}` : ""}
+      <VisibleText text={text.label} />
       {state.state === "denied" && state.message !== undefined ? <>: <VisibleText text={state.message} /></> : ""}
     </span>
   );

@@ -4,7 +4,7 @@
 
 import { BatonMethodNames, type BatonApi } from "../../shared/api.js";
 
-const Subscriptions = ["onTranscriptDelta", "onTabsChanged", "onLog"] as const;
+const Subscriptions = ["onTranscriptDelta", "onTabsChanged", "onLog", "onPolicyChanged"] as const;
 
 export function isBatonApi(value: unknown): value is BatonApi {
   if (typeof value !== "object" || value === null) return false;
@@ -33,8 +33,14 @@ export function createElectronApi(bridge: unknown): BatonApi {
     chooseDirectory: () => api.chooseDirectory(),
     getHistoryFolder: () => api.getHistoryFolder(),
     setHistoryFolder: (dir) => api.setHistoryFolder(dir),
+    getPolicy: () => api.getPolicy(),
+    setOrchestration: (on) => api.setOrchestration(on),
+    addRule: (rule) => api.addRule(rule),
+    deleteRule: (key) => api.deleteRule(key),
+    resetPresets: () => api.resetPresets(),
     onTranscriptDelta: (tabId, listener) => api.onTranscriptDelta(tabId, listener),
     onTabsChanged: (listener) => api.onTabsChanged(listener),
     onLog: (listener) => api.onLog(listener),
+    onPolicyChanged: (listener) => api.onPolicyChanged(listener),
   };
 }

@@ -6,6 +6,7 @@ import type {
   BatonApi,
   BatonMethodName,
   LogEntry,
+  PolicyInfo,
   Result,
   TabInfo,
   TranscriptDelta,
@@ -41,7 +42,7 @@ export interface WebSocketApi extends BatonApi {
   close(): void;
 }
 
-type Topic = { topic: "transcript"; tabId: string } | { topic: "tabs" } | { topic: "log" };
+type Topic = { topic: "transcript"; tabId: string } | { topic: "tabs" } | { topic: "log" } | { topic: "policy" };
 interface Call {
   readonly message: WsClientMessage & { type: "call" };
   sent: boolean;
@@ -167,9 +168,15 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     chooseDirectory: () => call("chooseDirectory", []),
     getHistoryFolder: () => call("getHistoryFolder", []),
     setHistoryFolder: (dir) => call("setHistoryFolder", [dir]),
+    getPolicy: () => call("getPolicy", []),
+    setOrchestration: (on) => call("setOrchestration", [on]),
+    addRule: (rule) => call("addRule", [rule]),
+    deleteRule: (key) => call("deleteRule", [key]),
+    resetPresets: () => call("resetPresets", []),
     onTranscriptDelta: (tabId, listener) => subscribe({ topic: "transcript", tabId }, (d) => listener(d as TranscriptDelta)),
     onTabsChanged: (listener) => subscribe({ topic: "tabs" }, (d) => listener(d as readonly TabInfo[])),
     onLog: (listener) => subscribe({ topic: "log" }, (d) => listener(d as LogEntry)),
+    onPolicyChanged: (listener) => subscribe({ topic: "policy" }, (d) => listener(d as PolicyInfo)),
     close() {
       closed = true;
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);

@@ -6,7 +6,9 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { BatonService } from "../../../src/main/app/batonService.js";
 import { createHistorySource } from "../../../src/main/app/historySource.js";
+import { LogBus } from "../../../src/main/app/logBus.js";
 import { SessionManager } from "../../../src/main/app/sessionManager.js";
+import { PolicyService } from "../../../src/main/policy/policyService.js";
 import { openStore, type StoreClient } from "../../../src/main/store/storeClient.js";
 import { startWebServer, type WebServer } from "../../../src/main/web/webServer.js";
 import { createCliEnv, type CliEnv } from "../cliEnv.js";
@@ -39,6 +41,8 @@ export interface WebAppOptions {
   readonly withStore?: boolean;
   /** The web server's port (default: any free one). */
   readonly port?: number;
+  /** Run with Baton's policy (presets, the person's rules), its files in the temp HOME's `.config/baton/`. */
+  readonly withPolicy?: boolean;
 }
 
 export async function startWebApp(script: Script, options: WebAppOptions = {}): Promise<WebApp> {
@@ -47,7 +51,18 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
   const env = await createCliEnv({ baseUrl: model.url, cwdName: options.cwdName ?? "project" });
   await options.prepare?.(env);
   const store = options.withStore === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
+  const log = new LogBus();
+  const policy =
+    options.withPolicy === true
+      ? await PolicyService.open({
+          settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
+          home: env.home,
+          log: (level, message, fields) => log.baton(level, message, fields ?? {}),
+        })
+      : undefined;
   const manager = new SessionManager({
+    log,
+    ...(policy !== undefined ? { policy } : {}),
     claudePath: env.claudePath,
     env: env.env,
     history: createHistorySource({ projectsDir: env.projectsDir, ...(store !== undefined ? { store } : {}) }),

@@ -1,0 +1,50 @@
+// One tab as a subscribed window holds it: every delta applied, every permission request it was
+// asked remembered, and waits that re-check on each delta until a state is reached.
+import type { PendingPermission } from "../../src/shared/api.js";
+import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import type { Transcript } from "../../src/shared/transcript.js";
+import type { BatonService } from "../../src/main/app/batonService.js";
+
+export interface TabWatch {
+  transcript(): Transcript;
+  pending(): readonly PendingPermission[];
+  /** Every request the tab showed, in order, even those answered since. */
+  readonly seen: readonly PendingPermission[];
+  waitFor<T>(what: string, read: () => T | undefined): Promise<T>;
+  /** The transcript once the session is idle and a text block holds `part`. */
+  idleWith(part: string): Promise<Transcript>;
+  stop(): void;
+}
+
+export function watchTab(service: BatonService, tabId: string, waitMs: number): TabWatch {
+  let store: TranscriptStore = emptyTranscriptStore();
+  const seen: PendingPermission[] = [];
+  const checks = new Set<() => void>();
+  const stop = service.onTranscriptDelta(tabId, (delta) => {
+    store = applyDelta(store, delta);
+    for (const p of delta.pending ?? []) if (!seen.some((s) => s.requestId === p.requestId)) seen.push(p);
+    for (const check of [...checks]) check();
+  });
+  const waitFor = <T>(what: string, read: () => T | undefined): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const v = read();
+        if (v === undefined) return;
+        checks.delete(check);
+        clearTimeout(timer);
+        resolve(v);
+      };
+      const timer = setTimeout(() => {
+        checks.delete(check);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, waitMs);
+      checks.add(check);
+      check();
+    });
+  const idleWith = (part: string): Promise<Transcript> =>
+    waitFor(`an idle transcript with "${part}"`, () => {
+      const t = denormalize(store);
+      return t.status === "idle" && t.blocks.some((b) => b.kind === "text" && b.text?.includes(part)) ? t : undefined;
+    });
+  return { transcript: () => denormalize(store), pending: () => store.pending, seen, waitFor, idleWith, stop };
+}
