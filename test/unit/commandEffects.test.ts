@@ -297,3 +297,80 @@ describe("what Baton cannot know", () => {
     expect(decide("coder", 'git diff --output="$f"')).toMatchObject({ decision: "deny", rule: "preset:coder/write" });
   });
 });
+
+// A global or user install lands outside every project (the worker's write root is the project),
+// so it is a write the preset refuses; a directory named on the line is a write to that directory.
+describe("installs outside the project", () => {
+  const outside = { decision: "deny", rule: "preset:worker/write", message: expect.stringContaining("installs outside the project") };
+
+  it("go install writes to $GOBIN (~/go/bin by default)", () => {
+    expect(writes("go install example.com/tool@v1.2.3", "worker")).toEqual(["install ~/go/bin"]);
+    expect(writes("go install ./cmd/x", "worker")).toEqual(["install ~/go/bin"]);
+    expect(writes("go install -n ./cmd/x", "worker")).toEqual([]);
+    expect(decide("worker", "go install example.com/tool@v1.2.3")).toMatchObject(outside);
+    expect(decide("worker", "cd src && go install ./cmd/x")).toMatchObject(outside);
+    expect(decide("worker", "go build -o bin/x ./cmd/x")).toMatchObject({ decision: "allow" });
+  });
+
+  it("cargo install writes to ~/.cargo/bin, or to --root's folder", () => {
+    expect(writes("cargo install ripgrep", "worker")).toEqual(["install ~/.cargo/bin"]);
+    expect(writes("cargo install --locked --path .", "worker")).toEqual(["install ~/.cargo/bin"]);
+    expect(writes("cargo install --root tools ripgrep", "worker")).toEqual(["option tools"]);
+    expect(writes("cargo install --root=/opt/x ripgrep", "worker")).toEqual(["option /opt/x"]);
+    expect(judge("CARGO_INSTALL_ROOT=/opt/x cargo install ripgrep", "worker")).toMatchObject(unreadable("CARGO_INSTALL_ROOT"));
+    expect(decide("worker", "cargo install ripgrep")).toMatchObject(outside);
+    expect(decide("worker", "cargo install --root tools ripgrep")).toMatchObject({ decision: "allow" });
+    expect(decide("worker", "cargo install --root /opt/x ripgrep")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+  });
+
+  it("pnpm add / install -g and --global (wherever the flag stands), not a script's own -g", () => {
+    for (const line of ["pnpm add -g typescript", "pnpm add --global typescript", "pnpm install -g typescript", "pnpm -g add typescript", "pnpm i -gD typescript"]) {
+      expect(writes(line, "worker"), line).toEqual(["install (pnpm's global folder)"]);
+    }
+    expect(writes("pnpm add -D typescript", "worker")).toEqual([]);
+    expect(writes("pnpm run build -g", "worker")).toEqual([]);
+    expect(judge('pnpm add "$pkg"', "worker")).toMatchObject(unreadable('`"$pkg"`'));
+    expect(decide("worker", "pnpm add -g typescript")).toMatchObject(outside);
+    expect(decide("worker", "pnpm add -D typescript")).toMatchObject({ decision: "allow" });
+    expect(decide("coordinator", "pnpm install --global typescript")).toMatchObject({ decision: "deny", rule: "preset:coordinator/write", message: expect.stringContaining("installs outside the project") });
+  });
+
+  it("bun add / install -g and --global write to ~/.bun/install/global", () => {
+    expect(writes("bun add -g typescript", "worker")).toEqual(["install ~/.bun/install/global"]);
+    expect(writes("bun install --global typescript", "worker")).toEqual(["install ~/.bun/install/global"]);
+    expect(writes("bun add -d typescript", "worker")).toEqual([]);
+    expect(writes("bun run build -g", "worker")).toEqual([]);
+    expect(decide("worker", "bun add --global typescript")).toMatchObject(outside);
+    expect(decide("worker", "bun add -d typescript")).toMatchObject({ decision: "allow" });
+  });
+
+  it("pip install --user, and --target / -t / --prefix / --root as writes to their folder", () => {
+    expect(writes("pip install --user requests", "worker")).toEqual(["install (the user's site-packages)"]);
+    expect(writes("pip install --us requests", "worker")).toEqual(["install (the user's site-packages)"]);
+    expect(writes("pip install --target vendor requests", "worker")).toEqual(["option vendor"]);
+    expect(writes("pip install -t/opt/lib requests", "worker")).toEqual(["option /opt/lib"]);
+    expect(writes("pip install --prefix=/usr/local requests", "worker")).toEqual(["option /usr/local"]);
+    expect(writes("pip install --root build/root requests", "worker")).toEqual(["option build/root"]);
+    // Without a virtualenv pip installs into the interpreter's own site-packages; whether one is
+    // active is not on the line, so a plain install stays as it was.
+    expect(writes("pip install --pre -r requirements.txt requests", "worker")).toEqual([]);
+    expect(decide("worker", "pip install --user requests")).toMatchObject(outside);
+    expect(decide("worker", "pip install --target vendor requests")).toMatchObject({ decision: "allow" });
+    expect(decide("worker", "pip install -t /opt/lib requests")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+    expect(decide("worker", "pip install requests")).toMatchObject({ decision: "allow" });
+  });
+
+  it("uv pip install --system, --target / --prefix, and uv tool install", () => {
+    expect(writes("uv pip install --system requests", "worker")).toEqual(["install (the system Python's site-packages)"]);
+    expect(writes("uv pip install --target vendor requests", "worker")).toEqual(["option vendor"]);
+    expect(writes("uv pip install --prefix /opt/py requests", "worker")).toEqual(["option /opt/py"]);
+    expect(writes("uv tool install ruff", ["uv"])).toEqual(["install (uv's tool folder)"]);
+    expect(writes("uv --directory sub tool install ruff", ["uv"])).toEqual(["install (uv's tool folder)"]);
+    expect(writes("uv pip install requests", "worker")).toEqual([]);
+    expect(judge('uv run pytest -k "$name"', "worker")).toMatchObject({ allowed: true, writes: [] });
+    expect(judge("UV_SYSTEM_PYTHON=1 uv pip install requests", "worker")).toMatchObject(unreadable("UV_SYSTEM_PYTHON"));
+    expect(decide("worker", "uv pip install --system requests")).toMatchObject(outside);
+    expect(decide("worker", "uv pip install --target vendor requests")).toMatchObject({ decision: "allow" });
+    expect(decide("worker", "uv pip install --prefix /opt/py requests")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+  });
+});

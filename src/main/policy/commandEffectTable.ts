@@ -1,11 +1,13 @@
 // The programs commandEffects.ts knows, with the options that write or run (GNU coreutils, tree,
-// file, find, curl, wget, rg, tar; git and the language toolchains are in toolchainEffects.ts).
+// file, find, curl, wget, rg, tar; git and the language toolchains are in toolchainEffects.ts, the
+// package managers that can install outside the project in installEffects.ts).
 // Each syntax lists every option that takes a value, so a value is never read as an option or an
 // operand; a value-taking option left out only ever makes Baton see more writes, never fewer.
 
 import { CWD, has, literal, operandsOr, optionValues, READS_OPTIONS, type EffectSink, type ProgramSpec } from "./effectSpec.js";
 import { mayBeOption, scanOptions, type Scan } from "./optionScan.js";
 import type { ShellWord } from "./shellWords.js";
+import { INSTALLERS } from "./installEffects.js";
 import { TOOLCHAINS } from "./toolchainEffects.js";
 
 const sort: ProgramSpec = {
@@ -215,4 +217,5 @@ export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = new Map<string, Progra
   ["find", { syntax: { style: "gnu" }, custom: find }],
   ["tar", tar],
   ...TOOLCHAINS,
+  ...INSTALLERS,
 ]);

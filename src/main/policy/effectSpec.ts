@@ -4,8 +4,12 @@
 import { scanOptions, type Scan, type ScannedOption, type Syntax } from "./optionScan.js";
 import type { ShellWord } from "./shellWords.js";
 
-/** `option`: an option's value; `operand`: an operand; `implicit`: where the program writes unasked. */
-export type EffectWriteKind = "option" | "operand" | "implicit";
+/**
+ * `option`: an option's value; `operand`: an operand; `implicit`: where the program writes unasked;
+ * `install`: a global or user install, which lands outside every project (the target names where,
+ * for the message: `~/.cargo/bin`, or a description where the place depends on the platform).
+ */
+export type EffectWriteKind = "option" | "operand" | "implicit" | "install";
 
 export interface EffectWrite {
   readonly kind: EffectWriteKind;
@@ -87,6 +91,8 @@ export function within(base: ShellWord | undefined, target: ShellWord): ShellWor
 }
 
 export const literal = (value: string): ShellWord => ({ value, dynamic: false });
+/** A global or user install into `where` (see EffectWriteKind). */
+export const installsOutside = (sink: EffectSink, where: string): void => sink.write("install", literal(where));
 export const READS_OPTIONS = "reads more options from a file Baton cannot see, and they can name files to write or programs to run";
 
 /** Every operand, before and after `--`; `fallback` when there is none. */
@@ -99,7 +105,8 @@ export function operandsOr(scan: Scan, fallback?: ShellWord): readonly ShellWord
 export function rebased(sink: EffectSink, base: ShellWord | undefined): EffectSink {
   if (base === undefined) return sink;
   return {
-    write: (kind, target) => sink.write(kind, target === undefined ? undefined : within(base, target)),
+    // An install's target is where it lands whatever the folder.
+    write: (kind, target) => sink.write(kind, target === undefined || kind === "install" ? target : within(base, target)),
     run: (words, via, runBase) => sink.run(words, via, runBase === undefined ? base : within(base, runBase)),
     refuse: (reason) => sink.refuse(reason),
   };

@@ -52,7 +52,7 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
   }
   // After a `cd` the shell resolves relative names from another folder than the one Baton checks.
   const moves = verdict.commands.find((c) => DirectoryChanges.has(c.words[0]?.value ?? ""));
-  const relative = verdict.writes.find((w) => !w.target.dynamic && !w.target.value.startsWith("/"));
+  const relative = verdict.writes.find((w) => w.operator !== "install" && !w.target.dynamic && !w.target.value.startsWith("/"));
   if (moves !== undefined && relative !== undefined) {
     return violation(preset, "write", `${preset.name} may not write \`${relative.target.value}\` after \`${moves.text.trim()}\`: a relative path then lands where Baton cannot check; give the write an absolute path`);
   }
@@ -64,6 +64,10 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
 }
 
 function shellWriteViolation(preset: Preset, write: ShellWrite, context: PolicyContext): PresetViolation | undefined {
+  // A global or user install lands outside every project, whatever the write root.
+  if (write.operator === "install") {
+    return violation(preset, "write", `${preset.name} may not run \`${write.text}\`: it installs outside the project, into ${write.target.value}; install into the project instead (a project dependency, a virtualenv, or an option naming a folder inside it) or ${AskConductor}`);
+  }
   if (write.target.dynamic) {
     return violation(preset, "write", `${preset.name} may not write to \`${write.target.value}\` (\`${write.text}\`): the file is only known when the shell runs; name it plainly`);
   }

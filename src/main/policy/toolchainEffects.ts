@@ -3,7 +3,7 @@
 // given; build tools write their outputs; config files and plugins are code or options Baton
 // cannot see, so naming one makes the command opaque.
 
-import { applySpec, CWD, globbed, has, literal, operandsOr, optionValues, rebased, within, type EffectSink, type ProgramSpec } from "./effectSpec.js";
+import { applySpec, CWD, globbed, has, installsOutside, literal, operandsOr, optionValues, rebased, within, type EffectSink, type ProgramSpec } from "./effectSpec.js";
 import { scanOptions, type Syntax } from "./optionScan.js";
 import type { ShellWord } from "./shellWords.js";
 
@@ -88,6 +88,8 @@ const makeGoSubcommand = (sub: string): ProgramSpec => ({
     // Fuzzing saves failing inputs under each package's testdata/.
     if (sub === "test" && has(scan, "-fuzz", "-test.fuzz")) for (const p of packages) sink.write("implicit", p);
     if (sub === "fmt" && !has(scan, "-n")) for (const p of packages) sink.write("operand", p);
+    // Into $GOBIN, else $GOPATH/bin, else ~/go/bin (`go help install`); GOBIN and GOPATH on the line are opaque.
+    if (sub === "install" && !has(scan, "-n")) installsOutside(sink, "~/go/bin");
     if (sub === "env" && has(scan, "-w", "-u")) sink.refuse("go env -w changes go's settings for every later go command (GOFLAGS can name programs go runs)");
   },
 });
@@ -131,11 +133,11 @@ const cargoSpec: ProgramSpec = {
   syntax: {
     style: "gnu",
     valued: "pjZFC",
-    longValued: ["target-dir", "manifest-path", "config", "package", "jobs", "features", "target", "color", "profile", "bin", "example", "test", "bench", "exclude", "message-format", "lockfile-path", "artifact-dir", "out-dir", "explain"],
+    longValued: ["target-dir", "manifest-path", "config", "package", "jobs", "features", "target", "color", "profile", "bin", "example", "test", "bench", "exclude", "message-format", "lockfile-path", "artifact-dir", "out-dir", "explain", "root"],
   },
-  writes: ["--target-dir", "--artifact-dir", "--out-dir"],
+  writes: ["--target-dir", "--artifact-dir", "--out-dir", "--root"],
   opaque: { "--config": "sets cargo configuration, which can name programs cargo runs (build.rustc-wrapper, target runners)" },
-  environment: /^(?:CARGO_TARGET_DIR|CARGO_HOME|CARGO_BUILD_\w+|CARGO_TARGET_\w+|CARGO_ENCODED_RUSTFLAGS|CARGO_ENCODED_RUSTDOCFLAGS|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS|CC|CXX|AR)$/,
+  environment: /^(?:CARGO_TARGET_DIR|CARGO_HOME|CARGO_INSTALL_ROOT|CARGO_BUILD_\w+|CARGO_TARGET_\w+|CARGO_ENCODED_RUSTFLAGS|CARGO_ENCODED_RUSTDOCFLAGS|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS|CC|CXX|AR)$/,
   then: (scan, sink) => {
     // `cargo +nightly test`: a toolchain before the subcommand.
     const sub = scan.operands.find((o) => o.dynamic || !o.value.startsWith("+"));
@@ -144,6 +146,8 @@ const cargoSpec: ProgramSpec = {
     const crate = manifest === undefined ? undefined : manifest.dynamic ? manifest : literal(manifest.value.includes("/") ? manifest.value.slice(0, manifest.value.lastIndexOf("/")) : ".");
     if (CargoBuilds.has(name) && !has(scan, "--target-dir")) sink.write("implicit", within(crate, literal("target")));
     const checks = has(scan, "--check") || scan.afterDashes.some((w) => w.value === "--check");
+    // `cargo install` and `uninstall` change ~/.cargo/bin unless `--root` names the folder (counted above).
+    if ((name === "install" || name === "uninstall") && !has(scan, "--root", "--list")) installsOutside(sink, "~/.cargo/bin");
     if ((name === "fmt" && !checks) || name === "fix" || (name === "clippy" && has(scan, "--fix"))) sink.write("implicit", crate ?? CWD);
   },
 };
