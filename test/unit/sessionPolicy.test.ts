@@ -141,6 +141,15 @@ describe("orchestration mode's switch and setting", () => {
   });
 });
 
+describe("a shell parser that cannot start", () => {
+  it("leaves Baton running (the policy service opens) and says why in the log", async () => {
+    const logged: string[] = [];
+    const service = await PolicyService.open({ home: dir, orchestration: true, loadParser: () => Promise.reject(new Error("no wasm here")), log: (_l, m) => logged.push(m) });
+    expect(logged).toEqual([expect.stringContaining("the shell parser did not start (no wasm here)")]);
+    expect(service.orchestration).toBe(true);
+  });
+});
+
 describe("MEMORY.md's sections", () => {
   it("takes the Task line and the Context and Commands sections, each up to the next heading", () => {
     const text = "# Project\n> Task: ship it\n\n## Context\nline one\nline two\n### sub stays\n## Commands\ngo test ./...\n# Next\n## Context2\n";

@@ -44,9 +44,17 @@ export class PolicyService {
     if (this.rules?.problem !== undefined) options.log?.("error", this.rules.problem);
   }
 
-  /** Reads the files and starts the shell parser the exec policy needs (one wasm start). */
-  static async open(options: PolicyServiceOptions): Promise<PolicyService> {
-    await loadShellParser();
+  /**
+   * Reads the files and starts the shell parser the exec policy needs (one wasm start). A parser
+   * that cannot start leaves Baton running: every Bash line is then unreadable, which presets deny
+   * and the person's Bash rules treat as matching (fail closed); the Console says why.
+   */
+  static async open(options: PolicyServiceOptions & { readonly loadParser?: () => Promise<void> }): Promise<PolicyService> {
+    try {
+      await (options.loadParser ?? loadShellParser)();
+    } catch (error) {
+      options.log?.("error", `the shell parser did not start (${error instanceof Error ? error.message : String(error)}); Bash calls cannot be read, so presets refuse them all`);
+    }
     return new PolicyService(options);
   }
 
