@@ -1,5 +1,6 @@
-// Speed of the exec policy: judgeCommandLine over ≥ 10,000 real-looking Bash lines
-// (commandCorpus.ts), each judged against one of the built-in presets' allowlists in turn.
+// Speed of the policy engine: a whole decision (decidePolicy: the person's rules, the preset's
+// sandbox with its exec policy and write root, as the PreToolUse hook runs it) over ≥ 10,000
+// real-looking Bash lines (commandCorpus.ts), each asked as one of the built-in presets in turn.
 // Target: p99 ≤ 1 ms per decision, so the PreToolUse hook never slows a tool call noticeably.
 // Every line is timed ROUNDS times; "fastest of rounds" keeps each line's best time, which filters
 // out bursts of other load on a shared machine. Prints figures; it is not a test.
@@ -7,7 +8,10 @@
 //   node --import tsx bench/policy/run.ts [lines]
 
 import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
-import { judgeCommandLine, type ExecVerdict } from "../../src/main/policy/execPolicy.js";
+import os from "node:os";
+import type { PermissionRule, PolicyVerdict } from "../../src/shared/policy.js";
+import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
+import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 import { loadShellParser } from "../../src/main/policy/shellParser.js";
 import { commandCorpus, recordedCommands } from "./commandCorpus.js";
 
@@ -17,11 +21,19 @@ const TARGET_P99_MS = 1;
 const size = Number(process.argv[2] ?? 12_000);
 await loadShellParser();
 const lines = commandCorpus({ size });
-const { presets, refused } = builtinPresetSet();
-const allowlists = presets.filter((p) => p.exec.length > 0);
+const presetSet = builtinPresetSet();
+const allowlists = presetSet.presets.filter((p) => p.exec.length > 0);
+// A person with a few rules of their own, as the engine meets them in every decision.
+const rules: PermissionRule[] = ["deny Bash(git push:*)", "deny Bash(rm -rf:*)", "ask Bash(curl:*)", "allow Bash(pnpm test:*)", "allow Bash(go test:*)", "ask Edit(/secrets/**)"].map((text) => {
+  const [behavior, rule] = [text.slice(0, text.indexOf(" ")), text.slice(text.indexOf(" ") + 1)];
+  return { behavior: behavior as PermissionRule["behavior"], rule, scope: "everywhere", origin: "bench", createdAt: new Date(0).toISOString() };
+});
+const cwd = os.tmpdir();
+const context: PolicyContext = { orchestration: true, presets: presetSet, rules, cwd, projectRoot: cwd, home: os.homedir(), fs: nodeWritePathFs };
 
-function judge(i: number): ExecVerdict {
-  return judgeCommandLine(lines[i]!, allowlists[i % allowlists.length]!.exec, refused);
+function judge(i: number): PolicyVerdict {
+  const agentType = allowlists[i % allowlists.length]!.name;
+  return decidePolicy({ agent: { kind: "subagent", agentId: "a0000000000000000", agentType }, toolName: "Bash", input: { command: lines[i]! } }, context);
 }
 
 for (let i = 0; i < lines.length; i++) judge(i); // warm-up: JIT and wasm
@@ -39,7 +51,7 @@ for (let round = 0; round < ROUNDS; round++) {
     all.push(took);
     if (took < best[i]!) best[i] = took;
     if (round === 0) {
-      const key = verdict.allowed ? "allowed" : verdict.why;
+      const key = verdict.decision === "deny" ? `deny (${verdict.rule.replace(/^preset:[^/]+\//, "")})` : verdict.decision;
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
     }
   }

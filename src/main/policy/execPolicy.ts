@@ -17,7 +17,7 @@
 
 import type { CommandPattern, RefusedCommand } from "../../shared/policy.js";
 import { environmentEffect } from "./commandEffects.js";
-import { readCommandLine, type ShellWrite, type SimpleCommand } from "./shellCommands.js";
+import { readCommandLine, type CommandLineReading, type ShellWrite, type SimpleCommand } from "./shellCommands.js";
 import type { ShellWord } from "./shellWords.js";
 
 export type ExecRefusal = "refused" | "not-allowed" | "dynamic" | "unreadable";
@@ -29,6 +29,8 @@ export type ExecVerdict =
       readonly why: ExecRefusal;
       /** The offending simple command as written (the whole line when it cannot be read). */
       readonly command: string;
+      /** That command as read, when the line could be read. */
+      readonly offender?: SimpleCommand;
       /** Why, for a person and the model: the refusal's reason, or what Baton could not know. */
       readonly reason: string;
       readonly writes: readonly ShellWrite[];
@@ -47,17 +49,21 @@ export const NEUTRAL_BUILTINS: readonly CommandPattern[] = [
 ];
 
 export function judgeCommandLine(line: string, allow: readonly CommandPattern[], refused: readonly RefusedCommand[]): ExecVerdict {
-  const reading = readCommandLine(line);
+  return judgeReading(line, readCommandLine(line), allow, refused);
+}
+
+/** The same for a line already read (the engine reads each line once). */
+export function judgeReading(line: string, reading: CommandLineReading, allow: readonly CommandPattern[], refused: readonly RefusedCommand[]): ExecVerdict {
   if (!reading.ok) return { allowed: false, why: "unreadable", command: line, reason: reading.reason, writes: [] };
   const { commands, writes } = reading;
   const pathChanged = reading.assigned.includes("PATH");
   for (const command of commands) {
     const refusal = refusedBy(command, refused);
-    if (refusal !== undefined) return { allowed: false, why: "refused", command: command.text, reason: refusal.reason, writes };
+    if (refusal !== undefined) return { allowed: false, why: "refused", command: command.text, offender: command, reason: refusal.reason, writes };
   }
   for (const command of commands) {
     const problem = problemWith(command, allow, pathChanged, reading.assigned);
-    if (problem !== undefined) return { allowed: false, ...problem, command: command.text, writes };
+    if (problem !== undefined) return { allowed: false, ...problem, command: command.text, offender: command, writes };
   }
   return { allowed: true, commands, writes };
 }
@@ -67,9 +73,14 @@ export interface NamedAllowlist {
   readonly allow: readonly CommandPattern[];
 }
 
-/** Which of `lists` would let `command` (a command as a verdict names it) run: "belongs to worker". */
-export function allowlistsAllowing(command: string, lists: readonly NamedAllowlist[], refused: readonly RefusedCommand[] = []): readonly string[] {
-  return lists.filter((list) => judgeCommandLine(command, list.allow, refused).allowed).map((list) => list.name);
+/**
+ * Which of `lists` would let `command` run: "belongs to worker". A command as read (a verdict's
+ * `offender`) is judged as it stands, without reading its text again.
+ */
+export function allowlistsAllowing(command: string | SimpleCommand, lists: readonly NamedAllowlist[], refused: readonly RefusedCommand[] = []): readonly string[] {
+  if (typeof command === "string") return lists.filter((list) => judgeCommandLine(command, list.allow, refused).allowed).map((list) => list.name);
+  if (refusedBy(command, refused) !== undefined) return [];
+  return lists.filter((list) => problemWith(command, list.allow, false, []) === undefined).map((list) => list.name);
 }
 
 function problemWith(

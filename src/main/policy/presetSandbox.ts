@@ -7,7 +7,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { Preset, PresetSet } from "../../shared/policy.js";
 import { canonicalToolName, EDIT_TOOLS } from "../../shared/ruleSyntax.js";
 import type { PolicyCall, PolicyContext } from "./decidePolicy.js";
-import { allowlistsAllowing, judgeCommandLine, NEUTRAL_BUILTINS } from "./execPolicy.js";
+import { allowlistsAllowing, judgeCommandLine, judgeReading, NEUTRAL_BUILTINS } from "./execPolicy.js";
 import type { CommandLineReading, ShellWrite } from "./shellCommands.js";
 import { checkWritePath } from "./writeRoot.js";
 
@@ -40,12 +40,13 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
     return violation(preset, "exec", `${preset.name} may not run this command: Baton cannot read it for certain (${reading.reason}); write it plainly or ${AskConductor}`);
   }
   const allow = [...NEUTRAL_BUILTINS, ...preset.exec];
-  const verdict = judgeCommandLine(line, allow, context.presets.refused);
+  const verdict = reading !== undefined ? judgeReading(line, reading, allow, context.presets.refused) : judgeCommandLine(line, allow, context.presets.refused);
   if (!verdict.allowed) {
     const command = verdict.command.trim();
     if (verdict.why === "refused") return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}`);
     if (verdict.why === "not-allowed") {
-      const others = allowlistsAllowing(command, context.presets.presets.filter((p) => p !== preset).map((p) => ({ name: p.name, allow: [...NEUTRAL_BUILTINS, ...p.exec] })), context.presets.refused);
+      const lists = context.presets.presets.filter((p) => p !== preset).map((p) => ({ name: p.name, allow: [...NEUTRAL_BUILTINS, ...p.exec] }));
+      const others = allowlistsAllowing(verdict.offender ?? command, lists, context.presets.refused);
       return violation(preset, "exec", `${preset.name} may not run \`${command}\`${belongs(others)}; ${AskConductor}`);
     }
     return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}; ${AskConductor}`);
