@@ -96,6 +96,9 @@ export class BatonService implements BatonApi {
         return this.policy().deleteRule(a[0] as RuleKey);
       case "resetPresets":
         return this.policy().resetPresets();
+      default:
+        // A method added to BatonMethodNames without a case here fails the typecheck.
+        return unhandled(method);
     }
   }
 
@@ -147,4 +150,8 @@ export class BatonService implements BatonApi {
   onPolicyChanged(listener: (policy: PolicyInfo) => void): Unsubscribe {
     return this.manager.policy?.onChanged(listener) ?? (() => undefined);
   }
+}
+
+function unhandled(method: never): never {
+  throw new Error(`no handler for ${String(method)}`);
 }
