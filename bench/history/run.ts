@@ -14,6 +14,7 @@ import { openStore } from "../../src/main/store/storeClient.js";
 import { generateArchive, type ArchiveStats } from "./generateArchive.js";
 import type { CliShape } from "./heavyLines332.js";
 import { buildQueries } from "./queries.js";
+import { tableRow } from "../tableRow.js";
 
 const { values } = parseArgs({
   options: {
@@ -183,6 +184,7 @@ for (const kind of ["first", "full"] as const) {
 }
 console.log(`peak RSS of this process (index + search, incl. worker threads): ${mb(process.resourceUsage().maxRSS * 1024)}`);
 console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} (${os.cpus().length} cores)`);
+console.log(tableRow(`cold index / bare read + JSON.parse, median of ${rounds} round(s) (scale ${scale}, CLI ${cli})`, `${median.toFixed(2)}×`, "≤ 2×"));
 
 interface RestoreMeasurement {
   readonly firstMs?: number;

@@ -1,8 +1,10 @@
 // Cost of the hub reducer on top of parsing, in the app's path: the CLI's stdout bytes, in 64 KiB
 // reads, through the stdout reader and toClientEvents (parse), and the same plus the hub reducing
 // each read's events in one step as a live tab does (parse + reduce). The stream is ≥ 1 M
-// generated lines with many parallel subagents. Target: reduce adds at most 30 % to parsing, and
-// memory stays linear in the transcript. Prints figures; it is not a test.
+// generated lines with many parallel subagents. The old target (reduce adds at most 30 % to
+// parsing) was withdrawn by issue 23: the floor below takes most of it. What is watched now: the
+// hub stays far ahead of what a CLI can send (events/s), and memory stays linear in the transcript.
+// Prints figures; it is not a test.
 //
 // Each round also runs a floor (measure.ts "keep"): the same parse, keeping only the data any
 // transcript of the stream shows (texts, tool inputs and results, the newest 120 steps of each
@@ -30,6 +32,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStream, type StreamShape } from "./generate.js";
 import type { Mode, Pass } from "./measure.js";
+import { tableRow } from "../tableRow.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -46,7 +49,6 @@ if (!Number.isInteger(rounds) || rounds < 1 || !Object.values(shape).every((n) =
   throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real] [--per-event], numbers whole and above 0");
 }
 const sizes: StreamShape["sizes"] = sizesArg;
-const Target = 0.3;
 
 /** The stream, generated once into bench/.data (not committed) and read by every pass; named for its shape and generator. */
 async function streamFile(): Promise<string> {
@@ -121,7 +123,7 @@ console.log(`lines: ${last.lines.toLocaleString()}, events: ${events.toLocaleStr
 console.log(`parse only:      ${parseMs.toFixed(0)} ms  ${rate(parseMs)} (median pass)`);
 console.log(`parse + reduce:  ${reduceMs.toFixed(0)} ms  ${rate(reduceMs)}`);
 console.log(`reduce alone:    ${rate(reduceMs - parseMs)} (${(((reduceMs - parseMs) / events) * 1000).toFixed(2)} µs/event)`);
-console.log(`reduce overhead: ${pct(overhead)} median of ${roundsText} (target ≤ ${Target * 100} %) ${overhead <= Target ? "OK" : "OVER TARGET"}`);
+console.log(`reduce overhead: ${pct(overhead)} median of ${roundsText} (the 30 % target was withdrawn: issue 23)`);
 console.log(`  in CPU time:   ${pct(cpuOverhead)} median (process CPU, GC threads included)`);
 console.log(`  floor:         ${pct(floor)} median to keep only the transcript's data, with no reducer (${median(keeps.map((k) => k.keptMiB)).toFixed(0)} MiB kept, GC pauses ${median(keeps.map((k) => k.gcMs)).toFixed(0)} ms)`);
 console.log(`  off the heap:  ${pct(offHeapFloor)} median to keep the subagents' blocks as JSON in Buffers instead (${median(offHeapKeeps.map((k) => k.keptMiB)).toFixed(0)} MiB kept on the heap, ${median(offHeapKeeps.map((k) => k.offHeapMiB)).toFixed(0)} MiB off it, GC pauses ${median(offHeapKeeps.map((k) => k.gcMs)).toFixed(0)} ms)`);
@@ -131,3 +133,5 @@ if (last.transcript !== undefined) {
   console.log(`toTranscript:    ${last.transcript.ms.toFixed(1)} ms for ${last.transcript.blocks.toLocaleString()} top-level blocks, ${last.transcript.cards.toLocaleString()} subagent cards`);
 }
 console.log(`memory: final state ${last.keptMiB.toFixed(0)} MiB (heap after GC), ${((last.keptMiB * 2 ** 20) / last.lines).toFixed(0)} bytes per line`);
+// Issue 23 withdrew the 30 % target: the floor alone (keeping the data, no reducer) takes most of it.
+console.log(tableRow(`reduce overhead over parsing, median of ${roundsText} (${sizes} contents)`, `${pct(overhead)} (floor ${pct(floor)})`, "withdrawn (issue 23)"));

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { makeListingFolder } from "./folder.js";
+import { tableRow } from "../tableRow.js";
 
 export interface ListingMeasurement {
   readonly baseKb: number;
@@ -40,11 +41,14 @@ async function main(): Promise<void> {
     const folder = makeListingFolder(root, { sessions: Number(values.sessions), hugeMb });
     const parallel = Number(values.parallel);
     console.log(`${values.sessions} sessions + 2 with a ${hugeMb} MB line; ${parallel} listings at once, fresh process per run`);
+    const mb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
+    let highestKb = 0;
     for (let run = 1; run <= Number(values.runs); run++) {
       const m = measureListing(folder.projectsDir, parallel);
-      const mb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
+      highestKb = Math.max(highestKb, m.peakKb - m.baseKb);
       console.log(`run ${run}: ${m.sessions} sessions listed, ${m.ms} ms, peak RSS ${mb(m.peakKb)} (${mb(m.peakKb - m.baseKb)} above the start)`);
     }
+    console.log(tableRow(`peak RSS above the start, ${parallel} listings at once (highest of ${values.runs} runs)`, mb(highestKb), `far below one ${hugeMb} MB line`));
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

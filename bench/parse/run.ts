@@ -7,6 +7,7 @@
 import { createLineFramer } from "../../src/main/cli/lineFramer.js";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { generateLines } from "./generate.js";
+import { tableRow } from "../tableRow.js";
 
 const CHUNK_BYTES = 64 * 1024;
 // The stream is timed in segments, each run ROUNDS times with the three methods interleaved, and
@@ -147,6 +148,7 @@ function main(): void {
   console.log(`\nratio vs split + JSON.parse: ${ratio.toFixed(3)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? "OK" : "OVER TARGET"}`);
   console.log(`ratio vs JSON.parse alone:   ${(best.ours / best.bare).toFixed(3)}×`);
   console.log(`(medians: ${(medians.ours / medians.split).toFixed(3)}× vs split + JSON.parse, ${(medians.ours / medians.bare).toFixed(3)}× vs JSON.parse alone)`);
+  console.log(tableRow(`framer + parseLine / split + JSON.parse (${(totalBytes / 1024 / 1024).toFixed(0)} MB)`, `${ratio.toFixed(3)}×`, `≤ ${TARGET}×`));
 }
 
 main();

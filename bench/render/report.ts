@@ -4,6 +4,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import type { CardsSeen, ProbeResult } from "./pageProbe.js";
 import { quantile, type FrameWork } from "./traceFrames.js";
+import { tableRow } from "../tableRow.js";
 
 export interface RenderFigures {
   readonly source: string;
@@ -59,5 +60,6 @@ export function report(r: RenderFigures): boolean {
       ` — counted in CPU time instead (p95 ${f1(cpuP95)} ms, no frame over ${LongTaskTarget} ms): ${cpuOk ? "OK" : "OVER TARGET"}`,
   ];
   console.log(lines.join("\n"));
+  console.log(tableRow(`p95 main-thread work per frame, ${r.agents} subagents at ${r.rate} lines/s (${r.lines} lines)`, `${f1(p95)} ms, longest task ${f1(longest)} ms${ok ? "" : " (over)"}`, `≤ ${P95Target} ms, no task > ${LongTaskTarget} ms`));
   return ok;
 }
