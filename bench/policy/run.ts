@@ -10,8 +10,7 @@
 import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
 import os from "node:os";
 import type { PermissionRule, PolicyVerdict } from "../../src/shared/policy.js";
-import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
-import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
+import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
 import { loadShellParser } from "../../src/main/policy/shellParser.js";
 import { commandCorpus, recordedCommands } from "./commandCorpus.js";
 import { tableRow } from "../tableRow.js";
@@ -30,7 +29,7 @@ const rules: PermissionRule[] = ["deny Bash(git push:*)", "deny Bash(rm -rf:*)",
   return { behavior: behavior as PermissionRule["behavior"], rule, scope: "everywhere", origin: "bench", createdAt: new Date(0).toISOString() };
 });
 const cwd = os.tmpdir();
-const context: PolicyContext = { orchestration: true, presets: presetSet, rules, cwd, projectRoot: cwd, home: os.homedir(), fs: nodeWritePathFs };
+const context = policyContext({ orchestration: true, presets: presetSet, rules, cwd, home: os.homedir() });
 
 function judge(i: number): PolicyVerdict {
   const agentType = allowlists[i % allowlists.length]!.name;

@@ -9,9 +9,8 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PolicyAgent, PolicyVerdict, PresetSet } from "../../shared/policy.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
-import { decidePolicy } from "../policy/decidePolicy.js";
+import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
 import { PolicyService } from "../policy/policyService.js";
-import { nodeWritePathFs } from "../policy/writePathFs.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton policy <preset|main> <toolName> '<input json>' [--cwd <dir>] [--orchestration] [--json]
@@ -87,15 +86,7 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
   const cwd = path.resolve(values.cwd ?? process.cwd());
   const verdict = decidePolicy(
     { agent: agentNamed(who), toolName, input },
-    {
-      orchestration: service.orchestration,
-      presets: service.presets,
-      rules: service.rules?.rulesFor("", cwd) ?? [],
-      cwd,
-      projectRoot: cwd,
-      home: process.env["HOME"] ?? "/",
-      fs: nodeWritePathFs,
-    },
+    policyContext({ orchestration: service.orchestration, presets: service.presets, rules: service.rules?.rulesFor("", cwd) ?? [], cwd, home: process.env["HOME"] ?? "/" }),
   );
   io.stdout(values.json === true ? `${terminalJson(verdict)}\n` : renderVerdict(verdict));
   return ExitCode.ok;

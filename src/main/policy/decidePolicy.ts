@@ -17,6 +17,7 @@ import { NoRuleDecided } from "./policyAnswers.js";
 import { presetViolation } from "./presetSandbox.js";
 import { matchRules, type RuleMatch } from "./ruleMatch.js";
 import { argvOf, readCommandLine, type CommandLineReading } from "./shellCommands.js";
+import { nodeWritePathFs } from "./writePathFs.js";
 import type { WritePathFs } from "./writeRoot.js";
 
 export interface PolicyCall {
@@ -40,6 +41,11 @@ export interface PolicyContext {
   /** The agent's own worktree, also a write root. */
   readonly worktree?: string;
   readonly fs: WritePathFs;
+}
+
+/** A context with the usual defaults: the project root is the cwd, the file system is the real one. */
+export function policyContext(parts: Omit<PolicyContext, "projectRoot" | "fs"> & Partial<Pick<PolicyContext, "projectRoot" | "fs">>): PolicyContext {
+  return { ...parts, projectRoot: parts.projectRoot ?? parts.cwd, fs: parts.fs ?? nodeWritePathFs };
 }
 
 export function decidePolicy(call: PolicyCall, context: PolicyContext): PolicyVerdict {

@@ -13,10 +13,9 @@ import type { PermissionDecider } from "../cli/permissionGate.js";
 import type { AuditPolicyDecision } from "../store/audit.js";
 import { CallingAgents, type AgentTypeLookup } from "./callingAgent.js";
 import { conductorGuidance } from "./conductorGuidance.js";
-import { decidePolicy, presetOf, type PolicyContext } from "./decidePolicy.js";
+import { decidePolicy, policyContext, presetOf, type PolicyContext } from "./decidePolicy.js";
 import { hookOutputFor, permissionDecisionFor } from "./policyAnswers.js";
 import { environmentBlock, readMemorySections } from "./subagentContext.js";
-import { nodeWritePathFs } from "./writePathFs.js";
 import type { WritePathFs } from "./writeRoot.js";
 
 /** The hook callback id Baton registers; other ids (a test's, the CLI's own) are not the policy's. */
@@ -75,8 +74,9 @@ export class SessionPolicy {
     return async (request, signal) => {
       const agent = this.agents.fromPermission(request.agentId, request.toolUseId);
       this.agents.forget(request.toolUseId);
-      const verdict = this.decide(agent, request.toolName, request.input, request.requiresUserInteraction === true);
-      this.note(agent, request.toolUseId, request.toolName, request.input, verdict, "permission");
+      const context = this.context();
+      const verdict = decidePolicy({ agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true }, context);
+      this.note(agent, request.toolUseId, request.toolName, request.input, verdict, "permission", context);
       return permissionDecisionFor(verdict) ?? person(request, signal);
     };
   }
@@ -87,8 +87,9 @@ export class SessionPolicy {
     const toolInput = isObject(input["tool_input"]) ? input["tool_input"] : {};
     const toolUseId = request.tool_use_id ?? (typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : "");
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
-    const verdict = this.decide(agent, toolName, toolInput, false);
-    this.note(agent, toolUseId, toolName, toolInput, verdict, "hook");
+    const context = this.context();
+    const verdict = decidePolicy({ agent, toolName, input: toolInput }, context);
+    this.note(agent, toolUseId, toolName, toolInput, verdict, "hook", context);
     // Decided here, no permission request follows: the card learns it from this event.
     if (verdict.decision !== "ask" && toolUseId !== "") {
       this.options.emit({
@@ -101,44 +102,38 @@ export class SessionPolicy {
         message: verdict.message,
       });
     }
-    return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput));
-  }
-
-  private decide(agent: PolicyAgent, toolName: string, input: JsonObject, requiresUserInteraction: boolean): PolicyVerdict {
-    return decidePolicy({ agent, toolName, input, requiresUserInteraction }, this.context());
+    return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput, context));
   }
 
   private context(): PolicyContext {
-    const home = this.options.home ?? os.homedir();
-    return {
+    return policyContext({
       orchestration: this.options.orchestration,
       presets: this.options.presets(),
       rules: this.options.rules(),
       cwd: this.options.cwd,
-      projectRoot: this.options.cwd,
-      home,
-      fs: this.options.fs ?? nodeWritePathFs,
-    };
+      home: this.options.home ?? os.homedir(),
+      ...(this.options.fs !== undefined ? { fs: this.options.fs } : {}),
+    });
   }
 
   /**
    * A spawn of a preset subagent gets its environment appended to its prompt (seed 003
    * SubagentEnvironment); undefined for every other call.
    */
-  private withEnvironment(toolName: string, input: JsonObject): JsonObject | undefined {
+  private withEnvironment(toolName: string, input: JsonObject, context: PolicyContext): JsonObject | undefined {
     if (!this.options.orchestration || (toolName !== "Agent" && toolName !== "Task")) return undefined;
     const type = input["subagent_type"];
     const prompt = input["prompt"];
     if (typeof type !== "string" || typeof prompt !== "string") return undefined;
-    if (presetOf({ kind: "subagent", agentType: type }, this.context()) === undefined) return undefined;
+    if (presetOf({ kind: "subagent", agentType: type }, context) === undefined) return undefined;
     const block = environmentBlock(this.options.cwd, undefined, readMemorySections(this.options.cwd));
     return { ...input, prompt: `${prompt}\n\n${block}` };
   }
 
-  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission"): void {
+  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission", context: PolicyContext): void {
     const sessionId = this.options.sessionId();
     if (this.options.record === undefined || sessionId === undefined) return;
-    const preset = presetOf(agent, this.context());
+    const preset = presetOf(agent, context);
     this.options.record({
       sessionId,
       time: new Date().toISOString(),

@@ -16,24 +16,13 @@ export type AuditTrailOrigin = AuditPolicyOrigin | "person";
 /** The rule of a decision the person made. */
 export const PersonRule = "person";
 
-export interface AuditTrailDecision {
+/** A decision as the trail shows it: a stored verdict's fields, or a person's answer in the same words. */
+export interface AuditTrailDecision extends Omit<AuditPolicyRecord, "inputDigest" | "decision" | "origin"> {
   readonly kind: "decision";
-  readonly sessionId: string;
-  /** ISO 8601. */
-  readonly time: string;
-  readonly toolUseId: string;
-  readonly toolName: string;
-  /** The asking agent; none of the three: the main agent (or not known, for an older answer). */
-  readonly agentId?: string;
-  readonly agentType?: string;
-  readonly preset?: string;
   /** One bounded line naming the call (auditDigest.ts); absent for an answer no verdict described. */
   readonly inputDigest?: string;
   /** `cancelled`: the CLI withdrew its request before anyone answered. */
   readonly decision: PolicyDecision | "cancelled";
-  /** What decided: `person`, `preset:coder/exec`, `rule:deny Bash(rm:*) (project)`, `shutdown`, … */
-  readonly rule: string;
-  readonly message?: string;
   readonly origin: AuditTrailOrigin;
   /** The permission request this answered, when there was one. */
   readonly requestId?: string;
