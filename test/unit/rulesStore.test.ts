@@ -2,6 +2,7 @@
 // and listing them per scope; project rules found through any path to the folder; a broken file
 // that puts none of its rules in force, is reported by field and is never overwritten until the
 // person fixes or sets it aside; hand edits kept; ~/.claude refused. Real temp files throughout.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -204,6 +205,15 @@ describe("the file on disk", () => {
     expect(store.reload()).toBeUndefined();
     expect(store.problem).toBeUndefined();
     expect(store.rulesFor("s1", project).map((r) => r.rule)).toEqual(["Bash(rm:*)"]);
+  });
+
+  it("reads a FIFO named rules.json as broken, at once, instead of waiting on it", () => {
+    const { file, home } = setup();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    execFileSync("mkfifo", [file]);
+    const store = new RulesStore({ file, home });
+    expect(store.problem).toMatch(/not a regular file/);
+    expect(store.list()).toEqual([]);
   });
 
   it("setting a broken file aside keeps its text under another name and lets rules be added again", async () => {

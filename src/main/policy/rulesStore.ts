@@ -11,7 +11,6 @@
 // * Every write re-reads the file first (a hand edit since the last load is kept), runs one at a
 //   time, and is atomic: a temp file (0600) renamed over the old one.
 
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +19,7 @@ import type { PermissionRule, RuleBehavior, RuleScope } from "../../shared/polic
 import { canonicalRule } from "../../shared/ruleSyntax.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
 import { mayBeInsideDir, realPathSync } from "../history/containedPath.js";
+import { readRegularFileTextSync } from "../history/regularFile.js";
 
 export const RULES_FILE_NAME = "rules.json";
 export const RULES_FILE_VERSION = 1;
@@ -246,7 +246,8 @@ export class RulesStore {
 export function readRulesFile(file: string): Read {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    // A FIFO or device named rules.json must not hang Baton's start.
+    text = readRegularFileTextSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, rules: [] };
     return { ok: false, problem: `${file} could not be read (${(error as Error).message}); none of its rules are in force` };
