@@ -1,6 +1,8 @@
 // The Unity-style window: toolbar on top, Hierarchy/Project tabs left, Transcript in the centre,
-// Inspector and Rules tabs right, Console at the bottom. Sizes and the chosen left tab are remembered.
-import { useEffect, useState, type ReactNode } from "react";
+// Inspector and Rules tabs right, Console and Graph tabs at the bottom. Sizes and the chosen tabs
+// are remembered.
+import { useEffect, useState } from "react";
+import { SessionGraphPanel } from "../graph/SessionGraphPanel.js";
 import { ConsolePanel } from "../panels/ConsolePanel.js";
 import { Hierarchy } from "../panels/Hierarchy.js";
 import { Inspector } from "../panels/Inspector.js";
@@ -13,6 +15,7 @@ import { Splitter } from "./Splitter.js";
 
 const LeftTabs = ["Hierarchy", "Project"] as const;
 const RightTabs = ["Inspector", "Rules"] as const;
+const BottomTabs = ["Console", "Graph"] as const;
 
 export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
@@ -55,21 +58,22 @@ export function DockLayout() {
         </section>
       </div>
       <Splitter label="Resize Console" orientation="horizontal" value={layout.bottom} sign={-1} min={60} max={600} onChange={(bottom) => update({ bottom })} />
-      <TitledPanel dock="dock-bottom" name="Console">
-        <ConsolePanel />
-      </TitledPanel>
-    </div>
-  );
-}
-
-/** A docked panel with a title bar; the section is the landmark named after the panel. */
-function TitledPanel({ dock, name, children }: { dock: string; name: string; children: ReactNode }) {
-  return (
-    <div className={dock}>
-      <div className="panel-title">{name}</div>
-      <section className="panel" aria-label={name}>
-        {children}
-      </section>
+      <div className="dock-bottom">
+        <div className="panel-tabs" role="tablist" aria-label="Bottom panels">
+          {BottomTabs.map((t) => (
+            <button key={t} role="tab" aria-selected={layout.bottomTab === t} onClick={() => update({ bottomTab: t })}>
+              {t}
+            </button>
+          ))}
+        </div>
+        <section className="panel" aria-label="Console" hidden={layout.bottomTab !== "Console"}>
+          <ConsolePanel />
+        </section>
+        <section className="panel graph-panel" aria-label="Session graph" hidden={layout.bottomTab !== "Graph"}>
+          {/* Mounted only while shown: a hidden graph would lay out for nobody. */}
+          {layout.bottomTab === "Graph" ? <SessionGraphPanel /> : null}
+        </section>
+      </div>
     </div>
   );
 }

@@ -75,14 +75,20 @@ export interface Layout {
   readonly bottom: number;
   readonly leftTab: "Hierarchy" | "Project";
   readonly rightTab: "Inspector" | "Rules";
+  readonly bottomTab: "Console" | "Graph";
 }
 
-export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy", rightTab: "Inspector" };
+export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy", rightTab: "Inspector", bottomTab: "Console" };
 
 export function loadLayout(): Layout {
   const saved = read<Partial<Layout>>(LayoutKey, {});
   // A right tab this version does not have would hide both panels.
-  return { ...DefaultLayout, ...saved, rightTab: saved.rightTab === "Rules" ? "Rules" : "Inspector" };
+  return {
+    ...DefaultLayout,
+    ...saved,
+    rightTab: saved.rightTab === "Rules" ? "Rules" : "Inspector",
+    bottomTab: saved.bottomTab === "Graph" ? "Graph" : "Console",
+  };
 }
 
 export function saveLayout(layout: Layout): void {

@@ -111,7 +111,8 @@ function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (
     if (transcript === undefined) return;
     const chain = ancestorsOf(transcript, request.blockId);
     if (chain === undefined) return;
-    for (const id of chain.slice(1)) setExpanded(transcript.blocksById.get(id)?.call?.toolUseId ?? id, true);
+    // The cards that hold the block, from the top-level one down; not the block itself.
+    for (const id of chain.slice(0, -1)) setExpanded(transcript.blocksById.get(id)?.call?.toolUseId ?? id, true);
     const index = rowIndexOf(rows, chain[0]!);
     const row = rows[index];
     if (row === undefined) return;

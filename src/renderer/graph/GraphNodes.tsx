@@ -1,0 +1,81 @@
+// The session graph's nodes. Each reads only what it shows from the store by its id, so a progress
+// tick re-renders no node and a status change re-renders one. Types, descriptions and titles come
+// from the model or a history file: drawn as text (VisibleText), never as HTML.
+import { memo } from "react";
+import { useShallow } from "zustand/shallow";
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { agentLabel, orchestrationOf, toneOf, type AgentPhase } from "../../shared/sessionGraph.js";
+import type { SubagentStatus } from "../../shared/transcript.js";
+import { commandTitle } from "../../shared/commandEcho.js";
+import { select, useApp } from "../store/appStore.js";
+import { subagentIcon } from "../util/format.js";
+import { VisibleText } from "../util/VisibleText.js";
+import type { FlowNode } from "./useGraphStructure.js";
+
+type Shown = readonly [SubagentStatus, string, string, boolean, AgentPhase | "", number, number];
+const NotShown: readonly [] = [];
+
+export const AgentNode = memo(function AgentNode({ id, data }: NodeProps<FlowNode>) {
+  const { tabId, parentId } = data;
+  const shown = useApp(
+    useShallow((s): Shown | typeof NotShown => {
+      const record = s.tabs[tabId]?.transcript.blocksById.get(id)?.call?.subagent;
+      if (record === undefined) return NotShown;
+      const { phase, badges } = orchestrationOf(record);
+      return [record.status, record.subagentType, record.description, record.background, phase ?? "", badges?.openQuestions ?? 0, badges?.plansInReview ?? 0];
+    }),
+  );
+  const selected = useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === id);
+  if (shown.length === 0) return null;
+  const [status, subagentType, description, background, phase, questions, plans] = shown;
+  return (
+    <>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <button
+        className={`graph-node tone-${toneOf(status)}${selected ? " selected" : ""}`}
+        aria-label={agentLabel(subagentType, description)}
+        aria-current={selected ? "true" : undefined}
+        data-status={status}
+        data-node-id={id}
+        data-parent={parentId}
+        title={`${subagentType}: ${description}`}
+        onClick={() => select(tabId, id, true)}
+      >
+        <span className="gn-head">
+          <span className={`icon st-${status}`} aria-hidden="true">{subagentIcon(status)}</span>
+          <span className="agent-type"><VisibleText text={subagentType} /></span>
+          {phase !== "" ? <span className="chip phase" aria-label={`Phase ${phase}`}>{phase}</span> : null}
+          {questions > 0 ? <span className="chip warning" aria-label={`${questions} open ${questions === 1 ? "question" : "questions"}`}>? {questions}</span> : null}
+          {plans > 0 ? <span className="chip warning" aria-label={`${plans} ${plans === 1 ? "plan" : "plans"} in review`}>plan {plans}</span> : null}
+          {background ? <span className="chip">bg</span> : null}
+        </span>
+        <span className="gn-desc"><VisibleText text={description} /></span>
+      </button>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </>
+  );
+});
+
+export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps<FlowNode>) {
+  const { tabId } = data;
+  const [status, title] = useApp(
+    useShallow((s) => {
+      const meta = s.tabs[tabId]?.transcript.meta;
+      return [meta?.status ?? "idle", meta?.title ?? s.tabs[tabId]?.info.title ?? ""] as const;
+    }),
+  );
+  return (
+    <>
+      <div className={`graph-node conductor tone-${toneOf(status)}`} role="group" aria-label="Conductor" data-status={status} data-node-id={id}>
+        <span className="gn-head">
+          <span className={`icon st-${status}`} aria-hidden="true">{status === "running" ? subagentIcon("running") : "●"}</span>
+          <span className="agent-type">Conductor</span>
+        </span>
+        <span className="gn-desc"><VisibleText text={commandTitle(title)} /></span>
+      </div>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </>
+  );
+});
+
+export const GraphNodeTypes = { agent: AgentNode, conductor: ConductorNode };

@@ -1,0 +1,96 @@
+// The session graph's structure for one tab, and its layout. The structure (which agents, who called
+// whom) is read from the store on every update but compared as one string, so progress ticks and
+// status changes re-render no part of the graph here: each node reads its own record (GraphNodes).
+// The layout runs only when that string changes, and a large graph is laid out at most at a pace
+// that leaves the main thread most of its time.
+
+import { useEffect, useRef, useState } from "react";
+import type { Edge, Node } from "@xyflow/react";
+import type { TranscriptStore } from "../../shared/delta/index.js";
+import { ConductorNodeId, sessionGraphOfStore, structureKey, type GraphEdge } from "../../shared/sessionGraph.js";
+import { GraphNodeHeight, GraphNodeWidth, layoutSessionGraph } from "../../shared/sessionGraphLayout.js";
+import { useApp } from "../store/appStore.js";
+
+/** What a drawn node knows; everything it shows it reads from the store by its id. */
+export type GraphNodeData = { readonly tabId: string; readonly parentId: string | undefined };
+export type FlowNode = Node<GraphNodeData, "agent" | "conductor">;
+
+export interface LaidOutGraph {
+  /** The tab and structure this layout is of. */
+  readonly key: string;
+  readonly nodes: readonly FlowNode[];
+  readonly edges: readonly Edge[];
+}
+
+/** A layout may use at most this share of the main thread while the structure keeps changing. */
+const LayoutShare = 0.2;
+
+/** The structure of `tabId`'s graph as one comparable string (see `structureKey`). */
+export function useStructureKey(tabId: string): string {
+  const memo = useRef<{ store: TranscriptStore; key: string } | undefined>(undefined);
+  return useApp((s) => {
+    const store = s.tabs[tabId]?.transcript;
+    if (store === undefined) return "";
+    const last = memo.current;
+    // Only a new block or a new child list can change the structure (a record's task ids arrive in an upsert).
+    if (last !== undefined && last.store.blocksById === store.blocksById && last.store.children === store.children) return last.key;
+    const key = structureKey(sessionGraphOfStore(store));
+    memo.current = { store, key };
+    return key;
+  });
+}
+
+/** `structureKey`'s lines back into nodes and edges. */
+function parseStructure(key: string): { ids: { id: string; parentId: string | undefined }[]; edges: GraphEdge[] } {
+  const ids: { id: string; parentId: string | undefined }[] = [];
+  const edges: GraphEdge[] = [];
+  for (const line of key === "" ? [] : key.split("\n")) {
+    const cut = line.lastIndexOf("<");
+    const id = line.slice(0, cut);
+    const parent = line.slice(cut + 1);
+    ids.push({ id, parentId: parent === "" ? undefined : parent });
+    if (parent !== "") edges.push({ id: `${parent}>${id}`, source: parent, target: id });
+  }
+  return { ids, edges };
+}
+
+function laidOut(tabId: string, structure: string): LaidOutGraph {
+  const { ids, edges } = parseStructure(structure);
+  const { positions } = layoutSessionGraph({ nodes: ids, edges });
+  const nodes: FlowNode[] = ids.map(({ id, parentId }) => ({
+    id,
+    type: id === ConductorNodeId ? "conductor" : "agent",
+    position: positions.get(id) ?? { x: 0, y: 0 },
+    data: { tabId, parentId },
+    width: GraphNodeWidth,
+    height: GraphNodeHeight,
+    draggable: false,
+    selectable: false,
+    connectable: false,
+  }));
+  return { key: `${tabId}\n${structure}`, nodes, edges: edges.map((e) => ({ ...e, type: "smoothstep", focusable: false, selectable: false })) };
+}
+
+/**
+ * The layout of `structure`, redone only when it changes. A layout that took t ms waits until
+ * t / LayoutShare ms after the previous one ended: immediate for a small graph, a few per second
+ * for 400 agents spawning at once, and never starved by deltas arriving meanwhile.
+ */
+export function useLaidOutGraph(tabId: string, structure: string): LaidOutGraph | undefined {
+  const [graph, setGraph] = useState<LaidOutGraph | undefined>(undefined);
+  const pace = useRef({ endedAt: 0, cost: 0 });
+  const key = `${tabId}\n${structure}`;
+  useEffect(() => {
+    if (graph?.key === key || structure === "") return;
+    const wait = Math.max(0, pace.current.endedAt + pace.current.cost / LayoutShare - pace.current.cost - performance.now());
+    const timer = setTimeout(() => {
+      const start = performance.now();
+      const next = laidOut(tabId, structure);
+      const end = performance.now();
+      pace.current = { endedAt: end, cost: end - start };
+      setGraph(next);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [key]);
+  return graph?.key.startsWith(`${tabId}\n`) === true ? graph : undefined;
+}

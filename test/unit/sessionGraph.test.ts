@@ -1,0 +1,198 @@
+// The session graph's pure parts: Transcript (and the renderer's normalised store) → nodes and
+// spawn edges, and their layout.
+import { describe, expect, it } from "vitest";
+import { applyDelta, emptyTranscriptStore, normalizeBlock } from "../../src/shared/delta/index.js";
+import type { NormalizedBlock } from "../../src/shared/api.js";
+import {
+  ConductorNodeId,
+  orchestrationOf,
+  sessionGraph,
+  sessionGraphOfStore,
+  structureKey,
+  toneOf,
+  type GraphNode,
+  type SessionGraph,
+} from "../../src/shared/sessionGraph.js";
+import { GraphNodeHeight, GraphNodeWidth, layoutSessionGraph } from "../../src/shared/sessionGraphLayout.js";
+import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
+import { agentBlock } from "../support/blocks.js";
+
+function text(id: string, body: string): Block {
+  return { kind: "text", id, text: body };
+}
+
+function agent(id: string, record: Partial<SubagentRecord>, nested: readonly Block[] = []): Block {
+  return agentBlock(id, { taskId: `a-${id}`, ...record, blocks: nested });
+}
+
+function transcript(blocks: readonly Block[], status: Transcript["status"] = "idle"): Transcript {
+  return { sessionId: "s1", status, blocks, title: "Build the thing" };
+}
+
+function node(graph: SessionGraph, id: string): GraphNode {
+  const found = graph.nodes.find((n) => n.id === id);
+  if (found === undefined) throw new Error(`no node ${id}`);
+  return found;
+}
+
+/** conductor → top → middle → deepest, with prose and tools between, as a restored 3-level session holds it. */
+const threeLevels = transcript([
+  { kind: "user", id: "u:0", text: "nest three agents" },
+  agent("toolu_top", { description: "Top agent", status: "completed" }, [
+    text("t:0", "Delegating."),
+    agent("toolu_mid", { description: "Middle agent", status: "completed", spawnDepth: 2 }, [
+      { kind: "tool", id: "toolu_bash", call: { toolUseId: "toolu_bash", name: "Bash", input: { command: "ls" }, status: "completed" } },
+      agent("toolu_deep", { description: "Deepest agent", subagentType: "Explore", status: "failed", spawnDepth: 3 }),
+    ]),
+  ]),
+  text("x:0", "Three levels finished."),
+]);
+
+describe("sessionGraph", () => {
+  it("puts each agent under its caller at three levels, the conductor first", () => {
+    const graph = sessionGraph(threeLevels);
+    expect(graph.nodes.map((n) => [n.id, n.parentId, n.depth])).toEqual([
+      [ConductorNodeId, undefined, 0],
+      ["toolu_top", ConductorNodeId, 1],
+      ["toolu_mid", "toolu_top", 2],
+      ["toolu_deep", "toolu_mid", 3],
+    ]);
+    expect(graph.edges.map((e) => `${e.source}→${e.target}`)).toEqual([`${ConductorNodeId}→toolu_top`, "toolu_top→toolu_mid", "toolu_mid→toolu_deep"]);
+    expect(node(graph, ConductorNodeId)).toMatchObject({ kind: "conductor", label: "Conductor", status: "idle", description: "Build the thing" });
+    expect(node(graph, "toolu_deep")).toMatchObject({ kind: "agent", label: "Agent Explore: Deepest agent", subagentType: "Explore", description: "Deepest agent" });
+  });
+
+  it("gives parallel agents one caller each and keeps their order", () => {
+    const graph = sessionGraph(
+      transcript([
+        agent("toolu_a", { description: "first" }),
+        agent("toolu_b", { description: "second" }, [agent("toolu_b1", { description: "b's one" }), agent("toolu_b2", { description: "b's two" })]),
+        agent("toolu_c", { description: "third" }),
+      ]),
+    );
+    const children = (id: string) => graph.edges.filter((e) => e.source === id).map((e) => e.target);
+    expect(children(ConductorNodeId)).toEqual(["toolu_a", "toolu_b", "toolu_c"]);
+    expect(children("toolu_b")).toEqual(["toolu_b1", "toolu_b2"]);
+    expect(graph.nodes.map((n) => n.id)).toEqual([ConductorNodeId, "toolu_a", "toolu_b", "toolu_b1", "toolu_b2", "toolu_c"]);
+  });
+
+  it("shows background agents, still running after the conductor's turn ended", () => {
+    const graph = sessionGraph(
+      transcript([agent("toolu_bg", { description: "watch the logs", background: true, status: "running" }), text("x:0", "Started it.")], "running"),
+    );
+    expect(node(graph, "toolu_bg")).toMatchObject({ background: true, status: "running", tone: "running", parentId: ConductorNodeId });
+    expect(node(graph, ConductorNodeId)).toMatchObject({ status: "running", tone: "running" });
+  });
+
+  it("maps every status to its tone and keeps the record's own word", () => {
+    expect(
+      (["running", "completed", "failed", "stopped", "idle", "error"] as const).map((s) => [s, toneOf(s)]),
+    ).toEqual([
+      ["running", "running"],
+      ["completed", "done"],
+      ["failed", "failed"],
+      ["stopped", "stopped"],
+      ["idle", "idle"],
+      ["error", "failed"],
+    ]);
+    const graph = sessionGraph(transcript([agent("toolu_s", { status: "stopped" }), agent("toolu_f", { status: "failed" })]));
+    expect([node(graph, "toolu_s").status, node(graph, "toolu_f").status]).toEqual(["stopped", "failed"]);
+  });
+
+  it("keeps a hostile description as plain text in its fields and label", () => {
+    const hostile = `<img src=x onerror="alert(1)"><script>alert(2)</script>`;
+    const graph = sessionGraph(transcript([agent("toolu_x", { description: hostile, subagentType: "<b>coder</b>" })]));
+    const n = node(graph, "toolu_x");
+    expect(n.description).toBe(hostile);
+    expect(n.label).toBe(`Agent <b>coder</b>: ${hostile}`);
+    expect(JSON.stringify(graph)).not.toContain("&lt;");
+  });
+
+  it("puts a record that names its caller under it when the stream left it at the top level", () => {
+    const graph = sessionGraph(
+      transcript([
+        agent("toolu_top", { description: "Top", taskId: "a111" }),
+        agent("toolu_orphan", { description: "placed by progress", parentTaskId: "a111", spawnDepth: 2 }),
+        // A caller that cannot be found leaves the record with the conductor.
+        agent("toolu_lost", { description: "caller unknown", parentTaskId: "a999", spawnDepth: 2 }),
+      ]),
+    );
+    expect(node(graph, "toolu_orphan")).toMatchObject({ parentId: "toolu_top", depth: 2 });
+    expect(node(graph, "toolu_lost")).toMatchObject({ parentId: ConductorNodeId, depth: 1 });
+  });
+
+  it("never makes a cycle out of records that name each other", () => {
+    const graph = sessionGraph(
+      transcript([agent("toolu_p", { taskId: "ap", parentTaskId: "aq" }, [agent("toolu_q", { taskId: "aq", parentTaskId: "ap" })])]),
+    );
+    expect(graph.nodes.map((n) => [n.id, n.parentId])).toEqual([
+      [ConductorNodeId, undefined],
+      ["toolu_p", ConductorNodeId],
+      ["toolu_q", "toolu_p"],
+    ]);
+  });
+
+  it("shows no phase or badges for today's records, and both once a record carries them", () => {
+    expect(node(sessionGraph(threeLevels), "toolu_top").phase).toBeUndefined();
+    expect(node(sessionGraph(threeLevels), "toolu_top").badges).toBeUndefined();
+    const later = { ...agentBlock("toolu_c").call!.subagent!, phase: "review", openQuestions: 1, plansInReview: [{ version: 1 }] } as SubagentRecord;
+    expect(orchestrationOf(later)).toEqual({ phase: "review", badges: { openQuestions: 1, plansInReview: 1 } });
+    expect(orchestrationOf({ ...later, phase: "<script>", openQuestions: -3, plansInReview: "two" } as unknown as SubagentRecord)).toEqual({});
+  });
+
+  it("builds the same graph from the renderer's normalised store as from the Transcript", () => {
+    const upserts: NormalizedBlock[] = [];
+    const children: Record<string, readonly string[]> = {};
+    const walk = (parent: string, list: readonly Block[]): void => {
+      children[parent] = list.map((b) => b.id);
+      for (const b of list) {
+        upserts.push(normalizeBlock(b));
+        const nested = b.call?.subagent?.blocks ?? [];
+        if (nested.length > 0) walk(b.id, nested);
+      }
+    };
+    walk("", threeLevels.blocks);
+    const { blocks: _blocks, ...meta } = threeLevels;
+    const store = applyDelta(emptyTranscriptStore(), { tabId: "t", upserts, children, meta, reset: true });
+    expect(sessionGraphOfStore(store)).toEqual(sessionGraph(threeLevels));
+  });
+
+  it("keeps the structure key when only statuses change, and changes it when an agent is added", () => {
+    const before = structureKey(sessionGraph(threeLevels));
+    const statusOnly = transcript([agent("toolu_top", { description: "Top agent", status: "running" }, [agent("toolu_mid", { status: "running" }, [agent("toolu_deep", {})])])]);
+    expect(structureKey(sessionGraph(statusOnly))).toBe(before);
+    const grown = transcript([...threeLevels.blocks, agent("toolu_new", {})]);
+    expect(structureKey(sessionGraph(grown))).not.toBe(before);
+  });
+});
+
+describe("layoutSessionGraph", () => {
+  it("places every agent below its caller without overlaps", () => {
+    const graph = sessionGraph(
+      transcript([
+        agent("toolu_a", {}, [agent("toolu_a1", {}), agent("toolu_a2", {}, [agent("toolu_a21", {})])]),
+        agent("toolu_b", {}),
+        agent("toolu_c", { background: true }),
+      ]),
+    );
+    const { positions } = layoutSessionGraph(graph);
+    for (const n of graph.nodes) {
+      if (n.parentId === undefined) continue;
+      expect(positions.get(n.id)!.y).toBeGreaterThan(positions.get(n.parentId)!.y + GraphNodeHeight);
+    }
+    const boxes = [...positions.values()];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i]!, boxes[j]!];
+        const apart = Math.abs(p.x - q.x) >= GraphNodeWidth || Math.abs(p.y - q.y) >= GraphNodeHeight;
+        expect(apart).toBe(true);
+      }
+    }
+  });
+
+  it("puts agents of one depth on one row", () => {
+    const graph = sessionGraph(transcript([agent("toolu_a", {}, [agent("toolu_a1", {})]), agent("toolu_b", {})]));
+    const { positions } = layoutSessionGraph(graph);
+    expect(positions.get("toolu_a")!.y).toBe(positions.get("toolu_b")!.y);
+  });
+});
