@@ -21,6 +21,8 @@ const onBothClis = [
   "test/integration/appLiveSidechain.test.ts",
   // The policy engine through the PreToolUse hook: it must hold on every CLI Baton runs.
   "test/integration/policyEnforcement.test.ts",
+  // Baton's in-process MCP server (its agent tools) over the control protocol.
+  "test/integration/mcpSdkServer.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */

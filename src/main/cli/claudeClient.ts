@@ -8,6 +8,7 @@ import { statSync } from "node:fs";
 import type { ClientEvent } from "../../shared/events.js";
 import type {
   ClientLine,
+  ControlResponseMessage,
   InitializeRequest,
   JsonObject,
   OutgoingControlRequest,
@@ -15,6 +16,8 @@ import type {
   ProtocolMessage,
 } from "../../shared/protocol/messages.js";
 import { toClientEvents } from "../../shared/protocol/toClientEvents.js";
+import { createMcpRelay, type McpRelay } from "../mcp/controlRelay.js";
+import type { McpServer } from "../mcp/mcpServer.js";
 import { spawnCli, type CliProcess, type ExitInfo, type StopTimeouts } from "./cliProcess.js";
 import {
   ClaudeClientError,
@@ -46,6 +49,12 @@ export interface ClaudeClientOptions extends SpawnArgsOptions {
   /** Deny a permission request the decider has not answered in this time. Default: no limit. */
   readonly permissionTimeoutMs?: number;
   readonly onHookCallback?: HookCallbackHandler;
+  /**
+   * MCP servers run in Baton's process (src/main/mcp/), handed to the CLI in `initialize.sdkMcpServers`;
+   * their tools are `mcp__<server>__<tool>`, allowed without a permission prompt (the PreToolUse hook
+   * still sees every call). One server object per client: JSON-RPC ids are only unique per CLI.
+   */
+  readonly mcpServers?: readonly McpServer[];
   /** Timeout for outgoing control requests (interrupt, set_model, …). Default 30 s. */
   readonly controlTimeoutMs?: number;
   /** Timeout for the `initialize` answer. Default 60 s. */
@@ -90,6 +99,7 @@ interface Run {
   readonly reader: StdoutReader;
   readonly pending: PendingRequests;
   readonly incoming: IncomingRequests;
+  readonly mcp: McpRelay | undefined;
   stopRequested: boolean;
   readonly exit: Promise<ClientExit>;
 }
@@ -115,6 +125,8 @@ export class ClaudeClient {
   constructor(private readonly options: ClaudeClientOptions) {
     this.log = options.log ?? (() => undefined);
     this.currentSessionId = options.resume && !options.forkSession ? options.resume : undefined;
+    const mcpNames = options.mcpServers?.map((server) => server.name) ?? [];
+    if (new Set(mcpNames).size !== mcpNames.length) throw new Error(`two SDK MCP servers share a name: ${mcpNames.join(", ")}`);
   }
 
   /** The session id from the last `system/init` (or the resumed id before the first one). */
@@ -147,7 +159,7 @@ export class ClaudeClient {
 
   /** Spawns the CLI and completes `initialize`. Rejects with a typed error if either fails. */
   async start(): Promise<InitializeResult> {
-    return this.launch(buildSpawnArgs(this.options));
+    return this.launch(buildSpawnArgs(this.spawnOptions()));
   }
 
   /** Stops the current process (if any) and continues the same session in a new one. */
@@ -155,7 +167,7 @@ export class ClaudeClient {
     const sessionId = this.currentSessionId;
     if (!sessionId) throw new ClientNotRunningError("restart a session that has no session id yet");
     if (this.running) await this.stop();
-    return this.launch(buildSpawnArgs({ ...this.options, resume: sessionId, forkSession: false }));
+    return this.launch(buildSpawnArgs({ ...this.spawnOptions(), resume: sessionId, forkSession: false }));
   }
 
   /** Sends a user message; returns its uuid. The CLI folds it into a running turn if there is one. */
@@ -214,18 +226,30 @@ export class ClaudeClient {
     await this.request(model === undefined ? { subtype: "set_model" } : { subtype: "set_model", model });
   }
 
+  /**
+   * Settles every open call to Baton's MCP tools with an error the model reads as the tool's result
+   * (e.g. nobody is left to answer a question); the handlers' signals fire with `reason`.
+   */
+  abortOpenToolCalls(reason: string): void {
+    this.run?.mcp?.abortOpenCalls(reason);
+  }
+
   /** Denies every open permission request (e.g. the window that would ask is gone). */
   denyOpenPermissions(decidedBy: string, message: string): void {
     this.run?.incoming.permissions.denyAll(decidedBy, message);
   }
 
-  /** Ends the process: open permission requests are denied, then stdin closed → SIGTERM → SIGKILL. */
+  /**
+   * Ends the process: open permission requests are denied and open MCP tool calls settled (their
+   * handlers see the abort), then stdin closed → SIGTERM → SIGKILL.
+   */
   async stop(timeouts: StopTimeouts = this.options.stopTimeouts ?? {}): Promise<ClientExit> {
     const run = this.run;
     if (!run) return this.lastExit ?? { code: null, signal: null, stderrTail: "", requested: true };
     if (!run.process.hasExited) {
       run.stopRequested = true;
       run.incoming.permissions.denyAll("shutdown", "Baton is stopping this session; denied.");
+      run.mcp?.abandon("Baton stopped this session.");
       await run.process.stop(timeouts);
     }
     return run.exit;
@@ -256,7 +280,7 @@ export class ClaudeClient {
     this.log("info", "claude started", { path: this.options.claudePath, args, pid: run.process.pid });
     try {
       const response = await this.request(
-        { subtype: "initialize", forwardSubagentText: true, agentProgressSummaries: true, ...this.options.initialize },
+        { subtype: "initialize", forwardSubagentText: true, agentProgressSummaries: true, ...this.options.initialize, ...sdkMcpFields(run.mcp) },
         this.options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
       );
       return parseInitializeResponse(response);
@@ -294,16 +318,26 @@ export class ClaudeClient {
       onStdinError: (error) => this.log("warning", "claude stdin closed under us", { code: error.code, message: error.message }),
       ...(options.tap?.stdinLine ? { onStdinWritten: options.tap.stdinLine } : {}),
     });
+    const send = (line: ControlResponseMessage): void => {
+      if (!process.stdin.writeLine(JSON.stringify(line))) {
+        this.log("warning", "could not answer claude: stdin is closed", { requestId: line.response.request_id });
+      }
+    };
+    const mcp = options.mcpServers?.length
+      ? createMcpRelay({
+          servers: options.mcpServers,
+          answer: (requestId, response) => send({ type: "control_response", response: { subtype: "success", request_id: requestId, response } }),
+          fail: (requestId, error) => send({ type: "control_response", response: { subtype: "error", request_id: requestId, error } }),
+          log: (level, message, fields) => this.log(level, message, fields),
+        })
+      : undefined;
     const incoming = createIncomingRequests({
       decidePermission: options.decidePermission ?? failClosed,
       ...(options.permissionTimeoutMs !== undefined ? { permissionTimeoutMs: options.permissionTimeoutMs } : {}),
       ...(options.onHookCallback ? { onHookCallback: options.onHookCallback } : {}),
       plansDir: plansDirFor(options.env ?? globalThis.process.env),
-      send: (line) => {
-        if (!process.stdin.writeLine(JSON.stringify(line))) {
-          this.log("warning", "could not answer claude: stdin is closed", { requestId: line.response.request_id });
-        }
-      },
+      ...(mcp ? { mcp } : {}),
+      send,
       emit: (event) => this.emit(event),
       log: this.log,
     });
@@ -312,6 +346,7 @@ export class ClaudeClient {
       reader,
       pending: createPendingRequests(),
       incoming,
+      mcp,
       stopRequested: false,
       exit: process.exited.then((info) => this.finishRun(run, info)),
     };
@@ -372,6 +407,13 @@ export class ClaudeClient {
     return exit;
   }
 
+  /** The spawn options, plus `--allowedTools` for the tools of Baton's own MCP servers. */
+  private spawnOptions(): SpawnArgsOptions {
+    const names = this.options.mcpServers?.map((server) => `mcp__${server.name}`) ?? [];
+    if (names.length === 0) return this.options;
+    return { ...this.options, extraArgs: ["--allowedTools", names.join(","), ...(this.options.extraArgs ?? [])] };
+  }
+
   private liveRun(operation: string): Run {
     const run = this.run;
     if (!run || run.process.hasExited || run.stopRequested) throw new ClientNotRunningError(operation);
@@ -387,6 +429,15 @@ export class ClaudeClient {
       }
     }
   }
+}
+
+/** `initialize` fields that hand the CLI Baton's MCP servers; long calls must never be backgrounded. */
+function sdkMcpFields(mcp: McpRelay | undefined): Pick<InitializeRequest, "sdkMcpServers" | "sdkMcpServerConfigs"> {
+  if (!mcp) return {};
+  return {
+    sdkMcpServers: mcp.serverNames,
+    sdkMcpServerConfigs: Object.fromEntries(mcp.serverNames.map((name) => [name, { disableAutoBackground: true }])),
+  };
 }
 
 function isDirectory(dir: string): boolean {

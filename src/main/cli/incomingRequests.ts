@@ -1,6 +1,7 @@
 // Answers the requests the CLI sends to the client (`control_request` on stdout): permission
 // checks go to the permission gate, hook callbacks to an optional handler (default
-// `{continue: true}`), anything else gets an error answer so the CLI never waits forever.
+// `{continue: true}`), `mcp_message` to Baton's in-process MCP servers (src/main/mcp/), anything
+// else gets an error answer so the CLI never waits forever.
 
 import type { ClientEvent } from "../../shared/events.js";
 import type {
@@ -9,7 +10,9 @@ import type {
   HookCallbackRequest,
   IncomingControlRequest,
   JsonObject,
+  McpMessageRequest,
 } from "../../shared/protocol/messages.js";
+import type { McpRelay } from "../mcp/controlRelay.js";
 import { createPermissionGate, type PermissionDecider, type PermissionGate, type PlanFromFile } from "./permissionGate.js";
 import { plansDirFor, readPlanFile } from "./planFile.js";
 
@@ -22,6 +25,8 @@ export interface IncomingRequestsOptions {
   readonly onHookCallback?: HookCallbackHandler;
   /** Where the CLI keeps plan files (planFile.ts); defaults to this process's `~/.claude/plans`. */
   readonly plansDir?: string;
+  /** Baton's SDK MCP servers of this process; without it every `mcp_message` gets an error answer. */
+  readonly mcp?: McpRelay;
   /** Writes one line to stdin. */
   send(line: ControlResponseMessage): void;
   emit(event: ClientEvent): void;
@@ -106,6 +111,10 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
         case "hook_callback":
           handleHook(requestId, request as HookCallbackRequest);
           return;
+        case "mcp_message":
+          if (options.mcp) options.mcp.handle(requestId, request as McpMessageRequest);
+          else failure(requestId, "Baton runs no SDK MCP server in this session");
+          return;
         default:
           options.log("warning", "unsupported control request from the CLI", { subtype: request.subtype, requestId });
           failure(requestId, `Baton does not support control request "${request.subtype}"`);
@@ -114,6 +123,7 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
     cancel(requestId) {
       if (readingPlans.delete(requestId)) return;
       if (permissions.cancel(requestId)) return;
+      if (options.mcp?.cancel(requestId)) return;
       const hook = hookCalls.get(requestId);
       if (hook) {
         hookCalls.delete(requestId);
@@ -126,6 +136,7 @@ export function createIncomingRequests(options: IncomingRequestsOptions): Incomi
     permissions,
     abandonAll() {
       permissions.abandonAll();
+      options.mcp?.abandon("The Claude Code process is gone.");
       for (const controller of hookCalls.values()) controller.abort(new Error("the Claude Code process is gone"));
       hookCalls.clear();
     },

@@ -215,6 +215,7 @@ function formatReport(report: Report): string {
     `tested:    ${claude.testedVersions.join(", ")}`,
     `projects:  ${projects.dir} (${projects.source}) ${projects.exists ? `exists, ${projects.projectCount} project folder(s)` : "does not exist"}`,
     `node:      ${node.version}${node.ok ? "" : " (too old)"}`,
+    "tools:     Baton's agent tools run in-process (SDK MCP server over the control protocol, supported by every tested CLI)",
     `presets:   ${report.policy.presets}${report.policy.presetsProblem !== undefined ? " (the file is broken: built-ins in force)" : ""}; orchestration ${report.policy.orchestration ? "on" : "off"}`,
   ];
   if (!claude.found) lines.push("", "Searched:", ...claude.searched.map((s) => `  ${s}`));

@@ -528,6 +528,16 @@ export interface InitializeRequest {
   readonly forwardSubagentText?: boolean;
   readonly agentProgressSummaries?: boolean;
   readonly promptSuggestions?: boolean;
+  /** Names of MCP servers the client runs in its own process; the CLI relays their traffic as `mcp_message`. */
+  readonly sdkMcpServers?: readonly string[];
+  /** 2.1.326+ (older CLIs ignore it): per-server settings of those servers, by name. */
+  readonly sdkMcpServerConfigs?: { readonly [name: string]: SdkMcpServerConfig };
+}
+export interface SdkMcpServerConfig {
+  /** Tool-call timeout in ms (default: MCP_TOOL_TIMEOUT, effectively unbounded). */
+  readonly timeout?: number;
+  /** Never move a long call to the background (2.1.332 would, after 120 s, where auto-backgrounding is on). */
+  readonly disableAutoBackground?: boolean;
 }
 export type OutgoingControlRequest =
   | InitializeRequest
