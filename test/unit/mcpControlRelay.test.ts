@@ -42,7 +42,7 @@ function setup(withServer = true) {
     emit: () => undefined,
     log: () => undefined,
   });
-  return { sent, open, incoming, server };
+  return { sent, open, incoming, server, relay: mcp };
 }
 
 const mcpMessage = (message: unknown, server = "baton"): McpMessageRequest => ({ subtype: "mcp_message", server_name: server, message: message as never });
@@ -91,6 +91,25 @@ describe("mcp_message control requests", () => {
     expect(open[0]!.signal.aborted).toBe(true);
     expect(server.openCalls).toBe(0);
     expect(sent).toEqual([]);
+  });
+
+  it("answers open calls with Baton's error when it settles them itself (nobody left to answer)", async () => {
+    const { sent, open, incoming, relay } = setup();
+    incoming.handle("r1", mcpMessage({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } }));
+    await settle();
+    relay!.abortOpenCalls("Nobody answered: the window was closed.");
+    await settle();
+    expect(open[0]!.signal.aborted).toBe(true);
+    expect(sent).toEqual([
+      {
+        type: "control_response",
+        response: {
+          subtype: "success",
+          request_id: "r1",
+          response: { mcp_response: { jsonrpc: "2.0", id: 2, error: { code: -32000, message: "Nobody answered: the window was closed." } } },
+        },
+      },
+    ]);
   });
 
   it("settles open calls when the process is gone, answering nothing", async () => {
