@@ -1,22 +1,22 @@
 // One measured pass of bench/hub (run.ts starts this in a fresh process for every pass): reads the
 // generated stream into memory, then times the app's path over it, the bytes cut into 64 KiB reads
 // as a pipe delivers them: createStdoutReader (lines → messages) → toClientEvents, and with
-// "reduce" the hub as a live tab runs it. "keep" measures a floor instead of the hub: it only keeps
+// "reduce" the hub's session model applying the events as a live tab does. "keep" measures a floor instead of the hub: it only keeps
 // what the transcript shows (see Keeper); "keep-off-heap" keeps the same outside the JavaScript
 // heap (see OffHeapKeeper). Prints one JSON line (Pass) on stdout.
 //
-//   node --import tsx --expose-gc bench/hub/measure.ts <stream file> parse|keep|keep-off-heap|reduce|per-event
+//   node --import tsx --expose-gc bench/hub/measure.ts <stream file> parse|keep|keep-off-heap|reduce
 
 import { readFileSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
 import { createStdoutReader } from "../../src/main/cli/stdoutReader.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
-import { createSessionState, reduce, reduceAllConsuming, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { SessionModel } from "../../src/main/hub/index.js";
 import type { Json } from "../../src/shared/protocol/messages.js";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 
-const Modes = ["parse", "keep", "keep-off-heap", "reduce", "per-event"] as const;
+const Modes = ["parse", "keep", "keep-off-heap", "reduce"] as const;
 export type Mode = (typeof Modes)[number];
 
 export interface Pass {
@@ -167,13 +167,13 @@ function isCall(block: Kept | undefined, id: string): boolean {
 }
 
 /**
- * The stream, outside the JS heap (as the pipe's buffers are), cut into reads. The client reduces
- * what one read parsed in one step (LiveSession); with per-event, each event as it is parsed.
+ * The stream, outside the JS heap (as the pipe's buffers are), cut into reads. A live tab applies
+ * what one read parsed once the read is handled, one event at a time (LiveSession.flush).
  */
-function pass(chunks: readonly Buffer[]): { lines: number; events: number; state: SessionState | undefined; keeper: Keeper | OffHeapKeeper | undefined } {
+function pass(chunks: readonly Buffer[]): { lines: number; events: number; model: SessionModel | undefined; keeper: Keeper | OffHeapKeeper | undefined } {
   let lines = 0;
   let events = 0;
-  let state = mode === "reduce" || mode === "per-event" ? createSessionState() : undefined;
+  const model = mode === "reduce" ? new SessionModel() : undefined;
   const keeper = mode === "keep" ? new Keeper() : mode === "keep-off-heap" ? new OffHeapKeeper() : undefined;
   let read: ClientEvent[] = [];
   let problems = 0;
@@ -182,8 +182,7 @@ function pass(chunks: readonly Buffer[]): { lines: number; events: number; state
       lines = lineNumber;
       for (const event of toClientEvents(message, lineNumber)) {
         events++;
-        if (mode === "reduce") read.push(event);
-        else if (mode === "per-event") state = reduce(state as SessionState, event);
+        if (model !== undefined) read.push(event);
         else keeper?.add(event);
       }
     },
@@ -191,14 +190,14 @@ function pass(chunks: readonly Buffer[]): { lines: number; events: number; state
   });
   for (const chunk of chunks) {
     reader.push(chunk);
-    if (read.length > 0) {
-      state = reduceAllConsuming(state as SessionState, read);
+    if (model !== undefined && read.length > 0) {
+      for (const event of read) model.apply([event]);
       read = [];
     }
   }
   reader.end();
   if (problems > 0) throw new Error(`${problems} lines of the stream failed to parse`);
-  return { lines, events, state, keeper };
+  return { lines, events, model, keeper };
 }
 
 const stream = readFileSync(file);
@@ -214,7 +213,7 @@ gc();
 const before = process.memoryUsage();
 const cpu = process.cpuUsage();
 const start = performance.now();
-const { lines, events, state, keeper } = pass(chunks);
+const { lines, events, model, keeper } = pass(chunks);
 const ms = performance.now() - start;
 const used = process.cpuUsage(cpu);
 await new Promise((resolve) => setTimeout(resolve, 50)); // the observer delivers its entries asynchronously
@@ -227,9 +226,9 @@ const offHeapMiB = (after.arrayBuffers - before.arrayBuffers) / 2 ** 20;
 if (keeper?.empty === true) throw new Error(`${mode}: nothing was kept`);
 
 let transcript: Pass["transcript"];
-if (state !== undefined) {
+if (model !== undefined) {
   const t = performance.now();
-  const built = toTranscript(state);
+  const built = model.transcript();
   const blocks = built.blocks;
   transcript = { ms: performance.now() - t, blocks: blocks.length, cards: blocks.filter((b) => b.call?.subagent !== undefined).length };
 }

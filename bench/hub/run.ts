@@ -14,7 +14,7 @@
 // does not copy them: what a transcript held outside the JavaScript heap would at least cost.
 //
 // `--sizes real` gives the stream's tool calls and texts the sizes of real ones (generate.ts);
-// by default they are small, which puts the reducer's per-event work most in view.
+// by default they are small, which puts the hub's per-event work most in view.
 //
 // Each pass runs in a fresh process (measure.ts), parse, both floors and parse + reduce in turn, and the
 // ratios within each round are reported: the machine is shared, so load comes in bursts. A fresh
@@ -22,7 +22,7 @@
 // causes also land in the parse-only passes after it (they promote what the reducer had just
 // built, and finish its marking), which made parsing look slower and the reducer cheaper.
 //
-//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real] [--per-event]
+//   node --import tsx bench/hub/run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real]
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -40,13 +40,12 @@ const flag = (name: string): string | undefined => {
   const at = argv.indexOf(name);
   return at === -1 ? undefined : argv.splice(at, 2)[1];
 };
-const perEvent = argv.includes("--per-event");
 const rounds = Number(flag("--rounds") ?? 3);
 const sizesArg = flag("--sizes") ?? "small";
-const [lineCount, parallel, steps] = argv.filter((a) => a !== "--per-event").map(Number) as [number?, number?, number?];
+const [lineCount, parallel, steps] = argv.map(Number) as [number?, number?, number?];
 const shape = { lines: lineCount ?? 1_000_000, parallel: parallel ?? 48, steps: steps ?? 150 };
 if (!Number.isInteger(rounds) || rounds < 1 || !Object.values(shape).every((n) => Number.isInteger(n) && n > 0) || (sizesArg !== "small" && sizesArg !== "real")) {
-  throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real] [--per-event], numbers whole and above 0");
+  throw new Error("usage: run.ts [lines] [parallel agents] [steps per agent] [--rounds N] [--sizes small|real], numbers whole and above 0");
 }
 const sizes: StreamShape["sizes"] = sizesArg;
 
@@ -84,9 +83,8 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
 const file = await streamFile();
 const loadAtStart = load();
-const reduceMode: Mode = perEvent ? "per-event" : "reduce";
 console.log(`stream: ${shape.lines.toLocaleString()}+ generated lines (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${shape.parallel} parallel subagents × ${shape.steps} tool calls per turn, ${sizes} contents`);
-console.log(`path: 64 KiB stdout reads → stdout reader → toClientEvents${perEvent ? " → reduce per event (--per-event)" : " → each read's events reduced in one step, as a live tab does"}`);
+console.log(`path: 64 KiB stdout reads → stdout reader → toClientEvents → the hub's session model applies each read's events, as a live tab does`);
 const roundsText = `${rounds} round${rounds === 1 ? "" : "s"}`;
 console.log(`passes: ${roundsText} (parse, parse + keep only, the same off the heap, parse + reduce), each pass in a fresh process`);
 
@@ -98,7 +96,7 @@ for (let i = 0; i < rounds; i++) {
   const parse = measure(file, "parse");
   const keep = measure(file, "keep");
   const offHeap = measure(file, "keep-off-heap");
-  const both = measure(file, reduceMode);
+  const both = measure(file, "reduce");
   parses.push(parse);
   keeps.push(keep);
   offHeapKeeps.push(offHeap);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { annotatedTranscript, restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
@@ -65,7 +65,7 @@ describe("history of a real CLI session", () => {
     await session.client.start();
     await session.turn("nest two agents");
     await session.client.stop({ closeStdinMs: 5000, sigtermMs: 3000 });
-    live = toTranscript(reduceAll(createSessionState(), session.log.events));
+    live = modelOf(session.log.events).transcript();
   });
   afterAll(() => session?.close());
 

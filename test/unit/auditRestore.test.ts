@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { readStdinRecording, recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
@@ -128,7 +128,7 @@ function prepare(r: Recording, streamFile: string): Case {
   const stdinFile = stdinOf(r, streamFile);
   // Only the answers: prompts from stdin would be blocks with made-up ids the disk cannot have.
   const stdin = stdinFile === undefined ? undefined : { ...readStdinRecording(readJsonlLines(stdinFile)), prompts: [] };
-  const live = toTranscript(reduceAll(createSessionState(), recordingEvents(readJsonlLines(streamFile), stdin)));
+  const live = modelOf(recordingEvents(readJsonlLines(streamFile), stdin)).transcript();
   const file = mainFiles(r).find((f) => path.basename(f, ".jsonl") === live.sessionId);
   if (file === undefined) throw new Error(`no history file for session ${live.sessionId}`);
   const { permissions, interruptTimes } = recordedAudit(r, streamFile, live.sessionId);

@@ -14,7 +14,7 @@ import { run as exportRun } from "../../src/main/commands/export.js";
 import { run as indexRun } from "../../src/main/commands/indexCommand.js";
 import { run as searchRun } from "../../src/main/commands/search.js";
 import { followTranscript, type Follower } from "../../src/main/history/tail.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import type { AuditPermission } from "../../src/main/store/audit.js";
 import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
@@ -122,7 +122,7 @@ describe("following a live file with the audit trail", () => {
     fs.appendFileSync(file, text(lines.length).slice(text(1).length));
     const deadline = Date.now() + 10_000;
     while (!events.some((e) => e.kind === "tool_result") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    const t = toTranscript(reduceAll(createSessionState(), events));
+    const t = modelOf(events).transcript();
     expect(bashPermission(t)).toEqual({ requestId: "req-1", state: "denied", decidedBy: "user", message: "Not in this folder" });
   });
 });

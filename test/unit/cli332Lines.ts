@@ -2,7 +2,7 @@
 // recordings in fixtures/recordings-2.1.332), and the way from lines to a transcript that the live
 // client takes: parseLine → toClientEvents → the hub.
 
-import { createSessionState, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { SessionModel } from "../../src/main/hub/index.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
@@ -20,10 +20,11 @@ export function eventsOf(lines: readonly Line[]): ClientEvent[] {
   });
 }
 
-export function live(lines: readonly Line[], from: SessionState = createSessionState()): { state: SessionState; t: Transcript; events: ClientEvent[] } {
+/** The lines' events applied (one apply) to `model` (a new one unless given), and its transcript then. */
+export function live(lines: readonly Line[], model: SessionModel = new SessionModel()): { model: SessionModel; t: Transcript; events: ClientEvent[] } {
   const events = eventsOf(lines);
-  const state = reduceAll(from, events);
-  return { state, t: toTranscript(state), events };
+  model.apply(events);
+  return { model, t: model.transcript(), events };
 }
 
 export const line = {

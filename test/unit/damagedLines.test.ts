@@ -9,7 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/main/history/restore.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { renderTranscriptTree } from "../../src/main/hub/transcriptTree.js";
 import type { ClientEvent } from "../../src/shared/events.js";
@@ -197,7 +197,7 @@ describe("damaged recordings replay and restore without a crash", () => {
     fc.assert(
       fc.property(damage, (edits) => {
         const events = recordingEvents(damaged(lines, edits).map((text, i) => ({ text, lineNumber: i + 1 })));
-        expectWellTyped(toTranscript(reduceAll(createSessionState(), events)));
+        expectWellTyped(modelOf(events).transcript());
       }),
       { numRuns: 40, seed: 20261130 },
     );

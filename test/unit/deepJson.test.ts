@@ -18,7 +18,7 @@ import { LogBus } from "../../src/main/app/logBus.js";
 import { SessionManager } from "../../src/main/app/sessionManager.js";
 import { readJsonlSync } from "../../src/main/history/jsonlReader.js";
 import { restoreSession } from "../../src/main/history/restore.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { emptyFacts } from "../../src/main/store/extract.js";
 import { extractFile, type FileChunk } from "../../src/main/store/extractFile.js";
 import { StoreService } from "../../src/main/store/storeService.js";
@@ -176,7 +176,7 @@ describe("a deeply nested tool input on the CLI's stream", () => {
     if (!parsed.ok) throw new Error(parsed.problem.reason);
     const events = toClientEvents(parsed.message, 1);
     crossesBoundaries(events);
-    const transcript = toTranscript(reduceAll(createSessionState(), events));
+    const transcript = modelOf(events).transcript();
     const call = transcript.blocks.find((b) => b.call?.toolUseId === "toolu_live")!.call!;
     expect(call.input["command"]).toBe("thetaword");
     expect(JSON.stringify(call.input)).toContain(TooDeepPrefix);

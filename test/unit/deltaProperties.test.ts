@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { PendingPermission, TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltaList, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
-import { createSessionState, reduce, toTranscript } from "../../src/main/hub/index.js";
+import { SessionModel } from "../../src/main/hub/index.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 import { replayRecording } from "./hubTestKit.js";
 
@@ -304,12 +304,13 @@ const skip = warnIfNoRecordings("deltaProperties");
 const runs = skip ? [] : listRecordings().flatMap(replayRecording);
 
 describe.skipIf(skip)("deltas over recorded runs replayed through the hub", () => {
-  it.each(runs.map((r) => [r.label, r] as const))("%s: every step, and random coalescing, rebuild toTranscript", (_label, r) => {
+  it.each(runs.map((r) => [r.label, r] as const))("%s: every step, and random coalescing, rebuild the model's transcript", (_label, r) => {
     const steps: { transcript: Transcript; pending: readonly PendingPermission[] }[] = [];
-    let state = createSessionState();
+    // One model applying event after event: each transcript taken stays as it was (the deltas read them all at the end).
+    const model = new SessionModel();
     for (const event of r.events) {
-      state = reduce(state, event);
-      steps.push({ transcript: toTranscript(state), pending: [] });
+      model.apply([event]);
+      steps.push({ transcript: model.transcript(), pending: [] });
     }
     replayDeltas(r.label, steps, [1], expectStoreMatches);
     fc.assert(

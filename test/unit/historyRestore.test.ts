@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
-import { createSessionState, findToolCall, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
@@ -86,8 +86,8 @@ describe.skipIf(noRecordings)("restoring recorded sessions", () => {
     expect(bash?.status).toBe("stopped");
     expect(record(annotatedTranscript(session), "toolu_main_t0_0")?.blocks.find((b) => b.call?.name === "Bash")?.call?.status).toBe("stopped");
     // Live, the same call ended the same way.
-    const live = reduceAll(createSessionState(), recordingEvents(readJsonlLines(recording.streamFiles[0]!)));
-    expect(findToolCall(live, bash!.toolUseId)?.status).toBe("stopped");
+    const live = modelOf(recordingEvents(readJsonlLines(recording.streamFiles[0]!)));
+    expect(live.findToolCall(bash!.toolUseId)?.status).toBe("stopped");
   });
 
   it("workflow: the Workflow card offers its run, whose agents load as cards with their own steps, labels and totals", async () => {
@@ -231,7 +231,7 @@ describe.skipIf(noRecordings)("live and restored agree", () => {
   const cases = listRecordings().flatMap((r) => r.streamFiles.map((f) => [`${r.name}/${path.basename(f)}`, r, f] as const));
 
   it.each(cases)("%s: the restored transcript contains everything the live replay shows", async (_label, r, streamFile) => {
-    const live = toTranscript(reduceAll(createSessionState(), recordingEvents(readJsonlLines(streamFile))));
+    const live = modelOf(recordingEvents(readJsonlLines(streamFile))).transcript();
     const file = mainFiles(r).find((f) => path.basename(f, ".jsonl") === live.sessionId);
     expect(file, `no history file for session ${live.sessionId}`).toBeDefined();
     const restored = (await restoreSession(file!, { loadSidechains: true })).transcript;

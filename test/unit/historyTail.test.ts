@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { createHistorySource } from "../../src/main/app/historySource.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 
 let dir: string;
@@ -99,13 +98,14 @@ describe("followTranscript after a live restore", () => {
     mkdirSync(project, { recursive: true });
     writeFileSync(file, line(prompt) + line(answer).slice(0, 30));
     const { session } = await restoreSession(file, { live: true });
-    expect(toTranscript(session.state).blocks.map((b) => b.kind)).toEqual(["user"]);
+    expect(session.model.transcript().blocks.map((b) => b.kind)).toEqual(["user"]);
     const events: ClientEvent[] = [];
     const f = followTranscript(file, { offset: session.offset, mapper: session.mapper, pollMs: 20, onEvents: (e) => events.push(...e) });
     followers.push(f);
     appendFileSync(file, line(answer).slice(30));
     await waitFor("the answer", () => events.length > 0);
-    const t = toTranscript(reduceAll(session.state, events));
+    session.model.apply(events);
+    const t = session.model.transcript();
     expect(t.cwd).toBe("/home/user/code/live");
     expect(t.blocks.map((b) => [b.kind, b.text])).toEqual([
       ["user", "hi"],

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DiskMapper } from "../../src/main/history/diskMapper.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
+import type { Transcript } from "../../src/shared/transcript.js";
 import type { JsonObject } from "../../src/shared/protocol/messages.js";
 import { findRecording } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
@@ -76,7 +77,7 @@ describe("a 2.1.332 SendMessage continuation, live", () => {
 
 describe("a continuation, restored", () => {
   /** The main file of a 2.1.332 session whose foreground agent was continued (the disk has no task events). */
-  function restored(): ReturnType<typeof toTranscript> {
+  function restored(): Transcript {
     const m = new DiskMapper({ sessionId: S });
     let n = 0;
     const at = () => `2026-12-01T21:51:0${n++}.000Z`;
@@ -91,7 +92,7 @@ describe("a continuation, restored", () => {
       result("toolu_main_t1_0", '{"success":true,"message":"Agent resumed."}'),
       { type: "user", uuid: "n1", sessionId: S, timestamp: at(), isMeta: true, message: { role: "user", content: notification } },
     ] as unknown as JsonObject[];
-    return toTranscript(reduceAll(createSessionState({ sessionId: S }), disk.flatMap((l) => m.map(l))));
+    return modelOf(disk.flatMap((l) => m.map(l)), { sessionId: S }).transcript();
   }
 
   it("ends with the newer answer and counts both runs' tools", () => {

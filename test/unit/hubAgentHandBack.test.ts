@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { DiskMapper } from "../../src/main/history/diskMapper.js";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import type { JsonObject } from "../../src/shared/protocol/messages.js";
 import { recordOf } from "./hubTestKit.js";
 import { completedEnvelope, handBackText, line, live, S } from "./cli332Lines.js";
@@ -51,7 +51,7 @@ describe("a 2.1.332 foreground hand-back", () => {
         toolUseResult: completedEnvelope(agentId, report, ["Bash"]),
       },
     ] as unknown as JsonObject[];
-    const t = toTranscript(reduceAll(createSessionState({ sessionId: S }), disk.flatMap((l) => m.map(l))));
+    const t = modelOf(disk.flatMap((l) => m.map(l)), { sessionId: S }).transcript();
     expect(recordOf(t, "toolu_main_t0_1")).toMatchObject({ status: "completed", summaryMarkdown: report, toolsUsed: ["Bash"], taskId: agentId });
   });
 

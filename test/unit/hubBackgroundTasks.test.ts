@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
-import { createSessionState, reduce, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { modelOf, SessionModel } from "../../src/main/hub/index.js";
 import { readStdinRecording, recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { fixtureRecordingsDir, readJsonlLines } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
@@ -92,7 +92,7 @@ const twoLaunched: ClientEvent[] = [
 ];
 
 function statusAfter(events: readonly ClientEvent[]): { status: string; backgroundAgents: number | undefined } {
-  const t = toTranscript(reduceAll(createSessionState(), events));
+  const t = modelOf(events).transcript();
   return { status: t.status, backgroundAgents: t.backgroundAgents };
 }
 
@@ -128,14 +128,14 @@ describe("session status with background agents, 2.1.332", () => {
     const before = statusAfter([...twoLaunched, ...killed]);
     // The level still lists nothing new: the last entry is gone only with the empty set.
     expect(before.status).toBe("running");
-    const after = reduceAll(createSessionState(), [...twoLaunched, ...killed, ...eventsOf([line.level()])]);
-    expect(toTranscript(after)).toEqual(expect.objectContaining({ status: "idle" }));
-    expect(toTranscript(after).backgroundAgents).toBeUndefined();
-    expect(recordOf(toTranscript(after), "toolu_main_t0_0")?.status).toBe("stopped");
+    const after = modelOf([...twoLaunched, ...killed, ...eventsOf([line.level()])]).transcript();
+    expect(after).toEqual(expect.objectContaining({ status: "idle" }));
+    expect(after.backgroundAgents).toBeUndefined();
+    expect(recordOf(after, "toolu_main_t0_0")?.status).toBe("stopped");
   });
 
   it("an agent that finishes keeps the session working until the turn that hands its report over has answered", () => {
-    let state: SessionState = reduceAll(createSessionState(), twoLaunched);
+    const model = modelOf(twoLaunched);
     const seen: string[] = [];
     const steps = eventsOf([
       line.text("msg_sub_a", "A done", "toolu_main_t0_0"),
@@ -152,12 +152,12 @@ describe("session status with background agents, 2.1.332", () => {
       line.result("Both agents finished."),
     ]);
     for (const event of steps) {
-      state = reduce(state, event);
-      seen.push(toTranscript(state).status);
+      model.apply([event]);
+      seen.push(model.transcript().status);
     }
     expect(seen.slice(0, -1)).toEqual(seen.slice(0, -1).map(() => "running"));
     expect(seen.at(-1)).toBe("idle");
-    expect(toTranscript(state).backgroundAgents).toBeUndefined();
+    expect(model.transcript().backgroundAgents).toBeUndefined();
   });
 
   it("watchers (ambient) keep nothing working; awaited runs are the turn's own, not counted as background", () => {
@@ -182,10 +182,10 @@ function recorded(name: string): ClientEvent[] {
 describe("session status with background agents, 2.1.197 (no background_tasks_changed)", () => {
   const events = recorded("background-subagent");
   const statuses = (): { kind: string; status: string; agents: number | undefined }[] => {
-    let state: SessionState = createSessionState();
+    const model = new SessionModel();
     return events.map((e) => {
-      state = reduce(state, e);
-      const t = toTranscript(state);
+      model.apply([e]);
+      const t = model.transcript();
       return { kind: e.kind, status: t.status, agents: t.backgroundAgents };
     });
   };
@@ -206,11 +206,11 @@ describe("session status with background agents, 2.1.197 (no background_tasks_ch
 
   it("a foreground agent ends with its turn: idle at the result", () => {
     const fg = recorded("subagent");
-    let state: SessionState = createSessionState();
+    const model = new SessionModel();
     const seen: string[] = [];
     for (const e of fg) {
-      state = reduce(state, e);
-      if (e.kind === "turn_result") seen.push(toTranscript(state).status);
+      model.apply([e]);
+      if (e.kind === "turn_result") seen.push(model.transcript().status);
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s === "idle")).toBe(true);

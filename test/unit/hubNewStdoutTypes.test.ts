@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { findRecording, listRecordings } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
 import { eventsOf, line, live, S } from "./cli332Lines.js";
-import { createSessionState, reduce, toTranscript } from "../../src/main/hub/index.js";
+import { SessionModel } from "../../src/main/hub/index.js";
 
 const prompt = (uuid: string, text: string) => ({ kind: "user_prompt" as const, uuid, parentToolUseId: null, text });
 const lifecycle = (uuid: string, state: string) => ({ type: "command_lifecycle", command_uuid: uuid, state, uuid: `cl-${uuid}-${state}`, session_id: S });
@@ -15,12 +15,13 @@ const lifecycle = (uuid: string, state: string) => ({ type: "command_lifecycle",
 describe("command_lifecycle", () => {
   it("a prompt shows as queued from `queued` until `started`", () => {
     // The live client adds the prompt itself when it sends it (claudeClient.send).
-    const sent = reduce(live([line.init()]).state, prompt("22222222-0000-4000-8000-000000000001", "second question"));
+    const sent = live([line.init()]).model;
+    sent.apply([prompt("22222222-0000-4000-8000-000000000001", "second question")]);
     const queued = live([lifecycle("22222222-0000-4000-8000-000000000001", "queued")], sent);
     expect(queued.t.blocks.find((b) => b.kind === "user")).toMatchObject({ text: "second question", queued: true });
-    const started = live([lifecycle("22222222-0000-4000-8000-000000000001", "started")], queued.state);
+    const started = live([lifecycle("22222222-0000-4000-8000-000000000001", "started")], queued.model);
     expect(started.t.blocks.find((b) => b.kind === "user")?.queued).toBeUndefined();
-    const completed = live([lifecycle("22222222-0000-4000-8000-000000000001", "completed")], started.state);
+    const completed = live([lifecycle("22222222-0000-4000-8000-000000000001", "completed")], started.model);
     expect(completed.t.blocks.find((b) => b.kind === "user")?.queued).toBeUndefined();
   });
 });
@@ -87,7 +88,7 @@ describe("the new task fields", () => {
     const retry = { type: "tool_progress", tool_use_id: "agent_msg_main_t0_r1", tool_name: "Agent", parent_tool_use_id: "toolu_main_t0_0", elapsed_time_seconds: 0, subagent_type: "general-purpose", subagent_retry: { agent_id: "a4b2", attempt: 2, max_retries: 3, retry_delay_ms: 620, error_status: 529, error_category: "overloaded" }, uuid: "tp1", session_id: S };
     const retrying = live([line.init(), line.agentUse("toolu_main_t0_0", "Fg", { run_in_background: false }), line.taskStarted("a4b2", "r1", "toolu_main_t0_0"), retry]);
     expect(recordOf(retrying.t, "toolu_main_t0_0")?.retry).toEqual({ attempt: 2, maxRetries: 3, reason: "overloaded" });
-    const resumed = live([line.taskProgress("a4b2", "r1", 1, "Running echo", "toolu_main_t0_0")], retrying.state);
+    const resumed = live([line.taskProgress("a4b2", "r1", 1, "Running echo", "toolu_main_t0_0")], retrying.model);
     expect(recordOf(resumed.t, "toolu_main_t0_0")?.retry).toBeUndefined();
   });
 
@@ -116,7 +117,9 @@ describe("the 2.1.332 recordings", () => {
     const lines = readFileSync(path.join(recording.dir, "stream.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
     const died = lines.filter((l) => l["subtype"] === "task_updated" && typeof (l["patch"] as Record<string, unknown>)["error"] === "string");
     expect(died.length).toBeGreaterThan(0);
-    const t = toTranscript(eventsOf(lines).reduce((s, e) => reduce(s, e), createSessionState()));
+    const model = new SessionModel();
+    for (const e of eventsOf(lines)) model.apply([e]);
+    const t = model.transcript();
     const errors = JSON.stringify(t);
     for (const d of died) expect(errors).toContain(JSON.stringify((d["patch"] as Record<string, string>)["error"]).slice(1, -1));
   });

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { createSessionState, findToolCall, reduce, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf, SessionModel } from "../../src/main/hub/index.js";
+import type { Transcript } from "../../src/shared/transcript.js";
 import { ev } from "./hubTestKit.js";
 
 interface AgentPlan {
@@ -100,12 +101,12 @@ describe("hub properties", () => {
   it("any interleaving of parallel subagents, and either order of task_started or a permission request and its tool_use, gives the same transcript", () => {
     fc.assert(
       fc.property(fc.array(agentPlan, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 1, maxLength: 200 }), (plans, picks) => {
-        const reference = toTranscript(reduceAll(createSessionState(), sequential(referenceOrder(plans))));
-        const state = reduceAll(createSessionState(), interleave(plans, picks));
-        expect(toTranscript(state)).toEqual(reference);
+        const reference = modelOf(sequential(referenceOrder(plans))).transcript();
+        const model = modelOf(interleave(plans, picks));
+        expect(model.transcript()).toEqual(reference);
         plans.forEach((plan, i) =>
           plan.steps.forEach((step, j) => {
-            const call = findToolCall(state, `toolu_A${i}_s${j}`);
+            const call = model.findToolCall(`toolu_A${i}_s${j}`);
             if (step.ask) expect(call?.permission?.state).toBe(j % 2 === 0 ? "allowed" : "denied");
             expect(call?.status).toBe(step.ask && j % 2 === 1 ? "denied" : step.fails ? "failed" : "completed");
           }),
@@ -119,13 +120,13 @@ describe("hub properties", () => {
     fc.assert(
       fc.property(fc.array(agentPlan, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 100 }), (plans, picks) => {
         const waiting = new Map<string, string>(); // requestId → toolUseId
-        let state = createSessionState();
+        const model = new SessionModel();
         for (const e of interleave(plans, picks)) {
-          state = reduce(state, e);
+          model.apply([e]);
           if (e.kind === "permission_request") waiting.set(e.requestId, e.toolUseId);
           if (e.kind === "permission_resolved") waiting.delete(e.requestId);
           for (const [requestId, toolUseId] of waiting) {
-            const call = findToolCall(state, toolUseId);
+            const call = model.findToolCall(toolUseId);
             if (call !== undefined) expect(call).toEqual(expect.objectContaining({ status: "pending", permission: expect.objectContaining({ requestId, state: "asked" }) }));
           }
         }
@@ -134,18 +135,34 @@ describe("hub properties", () => {
     );
   });
 
-  it("reducing an earlier state again (a fork) gives what a fresh run gives, and leaves the earlier state alone", () => {
+  it("one batch, batches of any sizes, or one event at a time give the same transcript; a transcript taken between batches stays as it was", () => {
     fc.assert(
-      fc.property(fc.array(agentPlan, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), (plans, picks, at) => {
-        const events = interleave(plans, picks.length === 0 ? [0] : picks);
-        const split = Math.floor(at * events.length);
-        const early = reduceAll(createSessionState(), events.slice(0, split));
-        const earlyJson = JSON.stringify(toTranscript(early));
-        const first = reduceAll(early, events.slice(split));
-        const second = events.slice(split).reduce(reduce, early);
-        expect(toTranscript(second)).toEqual(toTranscript(first));
-        expect(JSON.stringify(toTranscript(early))).toBe(earlyJson);
-      }),
+      fc.property(
+        fc.array(agentPlan, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 50 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
+        (plans, picks, sizes) => {
+          const events = interleave(plans, picks.length === 0 ? [0] : picks);
+          const whole = modelOf(events).transcript();
+          const batched = new SessionModel();
+          const taken: { transcript: Transcript; json: string; at: number }[] = [];
+          for (let at = 0, k = 0; at < events.length; k++) {
+            const size = sizes[k % sizes.length] as number;
+            batched.apply(events.slice(at, at + size));
+            at = Math.min(at + size, events.length);
+            const transcript = batched.transcript();
+            taken.push({ transcript, json: JSON.stringify(transcript), at });
+          }
+          const stepped = new SessionModel();
+          for (const e of events) stepped.apply([e]);
+          expect(batched.transcript()).toEqual(whole);
+          expect(stepped.transcript()).toEqual(whole);
+          for (const { transcript, json, at } of taken) {
+            expect(JSON.stringify(transcript)).toBe(json);
+            expect(json).toBe(JSON.stringify(modelOf(events.slice(0, at)).transcript()));
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isAgentToolCall } from "../../src/shared/transcript.js";
-import { createSessionState, findToolCall, reduce, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { DiskMapper } from "../../src/main/history/index.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 import { allCalls, recordOf, replayRecording, systemLines, toolResults, toolUses, type Replayed } from "./hubTestKit.js";
@@ -91,7 +91,7 @@ describe.skipIf(skip)("hub on every recording", () => {
       const madeUnseen = unseen.filter((id) => sidechainCallIds(r.label, record?.taskId ?? "").has(id));
       expect(nestedIds).toEqual([...uses.filter((u) => u.parent === agentId).map((u) => u.id), ...madeUnseen]);
       for (const id of nestedIds) {
-        const call = findToolCall(r.state, id);
+        const call = r.model.findToolCall(id);
         const result = results.get(id);
         // A call whose result never came was stopped, unless it is an Agent call whose subagent finished: its status.
         const finished = call?.subagent !== undefined && call.subagent.status !== "running";
@@ -142,14 +142,18 @@ describe.skipIf(skip)("hub on every recording", () => {
   });
 
   it.each(runs.map((r) => [r.label, r] as const))("%s: a parent id that matches no record falls back to the top level", (_label, r) => {
-    const next = reduce(r.state, {
-      kind: "assistant_block",
-      uuid: "orphan-line",
-      messageId: "msg_orphan",
-      parentToolUseId: "toolu_no_such_agent",
-      block: { type: "tool_use", id: "toolu_orphan", name: "Bash", input: { command: "true" } },
-    });
-    const top = toTranscript(next).blocks;
+    // A model of its own: r.model is shared by this file's tests.
+    const next = modelOf(r.events);
+    next.apply([
+      {
+        kind: "assistant_block",
+        uuid: "orphan-line",
+        messageId: "msg_orphan",
+        parentToolUseId: "toolu_no_such_agent",
+        block: { type: "tool_use", id: "toolu_orphan", name: "Bash", input: { command: "true" } },
+      },
+    ]);
+    const top = next.transcript().blocks;
     expect(top.at(-1)?.id).toBe("toolu_orphan");
     expect(top.length).toBe(r.transcript.blocks.length + 1);
   });
@@ -182,7 +186,7 @@ describe.skipIf(skip)("hub on every recording", () => {
         );
         continue;
       }
-      const call = findToolCall(r.state, req.request.tool_use_id);
+      const call = r.model.findToolCall(req.request.tool_use_id);
       expect(call?.permission, req.request_id).toEqual(expect.objectContaining({ requestId: req.request_id, state: expected }));
       if (expected === "denied") expect(call?.status).toBe("denied");
       if (req.request.agent_id === undefined) continue;
@@ -245,8 +249,8 @@ describe.skipIf(skip)("hub on specific recordings", () => {
     expect(record?.blocks.filter((b) => b.kind === "text").map((b) => b.text)).toEqual(ownText.map((l) => l.message.content[0].text));
     // The first turn ended while it ran: it must not have been stopped then.
     const firstResult = r.events.findIndex((e) => e.kind === "turn_result");
-    const mid = reduceAll(createSessionState(), r.events.slice(0, firstResult + 1));
-    expect(recordOf(toTranscript(mid), agent?.id ?? "")?.status).toBe("running");
+    const mid = modelOf(r.events.slice(0, firstResult + 1));
+    expect(recordOf(mid.transcript(), agent?.id ?? "")?.status).toBe("running");
   });
 
   it.skipIf(run("e-nested-agents") === undefined)("e: the depth-2 agent is a card inside the outer agent's card", () => {
@@ -271,15 +275,16 @@ describe.skipIf(skip)("a depth-2 agent's permission requests, live", () => {
     const r = replayRecording(recording!)[0]!;
     const inner = systemLines(r.lines, "task_started").find((t) => !toolUses(r.lines).some((u) => u.id === t.tool_use_id && u.parent === null))!;
     const file = readdirSync(path.join(recording!.dir, "projects"), { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(`agent-${inner.task_id}.jsonl`));
-    // As a live tab does: the sidechain's lines go through the history mapper into the same state.
+    // As a live tab does: the sidechain's lines go through the history mapper into the same model.
     const mapper = new DiskMapper({ sessionId: r.transcript.sessionId, sidechainOf: inner.tool_use_id });
     const lines = readFileSync(path.join(recording!.dir, "projects", file!), "utf8").split("\n").filter((l) => l.trim() !== "");
-    const state = reduceAll(r.state, lines.flatMap((l) => mapper.map(JSON.parse(l))));
+    const model = r.model;
+    model.apply(lines.flatMap((l) => mapper.map(JSON.parse(l))));
     const answers = new Map(r.stdinLines.filter((l) => l.type === "control_response").map((l) => [l.response.request_id as string, l.response.response?.behavior]));
     const asked = r.lines.filter((l) => l.type === "control_request" && l.request.agent_id === inner.task_id);
     expect(asked.length).toBeGreaterThan(0);
     for (const req of asked) {
-      const call = findToolCall(state, req.request.tool_use_id);
+      const call = model.findToolCall(req.request.tool_use_id);
       const expected = answers.get(req.request_id) === "allow" ? "allowed" : "denied";
       expect(call?.permission, req.request_id).toEqual(expect.objectContaining({ requestId: req.request_id, state: expected }));
       expect(call?.status).toBe(expected === "allowed" ? "completed" : "denied");

@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantBlockEvent, ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks, type Block } from "../../src/shared/transcript.js";
-import { findToolCall, reduce, toTranscript } from "../../src/main/hub/index.js";
-import { allCalls, ev, recordOf, run } from "./hubTestKit.js";
+import { allCalls, branches, ev, recordOf, run } from "./hubTestKit.js";
 
 const start = [ev.init(), ev.prompt("go")];
 
@@ -88,7 +87,7 @@ describe("subagent records", () => {
 
 describe("routing by parent tool_use id", () => {
   it("subagent text and tool calls go into the record, the prompt echo becomes its prompt", () => {
-    const { t, state } = run([
+    const { t, model } = run([
       ...start,
       // No prompt in the input: the record's prompt can only come from the echo.
       ev.use("toolu_A", "Agent", { description: "d", subagent_type: "general-purpose" }),
@@ -102,7 +101,7 @@ describe("routing by parent tool_use id", () => {
     expect(record?.blocks.map((b) => b.kind)).toEqual(["text", "tool"]);
     expect(record?.prompt).toBe("the real prompt");
     expect(everyBlock(t.blocks).filter((b) => b.kind === "user").map((b) => b.text)).toEqual(["go"]);
-    expect(findToolCall(state, "toolu_s1")).toEqual(expect.objectContaining({ status: "completed", result: { text: "file", isError: false } }));
+    expect(model.findToolCall("toolu_s1")).toEqual(expect.objectContaining({ status: "completed", result: { text: "file", isError: false } }));
   });
 
   it("a parent id that matches no record falls back to the top level", () => {
@@ -224,7 +223,7 @@ describe("nested agents", () => {
   ];
 
   it.each(["before", "after"] as const)("depth 3: with the caller's hint %s the task_started, the deepest card shows live inside the middle agent's", (order) => {
-    const { t, state } = run([...middle, ...deep[order], ...deepRuns, ev.turnEnd()]);
+    const { t, model } = run([...middle, ...deep[order], ...deepRuns, ev.turnEnd()]);
     expect(t.blocks.map((b) => b.kind)).toEqual(["user", "tool"]);
     const mid = recordOf(t, "toolu_B");
     expect(mid?.blocks.map((b) => b.id)).toEqual(["toolu_hidden"]);
@@ -234,22 +233,27 @@ describe("nested agents", () => {
     expect(card?.subagent?.permissionHistory).toEqual([expect.objectContaining({ requestId: "req_deep", state: "allowed" })]);
     // Its result is never streamed: the call ends as its subagent did, not stopped.
     expect(card?.status).toBe("completed");
+    expect(model.findToolCall("toolu_hidden")).toBeDefined();
     // The real call, once the middle agent's sidechain is read, takes the stand-in's place.
-    const later = toTranscript(reduce(state, ev.use("toolu_hidden", "Agent", { description: "deepest", prompt: "the real prompt", subagent_type: "Explore", model: "haiku" }, "toolu_B")));
+    model.apply([ev.use("toolu_hidden", "Agent", { description: "deepest", prompt: "the real prompt", subagent_type: "Explore", model: "haiku" }, "toolu_B")]);
+    const later = model.transcript();
     const replaced = recordOf(later, "toolu_B")?.blocks ?? [];
     expect(replaced.map((b) => b.id)).toEqual(["toolu_hidden"]);
     expect(replaced[0]?.call?.input).toEqual({ description: "deepest", prompt: "the real prompt", subagent_type: "Explore", model: "haiku" });
     expect(replaced[0]?.call?.subagent).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls" }));
-    expect(findToolCall(state, "toolu_hidden")).toBeDefined();
+    expect(model.findToolCall("toolu_hidden")).toBe(replaced[0]?.call);
+    // The transcript taken before still shows the stand-in.
+    expect(recordOf(t, "toolu_B")?.blocks[0]?.call?.input).toEqual({ description: "deepest", prompt: "prompt of a_deep", subagent_type: "general-purpose" });
   });
 
   it("depth 3: an ambiguous hint places nothing; the record waits for its call", () => {
     const twoMiddles = [...middle, ev.agent("toolu_C", "middle 2", "toolu_A"), ev.started("a_mid2", "toolu_C"), ev.progress("a_mid2", "deepest", "Agent")];
-    const { t, state } = run([...twoMiddles, ...deep.before, ...deepRuns, ev.turnEnd()]);
+    const { t, model } = run([...twoMiddles, ...deep.before, ...deepRuns, ev.turnEnd()]);
     expect(allCalls(t).map((c) => c.call.toolUseId)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
-    expect(findToolCall(state, "toolu_hidden")).toBeUndefined();
+    expect(model.findToolCall("toolu_hidden")).toBeUndefined();
     // If the call turns up later (history), the pending record is attached with what it learned.
-    const later = toTranscript(reduce(state, ev.agent("toolu_hidden", "deepest", "toolu_C")));
+    model.apply([ev.agent("toolu_hidden", "deepest", "toolu_C")]);
+    const later = model.transcript();
     expect(recordOf(later, "toolu_C")?.blocks.map((b) => b.id)).toEqual(["toolu_hidden"]);
     expect(recordOf(later, "toolu_hidden")).toEqual(expect.objectContaining({ taskId: "a_deep", status: "completed", progressLine: "Running ls", spawnDepth: 3 }));
   });
@@ -283,14 +287,14 @@ describe("nested agents", () => {
     const mid = run(running);
     expect(allCalls(mid.t).filter((c) => c.call.subagent !== undefined).map((c) => c.call.toolUseId)).toEqual(["toolu_A"]);
     expect(recordOf(mid.t, "toolu_A")?.blocks.map((b) => b.id)).toEqual(["toolu_sb"]);
-    expect(findToolCall(mid.state, "toolu_b")?.status).toBe("running");
-    expect(findToolCall(mid.state, "toolu_sb")?.status).toBe("running");
-    const { state } = run([...running, ev.result("toolu_b", "Exit code 1\nslow", null, { isError: true }), ev.result("toolu_sb", "slept", "toolu_A")]);
-    expect(findToolCall(state, "toolu_b")).toEqual(expect.objectContaining({ status: "failed", result: { text: "Exit code 1\nslow", isError: true } }));
-    expect(findToolCall(state, "toolu_sb")).toEqual(expect.objectContaining({ status: "completed", result: { text: "slept", isError: false } }));
-    expect(findToolCall(state, "toolu_b")?.subagent).toBeUndefined();
-    expect(findToolCall(state, "toolu_sb")?.subagent).toBeUndefined();
-    expect(findToolCall(state, "toolu_A")?.subagent?.status).toBe("running");
+    expect(mid.model.findToolCall("toolu_b")?.status).toBe("running");
+    expect(mid.model.findToolCall("toolu_sb")?.status).toBe("running");
+    const { model } = run([...running, ev.result("toolu_b", "Exit code 1\nslow", null, { isError: true }), ev.result("toolu_sb", "slept", "toolu_A")]);
+    expect(model.findToolCall("toolu_b")).toEqual(expect.objectContaining({ status: "failed", result: { text: "Exit code 1\nslow", isError: true } }));
+    expect(model.findToolCall("toolu_sb")).toEqual(expect.objectContaining({ status: "completed", result: { text: "slept", isError: false } }));
+    expect(model.findToolCall("toolu_b")?.subagent).toBeUndefined();
+    expect(model.findToolCall("toolu_sb")?.subagent).toBeUndefined();
+    expect(model.findToolCall("toolu_A")?.subagent?.status).toBe("running");
   });
 });
 
@@ -300,7 +304,7 @@ describe("status", () => {
   it("a background agent stays running after its launch result and its turn, then completes on its notification", () => {
     const mid = run([...bg, ev.turnEnd(), ev.use("toolu_s", "Bash", {}, "toolu_A")]);
     expect(recordOf(mid.t, "toolu_A")).toEqual(expect.objectContaining({ status: "running", background: true }));
-    expect(findToolCall(mid.state, "toolu_s")?.status).toBe("running");
+    expect(mid.model.findToolCall("toolu_s")?.status).toBe("running");
     const done = run([...bg, ev.turnEnd(), ev.notified("a1", "completed", 'Agent "bg" finished')]).t;
     expect(recordOf(done, "toolu_A")?.status).toBe("completed");
   });
@@ -310,10 +314,10 @@ describe("status", () => {
   });
 
   it("foreground subagents and tool calls still running at turn end become stopped", () => {
-    const { t, state } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), ev.use("toolu_m", "Read", {}), ev.turnEnd()]);
+    const { t, model } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), ev.use("toolu_m", "Read", {}), ev.turnEnd()]);
     expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
-    expect(findToolCall(state, "toolu_s")?.status).toBe("stopped");
-    expect(findToolCall(state, "toolu_m")?.status).toBe("stopped");
+    expect(model.findToolCall("toolu_s")?.status).toBe("stopped");
+    expect(model.findToolCall("toolu_m")?.status).toBe("stopped");
   });
 
   it("an interrupt stops foreground work; killed maps to stopped", () => {
@@ -326,9 +330,9 @@ describe("status", () => {
     ["task_updated", ev.updated("a1", "stopped")],
     ["task_notification", ev.notified("a1", "stopped")],
   ])("%s with status stopped stops the card and the call it was running", (_kind, stopped) => {
-    const { t, state } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), stopped]);
+    const { t, model } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.use("toolu_s", "Bash", {}, "toolu_A"), stopped]);
     expect(recordOf(t, "toolu_A")?.status).toBe("stopped");
-    expect(findToolCall(state, "toolu_s")?.status).toBe("stopped");
+    expect(model.findToolCall("toolu_s")?.status).toBe("stopped");
   });
 
   it("the final tool_result has the last word over task events", () => {
@@ -344,9 +348,9 @@ describe("status", () => {
   });
 
   it("tool status: failed on is_error, denied on denial text", () => {
-    const { state } = run([...start, ev.use("t1", "Bash", {}), ev.result("t1", "Exit code 3", null, { isError: true }), ev.use("t2", "Bash", {}), ev.result("t2", "The user doesn't want to proceed with this tool use.", null, { isError: true })]);
-    expect(findToolCall(state, "t1")?.status).toBe("failed");
-    expect(findToolCall(state, "t2")?.status).toBe("denied");
+    const { model } = run([...start, ev.use("t1", "Bash", {}), ev.result("t1", "Exit code 3", null, { isError: true }), ev.use("t2", "Bash", {}), ev.result("t2", "The user doesn't want to proceed with this tool use.", null, { isError: true })]);
+    expect(model.findToolCall("t1")?.status).toBe("failed");
+    expect(model.findToolCall("t2")?.status).toBe("denied");
   });
 
   // TaskStop kills a background agent; the CLI answers the Bash it was running with the text a
@@ -367,13 +371,13 @@ describe("status", () => {
       ev.result("toolu_stop", '{"message":"Successfully stopped task: a_bg (slow)","task_id":"a_bg"}'),
       ev.result("toolu_b", rejected, "toolu_bg", { isError: true, structured: "User rejected tool use" }),
     ];
-    const { state } = run(events);
-    expect(findToolCall(state, "toolu_b")?.status).toBe(status);
+    const { model } = run(events);
+    expect(model.findToolCall("toolu_b")?.status).toBe(status);
     // With nothing killing the agent, the same rejection is a refusal (a person can reject a call in a terminal).
     const stopping = (e: ClientEvent): boolean =>
       ("toolUseId" in e && e.toolUseId === "toolu_stop") || (e.kind === "assistant_block" && e.block.type === "tool_use" && e.block.id === "toolu_stop") || e.kind === "task_updated";
-    const { state: plain } = run(events.filter((e) => !stopping(e)));
-    expect(findToolCall(plain, "toolu_b")?.status).toBe("denied");
+    const { model: plain } = run(events.filter((e) => !stopping(e)));
+    expect(plain.findToolCall("toolu_b")?.status).toBe("denied");
   });
 
   // CLI 2.1.332: an interrupt kills the background agents, and their open calls' rejections are
@@ -392,31 +396,31 @@ describe("status", () => {
   ];
 
   it("a background agent's call cut by an interrupt is stopped, though its rejection streams after the kill", () => {
-    const { state } = run(killedByInterrupt([]));
-    expect(findToolCall(state, "toolu_b")?.status).toBe("stopped");
-    expect(recordOf(toTranscript(state), "toolu_bg")?.status).toBe("stopped");
+    const { model } = run(killedByInterrupt([]));
+    expect(model.findToolCall("toolu_b")?.status).toBe("stopped");
+    expect(recordOf(model.transcript(), "toolu_bg")?.status).toBe("stopped");
   });
 
   it("a call whose question the interrupt withdrew is stopped, though the turn's permission_denials list it", () => {
     const cancelled: ClientEvent = { kind: "permission_cancelled", requestId: "req_b" };
     const denials = { permissionDenials: [{ toolName: "Bash", toolUseId: "toolu_b" }] };
-    const { state } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), cancelled]), ev.turnEnd(undefined, denials)]);
-    expect(findToolCall(state, "toolu_b")).toMatchObject({ status: "stopped", permission: { state: "cancelled" } });
+    const { model } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), cancelled]), ev.turnEnd(undefined, denials)]);
+    expect(model.findToolCall("toolu_b")).toMatchObject({ status: "stopped", permission: { state: "cancelled" } });
     // A question the person answered "no" stays denied, killed agent or not.
-    const { state: refused } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), ev.answer("req_b", "deny", "no")]), ev.turnEnd(undefined, denials)]);
-    expect(findToolCall(refused, "toolu_b")?.status).toBe("denied");
+    const { model: refused } = run([...killedByInterrupt([ev.ask("req_b", "toolu_b", "a_bg"), ev.answer("req_b", "deny", "no")]), ev.turnEnd(undefined, denials)]);
+    expect(refused.findToolCall("toolu_b")?.status).toBe("denied");
   });
 
   it("a killed agent that a SendMessage runs again: the new run's rejections are refusals again", () => {
-    const { state } = run([
+    const { model } = run([
       ...killedByInterrupt([]),
       ev.use("toolu_SM", "SendMessage", { to: "a_bg", message: "go on" }),
       ev.started("a_bg", "toolu_SM", { prompt: "go on" }),
       ev.use("toolu_c", "Bash", { command: "touch y" }, "toolu_bg"),
       ev.result("toolu_c", rejected, "toolu_bg", { isError: true, structured: "User rejected tool use" }),
     ]);
-    expect(findToolCall(state, "toolu_b")?.status).toBe("stopped");
-    expect(findToolCall(state, "toolu_c")?.status).toBe("denied");
+    expect(model.findToolCall("toolu_b")?.status).toBe("stopped");
+    expect(model.findToolCall("toolu_c")?.status).toBe("denied");
   });
 
   // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone
@@ -426,8 +430,8 @@ describe("status", () => {
     ["WebFetch", "Claude requested permissions to use WebFetch, but you haven't granted it yet."],
     ["Bash", "touch in '/home/user/code/x/a.txt' was blocked. For security, Claude Code may only create or modify files in the allowed working directories for this session: '/home/user/code/x'."],
   ])("a %s call auto-denied for want of a prompt is denied", (name, text) => {
-    const { state } = run([...start, ev.use("t1", name, {}), ev.result("t1", text, null, { isError: true, structured: `Error: ${text}` })]);
-    expect(findToolCall(state, "t1")?.status).toBe("denied");
+    const { model } = run([...start, ev.use("t1", name, {}), ev.result("t1", text, null, { isError: true, structured: `Error: ${text}` })]);
+    expect(model.findToolCall("t1")?.status).toBe("denied");
   });
 });
 
@@ -462,10 +466,10 @@ describe("the nested block cap", () => {
   });
 
   it("an agent dropped by its parent's cap is gone from the session, not only from the card", () => {
-    const { state } = run([...nestedAgent, ...filler]);
-    expect(findToolCall(state, "toolu_B")).toBeUndefined();
-    expect(findToolCall(state, "toolu_b1")).toBeUndefined();
-    expect(findToolCall(state, "toolu_A")?.subagent?.droppedBlockCount).toBe(1);
+    const { model } = run([...nestedAgent, ...filler]);
+    expect(model.findToolCall("toolu_B")).toBeUndefined();
+    expect(model.findToolCall("toolu_b1")).toBeUndefined();
+    expect(model.findToolCall("toolu_A")?.subagent?.droppedBlockCount).toBe(1);
   });
 
   it("a dropped call's late result and a second copy of a dropped line are ignored", () => {
@@ -484,23 +488,23 @@ describe("the nested block cap", () => {
 
 describe("permissions", () => {
   it("main agent: the request after the tool_use marks it pending, the answer decides", () => {
-    const asked = run([...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1")]).state;
-    expect(findToolCall(asked, "t1")).toEqual(expect.objectContaining({ status: "pending", permission: { requestId: "r1", state: "asked" } }));
-    const denied = reduce(asked, ev.answer("r1", "deny", "no"));
-    expect(findToolCall(denied, "t1")).toEqual(expect.objectContaining({ status: "denied", permission: expect.objectContaining({ state: "denied", decidedBy: "user", message: "no" }) }));
-    const allowed = reduce(asked, ev.answer("r1", "allow"));
-    expect(findToolCall(allowed, "t1")?.status).toBe("running");
+    const askedEvents = [...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1")];
+    const asked = run(askedEvents).model;
+    expect(asked.findToolCall("t1")).toEqual(expect.objectContaining({ status: "pending", permission: { requestId: "r1", state: "asked" } }));
+    const [denied, allowed] = branches(askedEvents, [ev.answer("r1", "deny", "no")], [ev.answer("r1", "allow")]);
+    expect(denied.findToolCall("t1")).toEqual(expect.objectContaining({ status: "denied", permission: expect.objectContaining({ state: "denied", decidedBy: "user", message: "no" }) }));
+    expect(allowed.findToolCall("t1")?.status).toBe("running");
   });
 
   it("foreground subagent: the request before its tool_use lands on the call and in the record's history", () => {
-    const { state, t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.ask("r1", "toolu_s", "a1"), ev.answer("r1", "allow"), ev.use("toolu_s", "Bash", {}, "toolu_A")]);
-    expect(findToolCall(state, "toolu_s")).toEqual(expect.objectContaining({ status: "running", permission: expect.objectContaining({ state: "allowed" }) }));
+    const { model, t } = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A"), ev.ask("r1", "toolu_s", "a1"), ev.answer("r1", "allow"), ev.use("toolu_s", "Bash", {}, "toolu_A")]);
+    expect(model.findToolCall("toolu_s")).toEqual(expect.objectContaining({ status: "running", permission: expect.objectContaining({ state: "allowed" }) }));
     expect(recordOf(t, "toolu_A")?.permissionHistory).toEqual([{ requestId: "r1", toolName: "Bash", toolUseId: "toolu_s", state: "allowed", decidedBy: "user" }]);
   });
 
   it("a withdrawn request is cancelled", () => {
-    const { state } = run([...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1"), { kind: "permission_cancelled", requestId: "r1" }]);
-    expect(findToolCall(state, "t1")).toEqual(expect.objectContaining({ status: "running", permission: { requestId: "r1", state: "cancelled" } }));
+    const { model } = run([...start, ev.use("t1", "Bash", {}), ev.ask("r1", "t1"), { kind: "permission_cancelled", requestId: "r1" }]);
+    expect(model.findToolCall("t1")).toEqual(expect.objectContaining({ status: "running", permission: { requestId: "r1", state: "cancelled" } }));
   });
 });
 
@@ -552,27 +556,34 @@ describe("session", () => {
 });
 
 describe("purity", () => {
-  it("a state never changes after it is returned, and reducing it again forks cleanly", () => {
-    const base = run([...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A")]).state;
-    const snapshot = JSON.stringify(toTranscript(base));
-    const a = reduce(base, ev.use("toolu_x", "Bash", {}, "toolu_A"));
-    const b = reduce(base, ev.use("toolu_y", "Bash", {}, "toolu_A"));
-    expect(JSON.stringify(toTranscript(base))).toBe(snapshot);
-    expect(findToolCall(base, "toolu_x")).toBeUndefined();
-    expect(findToolCall(a, "toolu_y")).toBeUndefined();
-    expect(recordOf(toTranscript(b), "toolu_A")?.blocks.map((x) => x.id)).toEqual(["toolu_y"]);
-    const a2 = reduce(a, ev.result("toolu_x", "ok", "toolu_A"));
-    expect(findToolCall(a2, "toolu_x")?.status).toBe("completed");
-    expect(findToolCall(a, "toolu_x")?.status).toBe("running");
+  it("a transcript never changes after it is built, and models built from the same events go their own ways", () => {
+    const events = [...start, ev.agent("toolu_A", "fg"), ev.started("a1", "toolu_A")];
+    const [a, b] = branches(events, [], []);
+    const shown = a.transcript();
+    const snapshot = JSON.stringify(shown);
+    a.apply([ev.use("toolu_x", "Bash", {}, "toolu_A")]);
+    b.apply([ev.use("toolu_y", "Bash", {}, "toolu_A")]);
+    expect(JSON.stringify(shown)).toBe(snapshot);
+    expect(recordOf(shown, "toolu_A")?.blocks).toEqual([]);
+    expect(a.findToolCall("toolu_y")).toBeUndefined();
+    expect(b.findToolCall("toolu_x")).toBeUndefined();
+    expect(recordOf(a.transcript(), "toolu_A")?.blocks.map((x) => x.id)).toEqual(["toolu_x"]);
+    expect(recordOf(b.transcript(), "toolu_A")?.blocks.map((x) => x.id)).toEqual(["toolu_y"]);
+    const running = a.transcript();
+    a.apply([ev.result("toolu_x", "ok", "toolu_A")]);
+    expect(a.findToolCall("toolu_x")?.status).toBe("completed");
+    expect(recordOf(running, "toolu_A")?.blocks[0]?.call?.status).toBe("running");
   });
 
   it("an update inside one card shares every other block", () => {
-    const before = run([...start, ev.agent("toolu_A", "a"), ev.agent("toolu_B", "b"), ev.started("a1", "toolu_A"), ev.started("b1", "toolu_B")]).state;
-    const after = reduce(before, ev.progress("a1", "moving"));
-    const [t0, t1] = [toTranscript(before), toTranscript(after)];
+    const { model, t: t0 } = run([...start, ev.agent("toolu_A", "a"), ev.agent("toolu_B", "b"), ev.started("a1", "toolu_A"), ev.started("b1", "toolu_B")]);
+    model.apply([ev.progress("a1", "moving")]);
+    const t1 = model.transcript();
     expect(t1.blocks[2]).toBe(t0.blocks[2]);
     expect(t1.blocks[0]).toBe(t0.blocks[0]);
     expect(t1.blocks[1]).not.toBe(t0.blocks[1]);
-    expect(toTranscript(after)).toBe(t1);
+    expect(recordOf(t0, "toolu_A")?.progressLine).toBeUndefined();
+    expect(recordOf(t1, "toolu_A")?.progressLine).toBe("moving");
+    expect(model.transcript()).toBe(t1);
   });
 });

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Block, SubagentRecord, ToolCallRecord, Transcript } from "../../src/shared/transcript.js";
-import { createSessionState, reduceAll, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { modelOf, type SessionModel } from "../../src/main/hub/index.js";
 import { readStdinRecording, recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { readJsonlLines, type Recording } from "../support/recordings.js";
 
@@ -17,7 +17,9 @@ export interface Replayed {
   readonly lines: readonly Line[];
   readonly stdinLines: readonly Line[];
   readonly events: readonly ClientEvent[];
-  readonly state: SessionState;
+  /** The model after every event: a test that applies more to it changes it (build another with modelOf(events) to branch). */
+  readonly model: SessionModel;
+  /** The transcript after every event, taken before any test applied more. */
   readonly transcript: Transcript;
 }
 
@@ -29,15 +31,15 @@ export function replayRecording(r: Recording): Replayed[] {
     const stdinText = existsSync(stdinFile) ? readJsonlLines(stdinFile) : [];
     const stdin = existsSync(stdinFile) ? readStdinRecording(stdinText) : undefined;
     const events = recordingEvents(streamLines, stdin);
-    const state = reduceAll(createSessionState(), events);
+    const model = modelOf(events);
     return {
       label: `${r.name}/${streamFile.split("/").pop() ?? ""}`,
       dir: r.dir,
       lines: streamLines.map((l) => JSON.parse(l.text) as Line),
       stdinLines: stdinText.map((l) => JSON.parse(l.text) as Line),
       events,
-      state,
-      transcript: toTranscript(state),
+      model,
+      transcript: model.transcript(),
     };
   });
 }
@@ -196,14 +198,27 @@ export const ev = {
   }),
 };
 
-/** The transcript, as JSON, that `events` build from a new state: what every other path must match. */
+/** The transcript, as JSON, that `events` build in a new model: what every other path must match. */
 export function freshJson(events: readonly ClientEvent[]): string {
-  return JSON.stringify(toTranscript(reduceAll(createSessionState(), events)));
+  return JSON.stringify(modelOf(events).transcript());
 }
 
-export function run(events: readonly ClientEvent[]): { state: SessionState; t: Transcript } {
-  const state = reduceAll(createSessionState(), events);
-  return { state, t: toTranscript(state) };
+/** A new model with `events` applied, and its transcript. */
+export function run(events: readonly ClientEvent[]): { model: SessionModel; t: Transcript } {
+  const model = modelOf(events);
+  return { model, t: model.transcript() };
+}
+
+/**
+ * One new model per tail, each after `prefix` (one apply) and then its tail (another): what a test
+ * that once reduced one state two ways builds now, since a model keeps no earlier state.
+ */
+export function branches<Tails extends readonly (readonly ClientEvent[])[]>(prefix: readonly ClientEvent[], ...tails: Tails): { [K in keyof Tails]: SessionModel } {
+  return tails.map((tail) => {
+    const model = modelOf(prefix);
+    model.apply(tail);
+    return model;
+  }) as { [K in keyof Tails]: SessionModel };
 }
 
 /** A session with two parallel agents doing `steps` nested tool calls each, then finishing. */

@@ -1,6 +1,6 @@
-// A live tab reduces the events of one stdout read together: the client emits a read's lines one
-// by one, synchronously, and the tab reduces them in one step once the read is handled, or as soon
-// as anything reads its state. These tests emit a committed recording's events the way the client
+// A live tab applies the events of one stdout read together: the client emits a read's lines one
+// by one, synchronously, and the tab applies them to its model in one flush once the read is
+// handled, or as soon as anything reads the model. These tests emit a committed recording's events the way the client
 // does, without a process, and check what a window would see.
 
 import { describe, expect, it } from "vitest";
@@ -47,14 +47,14 @@ function parallelAgentEvents(): ClientEvent[] {
   return recordingEvents(readJsonlLines(recording.streamFiles[0] as string));
 }
 
-describe("a live tab reduces each stdout read in one step", () => {
+describe("a live tab applies each stdout read in one step", () => {
   it("a burst of lines is one change for the window, and the transcript is the one each event in turn builds", async () => {
     const events = parallelAgentEvents();
     const half = Math.floor(events.length / 2);
     const { session, client, changes } = liveTab();
 
     client.emitRead(events.slice(0, half));
-    await Promise.resolve(); // the read is handled: its events are reduced once
+    await Promise.resolve(); // the read is handled: its events are applied in one flush
     expect(changes()).toBe(1);
     client.emitRead(events.slice(half));
     await Promise.resolve();
@@ -72,7 +72,7 @@ describe("a live tab reduces each stdout read in one step", () => {
     expect(changes()).toBe(1);
   });
 
-  it("an event the reducer cannot take is reported in the Console, and the rest of its read is kept", async () => {
+  it("an event the model cannot take is reported in the Console, and every other event of its read is applied", async () => {
     const events = parallelAgentEvents();
     const { session, client, log } = liveTab();
     const broken = { kind: "assistant_block", messageId: "msg_broken", parentToolUseId: null } as unknown as ClientEvent; // no block

@@ -9,7 +9,7 @@ import { LongTurns, LongTurnMs } from "../../src/renderer/longTurns.js";
 import { setTabs, useApp } from "../../src/renderer/store/appStore.js";
 import { enqueueDelta, flushDeltas } from "../../src/renderer/store/deltaQueue.js";
 import { statusText } from "../../src/renderer/panels/Toolbar.js";
-import { createSessionState, reduce, toTranscript, type SessionState } from "../../src/main/hub/index.js";
+import { SessionModel } from "../../src/main/hub/index.js";
 import { ev } from "./hubTestKit.js";
 
 let sent: string[] = [];
@@ -100,11 +100,11 @@ describe("'a long turn ended' waits for the last background agent", () => {
 
   function notificationsOver(events: readonly { event: ClientEvent; at: number }[]): number[] {
     const turns = new LongTurns();
-    let state: SessionState = createSessionState();
+    const model = new SessionModel();
     const at: number[] = [];
     for (const { event, at: now } of events) {
-      state = reduce(state, event);
-      if (turns.update("t1", toTranscript(state).status, now)) at.push(now);
+      model.apply([event]);
+      if (turns.update("t1", model.transcript().status, now)) at.push(now);
     }
     return at;
   }

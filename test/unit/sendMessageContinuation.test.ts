@@ -9,7 +9,7 @@
 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createSessionState, reduceAll, toTranscript } from "../../src/main/hub/index.js";
+import { modelOf } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import type { SubagentRecord } from "../../src/shared/transcript.js";
@@ -52,7 +52,7 @@ function recorded(name: string): Recorded {
 
 /** The Agent call's card after the first `count` stdout lines, as the live hub has it. */
 function cardAfter(rec: Recorded, count: number): SubagentRecord | undefined {
-  return recordOf(toTranscript(reduceAll(createSessionState(), recordingEvents(rec.raw.slice(0, count)))), rec.agentCall);
+  return recordOf(modelOf(recordingEvents(rec.raw.slice(0, count))).transcript(), rec.agentCall);
 }
 
 /** The subagent's tool calls and answers among lines [from, to). */

@@ -10,7 +10,7 @@ import type { HistoryProblem } from "../history/problems.js";
 import { listSessionsWithProblems } from "../history/sessionList.js";
 import { shareResultText } from "../history/sharedStrings.js";
 import { followTranscript, type Follower } from "../history/tail.js";
-import { createSessionState, reduceAll } from "../hub/index.js";
+import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../store/audit.js";
 import type { AuditReader } from "../store/auditTrail.js";
 import type { StoreClient } from "../store/storeClient.js";
@@ -132,21 +132,12 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
 
 function restoredFrom(session: HistorySession, audit: SessionAudit | undefined): RestoredSession {
   let follower: Follower | undefined;
-  // annotatedTranscript builds new objects each call: compute once per change of session state.
-  let cachedFor = session.state;
-  let cachedLoaded = session.loaded.size;
-  let cached = annotatedTranscript(session);
+  const cwd = annotatedTranscript(session).cwd;
   return {
     sessionId: session.sessionId,
-    ...(cached.cwd !== undefined ? { cwd: cached.cwd } : {}),
-    transcript() {
-      if (session.state !== cachedFor || session.loaded.size !== cachedLoaded) {
-        cachedFor = session.state;
-        cachedLoaded = session.loaded.size;
-        cached = annotatedTranscript(session);
-      }
-      return cached;
-    },
+    ...(cwd !== undefined ? { cwd } : {}),
+    // The same object until the session changes (annotatedTranscript keeps it).
+    transcript: () => annotatedTranscript(session),
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
     problems: () => session.problems,
     follow(onChange, onError) {
@@ -164,12 +155,12 @@ function followSession(session: HistorySession, audit: SessionAudit | undefined,
     ...(session.overlay !== undefined ? { overlay: session.overlay } : {}),
     ...(audit !== undefined ? { audit } : {}),
     onEvents: (events) => {
-      session.state = reduceAll(session.state, events.map(shareResultText));
+      session.model.apply(events.map(shareResultText));
       onChange();
     },
     onReset: () => {
-      // Truncated or replaced: the file is read again from its start into a new session state.
-      session.state = createSessionState({ sessionId: session.sessionId });
+      // Truncated or replaced: the file is read again from its start into a new session model.
+      session.model = new SessionModel({ sessionId: session.sessionId });
       session.loaded.clear();
       onChange();
     },

@@ -1,7 +1,7 @@
-// One live tab: a running CLI (ClaudeClient) and the hub state its events build. Everything the
-// client says goes through the reducer; stderr, protocol problems and the client's own log go to
-// the Console. What the stream leaves out (nested agents' messages, capped steps) is read from
-// the session's sidechain files when a card asks, and fed through the same reducer.
+// One live tab: a running CLI (ClaudeClient) and the hub's session model its events build.
+// Everything the client says goes through the model; stderr, protocol problems and the client's
+// own log go to the Console. What the stream leaves out (nested agents' messages, capped steps) is
+// read from the session's sidechain files when a card asks, and applied to the same model.
 
 import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent, PermissionRequestEvent } from "../../shared/events.js";
@@ -11,7 +11,7 @@ import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from ".
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
-import { agentKilled, createSessionState, findToolCall, reduceAllConsuming, toTranscript, turnRunning, type SessionState } from "../hub/index.js";
+import { SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
@@ -42,13 +42,12 @@ const WorkflowPollMs = 1000;
 
 export class LiveSession {
   readonly client: ClaudeClient;
-  /** The state of every event reduced so far; `state` adds the pending ones first. */
-  private reduced: SessionState;
+  /** Every event applied so far; `model` applies the pending ones first. */
+  private readonly applied: SessionModel;
   /**
-   * Events the client emitted since the last reduction. The client emits a stdout read's lines one
-   * by one, synchronously; they are reduced together, in one step, once that read is handled (or
-   * as soon as anything reads the state). A burst of subagent lines then costs one state, not one
-   * per line.
+   * Events the client emitted since the last flush. The client emits a stdout read's lines one by
+   * one, synchronously; they are applied together once that read is handled (or as soon as
+   * anything reads the model), so a burst of subagent lines tells the window once, not per line.
    */
   private pending: ClientEvent[] = [];
   private init: InitializeResult | undefined;
@@ -70,7 +69,7 @@ export class LiveSession {
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
     const stderr = stderrLines((line) => log.add({ level: "warning", source: "cli-stderr", message: line, tabId }));
-    this.reduced = createSessionState(options.client.resume ? { sessionId: options.client.resume } : undefined);
+    this.applied = new SessionModel(options.client.resume ? { sessionId: options.client.resume } : undefined);
     const create = options.createClient ?? ((o: ClaudeClientOptions) => new ClaudeClient(o));
     this.client = create({
       ...options.client,
@@ -87,7 +86,7 @@ export class LiveSession {
 
   /** The hub's transcript; records with nothing streamed carry their sidechain path (see SubagentRecord). */
   get transcript(): Transcript {
-    const base = toTranscript(this.state);
+    const base = this.model.transcript();
     const cached = this.annotated;
     if (cached !== undefined && cached.from === base && cached.asked === this.asked.size) return cached.result;
     const result = withSidechainPaths(base, this.offeredSidechains());
@@ -95,7 +94,7 @@ export class LiveSession {
     return result;
   }
   get sessionId(): string | undefined {
-    return this.client.sessionId ?? (this.state.meta.sessionId || undefined);
+    return this.client.sessionId ?? (this.model.meta.sessionId || undefined);
   }
   get initialize(): InitializeResult | undefined {
     return this.init;
@@ -103,7 +102,7 @@ export class LiveSession {
 
   /** The type of the subagent with this agent id, if the session has its record. */
   agentTypeOf(agentId: string): string | undefined {
-    const record = agentRecordOf(toTranscript(this.state), agentId);
+    const record = agentRecordOf(this.model.transcript(), agentId);
     return record === undefined || record.subagentType === "" ? undefined : record.subagentType;
   }
 
@@ -138,7 +137,7 @@ export class LiveSession {
     const events = run !== undefined ? await this.readWorkflow(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.record(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return this.asShown(now.blocks);
-    return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", agentKilled(this.state, toolUseId)));
+    return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", this.model.agentKilled(toolUseId)));
   }
 
   /**
@@ -158,7 +157,7 @@ export class LiveSession {
    */
   async interrupt(): Promise<InterruptReceipt> {
     this.noteInterrupt();
-    const ended = turnRunning(this.state) ? this.nextTurnEnd() : undefined;
+    const ended = this.model.turnRunning ? this.nextTurnEnd() : undefined;
     try {
       const receipt = await this.client.interrupt();
       if (ended !== undefined) await ended.settled(this.options.interruptSettleMs ?? InterruptSettleMs);
@@ -236,7 +235,7 @@ export class LiveSession {
     this.asking.delete(event.requestId);
     const sessionId = this.sessionId;
     if (request === undefined || sessionId === undefined) return;
-    const agentToolUseId = request.agentId === undefined ? undefined : agentCallOf(toTranscript(this.state), request.agentId);
+    const agentToolUseId = request.agentId === undefined ? undefined : agentCallOf(this.model.transcript(), request.agentId);
     trail.permission({
       sessionId,
       requestId: request.requestId,
@@ -264,40 +263,27 @@ export class LiveSession {
     );
   }
 
-  private get state(): SessionState {
+  private get model(): SessionModel {
     this.flush();
-    return this.reduced;
+    return this.applied;
   }
 
-  /**
-   * Reduces the pending events (see `pending`). A step that fails leaves the state as it was, so
-   * then the events go one by one: the one that fails is reported, every other is kept.
-   */
+  /** Applies the pending events (see `pending`) one at a time: one that fails is reported, every other is kept. */
   private flush(): void {
     const events = this.pending;
     if (events.length === 0) return;
     this.pending = [];
-    const from = this.reduced;
-    let next: SessionState;
-    // Only the newest state is ever read here, so older ones are used up (their journal let go).
-    try {
-      next = reduceAllConsuming(from, events);
-    } catch {
-      next = from;
-      for (const event of events) {
-        try {
-          next = reduceAllConsuming(next, [event]);
-        } catch (error) {
-          this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
-        }
+    for (const event of events) {
+      try {
+        this.applied.apply([event]);
+      } catch (error) {
+        this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
       }
     }
-    if (next === from) return;
-    this.reduced = next;
     this.options.onChange();
   }
 
-  /** Events read from disk, through the same reducer (lines seen live are kept once), after the live ones before them. */
+  /** Events read from disk, applied to the same model (lines seen live are kept once), after the live ones before them. */
   private absorb(events: readonly ClientEvent[]): void {
     if (events.length === 0 || this.stopped) return;
     for (const event of events) this.pending.push(event);
@@ -305,14 +291,14 @@ export class LiveSession {
   }
 
   private record(toolUseId: string): SubagentRecord | undefined {
-    return findToolCall(this.state, toolUseId)?.subagent;
+    return this.model.findToolCall(toolUseId)?.subagent;
   }
 
   private location(): SidechainLocation | undefined {
     const { projectsDir } = this.options;
     const sessionId = this.sessionId;
     if (projectsDir === undefined || sessionId === undefined) return undefined;
-    const reported = this.state.meta.cwd;
+    const reported = this.model.meta.cwd;
     const cwds = [...(reported ? [reported] : []), this.options.client.cwd];
     return { projectsDir, cwds, sessionId };
   }
@@ -366,7 +352,7 @@ export class LiveSession {
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
   private workflowRun(toolUseId: string, where: SidechainLocation): string | undefined {
-    const runId = workflowLaunchOf(findToolCall(this.state, toolUseId)?.result?.structured)?.runId;
+    const runId = workflowLaunchOf(this.model.findToolCall(toolUseId)?.result?.structured)?.runId;
     return runId === undefined ? undefined : workflowRunPath(where, runId);
   }
 
@@ -391,7 +377,7 @@ export class LiveSession {
       if (
         this.asked.has(toolUseId) ||
         (record !== undefined && (!stepsNotStreamed(record) || record.spawnDepth === 1)) ||
-        (record === undefined && findToolCall(this.state, toolUseId) !== undefined)
+        (record === undefined && this.model.findToolCall(toolUseId) !== undefined)
       ) {
         this.unstreamed.delete(toolUseId);
         continue;

@@ -3,7 +3,7 @@
 
 import { readFile } from "node:fs/promises";
 import { createLineFramer, type LineProblem } from "../cli/lineFramer.js";
-import { createSessionState, reduceAllInSteps, toTranscript } from "../hub/index.js";
+import { modelOf } from "../hub/index.js";
 import { readStdinRecording, recordingEvents, type RecordedLine } from "../hub/recordingEvents.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
 import { terminalJson } from "../../shared/terminalText.js";
@@ -42,7 +42,7 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
   for (const e of events) {
     if (e.kind === "protocol_problem") io.stderr(`baton replay: ${parsed.stream}:${e.lineNumber}: ${e.reason}\n`);
   }
-  const transcript = toTranscript(reduceAllInSteps(createSessionState(), events));
+  const transcript = modelOf(events).transcript();
   io.stdout(parsed.json ? `${terminalJson(transcript, 2)}\n` : renderTranscriptTree(transcript));
   return ExitCode.ok;
 }

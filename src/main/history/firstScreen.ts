@@ -11,7 +11,7 @@ import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import { windowSidechainFiles } from "./firstScreenSidechains.js";
 import { TailLineParser, chooseStart, oldestStart, windowLine, type WindowLine } from "./firstScreenWindow.js";
-import { createHistorySession, MainFileReducer, type HistorySession } from "./historySession.js";
+import { createHistorySession, MainFileReader, type HistorySession } from "./historySession.js";
 import { emptyStats, readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { sessionIdFromPath } from "./projectsDir.js";
@@ -143,20 +143,20 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   // Fork cards and side notes go between the lines (lineInserts.ts); the window shows those it places.
   const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, tail.problems);
   const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
-  const reducer = new MainFileReducer(sessionId, mapper);
+  const reader = new MainFileReader(sessionId, mapper);
   const overlay = AuditOverlay.from(options.audit);
-  if (head?.title !== undefined) reducer.add([head.title]);
+  if (head?.title !== undefined) reader.add([head.title]);
   const seen = new Set<string>();
   for (const line of tail.lines) {
     const mapped = mapper.map(line.value);
     const events = overlay === undefined ? mapped : overlay.apply(mapped);
-    reducer.add(tail.complete ? events : windowEvents(events, seen, head?.mapper.facts.customTitle !== undefined));
+    reader.add(tail.complete ? events : windowEvents(events, seen, head?.mapper.facts.customTitle !== undefined));
   }
-  if (tail.complete) reducer.add(mapper.insertedAtEnd());
+  if (tail.complete) reader.add(mapper.insertedAtEnd());
   const finished = options.live !== true;
-  const state = reducer.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
+  const model = reader.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
   const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls, tail.problems);
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished, state, mapper, offset: tail.endOffset, files, problems: tail.problems, ...(overlay !== undefined ? { overlay } : {}) });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, mapper, offset: tail.endOffset, files, problems: tail.problems, ...(overlay !== undefined ? { overlay } : {}) });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
   if (tail.complete) await linkForkedSidechains(session);
   const transcript = annotatedTranscript(session);

@@ -2,7 +2,6 @@
 // capped one (export prints everything; the live model keeps at most MaxNestedBlocks per card).
 
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
-import { findToolCall } from "../hub/index.js";
 import type { HistorySession } from "./historySession.js";
 import { annotatedTranscript } from "./restore.js";
 
@@ -21,7 +20,7 @@ function expand(session: HistorySession, blocks: readonly Block[]): readonly Blo
 
 function expandRecord(session: HistorySession, record: SubagentRecord): SubagentRecord {
   // Records inside a full list were rebuilt on their own; the session's copy knows more.
-  const known = findToolCall(session.state, record.toolUseId)?.subagent ?? record;
+  const known = session.model.findToolCall(record.toolUseId)?.subagent ?? record;
   const agentId = session.links.get(record.toolUseId)?.agentId;
   const base = known.taskId === "" && agentId !== undefined ? { ...known, taskId: agentId } : known;
   const full = session.loaded.get(record.toolUseId);

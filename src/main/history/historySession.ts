@@ -1,12 +1,12 @@
-// A restored session: the hub state built from the main file, plus where each subagent's own
-// transcript can be read from. Sidechains are fed through the same reducer when asked for
-// (lazily, when a card is opened) or all at once (export).
+// A restored session: the hub's session model built from the main file, plus where each
+// subagent's own transcript can be read from. Sidechains are applied to the same model when asked
+// for (lazily, when a card is opened) or all at once (export).
 
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { agentKilled, createSessionState, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript, type SessionState } from "../hub/index.js";
+import { modelOf, SessionModel } from "../hub/index.js";
 import { isRejection, type AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper, type AgentCall } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
@@ -21,7 +21,8 @@ export interface HistorySession {
   readonly projectDir: string;
   /** The file is complete: nothing still runs, so open calls end as stopped. */
   readonly finished: boolean;
-  state: SessionState;
+  /** Replaced when a followed file is truncated and read again (historySource.ts). */
+  model: SessionModel;
   /** The main file's mapper and where its reading stopped, to follow a file that still grows. */
   readonly mapper: DiskMapper;
   readonly offset: number;
@@ -42,34 +43,29 @@ export interface HistorySession {
 
 const ExitEvent: ClientEvent = { kind: "process_exit", code: 0, signal: null };
 
-/**
- * Reduces the events of a main file's lines as they are read, so no event list is kept. Only the
- * newest state is ever read, so each line's step uses up the one before (reduceAllConsuming): the
- * values a step replaces are let go at once instead of kept in the journal.
- */
-export class MainFileReducer {
-  private state: SessionState;
+/** Applies the events of a main file's lines as they are read, so no event list is kept. */
+export class MainFileReader {
+  private readonly model: SessionModel;
 
   constructor(
     readonly sessionId: string,
     readonly mapper: DiskMapper,
   ) {
-    this.state = createSessionState({ sessionId });
+    this.model = new SessionModel({ sessionId });
   }
 
   add(events: readonly ClientEvent[]): void {
-    this.state = reduceAllConsuming(this.state, events.map(shareResultText));
+    this.model.apply(events.map(shareResultText));
   }
 
   /**
-   * The state once every line is in. The init went out before the file said which model and mode it
-   * used; now it has, so it is reduced again (the init only sets the header). A finished session's
-   * process has exited: open calls end as stopped.
+   * The model once every line is in; call it once. The init went out before the file said which
+   * model and mode it used; now it has, so it is applied again (the init only sets the header). A
+   * finished session's process has exited: open calls end as stopped.
    */
-  finish(finished: boolean, init: SessionInitEvent = this.mapper.initEvent()): SessionState {
-    let state = reduce(this.state, init);
-    if (finished) state = reduce(state, ExitEvent);
-    return state;
+  finish(finished: boolean, init: SessionInitEvent = this.mapper.initEvent()): SessionModel {
+    this.model.apply(finished ? [init, ExitEvent] : [init]);
+    return this.model;
   }
 }
 
@@ -78,15 +74,14 @@ export function createHistorySession(init: {
   path: string;
   projectDir: string;
   finished: boolean;
-  /** The main file's lines reduced (see MainFileReducer.finish). */
-  state: SessionState;
+  /** The main file's lines applied (see MainFileReader.finish). */
+  model: SessionModel;
   mapper: DiskMapper;
   offset: number;
   files: readonly SidechainFile[];
   problems: HistoryProblem[];
   overlay?: AuditOverlay;
 }): HistorySession {
-  const state = init.state;
   init.problems.push(...tooDeepProblems(init.path, init.mapper.tooDeepLines), ...unknownSystemProblems(init.path, init.mapper.unknownSystemSubtypes));
   const calls = new Map(init.mapper.agentCalls);
   const embedded = new Map(init.mapper.embeddedSidechains);
@@ -100,7 +95,7 @@ export function createHistorySession(init: {
     path: init.path,
     projectDir: init.projectDir,
     finished: init.finished,
-    state,
+    model: init.model,
     mapper: init.mapper,
     offset: init.offset,
     calls,
@@ -122,7 +117,7 @@ export function sidechainSource(session: HistorySession, toolUseId: string): str
 }
 
 /**
- * Reads the subagent of `toolUseId` and feeds it through the reducer: its record gets its blocks
+ * Reads the subagent of `toolUseId` and applies it to the session's model: its record gets its blocks
  * (at most MaxNestedBlocks; older ones counted as dropped). Returns the full block list.
  * A subagent with nothing on disk returns [] and stays a summary.
  */
@@ -135,11 +130,10 @@ export async function loadSubagentBlocks(session: HistorySession, toolUseId: str
     session.loaded.set(toolUseId, []);
     return [];
   }
-  let state = reduceAll(session.state, events);
+  session.model.apply(events);
   // The session has ended: calls inside this subagent that never got a result stopped with it.
-  if (session.finished) state = reduce(state, ExitEvent);
-  session.state = state;
-  const blocks = ownBlocks(session.sessionId, toolUseId, events, true, agentKilled(state, toolUseId));
+  if (session.finished) session.model.apply([ExitEvent]);
+  const blocks = ownBlocks(session.sessionId, toolUseId, events, true, session.model.agentKilled(toolUseId));
   session.loaded.set(toolUseId, blocks);
   return blocks;
 }
@@ -154,7 +148,7 @@ export async function loadAllSubagents(session: HistorySession): Promise<void> {
 }
 
 export function currentTranscript(session: HistorySession): Transcript {
-  return toTranscript(session.state);
+  return session.model.transcript();
 }
 
 /** A nested agent's call lives in its parent's sidechain: load sidechains until it shows up. */
@@ -194,11 +188,11 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
 }
 
 /**
- * A subagent's blocks without its record's cap: its events reduced as a session of their own (its
+ * A subagent's blocks without its record's cap: its events applied as a session of their own (its
  * parent id → top level), so ids and shapes match the record's blocks. An ended agent's open calls
  * end as stopped. Used for a restored session's sidechains and a live one's (liveSidechains.ts).
  * `cut`: the agent was killed (agentKilled: TaskStop, an interrupt), so the rejections of its own
- * calls are the cut, not refusals: left out, the calls stop with it, as in the session's state.
+ * calls are the cut, not refusals: left out, the calls stop with it, as in the session's model.
  */
 export function ownBlocks(sessionId: string, toolUseId: string, events: readonly ClientEvent[], ended: boolean, cut = false): readonly Block[] {
   const own: ClientEvent[] = [];
@@ -211,5 +205,5 @@ export function ownBlocks(sessionId: string, toolUseId: string, events: readonly
     else if (event.kind !== "user_prompt") own.push({ ...event, parentToolUseId: null });
   }
   if (ended) own.push(ExitEvent);
-  return toTranscript(reduceAllInSteps(createSessionState({ sessionId }), own)).blocks;
+  return modelOf(own, { sessionId }).transcript().blocks;
 }

@@ -9,7 +9,7 @@ import type { SessionAudit } from "../store/audit.js";
 import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import {
-  MainFileReducer,
+  MainFileReader,
   createHistorySession,
   currentTranscript,
   loadAllSubagents,
@@ -116,9 +116,9 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   sidechains.catch(() => undefined);
   const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, skipped);
   const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
-  // Each line goes through the reducer as it is read: neither the file's text nor its events are
+  // Each line is applied to the model as it is read: neither the file's text nor its events are
   // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
-  const reducer = new MainFileReducer(sessionId, mapper);
+  const reader = new MainFileReader(sessionId, mapper);
   const overlay = AuditOverlay.from(options.audit);
   const signal = options.signal;
   let offset = 0;
@@ -128,7 +128,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
       chunkBytes: RestoreChunkBytes,
       onRecord: ({ value }) => {
         const events = mapper.map(value);
-        reducer.add(overlay === undefined ? events : overlay.apply(events));
+        reader.add(overlay === undefined ? events : overlay.apply(events));
         return signal?.aborted !== true;
       },
     });
@@ -138,8 +138,8 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
     throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
   }
   signal?.throwIfAborted();
-  reducer.add(mapper.insertedAtEnd());
-  const state = reducer.finish(options.live !== true);
+  reader.add(mapper.insertedAtEnd());
+  const model = reader.finish(options.live !== true);
   if (mapper.unlinkedSidechainLines > 0) {
     problems.push({
       kind: "unlinked_sidechain_rows",
@@ -151,7 +151,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const files = await sidechains;
   problems.push(...skipped);
   signal?.throwIfAborted();
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, state, mapper, offset, files, problems, ...(overlay !== undefined ? { overlay } : {}) });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, mapper, offset, files, problems, ...(overlay !== undefined ? { overlay } : {}) });
   await linkForkedSidechains(session);
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);
@@ -179,7 +179,7 @@ function reportUnlinked(session: HistorySession): void {
   }
 }
 
-const annotated = new WeakMap<HistorySession, { state: unknown; loaded: number; links: number; transcript: Transcript }>();
+const annotated = new WeakMap<HistorySession, { from: Transcript; loaded: number; links: number; transcript: Transcript }>();
 
 /**
  * The session's transcript with `sidechainPath` on every card whose transcript is not loaded yet.
@@ -187,12 +187,12 @@ const annotated = new WeakMap<HistorySession, { state: unknown; loaded: number; 
  */
 export function annotatedTranscript(session: HistorySession): Transcript {
   const cached = annotated.get(session);
-  if (cached !== undefined && cached.state === session.state && cached.loaded === session.loaded.size && cached.links === session.links.size) {
+  const transcript = currentTranscript(session);
+  if (cached !== undefined && cached.from === transcript && cached.loaded === session.loaded.size && cached.links === session.links.size) {
     return cached.transcript;
   }
-  const transcript = currentTranscript(session);
   const result = { ...transcript, blocks: annotateBlocks(session, transcript.blocks) };
-  annotated.set(session, { state: session.state, loaded: session.loaded.size, links: session.links.size, transcript: result });
+  annotated.set(session, { from: transcript, loaded: session.loaded.size, links: session.links.size, transcript: result });
   return result;
 }
 

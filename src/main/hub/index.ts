@@ -1,3 +1,2 @@
-// The hub: one pure reducer that turns ClientEvents (live or from history) into the Transcript.
-export { createSessionState, turnRunning, type SessionState } from "./state.js";
-export { agentKilled, findToolCall, reduce, reduceAll, reduceAllConsuming, reduceAllInSteps, toTranscript } from "./reduce.js";
+// The hub: a session model that applies ClientEvents (live or from history) in place and builds the Transcript on request.
+export { modelOf, SessionModel, type SessionMeta } from "./session.js";

@@ -1,11 +1,32 @@
-// Builds the Transcript's blocks from the store on demand. Built blocks and lists are cached on
-// their nodes until a change marks them stale (tree.ts), so a block that did not change is the
-// same object in every transcript that shows it.
+// Builds the Transcript from the model on demand. Built blocks and lists are cached on their nodes
+// until a change marks them stale (tree.ts), so a block that did not change is the same object in
+// every transcript that shows it, and a transcript built earlier never changes.
 
-import type { Block } from "../../shared/transcript.js";
+import type { Block, Transcript } from "../../shared/transcript.js";
 import { withProgress } from "./progress.js";
+import type { SessionModel } from "./session.js";
 import { callWithSubagent, recordWithBlocks } from "./shapes.js";
 import type { BlockList, Node } from "./store.js";
+
+export function transcriptOf(s: SessionModel): Transcript {
+  const m = s.meta;
+  const cost = s.costBefore + (s.costThisProcess ?? 0);
+  return {
+    sessionId: m.sessionId,
+    ...(m.cwd === undefined ? {} : { cwd: m.cwd }),
+    ...(m.model === undefined ? {} : { model: m.model }),
+    ...(m.title === undefined ? {} : { title: m.title }),
+    ...(m.permissionMode === undefined ? {} : { permissionMode: m.permissionMode }),
+    status: m.status,
+    blocks: blocksOf(s.store.top),
+    ...(m.usage === undefined ? {} : { usage: m.usage }),
+    ...(m.contextUsage === undefined ? {} : { contextUsage: m.contextUsage }),
+    ...(m.contextWindow === undefined ? {} : { contextWindow: m.contextWindow }),
+    ...(m.subagentStats === undefined ? {} : { subagentStats: m.subagentStats }),
+    ...(m.backgroundAgents === undefined ? {} : { backgroundAgents: m.backgroundAgents }),
+    ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
+  };
+}
 
 export function blocksOf(list: BlockList): readonly Block[] {
   if (list.built !== undefined) return list.built;

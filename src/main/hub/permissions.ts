@@ -5,78 +5,78 @@
 
 import type { PermissionCancelledEvent, PermissionDeniedEvent, PermissionRequestEvent, PermissionResolvedEvent, PolicyDecisionEvent } from "../../shared/events.js";
 import type { PermissionState, SubagentRecord } from "../../shared/transcript.js";
-import { editCall, findAnyCall, type Draft } from "./draft.js";
+import { editCall, findAnyCall } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { agentToolUseId, editRecordById } from "./subagentRecords.js";
 import { statusForPermission } from "./toolCalls.js";
-import { writeMap } from "./undoLog.js";
 
-export function onPermissionRequest(d: Draft, ev: PermissionRequestEvent): void {
-  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
-  writeMap(d.log, d.store.permissions, ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
-  setPermission(d, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined }, agentCall);
+export function onPermissionRequest(s: SessionModel, ev: PermissionRequestEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(s, ev.agentId, undefined);
+  s.store.permissions.set(ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
+  setPermission(s, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId: ev.requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "asked" as const, decidedBy: undefined };
-    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+    editRecordById(s, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
   }
 }
 
-export function onPermissionResolved(d: Draft, ev: PermissionResolvedEvent): void {
+export function onPermissionResolved(s: SessionModel, ev: PermissionResolvedEvent): void {
   const state: PermissionState = {
     requestId: ev.requestId,
     state: ev.behavior === "allow" ? "allowed" : "denied",
     decidedBy: ev.decidedBy,
     message: ev.message,
   };
-  settle(d, ev.requestId, state);
+  settle(s, ev.requestId, state);
 }
 
 /**
  * A call the CLI refused without asking (2.1.332 `system/permission_denied`: plan mode, auto
  * mode): denied on its card, with the CLI's reason, and in the refused subagent's history.
  */
-export function onPermissionDenied(d: Draft, ev: PermissionDeniedEvent): void {
-  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
+export function onPermissionDenied(s: SessionModel, ev: PermissionDeniedEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(s, ev.agentId, undefined);
   const decidedBy = ev.reasonType === undefined ? "claude-code" : `claude-code:${ev.reasonType}`;
   const requestId = `denied:${ev.toolUseId}`;
-  setPermission(d, ev.toolUseId, { requestId, state: "denied", decidedBy, message: ev.reason }, agentCall);
+  setPermission(s, ev.toolUseId, { requestId, state: "denied", decidedBy, message: ev.reason }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "denied" as const, decidedBy };
-    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+    editRecordById(s, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
   }
 }
 
 /** Baton's policy decided a call through the hook: on its card, and in the deciding subagent's history. */
-export function onPolicyDecision(d: Draft, ev: PolicyDecisionEvent): void {
-  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(d, ev.agentId, undefined);
+export function onPolicyDecision(s: SessionModel, ev: PolicyDecisionEvent): void {
+  const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(s, ev.agentId, undefined);
   const requestId = `policy:${ev.toolUseId}`;
   const state = ev.decision === "deny" ? ("denied" as const) : ("allowed" as const);
   const decidedBy = `policy:${ev.rule}`;
-  setPermission(d, ev.toolUseId, { requestId, state, decidedBy, message: ev.message }, agentCall);
+  setPermission(s, ev.toolUseId, { requestId, state, decidedBy, message: ev.message }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state, decidedBy };
-    editRecordById(d, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
+    editRecordById(s, agentCall, (r) => ({ ...r, permissionHistory: [...(r.permissionHistory ?? []), entry] }));
   }
 }
 
-export function onPermissionCancelled(d: Draft, ev: PermissionCancelledEvent): void {
-  settle(d, ev.requestId, { requestId: ev.requestId, state: "cancelled", decidedBy: undefined, message: undefined });
+export function onPermissionCancelled(s: SessionModel, ev: PermissionCancelledEvent): void {
+  settle(s, ev.requestId, { requestId: ev.requestId, state: "cancelled", decidedBy: undefined, message: undefined });
 }
 
-function settle(d: Draft, requestId: string, state: PermissionState): void {
-  const link = d.store.permissions.get(requestId);
+function settle(s: SessionModel, requestId: string, state: PermissionState): void {
+  const link = s.store.permissions.get(requestId);
   if (link === undefined) return;
-  setPermission(d, link.toolUseId, state, link.agentToolUseId);
-  if (link.agentToolUseId !== undefined) editRecordById(d, link.agentToolUseId, (r) => withHistoryState(r, state));
+  setPermission(s, link.toolUseId, state, link.agentToolUseId);
+  if (link.agentToolUseId !== undefined) editRecordById(s, link.agentToolUseId, (r) => withHistoryState(r, state));
 }
 
 /** `agentToolUseId`: the asking subagent's call, whose record holds the call (looked at first, not every record). */
-function setPermission(d: Draft, toolUseId: string, state: PermissionState, agentToolUseId: string | undefined): void {
-  const node = findAnyCall(d, toolUseId, agentToolUseId);
+function setPermission(s: SessionModel, toolUseId: string, state: PermissionState, agentToolUseId: string | undefined): void {
+  const node = findAnyCall(s, toolUseId, agentToolUseId);
   if (node === undefined) {
-    writeMap(d.log, d.store.earlyPermissions, toolUseId, state);
+    s.store.earlyPermissions.set(toolUseId, state);
     return;
   }
-  editCall(d, node, (call) => {
+  editCall(s, node, (call) => {
     // A result already decided the status; only a denial can still explain it.
     const status = call.result === undefined ? statusForPermission(state.state, call.status) : state.state === "denied" && call.result.isError ? "denied" : call.status;
     return { ...call, status, permission: state };

@@ -5,18 +5,17 @@
 
 import type { TaskProgressEvent } from "../../shared/events.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
-import type { Draft } from "./draft.js";
+import type { SessionModel } from "./session.js";
 import { callWithSubagent, recordWith } from "./shapes.js";
 import type { ContinuedRun, Node, Progress } from "./store.js";
 import { changed } from "./tree.js";
-import { write } from "./undoLog.js";
 
 /**
  * Records task_progress figures on a node whose call has a record. The usage of a continued run
  * counts that run only: its tool uses and duration add to the runs' before it (tokens are the
  * agent's latest context, not a sum).
  */
-export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: TaskProgressEvent, run?: ContinuedRun): void {
+export function setProgress(s: SessionModel, node: Node, record: SubagentRecord, ev: TaskProgressEvent, run?: ContinuedRun): void {
   const base: Progress = node.progress ?? record;
   const u = ev.usage;
   const next: Progress = {
@@ -26,9 +25,8 @@ export function setProgress(d: Draft, node: Node, record: SubagentRecord, ev: Ta
     toolUses: afterRuns(run?.toolUses, u?.tool_uses) ?? base.toolUses,
     durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? base.durationMs,
   };
-  d.log.note(node, "progress", node.progress); // by hand, as in append (tree.ts)
   node.progress = next;
-  changed(d, node);
+  changed(s, node);
 }
 
 /** A continued run's count added to the runs' before it; undefined when the event has none. */
@@ -42,11 +40,11 @@ export function withProgress(record: SubagentRecord, p: Progress): SubagentRecor
 }
 
 /** Moves pending progress figures into the node's call, so the call can be read and edited as a whole. */
-export function foldProgress(d: Draft, node: Node): void {
+export function foldProgress(s: SessionModel, node: Node): void {
   const p = node.progress;
   const call = node.call;
   if (p === undefined) return;
-  write(d.log, node, "progress", undefined);
+  node.progress = undefined;
   if (call?.subagent === undefined) return;
-  write(d.log, node, "call", callWithSubagent(call, withProgress(call.subagent, p)));
+  node.call = callWithSubagent(call, withProgress(call.subagent, p));
 }

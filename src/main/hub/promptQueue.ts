@@ -3,14 +3,15 @@
 // CLI starts it, so a person sees that it was not dropped and has not been read yet.
 
 import type { CommandLifecycleEvent } from "../../shared/events.js";
-import { replaceBlock, type Draft } from "./draft.js";
+import { replaceBlock } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { makeBlock } from "./shapes.js";
 
-export function onCommandLifecycle(d: Draft, ev: CommandLifecycleEvent): void {
-  const top = d.store.top;
+export function onCommandLifecycle(s: SessionModel, ev: CommandLifecycleEvent): void {
+  const top = s.store.top;
   const node = top.at(top.index.get(ev.commandUuid));
   if (node === undefined || node === "dropped" || node.block?.kind !== "user") return;
   const queued = ev.state === "queued";
   if ((node.block.queued === true) === queued) return;
-  replaceBlock(d, node, makeBlock({ ...node.block, queued: queued ? true : undefined }));
+  replaceBlock(s, node, makeBlock({ ...node.block, queued: queued ? true : undefined }));
 }

@@ -8,7 +8,7 @@
 // cards of background Agent calls that are still running.
 
 import type { BackgroundTask, BackgroundTasksEvent, TaskNotificationEvent, TaskUpdatedEvent } from "../../shared/events.js";
-import type { Draft } from "./draft.js";
+import type { SessionModel } from "./session.js";
 import { isAlive } from "./store.js";
 import { agentToolUseId } from "./subagentRecords.js";
 
@@ -19,8 +19,8 @@ export interface LiveBackground {
   readonly agents: number;
 }
 
-export function onBackgroundTasks(d: Draft, ev: BackgroundTasksEvent): void {
-  d.backgroundTasks = ev.tasks;
+export function onBackgroundTasks(s: SessionModel, ev: BackgroundTasksEvent): void {
+  s.backgroundTasks = ev.tasks;
 }
 
 /**
@@ -28,20 +28,20 @@ export function onBackgroundTasks(d: Draft, ev: BackgroundTasksEvent): void {
  * report to the model: until that turn begins, the session is not done. A stopped agent starts
  * none (an interrupt ends with no turn at all). `wasLive`: the card ran before the task event.
  */
-export function noteBackgroundEnd(d: Draft, ev: TaskUpdatedEvent | TaskNotificationEvent, wasLive: boolean): void {
-  if (d.inTurn || !wasLive || (ev.status !== "completed" && ev.status !== "failed")) return;
-  if (!isLiveBackgroundTask(d, ev.taskId, ev.kind === "task_notification" ? ev.toolUseId : undefined)) d.notificationDue = true;
+export function noteBackgroundEnd(s: SessionModel, ev: TaskUpdatedEvent | TaskNotificationEvent, wasLive: boolean): void {
+  if (s.inTurn || !wasLive || (ev.status !== "completed" && ev.status !== "failed")) return;
+  if (!isLiveBackgroundTask(s, ev.taskId, ev.kind === "task_notification" ? ev.toolUseId : undefined)) s.notificationDue = true;
 }
 
 /** Whether the task of a task event is a background agent whose card still runs (read before the event changes it). */
-export function isLiveBackgroundTask(d: Draft, taskId: string, toolUseId: string | undefined): boolean {
-  const id = agentToolUseId(d, taskId, toolUseId);
-  const record = id === undefined ? undefined : d.store.agents.get(id)?.call?.subagent;
+export function isLiveBackgroundTask(s: SessionModel, taskId: string, toolUseId: string | undefined): boolean {
+  const id = agentToolUseId(s, taskId, toolUseId);
+  const record = id === undefined ? undefined : s.store.agents.get(id)?.call?.subagent;
   return record?.background === true && record.status === "running";
 }
 
-export function liveBackground(d: Draft): LiveBackground {
-  return d.backgroundTasks !== undefined ? fromLevel(d.backgroundTasks) : fromCards(d);
+export function liveBackground(s: SessionModel): LiveBackground {
+  return s.backgroundTasks !== undefined ? fromLevel(s.backgroundTasks) : fromCards(s);
 }
 
 function fromLevel(tasks: readonly BackgroundTask[]): LiveBackground {
@@ -56,22 +56,22 @@ function fromLevel(tasks: readonly BackgroundTask[]): LiveBackground {
 }
 
 /** 2.1.197: the running cards of background Agent calls (a foreground card ends with its turn). */
-function fromCards(d: Draft): LiveBackground {
+function fromCards(s: SessionModel): LiveBackground {
   let agents = 0;
-  for (const node of d.store.agents.values()) {
+  for (const node of s.store.agents.values()) {
     const record = node.call?.subagent;
-    if (record?.background === true && record.status === "running" && isAlive(d.store, node)) agents++;
+    if (record?.background === true && record.status === "running" && isAlive(s.store, node)) agents++;
   }
   return { tasks: agents, agents };
 }
 
-/** Sets the status and the background count from what the draft now holds. An error status stays until a new turn. */
-export function settleStatus(d: Draft): void {
-  const live = liveBackground(d);
-  const working = d.inTurn || d.notificationDue || live.tasks > 0;
-  const status = d.meta.status === "error" && !working ? "error" : working ? "running" : "idle";
+/** Sets the status and the background count from what the model now holds. An error status stays until a new turn. */
+export function settleStatus(s: SessionModel): void {
+  const live = liveBackground(s);
+  const working = s.inTurn || s.notificationDue || live.tasks > 0;
+  const status = s.meta.status === "error" && !working ? "error" : working ? "running" : "idle";
   const backgroundAgents = live.agents > 0 ? live.agents : undefined;
-  if (d.meta.status === status && d.meta.backgroundAgents === backgroundAgents) return;
-  const { backgroundAgents: _old, ...rest } = d.meta;
-  d.meta = { ...rest, status, ...(backgroundAgents === undefined ? {} : { backgroundAgents }) };
+  if (s.meta.status === status && s.meta.backgroundAgents === backgroundAgents) return;
+  const { backgroundAgents: _old, ...rest } = s.meta;
+  s.meta = { ...rest, status, ...(backgroundAgents === undefined ? {} : { backgroundAgents }) };
 }

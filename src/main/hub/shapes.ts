@@ -1,6 +1,6 @@
 // Constructors that give every Block, ToolCallRecord and SubagentRecord the same keys in the same
 // order (absent optional fields are present as undefined, which JSON drops). One hidden class per
-// type keeps the reducer's copies and reads monomorphic: conditional spreads made it several
+// type keeps the hub's copies and reads monomorphic: conditional spreads made it several
 // times slower.
 
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";

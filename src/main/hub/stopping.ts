@@ -2,9 +2,9 @@
 // subagent) ended, and subagents still running when their foreground turn ended.
 
 import type { ToolCallRecord } from "../../shared/transcript.js";
-import { editCall, type Draft } from "./draft.js";
+import { editCall } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { idOf, isAlive, type Node } from "./store.js";
-import { writeMap } from "./undoLog.js";
 
 export interface StopOptions {
   /** Spare background agents that are still alive, and everything inside them. */
@@ -13,34 +13,34 @@ export interface StopOptions {
   readonly under?: Node;
 }
 
-export function stopOpen(d: Draft, options: StopOptions): void {
-  if (options.under !== undefined) return stopOpenIn(d, options.under);
-  const open = d.store.open;
+export function stopOpen(s: SessionModel, options: StopOptions): void {
+  if (options.under !== undefined) return stopOpenIn(s, options.under);
+  const open = s.store.open;
   for (const node of [...open.values()]) {
     const call = node.call;
-    if (call === undefined || !isAlive(d.store, node)) {
+    if (call === undefined || !isAlive(s.store, node)) {
       const id = idOf(node);
-      if (open.get(id) === node) writeMap(d.log, open, id, undefined); // no longer a live call
+      if (open.get(id) === node) open.delete(id); // no longer a live call
       continue;
     }
     if (options.spareBackground && (isLiveBackground(call) || insideLiveBackground(node))) continue;
-    editCall(d, node, stopCall);
+    editCall(s, node, stopCall);
   }
   // Open calls inside records are not in `open`: their lists count them (a record that settled
   // before its sidechain was read can hold some too).
-  for (const record of [...d.store.agents.values()]) {
+  for (const record of [...s.store.agents.values()]) {
     const list = record.list;
-    if (list === undefined || list.openCalls === 0 || record.call === undefined || !isAlive(d.store, record)) continue;
+    if (list === undefined || list.openCalls === 0 || record.call === undefined || !isAlive(s.store, record)) continue;
     if (options.spareBackground && (isLiveBackground(record.call) || insideLiveBackground(record))) continue;
     for (let seq = list.dropped; seq < list.count; seq++) {
       const node = list.items[seq - list.offset];
-      if (node !== undefined && node.open && node.list === undefined) editCall(d, node, stopCall);
+      if (node !== undefined && node.open && node.list === undefined) editCall(s, node, stopCall);
     }
   }
 }
 
-export function stopOpenUnder(d: Draft, node: Node): void {
-  stopOpen(d, { spareBackground: false, under: node });
+export function stopOpenUnder(s: SessionModel, node: Node): void {
+  stopOpen(s, { spareBackground: false, under: node });
 }
 
 /**
@@ -48,14 +48,14 @@ export function stopOpenUnder(d: Draft, node: Node): void {
  * (at most MaxNestedBlocks a level), not every open call of the session: a session whose
  * subagents left many calls without results would otherwise pay for all of them at each end.
  */
-function stopOpenIn(d: Draft, owner: Node): void {
+function stopOpenIn(s: SessionModel, owner: Node): void {
   const list = owner.list;
   if (list === undefined) return;
   for (let seq = list.dropped; seq < list.count; seq++) {
     const node = list.items[seq - list.offset];
     if (node === undefined) continue;
-    if (node.open) editCall(d, node, stopCall);
-    stopOpenIn(d, node);
+    if (node.open) editCall(s, node, stopCall);
+    stopOpenIn(s, node);
   }
 }
 

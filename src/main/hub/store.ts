@@ -1,6 +1,6 @@
-// The hub's mutable store, shared by every state of a session: the block tree (calls stored by id,
-// each subagent record with an append-only block list) and the indexes the reducer looks things
-// up in. Only the root state (state.ts) may read it; every write goes through an undo log.
+// The model's storage: the block tree (calls stored by id, each subagent record with an
+// append-only block list) and the indexes the rules look things up in. The rules edit it in place
+// (edits.ts, tree.ts); materialize.ts builds the Transcript from it.
 //
 // Block ids are indexed per list, not store-wide: a busy session holds hundreds of thousands of
 // blocks, and one lookup in a map that size costs more than the rest of an event (cache misses).
@@ -145,6 +145,12 @@ export class Store {
   readonly apiErrors = new Map<string, string>();
   /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */
   readonly open = new Map<string, Node>();
+}
+
+/** Sets a map entry, or deletes it when `value` is undefined. */
+export function setOrDelete<K, V>(map: Map<K, V>, key: K, value: V | undefined): void {
+  if (value === undefined) map.delete(key);
+  else map.set(key, value);
 }
 
 /** `map.get(key)`, without hashing `key` when the map is empty (as the rarely used ones nearly always are). */

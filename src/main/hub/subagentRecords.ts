@@ -15,14 +15,14 @@ import { str } from "../../shared/jsonFields.js";
 import { workflowLaunchOf, WorkflowTaskType } from "../../shared/workflowLaunch.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { WorkflowType, type SubagentRecord, type SubagentRetry, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
-import { editCall, editRecord, findCall, type Draft } from "./draft.js";
+import { editCall, editRecord, findCall } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
 import { getIfAny, type ContinuedRun } from "./store.js";
 import { stopOpenUnder } from "./stopping.js";
 import { depthOf, latestText } from "./tree.js";
 import { adoptWaitingRecord, placeUnseenCall } from "./unseenAgentCalls.js";
-import { writeMap } from "./undoLog.js";
 
 export function newRecord(toolUseId: string, input: JsonObject, depth: number | undefined): SubagentRecord {
   const text = (key: string): string => {
@@ -95,40 +95,40 @@ export function mapTaskStatus(status: string | undefined): SubagentStatus | unde
 }
 
 /** Applies `fn` to the record of `toolUseId`, in the tree or among drafts. */
-export function editRecordById(d: Draft, toolUseId: string, fn: (record: SubagentRecord) => SubagentRecord): boolean {
-  const node = findCall(d, toolUseId);
+export function editRecordById(s: SessionModel, toolUseId: string, fn: (record: SubagentRecord) => SubagentRecord): boolean {
+  const node = findCall(s, toolUseId);
   if (node !== undefined) {
     if (node.call?.subagent === undefined) return false;
-    editRecord(d, node, fn);
+    editRecord(s, node, fn);
     return true;
   }
-  const draft = d.store.drafts.get(toolUseId);
+  const draft = s.store.drafts.get(toolUseId);
   if (draft === undefined) return false;
-  writeMap(d.log, d.store.drafts, toolUseId, fn(draft));
+  s.store.drafts.set(toolUseId, fn(draft));
   return true;
 }
 
 /** The Agent tool_use id a task event concerns; undefined for Bash tasks and unknown tasks. */
-export function agentToolUseId(d: Draft, taskId: string, fallback: string | undefined): string | undefined {
-  const link = d.store.tasks.get(taskId);
+export function agentToolUseId(s: SessionModel, taskId: string, fallback: string | undefined): string | undefined {
+  const link = s.store.tasks.get(taskId);
   if (link?.kind === "bash") return undefined;
   return link?.toolUseId ?? fallback;
 }
 
-export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
-  const tasks = d.store.tasks;
+export function onTaskStarted(s: SessionModel, ev: TaskStartedEvent): void {
+  const tasks = s.store.tasks;
   const known = tasks.get(ev.taskId);
   if (ev.taskType === "local_bash") {
-    if (known === undefined && ev.toolUseId !== undefined) writeMap(d.log, tasks, ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" });
+    if (known === undefined && ev.toolUseId !== undefined) tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" });
     return;
   }
   if (known !== undefined) {
     // A SendMessage continuation: same task, a new tool_use id (2.1.197) or a new run id (2.1.332).
-    if (known.kind === "agent") runOf(d, known.toolUseId, ev.toolUseId ?? "", ev.runId, true);
+    if (known.kind === "agent") runOf(s, known.toolUseId, ev.toolUseId ?? "", ev.runId, true);
     return;
   }
   if (ev.toolUseId === undefined) return;
-  writeMap(d.log, tasks, ev.taskId, { toolUseId: ev.toolUseId, kind: "agent" });
+  tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "agent" });
   const fill = (r: SubagentRecord): SubagentRecord => ({
     ...r,
     taskId: ev.taskId,
@@ -140,15 +140,15 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
     parentTaskId: ev.parentTaskId ?? r.parentTaskId,
     spawnDepth: r.spawnDepth ?? ev.spawnDepth,
   });
-  const node = findCall(d, ev.toolUseId);
+  const node = findCall(s, ev.toolUseId);
   if (node === undefined) {
-    const draft = fill(d.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined));
-    if (placeUnseenCall(d, draft)) writeMap(d.log, d.store.drafts, ev.toolUseId, undefined);
-    else writeMap(d.log, d.store.drafts, ev.toolUseId, draft);
+    const draft = fill(s.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined));
+    if (placeUnseenCall(s, draft)) s.store.drafts.delete(ev.toolUseId);
+    else s.store.drafts.set(ev.toolUseId, draft);
     return;
   }
   const depth = depthOf(node);
-  editCall(d, node, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
+  editCall(s, node, (call) => ({ ...call, subagent: fill(call.subagent ?? newRecord(call.toolUseId, call.input, depth)) }));
 }
 
 /**
@@ -162,61 +162,61 @@ export function onTaskStarted(d: Draft, ev: TaskStartedEvent): void {
  * first event is the run's task_started; restored, it is its notification (the disk has no
  * task_started).
  */
-function runOf(d: Draft, agentId: string, eventToolUseId: string | undefined, runId: string | undefined, starts: boolean): ContinuedRun | undefined {
-  const run = getIfAny(d.store.runs, agentId);
+function runOf(s: SessionModel, agentId: string, eventToolUseId: string | undefined, runId: string | undefined, starts: boolean): ContinuedRun | undefined {
+  const run = getIfAny(s.store.runs, agentId);
   const otherCall = eventToolUseId !== undefined && eventToolUseId !== "" && eventToolUseId !== agentId;
   if (otherCall) {
     if (run?.toolUseId === eventToolUseId) return run;
   } else {
-    const node = findCall(d, agentId);
+    const node = findCall(s, agentId);
     const current = run?.runId ?? node?.call?.subagent?.runId;
     if (runId !== undefined && current !== undefined) {
       if (runId === current) return run;
-    } else if (!starts || getIfAny(d.store.resumeAsked, agentId) !== true) {
-      if (runId !== undefined && node !== undefined) editRecord(d, node, (r) => ({ ...r, runId })); // the first run's id, learnt late
+    } else if (!starts || getIfAny(s.store.resumeAsked, agentId) !== true) {
+      if (runId !== undefined && node !== undefined) editRecord(s, node, (r) => ({ ...r, runId })); // the first run's id, learnt late
       return run;
     }
   }
-  return startRun(d, agentId, otherCall ? (eventToolUseId as string) : agentId, runId);
+  return startRun(s, agentId, otherCall ? (eventToolUseId as string) : agentId, runId);
 }
 
-function startRun(d: Draft, agentId: string, toolUseId: string, runId: string | undefined): ContinuedRun | undefined {
-  const node = findCall(d, agentId);
+function startRun(s: SessionModel, agentId: string, toolUseId: string, runId: string | undefined): ContinuedRun | undefined {
+  const node = findCall(s, agentId);
   const record = node?.call?.subagent;
   if (node === undefined || record === undefined) return undefined;
   const sofar = node.progress ?? record;
   const next: ContinuedRun = { toolUseId, runId, toolUses: sofar.toolUses ?? 0, durationMs: sofar.durationMs ?? 0 };
-  writeMap(d.log, d.store.runs, agentId, next);
-  writeMap(d.log, d.store.settled, agentId, undefined);
-  writeMap(d.log, d.store.resumeAsked, agentId, undefined);
-  writeMap(d.log, d.store.killedAgents, agentId, undefined); // the new run's rejections are its own
+  s.store.runs.set(agentId, next);
+  s.store.settled.delete(agentId);
+  s.store.resumeAsked.delete(agentId);
+  s.store.killedAgents.delete(agentId); // the new run's rejections are its own
   // A resumed agent runs past the turn that resumed it: in the background, whatever its first run was.
-  editRecord(d, node, (r) => ({ ...r, status: "running", background: true, runId: runId ?? r.runId, error: undefined, retry: undefined }));
+  editRecord(s, node, (r) => ({ ...r, status: "running", background: true, runId: runId ?? r.runId, error: undefined, retry: undefined }));
   return next;
 }
 
 /** A SendMessage call to a finished agent resumes it: the agent's next run starts (see runOf). */
-export function noteSendMessage(d: Draft, input: JsonObject): void {
+export function noteSendMessage(s: SessionModel, input: JsonObject): void {
   const to = str(input, "to") ?? str(input, "recipient");
-  const link = to === undefined ? undefined : d.store.tasks.get(to);
+  const link = to === undefined ? undefined : s.store.tasks.get(to);
   if (link?.kind !== "agent") return;
-  const record = findCall(d, link.toolUseId)?.call?.subagent;
-  if (record !== undefined && record.status !== "running") writeMap(d.log, d.store.resumeAsked, link.toolUseId, true);
+  const record = findCall(s, link.toolUseId)?.call?.subagent;
+  if (record !== undefined && record.status !== "running") s.store.resumeAsked.set(link.toolUseId, true);
 }
 
-export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
-  const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
+export function onTaskProgress(s: SessionModel, ev: TaskProgressEvent): void {
+  const id = agentToolUseId(s, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
-  const node = findCall(d, id);
+  const node = findCall(s, id);
   if (node !== undefined) {
     const record = node.call?.subagent;
     if (record === undefined) return;
-    if (record.retry !== undefined) editRecord(d, node, (r) => ({ ...r, retry: undefined })); // progress resumed
-    setProgress(d, node, record, ev, runOf(d, id, ev.toolUseId, ev.runId, false));
-    if (ev.lastToolName === "Agent") adoptWaitingRecord(d, node);
+    if (record.retry !== undefined) editRecord(s, node, (r) => ({ ...r, retry: undefined })); // progress resumed
+    setProgress(s, node, record, ev, runOf(s, id, ev.toolUseId, ev.runId, false));
+    if (ev.lastToolName === "Agent") adoptWaitingRecord(s, node);
     return;
   }
-  const r = d.store.drafts.get(id);
+  const r = s.store.drafts.get(id);
   if (r === undefined) return;
   const u = ev.usage;
   const next = recordWith(
@@ -230,28 +230,28 @@ export function onTaskProgress(d: Draft, ev: TaskProgressEvent): void {
     r.blocks,
     r.droppedBlockCount,
   );
-  writeMap(d.log, d.store.drafts, id, next);
+  s.store.drafts.set(id, next);
 }
 
-export function onTaskUpdated(d: Draft, ev: TaskUpdatedEvent): void {
-  const id = agentToolUseId(d, ev.taskId, undefined);
+export function onTaskUpdated(s: SessionModel, ev: TaskUpdatedEvent): void {
+  const id = agentToolUseId(s, ev.taskId, undefined);
   if (id === undefined) return;
   const error = ev.error;
-  if (error !== undefined) editRecordById(d, id, (r) => (r.error === error ? r : { ...r, error }));
-  setTaskStatus(d, id, mapTaskStatus(ev.status));
+  if (error !== undefined) editRecordById(s, id, (r) => (r.error === error ? r : { ...r, error }));
+  setTaskStatus(s, id, mapTaskStatus(ev.status));
 }
 
-export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
-  const id = agentToolUseId(d, ev.taskId, ev.toolUseId);
+export function onTaskNotification(s: SessionModel, ev: TaskNotificationEvent): void {
+  const id = agentToolUseId(s, ev.taskId, ev.toolUseId);
   if (id === undefined) return;
-  const run = runOf(d, id, ev.toolUseId, ev.runId, true);
+  const run = runOf(s, id, ev.toolUseId, ev.runId, true);
   // The notification's own summary is a label ("Agent "…" finished", or the description); the
   // subagent's latest text is its answer. Restored, the records' blocks are not loaded yet, and
   // the summary is the <task-notification>'s <result>: the same answer. A resumed run's answer
   // replaces the first.
-  const list = findCall(d, id)?.list;
+  const list = findCall(s, id)?.list;
   const latest = list !== undefined ? latestText(list) : undefined;
-  editRecordById(d, id, (r) => {
+  editRecordById(s, id, (r) => {
     const u = ev.usage;
     // A summary that only repeats the description says nothing (an agent stopped before it answered).
     const label = ev.summary === r.description ? undefined : ev.summary;
@@ -266,24 +266,24 @@ export function onTaskNotification(d: Draft, ev: TaskNotificationEvent): void {
       durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? r.durationMs,
     };
   });
-  setTaskStatus(d, id, mapTaskStatus(ev.status));
+  setTaskStatus(s, id, mapTaskStatus(ev.status));
 }
 
 /** A foreground subagent's model call is being retried: its card says so until progress resumes. */
-export function onSubagentRetry(d: Draft, ev: SubagentRetryEvent): void {
+export function onSubagentRetry(s: SessionModel, ev: SubagentRetryEvent): void {
   const retry: SubagentRetry = { attempt: ev.attempt, maxRetries: ev.maxRetries, reason: ev.reason };
-  editRecordById(d, ev.agentToolUseId, (r) => (r.status === "running" ? { ...r, retry } : r));
+  editRecordById(s, ev.agentToolUseId, (r) => (r.status === "running" ? { ...r, retry } : r));
 }
 
-function setTaskStatus(d: Draft, toolUseId: string, status: SubagentStatus | undefined): void {
-  if (status === undefined || d.store.settled.get(toolUseId) === true) return;
-  const apiError = d.store.apiErrors.get(toolUseId);
+function setTaskStatus(s: SessionModel, toolUseId: string, status: SubagentStatus | undefined): void {
+  if (status === undefined || s.store.settled.get(toolUseId) === true) return;
+  const apiError = s.store.apiErrors.get(toolUseId);
   const next = status === "completed" && apiError !== undefined ? "failed" : status;
-  editRecordById(d, toolUseId, (r) => (r.status === next ? r : { ...r, status: next, retry: next === "running" ? r.retry : undefined }));
+  editRecordById(s, toolUseId, (r) => (r.status === next ? r : { ...r, status: next, retry: next === "running" ? r.retry : undefined }));
   // Killed (an interrupt, TaskStop): the rejections the CLI writes for its open calls are the cut (toolCalls.ts cutByStop).
-  if (next === "stopped") writeMap(d.log, d.store.killedAgents, toolUseId, true);
+  if (next === "stopped") s.store.killedAgents.set(toolUseId, true);
   if (next !== "running") {
-    const node = findCall(d, toolUseId);
-    if (node !== undefined) stopOpenUnder(d, node);
+    const node = findCall(s, toolUseId);
+    if (node !== undefined) stopOpenUnder(s, node);
   }
 }

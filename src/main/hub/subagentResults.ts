@@ -5,53 +5,52 @@ import { AgentTrailerBlock, unwrapAgentResult, withoutAgentTrailer, type AgentHa
 import type { ToolResultEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
-import type { Draft } from "./draft.js";
+import type { SessionModel } from "./session.js";
 import { mapTaskStatus } from "./subagentRecords.js";
-import { writeMap } from "./undoLog.js";
 
 const InterruptText = /^The user doesn't want to proceed with this tool use/;
 const ApiErrorText = /^API Error/;
 
-export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): ToolCallRecord {
+export function settleAgentCall(s: SessionModel, call: ToolCallRecord, ev: ToolResultEvent): ToolCallRecord {
   const record = call.subagent;
   if (record === undefined) return call;
-  const s = asObject(ev.structured);
+  const out = asObject(ev.structured);
   // A result inside a sidechain has no envelope; its text's trailer still names the agent and its totals.
   const handBack = unwrapAgentResult(ev.text);
   const trailer = handBack.trailer;
-  const agentId = str(s?.["agentId"]) ?? trailer?.agentId;
-  linkTask(d, agentId, call.toolUseId);
-  if (s?.["status"] === "async_launched") {
+  const agentId = str(out?.["agentId"]) ?? trailer?.agentId;
+  linkTask(s, agentId, call.toolUseId);
+  if (out?.["status"] === "async_launched") {
     const launched: SubagentRecord = {
       ...record,
       background: true,
       taskId: record.taskId || agentId || "",
-      model: str(s["resolvedModel"]) ?? record.model,
+      model: str(out["resolvedModel"]) ?? record.model,
     };
     return { ...call, subagent: launched };
   }
-  writeMap(d.log, d.store.settled, call.toolUseId, true);
-  const summary = summaryText(ev, s, handBack);
+  s.store.settled.set(call.toolUseId, true);
+  const summary = summaryText(ev, out, handBack);
   if (ev.isError) {
     const stopped = InterruptText.test(ev.text);
     const status = stopped ? "stopped" : "failed";
     return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text, retry: undefined } };
   }
-  const apiError = d.store.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
-  const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof s?.["status"] === "string" ? s["status"] : undefined) ?? "completed");
+  const apiError = s.store.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
+  const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof out?.["status"] === "string" ? out["status"] : undefined) ?? "completed");
   const settled: SubagentRecord = {
     ...record,
     status,
     taskId: record.taskId || agentId || "",
-    subagentType: str(s?.["agentType"]) ?? record.subagentType,
+    subagentType: str(out?.["agentType"]) ?? record.subagentType,
     // Agent results carry none; a Workflow agent's (workflowRuns.ts) carries the label its run gave it.
-    description: str(s?.["description"]) ?? record.description,
-    model: str(s?.["resolvedModel"]) ?? record.model,
-    durationMs: num(s?.["totalDurationMs"]) ?? trailer?.durationMs ?? record.durationMs,
-    totalTokens: num(s?.["totalTokens"]) ?? trailer?.totalTokens ?? record.totalTokens,
-    toolUses: num(s?.["totalToolUseCount"]) ?? trailer?.toolUses ?? record.toolUses,
+    description: str(out?.["description"]) ?? record.description,
+    model: str(out?.["resolvedModel"]) ?? record.model,
+    durationMs: num(out?.["totalDurationMs"]) ?? trailer?.durationMs ?? record.durationMs,
+    totalTokens: num(out?.["totalTokens"]) ?? trailer?.totalTokens ?? record.totalTokens,
+    toolUses: num(out?.["totalToolUseCount"]) ?? trailer?.toolUses ?? record.toolUses,
     summaryMarkdown: summary || apiError || record.summaryMarkdown,
-    toolsUsed: toolsUsedOf(s) ?? handBack.toolsUsed ?? record.toolsUsed,
+    toolsUsed: toolsUsedOf(out) ?? handBack.toolsUsed ?? record.toolsUsed,
     retry: undefined,
   };
   return { ...call, subagent: settled };
@@ -62,8 +61,8 @@ export function settleAgentCall(d: Draft, call: ToolCallRecord, ev: ToolResultEv
  * when no task_started linked them (restored sessions have none; a SendMessage continuation's
  * events name another tool_use).
  */
-function linkTask(d: Draft, taskId: string | undefined, toolUseId: string): void {
-  if (taskId !== undefined && !d.store.tasks.has(taskId)) writeMap(d.log, d.store.tasks, taskId, { toolUseId, kind: "agent" });
+function linkTask(s: SessionModel, taskId: string | undefined, toolUseId: string): void {
+  if (taskId !== undefined && !s.store.tasks.has(taskId)) s.store.tasks.set(taskId, { toolUseId, kind: "agent" });
 }
 
 /**
@@ -71,8 +70,8 @@ function linkTask(d: Draft, taskId: string | undefined, toolUseId: string): void
  * else the result blocks without their wrapping (2.1.197: report and trailer blocks; 2.1.332: one
  * block holding all of it).
  */
-function summaryText(ev: ToolResultEvent, s: JsonObject | undefined, handBack: AgentHandBack): string {
-  const fromStructured = textsOf(s?.["content"]).map(withoutAgentTrailer).filter((t) => t !== "");
+function summaryText(ev: ToolResultEvent, out: JsonObject | undefined, handBack: AgentHandBack): string {
+  const fromStructured = textsOf(out?.["content"]).map(withoutAgentTrailer).filter((t) => t !== "");
   if (fromStructured.length > 0) return fromStructured.join("\n\n");
   const blocks = Array.isArray(ev.content) ? textsOf(ev.content as Json) : [];
   const kept = blocks.filter((t) => !AgentTrailerBlock.test(t));
@@ -81,10 +80,10 @@ function summaryText(ev: ToolResultEvent, s: JsonObject | undefined, handBack: A
 }
 
 /** `toolsUsed` of the envelope (2.1.332), else the tools line of its content; undefined when neither says. */
-function toolsUsedOf(s: JsonObject | undefined): readonly string[] | undefined {
-  const listed = s?.["toolsUsed"];
+function toolsUsedOf(out: JsonObject | undefined): readonly string[] | undefined {
+  const listed = out?.["toolsUsed"];
   if (Array.isArray(listed)) return (listed as readonly Json[]).filter((t): t is string => typeof t === "string" && t !== "");
-  for (const text of textsOf(s?.["content"])) {
+  for (const text of textsOf(out?.["content"])) {
     const tools = unwrapAgentResult(text).toolsUsed;
     if (tools !== undefined) return tools;
   }

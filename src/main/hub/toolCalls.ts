@@ -5,7 +5,8 @@ import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.j
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isObject, str } from "../../shared/jsonFields.js";
 import { isAgentToolCall, WorkflowType, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, addOrphan, editRecord, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall, type Draft } from "./draft.js";
+import { addBlock, addCall, addOrphan, editRecord, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
@@ -15,42 +16,41 @@ import { settleAgentCall } from "./subagentResults.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { replaceStandIn } from "./unseenAgentCalls.js";
-import { writeMap } from "./undoLog.js";
 
-export function onAssistantBlock(d: Draft, ev: AssistantBlockEvent): void {
-  const n = lineBlockIndex(d, ev);
+export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void {
+  const n = lineBlockIndex(s, ev);
   // The conductor's latest call tells how full its context is (a turn's usage sums all its calls).
-  if (ev.parentToolUseId === null && ev.usage !== undefined && ev.apiError === undefined && ev.usage !== d.meta.contextUsage) {
-    d.meta = { ...d.meta, contextUsage: ev.usage };
+  if (ev.parentToolUseId === null && ev.usage !== undefined && ev.apiError === undefined && ev.usage !== s.meta.contextUsage) {
+    s.meta = { ...s.meta, contextUsage: ev.usage };
   }
-  const parent = routeOf(d, ev.parentToolUseId);
+  const parent = routeOf(s, ev.parentToolUseId);
   if (parent === Gone) return;
-  if (parent !== undefined && ev.apiError !== undefined) markApiError(d, ev, parent);
+  if (parent !== undefined && ev.apiError !== undefined) markApiError(s, ev, parent);
   // A retrying subagent that answers has got past its retries.
-  if (parent?.call?.subagent?.retry !== undefined && ev.apiError === undefined) editRecord(d, parent, (r) => ({ ...r, retry: undefined }));
+  if (parent?.call?.subagent?.retry !== undefined && ev.apiError === undefined) editRecord(s, parent, (r) => ({ ...r, retry: undefined }));
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
-    addToolUse(d, block, parent, ev.parentToolUseId, ev.timestamp);
+    addToolUse(s, block, parent, ev.parentToolUseId, ev.timestamp);
     return;
   }
   const id = `${ev.uuid ?? ev.messageId}:${n}`;
   const made = textBlock(id, block, ev.timestamp);
   if (made === undefined) return;
-  if (parent === undefined && ev.parentToolUseId === null && replaceStreamingBlock(d, ev.messageId, made)) return;
+  if (parent === undefined && ev.parentToolUseId === null && replaceStreamingBlock(s, ev.messageId, made)) return;
   // The same line fed twice (live, then from the sidechain file): keep one copy (or none, if it
   // was already dropped by the cap).
-  const existing = knownBlock(d, id, parent);
+  const existing = knownBlock(s, id, parent);
   if (existing === Dropped) return;
-  if (existing !== undefined) replaceBlock(d, existing, made);
-  else noteOrphan(d, addBlock(d, parent, made), id, parent, ev.parentToolUseId);
+  if (existing !== undefined) replaceBlock(s, existing, made);
+  else noteOrphan(s, addBlock(s, parent, made), id, parent, ev.parentToolUseId);
 }
 
 /** n in the block id `<line uuid or message id>:<n>`: stable across live and history. */
-function lineBlockIndex(d: Draft, ev: AssistantBlockEvent): number {
+function lineBlockIndex(s: SessionModel, ev: AssistantBlockEvent): number {
   const key = ev.uuid ?? ev.messageId;
-  d.lastLineCount = d.lastLineKey === key ? d.lastLineCount + 1 : 0;
-  d.lastLineKey = key;
-  return d.lastLineCount;
+  s.lastLineCount = s.lastLineKey === key ? s.lastLineCount + 1 : 0;
+  s.lastLineKey = key;
+  return s.lastLineCount;
 }
 
 function textBlock(id: string, block: ContentBlock, timestamp: string | undefined): Block | undefined {
@@ -60,27 +60,27 @@ function textBlock(id: string, block: ContentBlock, timestamp: string | undefine
   return undefined;
 }
 
-function markApiError(d: Draft, ev: AssistantBlockEvent, parent: Node): void {
+function markApiError(s: SessionModel, ev: AssistantBlockEvent, parent: Node): void {
   const call = parent.call;
   if (call === undefined) return;
   const text = ev.block.type === "text" ? ev.block.text : ev.apiError ?? "API Error";
-  writeMap(d.log, d.store.apiErrors, call.toolUseId, text);
+  s.store.apiErrors.set(call.toolUseId, text);
 }
 
 /** Adds the call of a tool_use under `parent` (the route of `parentToolUseId`), unless it is known there. */
-function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, parentToolUseId: string | null | undefined, timestamp: string | undefined): Node | undefined {
+function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined, parentToolUseId: string | null | undefined, timestamp: string | undefined): Node | undefined {
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
-  const known = knownBlock(d, use.id, parent);
+  const known = knownBlock(s, use.id, parent);
   if (known !== undefined) {
-    if (known !== Dropped && getIfAny(d.store.standIns, use.id) === true) replaceStandIn(d, known, use, timestamp);
+    if (known !== Dropped && getIfAny(s.store.standIns, use.id) === true) replaceStandIn(s, known, use, timestamp);
     return undefined;
   }
-  const early = getIfAny(d.store.earlyPermissions, use.id);
-  const draft = getIfAny(d.store.drafts, use.id);
+  const early = getIfAny(s.store.earlyPermissions, use.id);
+  const draft = getIfAny(s.store.drafts, use.id);
   let subagent: SubagentRecord | undefined;
   if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
     subagent = mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft);
-    writeMap(d.log, d.store.drafts, use.id, undefined);
+    s.store.drafts.delete(use.id);
   }
   const call = makeCall({
     toolUseId: use.id,
@@ -91,16 +91,16 @@ function addToolUse(d: Draft, use: ToolUseBlock, parent: Node | undefined, paren
     subagent,
     startedAt: timestamp,
   });
-  if (early !== undefined) writeMap(d.log, d.store.earlyPermissions, use.id, undefined);
-  const node = addCall(d, parent, call);
-  noteOrphan(d, node, use.id, parent, parentToolUseId);
-  if (use.name === "SendMessage") noteSendMessage(d, use.input);
+  if (early !== undefined) s.store.earlyPermissions.delete(use.id);
+  const node = addCall(s, parent, call);
+  noteOrphan(s, node, use.id, parent, parentToolUseId);
+  if (use.name === "SendMessage") noteSendMessage(s, use.input);
   return node;
 }
 
 /** A block whose line named a parent that matched no record went to the top level: remember it (see knownBlock). */
-function noteOrphan(d: Draft, node: Node, id: string, parent: Node | undefined, parentToolUseId: string | null | undefined): void {
-  if (parent === undefined && parentToolUseId !== null && parentToolUseId !== undefined) addOrphan(d, node, id);
+function noteOrphan(s: SessionModel, node: Node, id: string, parent: Node | undefined, parentToolUseId: string | null | undefined): void {
+  if (parent === undefined && parentToolUseId !== null && parentToolUseId !== undefined) addOrphan(s, node, id);
 }
 
 export function statusForPermission(state: "asked" | "allowed" | "denied" | "cancelled", current: ToolCallStatus): ToolCallStatus {
@@ -109,37 +109,37 @@ export function statusForPermission(state: "asked" | "allowed" | "denied" | "can
   return current === "pending" ? "running" : current;
 }
 
-export function onToolResult(d: Draft, ev: ToolResultEvent): void {
+export function onToolResult(s: SessionModel, ev: ToolResultEvent): void {
   // An open call inside a record is not in the store-wide index: the record the line names has it.
   const nested = ev.parentToolUseId !== null && ev.parentToolUseId !== undefined;
-  const node = (nested ? undefined : findCall(d, ev.toolUseId)) ?? knownOrNewCall(d, ev);
+  const node = (nested ? undefined : findCall(s, ev.toolUseId)) ?? knownOrNewCall(s, ev);
   if (node === undefined) return;
-  foldProgress(d, node);
+  foldProgress(s, node);
   const call = node.call;
   if (call === undefined) return;
-  const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? (cutByStop(d, node, call) ? "stopped" : "denied") : "failed";
-  if (call.name === "TaskStop" && !ev.isError) noteTaskStop(d, call, ev);
+  const status: ToolCallStatus = !ev.isError ? "completed" : isDenial(call, ev) ? (cutByStop(s, node, call) ? "stopped" : "denied") : "failed";
+  if (call.name === "TaskStop" && !ev.isError) noteTaskStop(s, call, ev);
   const result = { text: ev.text, isError: ev.isError, structured: ev.structured };
   let next: ToolCallRecord = callWith(call, status, result, call.permission, call.subagent ?? launchedWorkflow(call, ev), ev.timestamp ?? call.endedAt);
   if (next.subagent !== undefined && status === "denied" && neverStarted(node, next.subagent, ev)) {
     // Refused before it started (plan mode's permission_denied, a person's "no"): a refused
     // call, not a failed subagent card with no agent behind it.
     next = callWith(next, status, result, next.permission, undefined, next.endedAt);
-    writeMap(d.log, d.store.agents, call.toolUseId, undefined);
-  } else if (next.subagent !== undefined) next = settleAgentCall(d, next, ev);
-  setCall(d, node, next); // its progress is folded in above
-  if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(d, node);
+    s.store.agents.delete(call.toolUseId);
+  } else if (next.subagent !== undefined) next = settleAgentCall(s, next, ev);
+  setCall(s, node, next); // its progress is folded in above
+  if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(s, node);
 }
 
 /** The node of a result's call where its parent (or the top level) holds it; a new call there if it was never seen. */
-function knownOrNewCall(d: Draft, ev: ToolResultEvent): Node | undefined {
-  const parent = routeOf(d, ev.parentToolUseId);
+function knownOrNewCall(s: SessionModel, ev: ToolResultEvent): Node | undefined {
+  const parent = routeOf(s, ev.parentToolUseId);
   if (parent === Gone) return undefined;
-  const known = knownBlock(d, ev.toolUseId, parent);
+  const known = knownBlock(s, ev.toolUseId, parent);
   if (known !== undefined) return known === Dropped || known.call === undefined ? undefined : known; // dropped by the cap, or not a tool
   // A result whose tool_use was never seen: keep it visible where its parent says.
   const use: ToolUseBlock = { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject };
-  return addToolUse(d, use, parent, ev.parentToolUseId, ev.timestamp);
+  return addToolUse(s, use, parent, ev.parentToolUseId, ev.timestamp);
 }
 
 const DenialText = [
@@ -160,16 +160,16 @@ const DenialText = [
  * the same text on an agent no task event killed: without Baton's audit trail an interrupt of a
  * foreground agent cannot be told from it, see historySession.ts.)
  */
-function cutByStop(d: Draft, node: Node, call: ToolCallRecord): boolean {
+function cutByStop(s: SessionModel, node: Node, call: ToolCallRecord): boolean {
   const owner = node.owner?.call?.toolUseId;
-  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(d.store.killedAgents, owner) === true;
+  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(s.store.killedAgents, owner) === true;
 }
 
 /** A TaskStop that stopped an agent's task: remembers the agent (see cutByStop). */
-function noteTaskStop(d: Draft, call: ToolCallRecord, ev: ToolResultEvent): void {
+function noteTaskStop(s: SessionModel, call: ToolCallRecord, ev: ToolResultEvent): void {
   const named = str(call.input, "task_id") ?? (isObject(ev.structured) ? str(ev.structured, "task_id") : undefined);
-  const link = named === undefined ? undefined : d.store.tasks.get(named);
-  if (link?.kind === "agent") writeMap(d.log, d.store.killedAgents, link.toolUseId, true);
+  const link = named === undefined ? undefined : s.store.tasks.get(named);
+  if (link?.kind === "agent") s.store.killedAgents.set(link.toolUseId, true);
 }
 
 /**

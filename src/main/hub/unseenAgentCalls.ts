@@ -11,11 +11,11 @@
 
 import type { JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
-import { addCall, editCall, type Draft } from "./draft.js";
+import { addCall, editCall } from "./edits.js";
+import type { SessionModel } from "./session.js";
 import { makeCall, makeRecord } from "./shapes.js";
 import type { Node } from "./store.js";
 import { depthOf } from "./tree.js";
-import { writeMap } from "./undoLog.js";
 
 /** Whether the running record of `node` says its agent is calling an Agent described as `description`. */
 function isCalling(node: Node, description: string): boolean {
@@ -26,9 +26,9 @@ function isCalling(node: Node, description: string): boolean {
 }
 
 /** The one running record (running subagents are all in `store.open`) whose progress names this call; undefined if none or several. */
-function callerOf(d: Draft, description: string): Node | undefined {
+function callerOf(s: SessionModel, description: string): Node | undefined {
   let found: Node | undefined;
-  for (const node of d.store.open.values()) {
+  for (const node of s.store.open.values()) {
     if (!isCalling(node, description)) continue;
     if (found !== undefined) return undefined;
     found = node;
@@ -37,11 +37,11 @@ function callerOf(d: Draft, description: string): Node | undefined {
 }
 
 /** Places a record whose Agent call was not seen under the agent calling it, if the hint says which: true when placed. */
-export function placeUnseenCall(d: Draft, record: SubagentRecord): boolean {
+export function placeUnseenCall(s: SessionModel, record: SubagentRecord): boolean {
   if (record.description === "") return false;
-  const caller = callerOf(d, record.description);
+  const caller = callerOf(s, record.description);
   if (caller === undefined) return false;
-  addStandIn(d, caller, record);
+  addStandIn(s, caller, record);
   return true;
 }
 
@@ -49,21 +49,21 @@ export function placeUnseenCall(d: Draft, record: SubagentRecord): boolean {
  * A task_progress just said `caller` is calling an Agent: a record already waiting for that call
  * (its task_started came first) goes under it.
  */
-export function adoptWaitingRecord(d: Draft, caller: Node): void {
+export function adoptWaitingRecord(s: SessionModel, caller: Node): void {
   const description = caller.progress?.progressLine;
-  if (description === undefined || d.store.drafts.size === 0 || !isCalling(caller, description)) return;
+  if (description === undefined || s.store.drafts.size === 0 || !isCalling(caller, description)) return;
   let found: SubagentRecord | undefined;
-  for (const draft of d.store.drafts.values()) {
+  for (const draft of s.store.drafts.values()) {
     if (draft.taskId === "" || draft.description !== description) continue;
     if (found !== undefined) return;
     found = draft;
   }
-  if (found === undefined || callerOf(d, description) !== caller) return;
-  writeMap(d.log, d.store.drafts, found.toolUseId, undefined);
-  addStandIn(d, caller, found);
+  if (found === undefined || callerOf(s, description) !== caller) return;
+  s.store.drafts.delete(found.toolUseId);
+  addStandIn(s, caller, found);
 }
 
-function addStandIn(d: Draft, caller: Node, record: SubagentRecord): void {
+function addStandIn(s: SessionModel, caller: Node, record: SubagentRecord): void {
   const input: Record<string, string> = { description: record.description };
   if (record.prompt !== "") input["prompt"] = record.prompt;
   if (record.subagentType !== "") input["subagent_type"] = record.subagentType;
@@ -74,12 +74,12 @@ function addStandIn(d: Draft, caller: Node, record: SubagentRecord): void {
     status: "running",
     subagent: makeRecord({ ...record, spawnDepth: depthOf(caller) + 1 }),
   });
-  addCall(d, caller, call);
-  writeMap(d.log, d.store.standIns, record.toolUseId, true);
+  addCall(s, caller, call);
+  s.store.standIns.set(record.toolUseId, true);
 }
 
 /** The real tool_use of a stand-in call arrived (its caller's sidechain was read): the call takes its name and input. */
-export function replaceStandIn(d: Draft, node: Node, use: ToolUseBlock, timestamp: string | undefined): void {
-  writeMap(d.log, d.store.standIns, use.id, undefined);
-  editCall(d, node, (call) => makeCall({ ...call, name: use.name, input: use.input, startedAt: timestamp ?? call.startedAt }));
+export function replaceStandIn(s: SessionModel, node: Node, use: ToolUseBlock, timestamp: string | undefined): void {
+  s.store.standIns.delete(use.id);
+  editCall(s, node, (call) => makeCall({ ...call, name: use.name, input: use.input, startedAt: timestamp ?? call.startedAt }));
 }

@@ -1,0 +1,189 @@
+// The hub's session model: one per live tab or restored session. It owns its state and applies
+// ClientEvents (live or from history) to it in place; the Transcript is built from it only when
+// asked for, sharing every block that did not change since the last one (materialize.ts).
+// Nothing keeps an older state: a caller that needs one applies the events again.
+
+import type { BackgroundTask, ClientEvent } from "../../shared/events.js";
+import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
+import type { SubagentStats, ToolCallRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
+import { addNotice } from "./edits.js";
+import { blockOf, transcriptOf } from "./materialize.js";
+import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved, onPolicyDecision } from "./permissions.js";
+import { onCommandLifecycle } from "./promptQueue.js";
+import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
+import { findCallAnywhere, Store, type Node } from "./store.js";
+import { onStreamDelta } from "./streaming.js";
+import { onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
+import { onAssistantBlock, onToolResult } from "./toolCalls.js";
+import { onApiRetry, onCompactBoundary, onInterruptMarker, onProcessExit, onSessionInit, onTurnResult, onUserPrompt } from "./turns.js";
+
+export interface SessionMeta {
+  readonly sessionId: string;
+  readonly cwd?: string;
+  readonly model?: string;
+  readonly title?: string;
+  readonly permissionMode?: PermissionMode;
+  readonly status: TranscriptStatus;
+  readonly usage?: Usage;
+  readonly contextUsage?: Usage;
+  readonly contextWindow?: number;
+  /** The last turn result's `subagent_stats` (2.1.332+). */
+  readonly subagentStats?: SubagentStats;
+  /** Live background agents an interrupt would stop (sessionStatus.ts); absent when none. */
+  readonly backgroundAgents?: number;
+}
+
+/** Streaming top-level blocks of the message being received (`--include-partial-messages`). */
+export interface StreamingMessage {
+  readonly messageId: string;
+  /** content block index → its top-level node; `done` once its `assistant` line replaced it. */
+  readonly blocks: readonly { readonly index: number; readonly node: Node; readonly kind: "text" | "thinking"; readonly done: boolean }[];
+}
+
+export class SessionModel {
+  /** The block tree and the indexes the rules look things up in. */
+  readonly store = new Store();
+  meta: SessionMeta;
+  /** Cost of earlier CLI processes; `total_cost_usd` is cumulative within one process. */
+  costBefore = 0;
+  costThisProcess: number | undefined = undefined;
+  /** Counter for synthetic block ids. */
+  seq = 0;
+  /** The line uuid (or message id) of the last assistant block, and how many blocks it had. */
+  lastLineKey: string | undefined = undefined;
+  lastLineCount = 0;
+  streaming: StreamingMessage | undefined = undefined;
+  /** A top-level turn is in progress (between a prompt or init and its result). */
+  inTurn = false;
+  /** The CLI process's last `background_tasks_changed` level; undefined until it sends one (2.1.197 never does). */
+  backgroundTasks: readonly BackgroundTask[] | undefined = undefined;
+  /** A background agent finished outside a turn: the turn that delivers its report is still to come. */
+  notificationDue = false;
+  /** Goes up with every apply: what a cache of something built from the model compares. */
+  version = 0;
+  private built: { readonly version: number; readonly transcript: Transcript } | undefined;
+
+  constructor(init?: { readonly sessionId?: string }) {
+    this.meta = { sessionId: init?.sessionId ?? "", status: "idle" };
+  }
+
+  /**
+   * Applies the events in order. An event that throws (a bug, or input the parser should have
+   * refused) stops the batch with its error: the events before it stay applied, and so may part
+   * of that one. A caller that must go on applies events one at a time (see LiveSession.flush).
+   */
+  apply(events: Iterable<ClientEvent>): void {
+    this.version++;
+    for (const event of events) applyEvent(this, event);
+  }
+
+  /** The transcript as the model now stands; the same object until the next apply. */
+  transcript(): Transcript {
+    if (this.built?.version !== this.version) this.built = { version: this.version, transcript: transcriptOf(this) };
+    return this.built.transcript;
+  }
+
+  /** A top-level turn is in progress (a prompt or init seen, its result not yet). */
+  get turnRunning(): boolean {
+    return this.inTurn;
+  }
+
+  findToolCall(toolUseId: string): ToolCallRecord | undefined {
+    const node = findCallAnywhere(this.store, toolUseId);
+    return node === undefined ? undefined : blockOf(node).call;
+  }
+
+  /** Whether the agent of this Agent call was killed (TaskStop, an interrupt): the calls it was running were cut, not refused. */
+  agentKilled(toolUseId: string): boolean {
+    return this.store.killedAgents.get(toolUseId) === true;
+  }
+}
+
+/** The model after `events`, from a new one: for callers that read a list once (replay, a sidechain's own blocks, tests). */
+export function modelOf(events: Iterable<ClientEvent>, init?: { readonly sessionId?: string }): SessionModel {
+  const model = new SessionModel(init);
+  model.apply(events);
+  return model;
+}
+
+function applyEvent(s: SessionModel, ev: ClientEvent): void {
+  switch (ev.kind) {
+    case "session_init":
+      onSessionInit(s, ev);
+      return settleStatus(s);
+    case "user_prompt":
+      onUserPrompt(s, ev);
+      if (ev.parentToolUseId === null) settleStatus(s);
+      return;
+    case "assistant_block":
+      return onAssistantBlock(s, ev);
+    case "tool_result":
+      onToolResult(s, ev);
+      // An Agent call's result settles a foreground agent, or says a background one was launched.
+      if (ev.parentToolUseId === null && s.store.agents.has(ev.toolUseId)) settleStatus(s);
+      return;
+    case "interrupt_marker":
+      onInterruptMarker(s, ev);
+      return settleStatus(s);
+    case "stream_delta":
+      return onStreamDelta(s, ev);
+    case "task_started":
+      onTaskStarted(s, ev);
+      return settleStatus(s);
+    case "task_progress":
+      return onTaskProgress(s, ev);
+    case "task_updated": {
+      const wasLive = isLiveBackgroundTask(s, ev.taskId, undefined);
+      onTaskUpdated(s, ev);
+      noteBackgroundEnd(s, ev, wasLive);
+      return settleStatus(s);
+    }
+    case "task_notification": {
+      const wasLive = isLiveBackgroundTask(s, ev.taskId, ev.toolUseId);
+      onTaskNotification(s, ev);
+      noteBackgroundEnd(s, ev, wasLive);
+      return settleStatus(s);
+    }
+    case "background_tasks":
+      onBackgroundTasks(s, ev);
+      return settleStatus(s);
+    case "permission_request":
+      return onPermissionRequest(s, ev);
+    case "permission_resolved":
+      return onPermissionResolved(s, ev);
+    case "permission_cancelled":
+      return onPermissionCancelled(s, ev);
+    case "permission_denied":
+      return onPermissionDenied(s, ev);
+    case "policy_decision":
+      return onPolicyDecision(s, ev);
+    case "command_lifecycle":
+      return onCommandLifecycle(s, ev);
+    case "subagent_retry":
+      return onSubagentRetry(s, ev);
+    case "turn_result":
+      if (ev.subagentStats !== undefined) s.meta = { ...s.meta, subagentStats: ev.subagentStats };
+      onTurnResult(s, ev);
+      return settleStatus(s);
+    case "api_retry":
+      return onApiRetry(s, ev);
+    case "status":
+      if (ev.permissionMode !== undefined) s.meta = { ...s.meta, permissionMode: ev.permissionMode };
+      return;
+    case "compact_boundary":
+      return onCompactBoundary(s, ev);
+    case "title":
+      s.meta = { ...s.meta, title: ev.title };
+      return;
+    case "notice":
+      return addNotice(s, ev.level, ev.text);
+    case "process_exit":
+      onProcessExit(s, ev);
+      return settleStatus(s);
+    case "hook":
+    case "prompt_suggestion":
+    case "protocol_problem":
+      // Console material, not transcript.
+      return;
+  }
+}
