@@ -190,6 +190,42 @@ describe("layoutSessionGraph", () => {
     }
   });
 
+  it("packs a wide fan of leaves into a grid under its caller, each reached along the gutter above it", () => {
+    const workers = Array.from({ length: 40 }, (_, i) => agent(`toolu_w${i}`, { description: `worker ${i}` }));
+    const graph = sessionGraph(transcript([agent("toolu_lead", {}, [...workers, agent("toolu_sub", {}, [agent("toolu_subsub", {})])])]));
+    const { positions, packed, width, height } = layoutSessionGraph(graph);
+    // The 40 leaves are packed; the agent that started one of its own is not.
+    expect([...packed.keys()].sort()).toEqual(workers.map((w) => w.id).sort());
+    expect(packed.has("toolu_sub")).toBe(false);
+    const lead = positions.get("toolu_lead")!;
+    const rows = new Set(workers.map((w) => positions.get(w.id)!.y));
+    expect(rows.size).toBeGreaterThan(1);
+    for (const w of workers) {
+      const at = positions.get(w.id)!;
+      expect(at.y).toBeGreaterThan(lead.y + GraphNodeHeight);
+      // The comb's line runs between the caller and the grid's first row.
+      expect(packed.get(w.id)!.busY).toBeGreaterThan(lead.y + GraphNodeHeight);
+      expect(packed.get(w.id)!.busY).toBeLessThan(Math.min(...rows));
+    }
+    // Far wider than tall no more: one row of 40 would be 40 node widths.
+    expect(width).toBeLessThan(20 * GraphNodeWidth);
+    expect(width / height).toBeLessThan(8);
+    const boxes = [...positions.values()];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i]!, boxes[j]!];
+        expect(Math.abs(p.x - q.x) >= GraphNodeWidth || Math.abs(p.y - q.y) >= GraphNodeHeight).toBe(true);
+      }
+    }
+  });
+
+  it("leaves a small fan in one row", () => {
+    const graph = sessionGraph(transcript(Array.from({ length: 5 }, (_, i) => agent(`toolu_${i}`, {}))));
+    const { positions, packed } = layoutSessionGraph(graph);
+    expect(packed.size).toBe(0);
+    expect(new Set(graph.nodes.slice(1).map((n) => positions.get(n.id)!.y)).size).toBe(1);
+  });
+
   it("puts agents of one depth on one row", () => {
     const graph = sessionGraph(transcript([agent("toolu_a", {}, [agent("toolu_a1", {})]), agent("toolu_b", {})]));
     const { positions } = layoutSessionGraph(graph);

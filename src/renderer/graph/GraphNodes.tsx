@@ -3,20 +3,21 @@
 // from the model or a history file: drawn as text (VisibleText), never as HTML.
 import { memo } from "react";
 import { useShallow } from "zustand/shallow";
-import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { BaseEdge, Handle, Position, type EdgeProps, type NodeProps } from "@xyflow/react";
 import { agentLabel, orchestrationOf, toneOf, type AgentPhase } from "../../shared/sessionGraph.js";
 import type { SubagentStatus } from "../../shared/transcript.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { select, useApp } from "../store/appStore.js";
 import { subagentIcon } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
-import type { FlowNode } from "./useGraphStructure.js";
+import { PackGutter } from "../../shared/sessionGraphLayout.js";
+import type { FlowEdge, FlowNode } from "./useGraphStructure.js";
 
 type Shown = readonly [SubagentStatus, string, string, boolean, AgentPhase | "", number, number];
 const NotShown: readonly [] = [];
 
 export const AgentNode = memo(function AgentNode({ id, data }: NodeProps<FlowNode>) {
-  const { tabId, parentId } = data;
+  const { tabId, parentId, packed } = data;
   const shown = useApp(
     useShallow((s): Shown | typeof NotShown => {
       const record = s.tabs[tabId]?.transcript.blocksById.get(id)?.call?.subagent;
@@ -30,7 +31,7 @@ export const AgentNode = memo(function AgentNode({ id, data }: NodeProps<FlowNod
   const [status, subagentType, description, background, phase, questions, plans] = shown;
   return (
     <>
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <Handle type="target" position={packed ? Position.Left : Position.Top} isConnectable={false} />
       <button
         className={`graph-node tone-${toneOf(status)}${selected ? " selected" : ""}`}
         aria-label={agentLabel(subagentType, description)}
@@ -79,3 +80,12 @@ export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps
 });
 
 export const GraphNodeTypes = { agent: AgentNode, conductor: ConductorNode };
+
+/** The edge to a packed leaf: down from the caller, across above the grid, down its column's gutter, into its left side. */
+function CombEdge({ id, sourceX, sourceY, targetX, targetY, data, markerEnd }: EdgeProps<FlowEdge>) {
+  const busY = data?.busY ?? (sourceY + targetY) / 2;
+  const gutterX = targetX - PackGutter / 2;
+  return <BaseEdge id={id} path={`M${sourceX},${sourceY} V${busY} H${gutterX} V${targetY} H${targetX}`} markerEnd={markerEnd} />;
+}
+
+export const GraphEdgeTypes = { comb: CombEdge };

@@ -9,9 +9,9 @@ import "@xyflow/react/dist/style.css";
 import { ConductorNodeId } from "../../shared/sessionGraph.js";
 import { GraphNodeHeight, GraphNodeWidth } from "../../shared/sessionGraphLayout.js";
 import { useApp } from "../store/appStore.js";
-import { GraphNodeTypes } from "./GraphNodes.js";
+import { GraphEdgeTypes, GraphNodeTypes } from "./GraphNodes.js";
 import { useRestoredAgents } from "./useRestoredAgents.js";
-import { useLaidOutGraph, useStructureKey, type LaidOutGraph } from "./useGraphStructure.js";
+import { useLaidOutGraph, useStructureKey, type FlowEdge, type FlowNode, type LaidOutGraph } from "./useGraphStructure.js";
 
 /** Past this many nodes only those in view are mounted, and a minimap shows where the view is. */
 const LargeGraph = 60;
@@ -34,15 +34,16 @@ function SessionGraph({ tabId }: { tabId: string }) {
   const userMoved = useRef(false);
   const pane = useRef<HTMLDivElement>(null);
   useFitUntilMoved(graph, pane, userMoved);
-  useRevealSelection(tabId, graph, pane);
+  useRevealSelection(tabId, graph, pane, userMoved);
   if (graph === undefined) return <div className="empty">Laying out…</div>;
   const large = graph.nodes.length > LargeGraph;
   return (
-    <div className="session-graph" ref={pane} data-nodes={graph.nodes.length}>
+    <div className="session-graph" ref={pane} data-nodes={graph.nodes.length} data-layout-ms={graph.layoutMs}>
       <ReactFlow
-        nodes={graph.nodes as never}
-        edges={graph.edges as never}
+        nodes={graph.nodes as FlowNode[]}
+        edges={graph.edges as FlowEdge[]}
         nodeTypes={GraphNodeTypes}
+        edgeTypes={GraphEdgeTypes}
         fitView
         fitViewOptions={FitOptions}
         minZoom={0.05}
@@ -93,8 +94,14 @@ function useFitUntilMoved(graph: LaidOutGraph | undefined, pane: RefObject<HTMLD
   }, [graph]);
 }
 
-/** A node selected elsewhere (Hierarchy, a card) is brought into view when it is out of it. */
-function useRevealSelection(tabId: string, graph: LaidOutGraph | undefined, pane: RefObject<HTMLDivElement | null>): void {
+/** Below this zoom a node's text is too small to read. */
+const ReadableZoom = 0.6;
+
+/**
+ * A node selected elsewhere (Hierarchy, a card) is brought into view, at a zoom that reads, when
+ * it is out of view or too small; from then on the view stays where the person asked for it.
+ */
+function useRevealSelection(tabId: string, graph: LaidOutGraph | undefined, pane: RefObject<HTMLDivElement | null>, userMoved: RefObject<boolean>): void {
   const flow = useReactFlow();
   const selected = useApp((s) => (s.selection?.tabId === tabId ? s.selection.blockId : undefined));
   useEffect(() => {
@@ -105,6 +112,8 @@ function useRevealSelection(tabId: string, graph: LaidOutGraph | undefined, pane
     const left = node.position.x * zoom + x;
     const top = node.position.y * zoom + y;
     const inView = left >= 0 && top >= 0 && left + GraphNodeWidth * zoom <= element.clientWidth && top + GraphNodeHeight * zoom <= element.clientHeight;
-    if (!inView) void flow.setCenter(node.position.x + GraphNodeWidth / 2, node.position.y + GraphNodeHeight / 2, { zoom: Math.max(zoom, 0.6), duration: 200 });
+    if (inView && zoom >= ReadableZoom) return;
+    userMoved.current = true;
+    void flow.setCenter(node.position.x + GraphNodeWidth / 2, node.position.y + GraphNodeHeight / 2, { zoom: Math.max(zoom, ReadableZoom), duration: 200 });
   }, [selected, graph]);
 }

@@ -5,22 +5,35 @@
 // that leaves the main thread most of its time.
 
 import { useEffect, useRef, useState } from "react";
-import type { Edge, Node } from "@xyflow/react";
+import { MarkerType, type Edge, type EdgeMarker, type Node } from "@xyflow/react";
 import type { TranscriptStore } from "../../shared/delta/index.js";
 import { ConductorNodeId, sessionGraphOfStore, structureKey, type GraphEdge } from "../../shared/sessionGraph.js";
 import { GraphNodeHeight, GraphNodeWidth, layoutSessionGraph } from "../../shared/sessionGraphLayout.js";
 import { useApp } from "../store/appStore.js";
 
 /** What a drawn node knows; everything it shows it reads from the store by its id. */
-export type GraphNodeData = { readonly tabId: string; readonly parentId: string | undefined };
+export type GraphNodeData = {
+  readonly tabId: string;
+  readonly parentId: string | undefined;
+  /** One of many leaves packed in a grid under their caller: its edge comes in from the left. */
+  readonly packed: boolean;
+};
 export type FlowNode = Node<GraphNodeData, "agent" | "conductor">;
+/** A comb edge runs from its caller down to `busY`, across to the gutter of its column, down, and in. */
+export type CombEdgeData = { readonly busY: number };
+export type FlowEdge = Edge<CombEdgeData>;
 
 export interface LaidOutGraph {
   /** The tab and structure this layout is of. */
   readonly key: string;
   readonly nodes: readonly FlowNode[];
-  readonly edges: readonly Edge[];
+  readonly edges: readonly FlowEdge[];
+  /** How long the layout took, in ms (shown as the panel's data-layout-ms). */
+  readonly layoutMs: number;
 }
+
+/** Spawn edges point from caller to callee. */
+const Arrow: EdgeMarker = { type: MarkerType.ArrowClosed, width: 14, height: 14, color: "#8a8a8a" };
 
 /** A layout may use at most this share of the main thread while the structure keeps changing. */
 const LayoutShare = 0.2;
@@ -56,19 +69,24 @@ function parseStructure(key: string): { ids: { id: string; parentId: string | un
 
 function laidOut(tabId: string, structure: string): LaidOutGraph {
   const { ids, edges } = parseStructure(structure);
-  const { positions } = layoutSessionGraph({ nodes: ids, edges });
+  const { positions, packed } = layoutSessionGraph({ nodes: ids, edges });
   const nodes: FlowNode[] = ids.map(({ id, parentId }) => ({
     id,
     type: id === ConductorNodeId ? "conductor" : "agent",
     position: positions.get(id) ?? { x: 0, y: 0 },
-    data: { tabId, parentId },
+    data: { tabId, parentId, packed: packed.has(id) },
     width: GraphNodeWidth,
     height: GraphNodeHeight,
     draggable: false,
     selectable: false,
     connectable: false,
   }));
-  return { key: `${tabId}\n${structure}`, nodes, edges: edges.map((e) => ({ ...e, type: "smoothstep", focusable: false, selectable: false })) };
+  const flowEdges = edges.map((e): FlowEdge => {
+    const comb = packed.get(e.target);
+    const common = { ...e, markerEnd: Arrow, focusable: false, selectable: false };
+    return comb === undefined ? { ...common, type: "smoothstep" } : { ...common, type: "comb", data: { busY: comb.busY } };
+  });
+  return { key: `${tabId}\n${structure}`, nodes, edges: flowEdges, layoutMs: 0 };
 }
 
 /**
@@ -88,7 +106,7 @@ export function useLaidOutGraph(tabId: string, structure: string): LaidOutGraph 
       const next = laidOut(tabId, structure);
       const end = performance.now();
       pace.current = { endedAt: end, cost: end - start };
-      setGraph(next);
+      setGraph({ ...next, layoutMs: Math.round(end - start) });
     }, wait);
     return () => clearTimeout(timer);
   }, [key]);
