@@ -226,9 +226,14 @@ describe("layoutSessionGraph", () => {
     expect(new Set(graph.nodes.slice(1).map((n) => positions.get(n.id)!.y)).size).toBe(1);
   });
 
-  it("puts agents of one depth on one row", () => {
-    const graph = sessionGraph(transcript([agent("toolu_a", {}, [agent("toolu_a1", {})]), agent("toolu_b", {})]));
+  it("puts agents of one depth on one row, siblings left to right in the order they started", () => {
+    const graph = sessionGraph(transcript([agent("toolu_a", {}, [agent("toolu_a1", {}), agent("toolu_a2", {})]), agent("toolu_b", {}), agent("toolu_c", {}, [agent("toolu_c1", {})])]));
     const { positions } = layoutSessionGraph(graph);
-    expect(positions.get("toolu_a")!.y).toBe(positions.get("toolu_b")!.y);
+    const at = (id: string) => positions.get(id)!;
+    expect(at("toolu_a").y).toBe(at("toolu_b").y);
+    expect(at("toolu_a").x).toBeLessThan(at("toolu_b").x);
+    expect(at("toolu_b").x).toBeLessThan(at("toolu_c").x);
+    expect(at("toolu_a1").x).toBeLessThan(at("toolu_a2").x);
+    expect(at("toolu_a2").x).toBeLessThan(at("toolu_c1").x);
   });
 });
