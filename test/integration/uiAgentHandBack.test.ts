@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { lastAgentId } from "../support/scenarios/sendMessageContinue.js";
+import { sidechainHolds } from "../support/cliTranscripts.js";
+import { gate } from "../support/gate.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 
@@ -50,14 +52,21 @@ describe.skipIf(!hasChromium)("2.1.332 hand-backs on subagent cards", () => {
   });
 
   it("a SendMessage to a finished agent takes its card back to running, then to the newer answer", async () => {
+    // Each state stays until the test has seen it: the first answer until it is on the card, the
+    // resumed run until its turn has ended with the card still running.
+    const firstAnswerSeen = gate();
+    const resumedRunSeen = gate();
     app = await startWebApp(
       {
         main: [
           { blocks: [agentCall("Two-part helper", "[[SUB-A]] do the first part", { run_in_background: false })] },
-          // Not at once: the first answer stays on the card long enough to be seen on a busy machine.
           {
             blocks: (request) => [{ type: "tool_use", name: "SendMessage", input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." } }],
-            delayMs: 4000,
+            // The CLI resumes the helper from its sidechain file: not before its first answer is there.
+            waitFor: async (request, cli) => {
+              await firstAnswerSeen.opened;
+              await sidechainHolds(cli, lastAgentId(request), "First part done.");
+            },
           },
           { blocks: [text("Sent the helper its second part.")] },
           { blocks: [text("The helper finished the second part.")] },
@@ -69,8 +78,7 @@ describe.skipIf(!hasChromium)("2.1.332 hand-backs on subagent cards", () => {
             if (said(request, "Now do the second part.")) return said(request, "echo second-part") ? [text("Second part done.")] : [bashCall("echo second-part", "Run the second part")];
             return said(request, "echo first-part") ? [text("First part done.")] : [bashCall("echo first-part", "Run the first part")];
           },
-          // Slow enough that a person (and this test) sees the card running again.
-          delayMs: 1500,
+          waitFor: (request: Request) => (said(request, "Now do the second part.") ? resumedRunSeen.opened : Promise.resolve()),
         })),
       },
       { cwdName: "continue-ui" },
@@ -81,11 +89,13 @@ describe.skipIf(!hasChromium)("2.1.332 hand-backs on subagent cards", () => {
     const card = baton.subagentCard("general-purpose", "Two-part helper");
     await pw(card.locator(":scope > .summary-md")).toContainText("First part done.", { timeout: 60_000 });
     await pw(card).toHaveAttribute("data-status", "completed");
+    firstAnswerSeen.open();
     await pw(baton.toolCards("SendMessage")).toHaveCount(1, { timeout: 60_000 });
     await pw(card).toHaveAttribute("data-status", "running", { timeout: 60_000 });
-    // The turn that resumed it ends while the agent still works (its model turns take 1.5 s each): it stays running.
+    // The turn that resumed it ends while the agent still works: it stays running.
     await pw(baton.transcript).toContainText("Sent the helper its second part.", { timeout: 60_000 });
     await pw(card).toHaveAttribute("data-status", "running");
+    resumedRunSeen.open();
     await pw(card).toHaveAttribute("data-status", "completed", { timeout: 90_000 });
     await pw(card.locator(":scope > .summary-md")).toContainText("Second part done.");
     await pw(baton.subagentCard("general-purpose", "Two-part helper")).toHaveCount(1);

@@ -17,7 +17,7 @@ import {
   type ReplyBlock,
 } from "./model/render.js";
 import { ModelServerClosedError, WaitForRequestTimeoutError } from "./model/errors.js";
-import { parseBody, readBody, sleep } from "./model/http.js";
+import { parseBody, readBody, sleep, untilAborted } from "./model/http.js";
 import { sideReplyText, UNSCRIPTED_TEXT } from "./model/sideReplies.js";
 
 export { ModelServerClosedError, WaitForRequestTimeoutError } from "./model/errors.js";
@@ -34,6 +34,12 @@ export interface ScriptTurn {
    * made up (an agent's id to send a message to), or a turn that depends on what the request says.
    */
   blocks?: ScriptBlock[] | ((request: Readonly<Record<string, unknown>>) => ScriptBlock[]);
+  /**
+   * Holds the answer until this resolves: for a turn that must come after a state the request
+   * cannot show, however long that takes on a loaded machine (the CLI has written the transcript
+   * the turn's tool call will read; the test has seen the state it looks for). Never a time.
+   */
+  waitFor?: (request: Readonly<Record<string, unknown>>, cli: CliSurroundings) => Promise<unknown>;
   /** Wait before answering (lets a test interrupt mid-turn). */
   delayMs?: number;
   /** Delay between SSE events (streaming that takes time). */
@@ -45,6 +51,14 @@ export interface ScriptTurn {
   error?: { status: number; type?: string; message?: string; times?: number; headers?: Record<string, string> };
   /** Default: tool_use if any tool_use block, else end_turn. */
   stopReason?: "end_turn" | "tool_use" | "max_tokens";
+}
+
+/** What a turn's `waitFor` may look at besides the request. */
+export interface CliSurroundings {
+  /** The CLI's history folder (`~/.claude/projects` of its HOME), once the test has named it. */
+  readonly projectsDir: string | undefined;
+  /** Aborts when the CLI leaves the request or the server closes: stop waiting then. */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -88,6 +102,8 @@ export interface ModelServer {
   /** Every request, in arrival order. Entries are updated in place as they are answered. */
   readonly requests: readonly LoggedRequest[];
   setScript(script: Script): void;
+  /** Names the CLI's history folder for turns that wait on what the CLI writes there. */
+  setProjectsDir(dir: string): void;
   /** Resolves with the first request (past or future) matching `pred`; default timeout 20 s. */
   waitForRequest(pred: (r: LoggedRequest) => boolean, timeoutMs?: number): Promise<LoggedRequest>;
   close(): Promise<void>;
@@ -140,6 +156,7 @@ export function startModelServer(script: Script, opts: ModelServerOptions = {}):
 class ScriptedServer implements ModelServer {
   readonly requests: MutableRequest[] = [];
   private script: Script;
+  private projectsDir: string | undefined;
   private readonly failures = new Map<string, number>();
   /** Every tool_use id served so far. */
   private readonly toolUseIds = new Set<string>();
@@ -185,6 +202,10 @@ class ScriptedServer implements ModelServer {
   setScript(script: Script): void {
     this.script = script;
     this.failures.clear();
+  }
+
+  setProjectsDir(dir: string): void {
+    this.projectsDir = dir;
   }
 
   waitForRequest(pred: (r: LoggedRequest) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<LoggedRequest> {
@@ -320,6 +341,10 @@ class ScriptedServer implements ModelServer {
     res: http.ServerResponse,
     signal: AbortSignal,
   ): Promise<void> {
+    if (turn.waitFor !== undefined && !(await untilAborted(turn.waitFor(entry.body, { projectsDir: this.projectsDir, signal }), signal))) {
+      this.update(entry, { outcome: "aborted" });
+      return;
+    }
     if (!(await sleep(turn.delayMs ?? 0, signal))) {
       this.update(entry, { outcome: "aborted" });
       return;

@@ -339,6 +339,42 @@ describe("timing and lifetimes", () => {
     expect((await post(s, agentBody(messages))).status).toBe(200);
   });
 
+  it("holds a turn until its waitFor resolves, with the request and the projects folder it was told", async () => {
+    let release = (): void => undefined;
+    const seen: { said: string; projectsDir: string | undefined }[] = [];
+    const s = await start({
+      main: [
+        {
+          blocks: [{ type: "text", text: "after the state" }],
+          waitFor: (request, cli) => {
+            seen.push({ said: JSON.stringify(request["messages"]), projectsDir: cli.projectsDir });
+            return new Promise<void>((resolve) => (release = resolve));
+          },
+        },
+      ],
+    });
+    s.setProjectsDir("/tmp/home/.claude/projects");
+    const reply = post(s, agentBody([{ role: "user", content: "go on when ready" }]));
+    await s.waitForRequest((r) => r.agent === "main");
+    await expect.poll(() => seen.length).toBe(1);
+    expect(s.requests[0]?.outcome).toBe("pending");
+    expect(seen[0]).toEqual({ said: expect.stringContaining("go on when ready"), projectsDir: "/tmp/home/.claude/projects" });
+    release();
+    expect(textOf(await jsonReply(await reply))).toBe("after the state");
+  });
+
+  it("stops waiting on a waitFor when the client leaves", async () => {
+    let signal: AbortSignal | undefined;
+    const s = await start({ main: [{ blocks: [], waitFor: (_request, cli) => ((signal = cli.signal), new Promise<void>(() => undefined)) }] });
+    const controller = new AbortController();
+    const pending = fetch(s.url + "/v1/messages", { method: "POST", body: JSON.stringify(agentBody([{ role: "user", content: "hi" }])), signal: controller.signal }).catch((e: unknown) => e);
+    await s.waitForRequest((r) => r.agent === "main");
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await s.waitForRequest((r) => r.outcome === "aborted", 5_000);
+    expect(signal?.aborted).toBe(true);
+  });
+
   it("spaces streamed events by chunkDelayMs", async () => {
     const s = await start({ main: [{ chunkDelayMs: 30, blocks: [{ type: "text", text: "slow stream" }] }] });
     const res = await post(s, agentBody([{ role: "user", content: "hi" }], { stream: true }));

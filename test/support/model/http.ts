@@ -21,6 +21,25 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
+/** Resolves true once `wait` does, or false as soon as `signal` aborts; a rejection passes through. */
+export function untilAborted(wait: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+    wait.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(true);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -78,6 +78,7 @@ export type SessionOptions = Partial<ClaudeClientOptions> & { readonly cwdName?:
 export async function openSession(script: Script, options: SessionOptions = {}): Promise<Session> {
   const server = await startModelServer(script);
   const env = await createCliEnv({ baseUrl: server.url, cwdName: options.cwdName ?? "project" });
+  server.setProjectsDir(env.projectsDir);
   const log = new EventLog();
   const clients: ClaudeClient[] = [];
   let current: ClaudeClient;

@@ -1,3 +1,4 @@
+import { sidechainHolds } from "../cliTranscripts.js";
 import type { ScriptBlock } from "../modelServer.js";
 import { agentCall, bashCall, text, type Scenario } from "./types.js";
 
@@ -43,6 +44,8 @@ export const sendMessageContinue: Scenario = {
             input: { to: lastAgentId(request), summary: "second part", message: "Now do the second part." },
           },
         ],
+        // The CLI resumes the helper from its sidechain file: not before its first answer is there.
+        waitFor: (request, cli) => sidechainHolds(cli, lastAgentId(request), "First part done."),
       },
       { blocks: [text("Sent the helper its second part.")] },
       { blocks: [text("The helper finished the second part.")] },

@@ -49,6 +49,7 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
   const rendererDir = ensureRendererBuilt();
   const model = await startModelServer(script);
   const env = await createCliEnv({ baseUrl: model.url, cwdName: options.cwdName ?? "project" });
+  model.setProjectsDir(env.projectsDir);
   await options.prepare?.(env);
   const store = options.withStore === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
   const log = new LogBus();
