@@ -69,25 +69,25 @@ export function toneOf(status: SubagentStatus | TranscriptStatus): GraphTone {
 }
 
 /**
- * The fields issue 24's escalation chain will add to a record, read leniently: the graph shows a
- * phase and badges when the record carries them and nothing otherwise, so adding them to
- * SubagentRecord needs no change here.
+ * What issue 24's escalation chain puts on a record (`phase`, and `escalations`: each question or
+ * plan with its `kind` and `state`), read leniently: the graph shows a phase and badges for open
+ * questions and plans in review when the record carries them, and nothing otherwise.
  */
 export function orchestrationOf(record: SubagentRecord): { readonly phase?: AgentPhase; readonly badges?: GraphBadges } {
-  const extra = record as SubagentRecord & { readonly phase?: unknown; readonly openQuestions?: unknown; readonly plansInReview?: unknown };
+  const extra = record as SubagentRecord & { readonly phase?: unknown; readonly escalations?: unknown };
   const phase = typeof extra.phase === "string" && Phases.has(extra.phase) ? (extra.phase as AgentPhase) : undefined;
-  const openQuestions = countOf(extra.openQuestions);
-  const plansInReview = countOf(extra.plansInReview);
+  let openQuestions = 0;
+  let plansInReview = 0;
+  for (const e of Array.isArray(extra.escalations) ? (extra.escalations as unknown[]) : []) {
+    if (typeof e !== "object" || e === null || (e as { state?: unknown }).state !== "open") continue;
+    const kind = (e as { kind?: unknown }).kind;
+    if (kind === "question") openQuestions++;
+    else if (kind === "plan") plansInReview++;
+  }
   return {
     ...(phase !== undefined ? { phase } : {}),
     ...(openQuestions + plansInReview > 0 ? { badges: { openQuestions, plansInReview } } : {}),
   };
-}
-
-/** A count given as a number or as the list of the things counted. */
-function countOf(value: unknown): number {
-  if (Array.isArray(value)) return value.length;
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
 export function agentLabel(subagentType: string, description: string): string {

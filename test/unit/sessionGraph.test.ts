@@ -135,9 +135,13 @@ describe("sessionGraph", () => {
   it("shows no phase or badges for today's records, and both once a record carries them", () => {
     expect(node(sessionGraph(threeLevels), "toolu_top").phase).toBeUndefined();
     expect(node(sessionGraph(threeLevels), "toolu_top").badges).toBeUndefined();
-    const later = { ...agentBlock("toolu_c").call!.subagent!, phase: "review", openQuestions: 1, plansInReview: [{ version: 1 }] } as SubagentRecord;
+    const open = (kind: string, state = "open") => ({ id: `toolu_${kind}_${state}`, kind, state, openedAt: "2026-01-01T00:00:00Z", routedTo: "conductor", routeReason: "background agent" });
+    const later = { ...agentBlock("toolu_c").call!.subagent!, phase: "review", escalations: [open("question"), open("question", "answered"), open("plan"), open("plan", "rejected")] } as SubagentRecord;
     expect(orchestrationOf(later)).toEqual({ phase: "review", badges: { openQuestions: 1, plansInReview: 1 } });
-    expect(orchestrationOf({ ...later, phase: "<script>", openQuestions: -3, plansInReview: "two" } as unknown as SubagentRecord)).toEqual({});
+    const settled = { ...later, phase: "executing", escalations: [open("question", "answered"), open("plan", "approved")] } as SubagentRecord;
+    expect(orchestrationOf(settled)).toEqual({ phase: "executing" });
+    expect(orchestrationOf({ ...later, phase: "<script>", escalations: "two" } as unknown as SubagentRecord)).toEqual({});
+    expect(node(sessionGraph(transcript([{ ...agentBlock("toolu_c"), call: { ...agentBlock("toolu_c").call!, subagent: later } }])), "toolu_c")).toMatchObject({ phase: "review", badges: { openQuestions: 1, plansInReview: 1 } });
   });
 
   it("builds the same graph from the renderer's normalised store as from the Transcript", () => {
