@@ -45,7 +45,7 @@ export const AgentNode = memo(function AgentNode({ id, data }: NodeProps<FlowNod
         <span className="gn-head">
           <span className={`icon st-${status}`} aria-hidden="true">{subagentIcon(status)}</span>
           <span className="agent-type"><VisibleText text={subagentType} /></span>
-          {phase !== "" ? <span className="chip phase" aria-label={`Phase ${phase}`}>{phase}</span> : null}
+          {phase !== "" ? <span className={`chip phase phase-${phase}`} aria-label={`Phase ${phase}`}>{phase}</span> : null}
           {questions > 0 ? <span className="chip warning" aria-label={`${questions} open ${questions === 1 ? "question" : "questions"}`}>? {questions}</span> : null}
           {plans > 0 ? <span className="chip warning" aria-label={`${plans} ${plans === 1 ? "plan" : "plans"} in review`}>plan {plans}</span> : null}
           {background ? <span className="chip">bg</span> : null}
