@@ -5,7 +5,9 @@ import { memo, useRef } from "react";
 import { select, useApp } from "../store/appStore.js";
 import { useShallow } from "zustand/shallow";
 import { useChildren } from "../store/selectors.js";
+import type { EscalationTarget, SubagentPhase } from "../../shared/escalation.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
+import { waitingOn, waitingText } from "../transcript/escalationText.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { agentIds, type AgentIds } from "../util/agentIds.js";
 import { subagentIcon } from "../util/format.js";
@@ -60,7 +62,7 @@ function Children({ tabId, parentId }: { tabId: string; parentId: string }) {
   );
 }
 
-type Shown = readonly [SubagentRecord["status"], string, string];
+type Shown = readonly [SubagentRecord["status"], string, string, SubagentPhase | "", EscalationTarget | ""];
 const NotShown: readonly [] = [];
 
 const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
@@ -68,19 +70,37 @@ const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
   const shown = useApp(
     useShallow((s): Shown | typeof NotShown => {
       const record = s.tabs[tabId]?.transcript.blocksById.get(id)?.call?.subagent;
-      return record === undefined ? NotShown : [record.status, record.subagentType, record.description];
+      return record === undefined ? NotShown : [record.status, record.subagentType, record.description, record.phase ?? "", waitingOn(record.escalations) ?? ""];
     }),
   );
   const selected = useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === id);
   if (shown.length === 0) return null;
-  const [status, subagentType, description] = shown;
+  const [status, subagentType, description, phase, waiting] = shown;
   return (
     <li role="treeitem" aria-selected={selected} aria-label={`${subagentType}: ${description}`}>
-      <button className={`node ${selected ? "selected" : ""}`} onClick={() => select(tabId, id, true)} data-status={status}>
+      <button
+        className={`node ${selected ? "selected" : ""} ${waiting !== "" ? "waiting" : ""}`}
+        onClick={() => select(tabId, id, true)}
+        data-status={status}
+        {...(phase !== "" ? { "data-phase": phase } : {})}
+        {...(waiting !== "" ? { "data-waiting": waiting } : {})}
+      >
         <span className={`icon st-${status}`}>{subagentIcon(status)}</span>
-        <span className="agent-type"><VisibleText text={subagentType} /></span> <VisibleText text={description} />
+        <span className="agent-type"><VisibleText text={subagentType} /></span> <span className="node-desc"><VisibleText text={description} /></span>
+        {phase !== "" ? <span className={`chip phase phase-${phase}`} data-phase={phase} title={`Phase: ${phase}`}>{phase}</span> : null}
+        {waiting !== "" ? <WaitingFlag on={waiting} /> : null}
       </button>
       <Children tabId={tabId} parentId={id} />
     </li>
   );
 });
+
+/** An agent with an open question or plan: who it waits on. */
+function WaitingFlag({ on }: { on: EscalationTarget }) {
+  const said = waitingText(on);
+  return (
+    <span className={`node-waiting to-${on}`} role="img" aria-label={said} title={said}>
+      <span aria-hidden="true">⏳ {on === "person" ? "waiting for you" : "waiting"}</span>
+    </span>
+  );
+}

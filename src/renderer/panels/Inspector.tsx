@@ -4,6 +4,8 @@ import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcr
 import { Markdown } from "../markdown/Markdown.js";
 import { useApp } from "../store/appStore.js";
 import { useStepBlock } from "../store/fullSteps.js";
+import { clockTime, escalationHistory, waitingOn, waitingText } from "../transcript/escalationText.js";
+import { PhaseBadge } from "../transcript/SubagentCard.js";
 import { ToolBody } from "../transcript/toolBodies.js";
 import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -58,6 +60,7 @@ function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block
       <dl className="props">
         <Row name="Description"><VisibleText text={record.description} /></Row>
         <Row name="Status">{record.status}</Row>
+        {record.phase !== undefined ? <Row name="Phase"><PhaseBadge phase={record.phase} /></Row> : null}
         <Row name="Agent id">{record.taskId || "–"}</Row>
         <Row name="Model">{record.model ?? "–"}</Row>
         <Row name="Tokens">{formatTokens(record.totalTokens)}</Row>
@@ -79,6 +82,7 @@ function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block
         </>
       ) : null}
       <SessionAgents tabId={tabId} />
+      {record.escalations !== undefined && record.escalations.length > 0 ? <EscalationHistory record={record} /> : null}
       <h4>Permission history</h4>
       {record.permissionHistory === undefined || record.permissionHistory.length === 0 ? (
         <div className="dim">No requests.</div>
@@ -93,6 +97,31 @@ function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block
         </ul>
       )}
     </div>
+  );
+}
+
+/** The agent's questions, plans, answers and reviews in time order (issue 24). */
+function EscalationHistory({ record }: { record: SubagentRecord }) {
+  const waiting = waitingOn(record.escalations);
+  return (
+    <>
+      <h4>Questions and plans</h4>
+      {waiting !== undefined ? <div className="node-waiting">⏳ {waitingText(waiting)}</div> : null}
+      <ol className="escalation-history" aria-label="Questions and plans">
+        {escalationHistory(record.escalations).map((entry) => (
+          <li key={entry.key} className={`eh-${entry.kind}`} data-kind={entry.kind}>
+            <div className="eh-head">
+              <b>{entry.title}</b> <time className="dim" dateTime={entry.at}>{clockTime(entry.at)}</time>
+            </div>
+            {entry.isPlan ? (
+              <Markdown className="plan-md" text={entry.text} />
+            ) : entry.text !== "" ? (
+              <div className="eh-text"><VisibleText text={entry.text} /></div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 

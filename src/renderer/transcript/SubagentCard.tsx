@@ -3,12 +3,15 @@
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";
 import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord, type SubagentRetry } from "../../shared/transcript.js";
+import type { SubagentPhase } from "../../shared/escalation.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { addLog, insertNested, select, setExpanded, useApp } from "../store/appStore.js";
 import { showAllSteps, useShowingAllSteps, useStepIds } from "../store/fullSteps.js";
 import { useChildren, useExpanded, usePendingForAgent } from "../store/selectors.js";
 import { elapsedMs, formatDuration, formatTokens, subagentIcon } from "../util/format.js";
+import { Escalations } from "./EscalationView.js";
+import { waitingOn } from "./escalationText.js";
 import { NestedBlocks } from "./NestedBlocks.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { useNow } from "./useNow.js";
@@ -36,9 +39,10 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
   });
   const summary = record.summaryMarkdown ?? "";
   const showSummary = !running && summary !== "" && !(expanded && lastText === summary.trim());
+  const waiting = pending.length > 0 || waitingOn(record.escalations) !== undefined;
   return (
     <article
-      className={`card subagent ${selected ? "selected" : ""} ${pending.length > 0 ? "waiting" : ""}`}
+      className={`card subagent ${selected ? "selected" : ""} ${waiting ? "waiting" : ""}`}
       aria-label={label}
       data-status={record.status}
       data-block-id={block.id}
@@ -65,12 +69,14 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
           <span className="agent-type"><VisibleText text={record.subagentType} /></span>
           <span className="summary"><VisibleText text={record.description} /></span>
         </button>
+        {record.phase !== undefined ? <PhaseBadge phase={record.phase} /> : null}
         {record.background ? <span className="chip">background</span> : null}
         <span className="elapsed">
           <span>{formatDuration(elapsed)}</span>
         </span>
       </header>
       {running ? <ProgressLine record={record} /> : null}
+      <Escalations tabId={tabId} record={record} />
       {pending.map((p) => (
         <PermissionPrompt key={p.requestId} tabId={tabId} request={p} />
       ))}
@@ -85,6 +91,15 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
     </article>
   );
 });
+
+/** A Deliberate subagent's phase (clarifying → review → executing → completed). */
+export function PhaseBadge({ phase }: { phase: SubagentPhase }) {
+  return (
+    <span className={`chip phase phase-${phase}`} data-phase={phase} title={`Phase: ${phase}`}>
+      {phase}
+    </span>
+  );
+}
 
 function ProgressLine({ record }: { record: SubagentRecord }) {
   return (

@@ -6,6 +6,7 @@ import type { ToolCallRecord } from "../../shared/transcript.js";
 import { Markdown, openExternal } from "../markdown/Markdown.js";
 import { field, mcpName, str } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { BatonToolBody, isBatonTool } from "./batonToolBodies.js";
 
 function Output({ call }: { call: ToolCallRecord }) {
   const result = call.result;
@@ -105,6 +106,7 @@ function Collapsible({ label, children }: { label: string; children: React.React
 
 export function ToolBody({ call }: { call: ToolCallRecord }) {
   const input = call.input;
+  if (isBatonTool(call.name)) return <BatonToolBody call={call} />;
   switch (call.name) {
     case "Bash":
       return (
