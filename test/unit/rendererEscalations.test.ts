@@ -248,7 +248,7 @@ describe("the Hierarchy and the Inspector", () => {
     show(record({ phase: "clarifying", escalations: [question()] }));
     const html = renderToStaticMarkup(createElement(Hierarchy));
     expect(html).toMatch(/data-phase="clarifying"[^>]*data-waiting="person"/);
-    expect(html).toMatch(/role="img" aria-label="waiting for you"[^>]*><span aria-hidden="true">⏳ waiting for you<\/span>/);
+    expect(html).toMatch(/role="img" aria-label="waiting for you"[^>]*><span aria-hidden="true">◷ waiting for you<\/span>/);
     expect(html).toMatch(/class="chip phase phase-clarifying" data-phase="clarifying"[^>]*>clarifying</);
     show(record({ phase: "executing", escalations: [question({ state: "answered", reply: "x", settledBy: "person" })] }));
     const settled = renderToStaticMarkup(createElement(Hierarchy));

@@ -100,7 +100,7 @@ function WaitingFlag({ on }: { on: EscalationTarget }) {
   const said = waitingText(on);
   return (
     <span className={`node-waiting to-${on}`} role="img" aria-label={said} title={said}>
-      <span aria-hidden="true">⏳ {on === "person" ? "waiting for you" : "waiting"}</span>
+      <span aria-hidden="true">◷ {on === "person" ? "waiting for you" : "waiting"}</span>
     </span>
   );
 }

@@ -106,7 +106,7 @@ function EscalationHistory({ record }: { record: SubagentRecord }) {
   return (
     <>
       <h4>Questions and plans</h4>
-      {waiting !== undefined ? <div className="node-waiting">⏳ {waitingText(waiting)}</div> : null}
+      {waiting !== undefined ? <div className="node-waiting">◷ {waitingText(waiting)}</div> : null}
       <ol className="escalation-history" aria-label="Questions and plans">
         {escalationHistory(record.escalations).map((entry) => (
           <li key={entry.key} className={`eh-${entry.kind}`} data-kind={entry.kind}>
