@@ -9,6 +9,7 @@ import { Hierarchy } from "../../src/renderer/panels/Hierarchy.js";
 import { Inspector } from "../../src/renderer/panels/Inspector.js";
 import { insertNested, select, setTabs, useApp } from "../../src/renderer/store/appStore.js";
 import { SubagentCard } from "../../src/renderer/transcript/SubagentCard.js";
+import { afterReply } from "../../src/renderer/transcript/EscalationForms.js";
 import { ToolBody } from "../../src/renderer/transcript/toolBodies.js";
 import {
   clockTime,
@@ -108,6 +109,17 @@ describe("escalation words", () => {
     expect(history.map((h) => h.isPlan)).toEqual([false, false, true, false, true, true, false]);
     expect(history[3]?.text).toBe("Add tests first");
     expect(history[5]?.text).toBe("Goal: edited");
+  });
+});
+
+describe("after the person's answer", () => {
+  it("a success or a lost race leaves the form settled, the race's message shown; another failure may be tried again", () => {
+    expect(afterReply({ ok: true, value: undefined })).toEqual({ settled: true });
+    expect(afterReply({ ok: false, error: { code: "conflict", message: "The conductor answered first: Postgres" } })).toEqual({
+      settled: true,
+      note: "The conductor answered first: Postgres",
+    });
+    expect(afterReply({ ok: false, error: { code: "not_found", message: "No such question" } })).toEqual({ settled: false, note: "Not sent: No such question" });
   });
 });
 

@@ -4,6 +4,7 @@
 // The first answer wins: when the conductor (or Baton) settled it first, the call fails with
 // "conflict" and the message is shown in place until the settled state arrives.
 import { useState } from "react";
+import type { Result } from "../../shared/api.js";
 import type { Escalation, EscalationReply } from "../../shared/escalation.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
@@ -11,6 +12,17 @@ import { HiddenTextWarning, VisibleText } from "../util/VisibleText.js";
 import { isEdited, planOf } from "./escalationText.js";
 
 type Note = (message: string | undefined) => void;
+
+/**
+ * What the form does after the main side answered: a success or a conflict means the escalation is
+ * settled (the form stays disabled until the settled state arrives); a conflict's message says who
+ * answered first. Any other failure is shown and the person may try again.
+ */
+export function afterReply(result: Result<void>): { readonly settled: boolean; readonly note?: string } {
+  if (result.ok) return { settled: true };
+  if (result.error.code === "conflict") return { settled: true, note: result.error.message };
+  return { settled: false, note: `Not sent: ${result.error.message}` };
+}
 
 /** Sends one reply; `busy` stays set after a success (the settled state comes with the next delta) and after a conflict. */
 function useReply(tabId: string, escalationId: string, onNote: Note): [boolean, (reply: EscalationReply) => void] {
@@ -22,11 +34,10 @@ function useReply(tabId: string, escalationId: string, onNote: Note): [boolean, 
       .answerEscalation(tabId, escalationId, reply)
       .then(
         (r) => {
-          if (r.ok) return;
-          if (r.error.code === "conflict") return onNote(r.error.message);
-          report("Answer subagent", r);
-          onNote(r.error.message);
-          setBusy(false);
+          const after = afterReply(r);
+          if (!r.ok && !after.settled) report("Answer subagent", r);
+          onNote(after.note);
+          if (!after.settled) setBusy(false);
         },
         (error: unknown) => {
           onNote(`The answer was not sent: ${String(error)}`);
