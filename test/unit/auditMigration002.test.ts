@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { insertInterrupt, insertPermission, insertPolicyDecision, readSessionAudit, type AuditPolicyRecord } from "../../src/main/store/audit.js";
-import { AUDIT_MIGRATIONS } from "../../src/main/store/auditMigrations/index.js";
+import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/store/auditMigrations/index.js";
 import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
@@ -79,7 +79,7 @@ describe("audit migration 2 (policy decisions)", () => {
     migrate(db, AUDIT_MIGRATIONS, 2);
     const s1 = readSessionAudit(db, "s1");
     expect({ permissions: s1.permissions, interrupts: s1.interrupts }).toEqual(restoreBefore);
-    expect(s1.trail.map((r) => (r.kind === "interrupt" ? ["interrupt", r.time] : [r.toolUseId, r.decision, r.rule, r.origin]))).toEqual([
+    expect(s1.trail.map((r) => (r.kind === "decision" ? [r.toolUseId, r.decision, r.rule, r.origin] : [r.kind, r.time]))).toEqual([
       ["toolu_1", "allow", "person", "person"],
       ["interrupt", "2026-01-01T00:00:02.000Z"],
       ["toolu_2", "deny", "person", "person"],
@@ -98,7 +98,7 @@ describe("audit migration 2 (policy decisions)", () => {
       origin: "person",
       requestId: "req-2",
     });
-    expect(readSessionAudit(db, "s2").trail.map((r) => (r.kind === "interrupt" ? "interrupt" : `${r.decision} by ${r.rule}`))).toEqual(["deny by window-closed", "interrupt"]);
+    expect(readSessionAudit(db, "s2").trail.map((r) => (r.kind === "decision" ? `${r.decision} by ${r.rule}` : r.kind))).toEqual(["deny by window-closed", "interrupt"]);
     db.close();
   });
 
@@ -133,7 +133,7 @@ describe("audit migration 2 (policy decisions)", () => {
     v1Trail(path.join(dir, "audit.sqlite")).close();
     const store = new StoreService({ dbPath: path.join(dir, "history.db") });
     try {
-      expect(store.info().audit).toMatchObject({ schemaVersion: 2, error: null, movedAsideTo: null });
+      expect(store.info().audit).toMatchObject({ schemaVersion: AUDIT_LATEST_VERSION, error: null, movedAsideTo: null });
       store.recordPolicyDecision(verdict);
       expect(store.readAudit("s1").trail.map((r) => (r.kind === "decision" ? r.toolUseId : "interrupt"))).toEqual(["toolu_1", "interrupt", "toolu_2", "toolu_3", "toolu_4"]);
     } finally {

@@ -1,14 +1,17 @@
 // `baton audit <sessionId>`: one session's audit trail, in the order Baton recorded it: every
 // decision on a tool call (the policy engine's verdicts, the person's answers) with the agent that
-// asked, the tool, a digest of the input, the decision, the rule that decided and the message; and
-// the interrupts Baton sent. For "why was this denied?" after the fact.
+// asked, the tool, a digest of the input, the decision, the rule that decided and the message; the
+// interrupts Baton sent; and the session DAG (issue 24): spawns, subagent status changes,
+// questions and plans, where they went, their answers and reviews, phases. For "why was this
+// denied?" and "who answered what?" after the fact.
 //
 // It reads audit.sqlite alone, on this thread: a headless command has no UI to keep responsive, and
 // going through the store would create an index file just to read the trail.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { AuditTrailDecision, AuditTrailRow } from "../store/audit.js";
+import type { AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../store/audit.js";
+import { boundedDigest } from "../store/auditDigest.js";
 import { AuditDatabase, auditMovedMessage } from "../store/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../store/dbPath.js";
 import { StoreError } from "../store/errors.js";
@@ -20,7 +23,13 @@ const HELP = `Usage: baton audit <sessionId> [--db <file>] [--json]
 Prints what Baton recorded for one session, oldest first, one row per line: each decision on a
 tool call (the policy engine's verdicts, from the PreToolUse hook or a permission request, and
 the person's answers, rule "person") with its agent (id/type/preset, or "main"), tool, input,
-decision, the rule that decided and the message; and each interrupt Baton sent.
+decision, the rule that decided and the message; each interrupt Baton sent; and the session's
+agents (orchestration): each spawn (who called it, background or not), status change, question
+(ask_conductor) and plan version (submit_plan) with where it was routed and why, each answer
+and review (approved, rejected, failed; by the conductor, the person or Baton) and each phase
+change. Those rows have the agent (id, else its Agent call's id, /type), the call, a digest
+(the question, the plan, the status, the phase), the kind in DECISION, who or where in RULE,
+and the reason, answer or feedback in MESSAGE.
 
 Options:
   --db <file>   The index database (the trail is audit.sqlite in its folder), or audit.sqlite itself
@@ -96,7 +105,12 @@ const Header = ["TIME", "AGENT", "TOOL", "INPUT", "DECISION", "RULE", "MESSAGE"]
 const InputColumnWidth = 48;
 
 export function renderTrail(trail: readonly AuditTrailRow[]): string {
-  const rows = trail.map((r) => (r.kind === "interrupt" ? [r.time, "-", "-", "-", "interrupt", "-", "Baton interrupted the turn"] : decisionCells(r)).map(cell));
+  const agents = agentsOf(trail);
+  const rows = trail
+    .map((r) =>
+      r.kind === "interrupt" ? [r.time, "-", "-", "-", "interrupt", "-", "Baton interrupted the turn"] : r.kind === "decision" ? decisionCells(r) : orchestrationCells(r, agents),
+    )
+    .map((cells) => cells.map(cell));
   const widths = Header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   widths[3] = Math.min(widths[3] ?? 0, InputColumnWidth);
   const line = (cells: readonly string[]): string =>
@@ -112,6 +126,64 @@ function decisionCells(r: AuditTrailDecision): string[] {
 function agentOf(r: AuditTrailDecision): string {
   if (r.agentId === undefined && r.agentType === undefined && r.preset === undefined) return "main";
   return [r.agentId, r.agentType, r.preset].map((p) => p ?? "-").join("/");
+}
+
+/** What the trail says of each agent (by its Agent call): its id and type, and the call of each question or plan. */
+interface Agents {
+  readonly byCall: Map<string, { agentId?: string; type?: string }>;
+  readonly escalationTool: Map<string, string>;
+}
+
+function agentsOf(trail: readonly AuditTrailRow[]): Agents {
+  const byCall = new Map<string, { agentId?: string; type?: string }>();
+  const escalationTool = new Map<string, string>();
+  for (const r of trail) {
+    if (r.kind === "decision" || r.kind === "interrupt") continue;
+    const known = byCall.get(r.agentToolUseId) ?? {};
+    if (r.agentId !== undefined) known.agentId ??= r.agentId;
+    if (r.kind === "spawn" && r.subagentType !== undefined) known.type = r.subagentType;
+    byCall.set(r.agentToolUseId, known);
+    if (r.kind === "question" || r.kind === "plan") escalationTool.set(r.toolUseId, r.kind === "question" ? "ask_conductor" : "submit_plan");
+  }
+  return { byCall, escalationTool };
+}
+
+/** `id/type`: the agent id, else its Agent call's id (before its task started). */
+function agentLabel(agentToolUseId: string, agents: Agents): string {
+  const known = agents.byCall.get(agentToolUseId);
+  return `${known?.agentId ?? agentToolUseId}/${known?.type ?? "-"}`;
+}
+
+/** TIME, AGENT, TOOL, INPUT (a digest), DECISION (the kind), RULE (who or where), MESSAGE. */
+function orchestrationCells(r: AuditOrchestration, agents: Agents): string[] {
+  const agent = agentLabel(r.agentToolUseId, agents);
+  const row = (tool: string, digest: string, rule: string, message: string): string[] => [r.time, agent, tool, boundedDigest(digest), r.kind, rule, message];
+  switch (r.kind) {
+    case "spawn": {
+      const by = r.parentToolUseId === undefined ? "conductor" : agentLabel(r.parentToolUseId, agents);
+      const what = r.description === undefined || r.description === "" ? (r.subagentType ?? "general-purpose") : `${r.subagentType ?? "general-purpose"}: ${r.description}`;
+      return row("Agent", what, `by ${by}`, r.background === undefined ? "" : r.background ? "background" : "foreground");
+    }
+    case "status":
+      return row("-", r.status, "-", "");
+    case "phase":
+      return row("-", r.phase, "-", "");
+    case "question":
+      return row("ask_conductor", r.question, `to ${r.routedTo}`, r.reason);
+    case "plan": {
+      const steps = r.plan.steps.length === 1 ? "1 step" : `${r.plan.steps.length} steps`;
+      return row("submit_plan", `v${r.plan.version}: ${r.plan.goal} (${steps})`, `to ${r.routedTo}`, r.reason);
+    }
+    case "route":
+      return row(agents.escalationTool.get(r.toolUseId) ?? "-", "-", `to ${r.routedTo}`, r.reason);
+    case "answer":
+    case "review": {
+      const tool = agents.escalationTool.get(r.toolUseId) ?? (r.kind === "answer" ? "ask_conductor" : "submit_plan");
+      const outcome = r.approvedPlan !== undefined ? `${r.outcome} with edits` : r.outcome;
+      const message = r.approvedPlan !== undefined ? `${r.reply !== undefined ? `${r.reply} ` : ""}edited plan: ${r.approvedPlan}` : (r.reply ?? "");
+      return row(tool, outcome, `by ${r.by}`, boundedDigest(message));
+    }
+  }
 }
 
 /** One table cell: neutralised before the widths are measured, and on one line. */

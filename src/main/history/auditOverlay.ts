@@ -7,6 +7,13 @@
 //    so the hub gives the call the same status and permission state it gave it live.
 //  * A call Baton's policy decided through the PreToolUse hook has no permission request at all;
 //    its recorded verdict is fed as the `policy_decision` event the live session emitted.
+//  * The escalation chain (issue 24: a subagent's questions and plans, where they went, how they
+//    were settled, its phases) is Baton's alone: nothing of it is on disk. The recorded rows are
+//    fed as the events the live session had (escalation_opened / _routed / _settled,
+//    phase_changed), in recorded order, right after the asking agent's Agent call (in the main
+//    file, or in its caller's sidechain for a nested agent), so its record shows them as live did
+//    whenever its card is in the transcript. A call never read (the first screen's window starts
+//    after it) gets them with the full restore.
 //  * An interrupt Baton sent leaves a "rejected" tool_result in each cut subagent's sidechain,
 //    which the stream never sent (live, the call just stopped). Such a result, in a subagent,
 //    after a recorded interrupt and before the next prompt, is left out: the call then has no
@@ -19,6 +26,7 @@
 import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../store/audit.js";
+import { escalationEvent, isEscalationRow } from "../store/auditOrchestration.js";
 
 /** What the CLI writes for a tool cut off by an interrupt or TaskStop (PROTOCOL.md, i1 recording), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
@@ -40,9 +48,17 @@ export class AuditOverlay {
   /** Top-level prompts read so far (ms): each ends the turn an earlier interrupt cut. */
   private readonly turnStarts: number[] = [];
   private readonly injected = new Set<string>();
+  /** The escalation chain's events, by the asking agent's Agent call, in recorded order. */
+  private readonly escalations = new Map<string, ClientEvent[]>();
 
   private constructor(audit: AuditWithTrail) {
     for (const row of audit.trail ?? []) {
+      if (isEscalationRow(row)) {
+        const list = this.escalations.get(row.agentToolUseId) ?? [];
+        list.push(escalationEvent(row));
+        this.escalations.set(row.agentToolUseId, list);
+        continue;
+      }
       if (row.kind !== "decision" || row.origin !== "hook" || (row.decision !== "allow" && row.decision !== "deny")) continue;
       this.hookVerdicts.set(row.toolUseId, row);
       if (row.decision === "deny") this.denied.add(row.toolUseId);
@@ -61,7 +77,8 @@ export class AuditOverlay {
 
   /** Undefined when there is nothing to apply: the restore goes exactly as without a store. */
   static from(audit: AuditWithTrail | undefined): AuditOverlay | undefined {
-    if (audit === undefined || (audit.permissions.length === 0 && audit.interrupts.length === 0 && !(audit.trail ?? []).some(isHookVerdict))) return undefined;
+    if (audit === undefined) return undefined;
+    if (audit.permissions.length === 0 && audit.interrupts.length === 0 && !(audit.trail ?? []).some((row) => isHookVerdict(row) || isEscalationRow(row))) return undefined;
     return new AuditOverlay(audit);
   }
 
@@ -70,7 +87,7 @@ export class AuditOverlay {
     let out: ClientEvent[] | undefined;
     for (let i = 0; i < events.length; i++) {
       const ev = events[i]!;
-      const extra = this.permissionEvents(ev);
+      const extra = this.addedAfter(ev);
       // The disk says only "a hook refused it"; Baton's own record names the rule.
       const drop = (ev.kind === "tool_result" && this.cutByInterrupt(ev)) || (ev.kind === "permission_denied" && this.hookVerdicts.has(ev.toolUseId));
       if (ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true) this.noteTurnStart(ev.timestamp);
@@ -83,6 +100,16 @@ export class AuditOverlay {
       if (extra !== undefined) out.push(...extra);
     }
     return out ?? events;
+  }
+
+  /** What follows a tool_use: the recorded decisions on it and, for an Agent call, its agent's escalation chain. */
+  private addedAfter(ev: ClientEvent): ClientEvent[] | undefined {
+    const decisions = this.permissionEvents(ev);
+    if (ev.kind !== "assistant_block" || ev.block.type !== "tool_use") return decisions;
+    const chain = this.escalations.get(ev.block.id);
+    if (chain === undefined || this.injected.has(`agent:${ev.block.id}`)) return decisions;
+    this.injected.add(`agent:${ev.block.id}`);
+    return [...(decisions ?? []), ...chain];
   }
 
   private permissionEvents(ev: ClientEvent): ClientEvent[] | undefined {

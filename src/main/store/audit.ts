@@ -1,5 +1,7 @@
 // Baton's audit trail (DESIGN.md: "records every … decision and status change"): each permission
-// decision, each interrupt Baton sent and each policy verdict (issue 22), by session. The JSONL
+// decision, each interrupt Baton sent, each policy verdict (issue 22) and the session DAG (issue
+// 24: spawns, status changes, questions, plans and their reviews, phases; auditOrchestration.ts),
+// by session. The JSONL
 // history cannot say any of them (a denial is an ordinary error result on disk; an interrupt
 // leaves "rejected" results in the sidechains), so a restore reads the answers and interrupts
 // back from here (src/main/history/auditOverlay.ts), and `baton audit` the whole ordered trail.
@@ -7,9 +9,12 @@ import type Database from "better-sqlite3";
 import type { PolicyDecision } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { auditInputDigest, boundedDigest } from "./auditDigest.js";
+import { readOrchestration } from "./auditOrchestration.js";
 import { buildTrail, type AuditTrailRow } from "./sessionTrail.js";
 
 export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTrailRow } from "./sessionTrail.js";
+export type { AuditEscalationRow, AuditOrchestration, AuditOrchestrationKind } from "./auditOrchestration.js";
+export { insertOrchestration } from "./auditOrchestration.js";
 
 export type AuditDecision = "allow" | "deny" | "cancelled";
 
@@ -202,7 +207,7 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
   return {
     permissions: permissions.map((p) => p.row),
     interrupts: interrupts.map((i) => i.row),
-    trail: buildTrail(permissions, interrupts, verdicts),
+    trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId)),
   };
 }
 

@@ -9,7 +9,9 @@ import {
   insertPermission,
   insertPolicyDecision,
   readSessionAudit,
+  insertOrchestration,
   type AuditInterrupt,
+  type AuditOrchestration,
   type AuditPermission,
   type AuditPolicyRecord,
   type SessionTrail,
@@ -74,6 +76,10 @@ export class AuditDatabase {
 
   recordPolicyDecision(entry: AuditPolicyRecord): void {
     this.use((db) => db.transaction(() => insertPolicyDecision(db, entry)).immediate());
+  }
+
+  recordOrchestration(entry: AuditOrchestration): void {
+    this.use((db) => db.transaction(() => insertOrchestration(db, entry)).immediate());
   }
 
   readAudit(sessionId: string): SessionTrail {

@@ -1,7 +1,7 @@
 // The main process's side of the audit trail: fire-and-forget writes to the store worker. A
 // write never delays the decision or the interrupt it records (the CLI gets its answer first);
 // a write that fails is reported to `onError` (the Console), never retried into the UI's path.
-import { policyRecord, type AuditInterrupt, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "./audit.js";
+import { policyRecord, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "./audit.js";
 import type { StoreClient } from "./storeClient.js";
 
 export interface AuditTrail {
@@ -9,6 +9,8 @@ export interface AuditTrail {
   interrupt(entry: AuditInterrupt): void;
   /** A policy verdict (hook or can_use_tool); only a digest of its input is sent and stored. */
   policyDecision(entry: AuditPolicyDecision): void;
+  /** A row of the session DAG: a spawn, a status change, a question, a plan, a route, an answer, a review, a phase. */
+  orchestration(entry: AuditOrchestration): void;
   /** Settles once every write handed over so far has been answered (shutdown, tests). */
   flush(): Promise<void>;
 }
@@ -16,7 +18,7 @@ export interface AuditTrail {
 /** What a restore needs: a session's trail, or undefined when it cannot be read (restore as before). */
 export type AuditReader = (sessionId: string) => Promise<SessionAudit | undefined>;
 
-export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "readAudit">;
+export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "recordOrchestration" | "readAudit">;
 
 export function createAuditTrail(store: AuditStore, onError: (what: string, error: unknown) => void): AuditTrail {
   const inFlight = new Set<Promise<unknown>>();
@@ -39,6 +41,7 @@ export function createAuditTrail(store: AuditStore, onError: (what: string, erro
     permission: (entry) => track("permission decision", () => store.recordPermission(entry)),
     interrupt: (entry) => track("interrupt", () => store.recordInterrupt(entry)),
     policyDecision: (entry) => track("policy decision", () => store.recordPolicyDecision(policyRecord(entry))),
+    orchestration: (entry) => track(`${entry.kind} of ${entry.agentToolUseId}`, () => store.recordOrchestration(entry)),
     async flush() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

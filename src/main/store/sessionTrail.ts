@@ -1,5 +1,6 @@
-// One session's audit trail as one ordered list: the person's answers, the policy engine's verdicts
-// and the interrupts, in the order they were recorded (each row's `seq`, a002PolicyDecisions.ts).
+// One session's audit trail as one ordered list: the person's answers, the policy engine's verdicts,
+// the interrupts and the session DAG's rows (auditOrchestration.ts), in the order they were
+// recorded (each row's `seq`, a002PolicyDecisions.ts).
 //
 // The person's answers are stored as the permission requests' outcomes (audit.ts), so here they
 // take the trail's words: answered by the person is rule "person"; answered by Baton on its own
@@ -9,6 +10,7 @@
 // the agent, preset and input digest of the verdict that put the call in front of them.
 import type { PolicyDecision } from "../../shared/policy.js";
 import type { AuditInterrupt, AuditPermission, AuditPolicyOrigin, AuditPolicyRecord } from "./audit.js";
+import type { AuditOrchestration } from "./auditOrchestration.js";
 
 /** Where a decision in the trail was made: the PreToolUse hook, a can_use_tool request, the person. */
 export type AuditTrailOrigin = AuditPolicyOrigin | "person";
@@ -35,7 +37,7 @@ export interface AuditTrailInterrupt {
   readonly time: string;
 }
 
-export type AuditTrailRow = AuditTrailDecision | AuditTrailInterrupt;
+export type AuditTrailRow = AuditTrailDecision | AuditTrailInterrupt | AuditOrchestration;
 
 /** A stored row and its place in the trail (null only for a row no trigger numbered). */
 export interface Placed<T> {
@@ -49,11 +51,13 @@ export function buildTrail(
   permissions: readonly Placed<AuditPermission>[],
   interrupts: readonly Placed<AuditInterrupt>[],
   verdicts: readonly Placed<AuditPolicyRecord>[],
+  orchestration: readonly Placed<AuditOrchestration>[] = [],
 ): AuditTrailRow[] {
   const placed = [
     ...verdicts.map((v) => ({ seq: v.seq, item: { kind: "verdict" as const, row: v.row } })),
     ...permissions.map((p) => ({ seq: p.seq, item: { kind: "answer" as const, row: p.row } })),
     ...interrupts.map((i) => ({ seq: i.seq, item: { kind: "interrupt" as const, row: i.row } })),
+    ...orchestration.map((o) => ({ seq: o.seq, item: { kind: "orchestration" as const, row: o.row } })),
   ];
   // Array.prototype.sort is stable: unnumbered rows keep their table's order, after the rest.
   placed.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
@@ -61,7 +65,9 @@ export function buildTrail(
   /** The latest verdict on each tool use: its index in `out`. */
   const verdictAt = new Map<string, number>();
   for (const { item } of placed) {
-    if (item.kind === "interrupt") {
+    if (item.kind === "orchestration") {
+      out.push(item.row);
+    } else if (item.kind === "interrupt") {
       out.push({ kind: "interrupt", sessionId: item.row.sessionId, time: item.row.time });
     } else if (item.kind === "verdict") {
       const { inputDigest, ...rest } = item.row;

@@ -1,7 +1,7 @@
 // The async face of the store: every call is a message to the store worker, answered by id.
 // The owner calls close(), which closes the database and terminates the worker.
 import { Worker } from "node:worker_threads";
-import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import { StoreError, type StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -18,6 +18,7 @@ export interface StoreClient {
   recordPermission(entry: AuditPermission): Promise<null>;
   recordInterrupt(entry: AuditInterrupt): Promise<null>;
   recordPolicyDecision(entry: AuditPolicyRecord): Promise<null>;
+  recordOrchestration(entry: AuditOrchestration): Promise<null>;
   /** The session's answers and interrupts (for a restore) and its whole trail in recorded order. */
   readAudit(sessionId: string): Promise<SessionTrail>;
   /** Closes the database (checkpointing the WAL) and stops the worker. Idempotent. */
@@ -98,6 +99,7 @@ class Connection {
       recordPermission: (entry) => this.call("recordPermission", { entry }),
       recordInterrupt: (entry) => this.call("recordInterrupt", { entry }),
       recordPolicyDecision: (entry) => this.call("recordPolicyDecision", { entry }),
+      recordOrchestration: (entry) => this.call("recordOrchestration", { entry }),
       readAudit: (sessionId) => this.call("readAudit", { sessionId }),
       close: () => this.close(),
     };

@@ -3,7 +3,7 @@
 // trail's; index runs are serialised, searches may run between an index run's batches.
 import fs from "node:fs";
 import type Database from "better-sqlite3";
-import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
 import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
@@ -156,6 +156,12 @@ export class StoreService {
   recordPolicyDecision(entry: AuditPolicyRecord): void {
     this.assertOpen();
     this.audit.recordPolicyDecision(entry);
+  }
+
+  /** Appends one row of the session DAG (a spawn, a status change, a question, a plan, …) to the audit trail. */
+  recordOrchestration(entry: AuditOrchestration): void {
+    this.assertOpen();
+    this.audit.recordOrchestration(entry);
   }
 
   /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */

@@ -60,6 +60,9 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "recordPolicyDecision":
       s.recordPolicyDecision(p["entry"] as never);
       return null;
+    case "recordOrchestration":
+      s.recordOrchestration(p["entry"] as never);
+      return null;
     case "readAudit":
       return s.readAudit(String(p["sessionId"]));
     case "close":

@@ -1,6 +1,6 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
-import type { AuditInterrupt, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
 import type { StoreErrorInfo } from "./errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -15,6 +15,7 @@ export interface StoreMethods {
   recordPermission: { params: { readonly entry: AuditPermission }; value: null };
   recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
   recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
+  recordOrchestration: { params: { readonly entry: AuditOrchestration }; value: null };
   readAudit: { params: { readonly sessionId: string }; value: SessionTrail };
   close: { params: Record<string, never>; value: null };
 }
