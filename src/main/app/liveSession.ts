@@ -13,6 +13,7 @@ import type { PermissionDecider } from "../cli/permissionGate.js";
 import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
+import { SessionDagAudit } from "./sessionDagAudit.js";
 import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "./logBus.js";
 
@@ -65,6 +66,8 @@ export class LiveSession {
   private readonly workflowReads = new Map<string, { again: boolean; done: Promise<readonly ClientEvent[]> }>();
   /** Requests waiting for their decision, kept for the audit row the decision writes. */
   private readonly asking = new Map<string, PermissionRequestEvent>();
+  /** Writes the session DAG (spawns, status changes, the escalation chain) to the audit trail; made with the first event. */
+  private dag: SessionDagAudit | undefined;
 
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
@@ -224,8 +227,13 @@ export class LiveSession {
     if (this.options.audit !== undefined) this.audit(this.options.audit, event);
   }
 
-  /** Writes a decision to the audit trail once the client has answered (or dropped) a request. */
+  /**
+   * Writes a decision to the audit trail once the client has answered (or dropped) a request, and
+   * the session DAG as it grows (sessionDagAudit.ts).
+   */
   private audit(trail: AuditTrail, event: ClientEvent): void {
+    this.dag ??= new SessionDagAudit({ trail, sessionId: () => this.sessionId, record: (toolUseId) => this.record(toolUseId) });
+    this.dag.note(event);
     if (event.kind === "permission_request") {
       this.asking.set(event.requestId, event);
       return;
