@@ -2,6 +2,7 @@
 // interface is served by the Electron preload (IPC) and by web mode (WebSocket); the renderer
 // does not know which. Every call resolves to a Result; nothing throws across the boundary.
 
+import type { EscalationReply } from "./escalation.js";
 import type { Block, Transcript } from "./transcript.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { PermissionRule, PresetCharacter, RuleBehavior, RuleScope } from "./policy.js";
@@ -209,6 +210,12 @@ export interface BatonApi {
   setPermissionMode(tabId: string, mode: PermissionMode): Promise<Result<void>>;
   setModel(tabId: string, model: string): Promise<Result<void>>;
   answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<Result<void>>;
+  /**
+   * The person answers a subagent's open question or reviews its plan (issue 24), wherever it waits
+   * now. Fails with "conflict" when it was already settled (the first answer wins; the message says
+   * by whom) and "not_found" when the tab has no such escalation.
+   */
+  answerEscalation(tabId: string, escalationId: string, reply: EscalationReply): Promise<Result<void>>;
   getSessionInfo(tabId: string): Promise<Result<SessionInfo>>;
   /** Electron: a native folder picker; web mode: null (the renderer asks for a path). */
   chooseDirectory(): Promise<Result<string | null>>;
@@ -249,6 +256,7 @@ export const BatonMethodNames = [
   "setPermissionMode",
   "setModel",
   "answerPermission",
+  "answerEscalation",
   "getSessionInfo",
   "chooseDirectory",
   "getHistoryFolder",

@@ -6,6 +6,7 @@
 // tool_use id, null for the main agent); permission requests carry `agentId` instead, because the
 // CLI sends no parent id on them (PROTOCOL.md §3.3).
 
+import type { EscalationSettler, EscalationTarget, PlanSubmission, SubagentPhase } from "./escalation.js";
 import type { SubagentStats } from "./transcript.js";
 import type {
   ContentBlock,
@@ -43,6 +44,10 @@ export type ClientEvent =
   | CommandLifecycleEvent
   | PermissionDeniedEvent
   | PolicyDecisionEvent
+  | EscalationOpenedEvent
+  | EscalationRoutedEvent
+  | EscalationSettledEvent
+  | PhaseChangedEvent
   | SubagentRetryEvent
   | TitleEvent
   | NoticeEvent
@@ -296,6 +301,50 @@ export interface PolicyDecisionEvent {
   /** What decided (`preset:coder/exec`, `rule:allow Bash(pnpm test:*) (project)`). */
   readonly rule: string;
   readonly message: string;
+}
+/**
+ * Baton's escalation chain (issue 24): a subagent called ask_conductor or submit_plan. Made by
+ * Baton (src/main/orchestration), live and restored from the audit trail; the record of
+ * `agentToolUseId` shows it until it is settled.
+ */
+export interface EscalationOpenedEvent {
+  readonly kind: "escalation_opened";
+  /** The ask_conductor / submit_plan call's tool_use id. */
+  readonly id: string;
+  /** The asking subagent's Agent call. */
+  readonly agentToolUseId: string;
+  readonly at: string;
+  readonly question?: string;
+  readonly plan?: PlanSubmission;
+  readonly routedTo: EscalationTarget;
+  readonly routeReason: string;
+}
+/** An open escalation went elsewhere: no answer in time, the conductor escalated, the conductor became blocked. */
+export interface EscalationRoutedEvent {
+  readonly kind: "escalation_routed";
+  readonly id: string;
+  readonly agentToolUseId: string;
+  readonly routedTo: EscalationTarget;
+  readonly reason: string;
+}
+export interface EscalationSettledEvent {
+  readonly kind: "escalation_settled";
+  readonly id: string;
+  readonly agentToolUseId: string;
+  readonly at: string;
+  readonly outcome: "answered" | "approved" | "rejected" | "failed";
+  /** The answer, the review's feedback, or why it failed. */
+  readonly reply?: string;
+  /** An approval with edits: the plan the agent was given. */
+  readonly approvedPlan?: string;
+  readonly by: EscalationSettler;
+}
+/** A Deliberate subagent's phase changed (orchestration mode). */
+export interface PhaseChangedEvent {
+  readonly kind: "phase_changed";
+  readonly agentToolUseId: string;
+  readonly phase: SubagentPhase;
+  readonly at: string;
 }
 /** 2.1.332+ `tool_progress` with `subagent_retry`: a foreground subagent's model call is being retried. */
 export interface SubagentRetryEvent {

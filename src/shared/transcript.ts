@@ -1,6 +1,7 @@
 // The one transcript model (DESIGN.md "One transcript model"): what the hub produces, SQLite
 // caches, the renderer draws and `baton replay/export --json` prints. Plain serialisable data.
 
+import type { Escalation, SubagentPhase } from "./escalation.js";
 import type { Json, JsonObject, Usage } from "./protocol/messages.js";
 
 export type TranscriptStatus = "idle" | "running" | "error";
@@ -118,6 +119,10 @@ export interface SubagentRecord {
   readonly error?: string;
   /** Set while the agent's model call is being retried (`tool_progress.subagent_retry`); cleared when progress resumes. */
   readonly retry?: SubagentRetry;
+  /** A Deliberate preset's phase in orchestration mode (issue 24); absent for every other agent. */
+  readonly phase?: SubagentPhase;
+  /** Questions (ask_conductor) and plans (submit_plan) this agent sent, oldest first, each plan version kept. */
+  readonly escalations?: readonly Escalation[];
   /** Permission requests this subagent made, oldest first. */
   readonly permissionHistory?: readonly {
     readonly requestId: string;

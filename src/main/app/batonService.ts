@@ -17,6 +17,7 @@ import type {
   TranscriptDelta,
   Unsubscribe,
 } from "../../shared/api.js";
+import type { EscalationReply } from "../../shared/escalation.js";
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import { validateArgs } from "../ipc/validators.js";
 import { AppError, toApiError } from "./appError.js";
@@ -78,6 +79,8 @@ export class BatonService implements BatonApi {
         return m.setModel(a[0] as string, a[1] as string);
       case "answerPermission":
         return m.answerPermission(a[0] as string, a[1] as string, a[2] as PermissionAnswer);
+      case "answerEscalation":
+        return m.answerEscalation(a[0] as string, a[1] as string, a[2] as EscalationReply);
       case "getSessionInfo":
         return m.getSessionInfo(a[0] as string);
       case "chooseDirectory":
@@ -117,6 +120,8 @@ export class BatonService implements BatonApi {
   setModel = (tabId: string, model: string) => this.call("setModel", [tabId, model]) as Promise<Result<void>>;
   answerPermission = (tabId: string, requestId: string, answer: PermissionAnswer) =>
     this.call("answerPermission", [tabId, requestId, answer]) as Promise<Result<void>>;
+  answerEscalation = (tabId: string, escalationId: string, reply: EscalationReply) =>
+    this.call("answerEscalation", [tabId, escalationId, reply]) as Promise<Result<void>>;
   getSessionInfo = (tabId: string) => this.call("getSessionInfo", [tabId]) as ReturnType<BatonApi["getSessionInfo"]>;
   chooseDirectory = () => this.call("chooseDirectory", []) as ReturnType<BatonApi["chooseDirectory"]>;
   getHistoryFolder = () => this.call("getHistoryFolder", []) as ReturnType<BatonApi["getHistoryFolder"]>;

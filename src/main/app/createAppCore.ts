@@ -14,7 +14,7 @@ import { HistoryFolderSetting } from "./historyFolder.js";
 import { createHistorySource, switchableHistorySource } from "./historySource.js";
 import { LogBus } from "./logBus.js";
 import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
-import { readSessionLimit } from "./settingsFile.js";
+import { readConductorAnswerSeconds, readSessionLimit } from "./settingsFile.js";
 import { PolicyService } from "../policy/policyService.js";
 
 /** What sessions try to run when no `claude` was found (the error then names it). */
@@ -35,6 +35,8 @@ export interface AppCoreOptions {
   readonly batonDir?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly permissionGraceMs?: number;
+  /** How long the conductor has to answer a subagent before the person is asked; wins over the settings file's `conductorAnswerSeconds`. */
+  readonly conductorTimeoutMs?: number;
   /** The cap on running CLI processes; wins over the settings file's `maxRunningSessions`. */
   readonly maxRunningSessions?: number;
   readonly clientDefaults?: SessionManagerOptions["clientDefaults"];
@@ -107,6 +109,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
     maxRunningSessions: maxRunningSessionsOf(options, log),
+    ...conductorTimeoutOf(options, log),
     // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
     clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
   });
@@ -184,6 +187,14 @@ function maxRunningSessionsOf(options: AppCoreOptions, log: LogBus): number {
   const read = options.settingsFile === undefined ? {} : readSessionLimit(options.settingsFile);
   if (read.problem !== undefined) log.baton("warning", read.problem, { default: DefaultMaxRunningSessions });
   return read.maxRunningSessions ?? DefaultMaxRunningSessions;
+}
+
+/** How long the conductor has to answer a subagent (issue 24): the explicit option, else the settings file's. */
+function conductorTimeoutOf(options: AppCoreOptions, log: LogBus): { conductorTimeoutMs?: number } {
+  if (options.conductorTimeoutMs !== undefined) return { conductorTimeoutMs: options.conductorTimeoutMs };
+  const read = options.settingsFile === undefined ? {} : readConductorAnswerSeconds(options.settingsFile);
+  if (read.problem !== undefined) log.baton("warning", read.problem, {});
+  return read.seconds === undefined ? {} : { conductorTimeoutMs: read.seconds * 1000 };
 }
 
 /** What opening found that the person should know: a moved-aside audit file above all. */

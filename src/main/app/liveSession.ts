@@ -27,6 +27,8 @@ export interface LiveSessionOptions {
   /** The transcript changed. */
   readonly onChange: () => void;
   readonly createClient?: ClientFactory;
+  /** Called after pending events were applied to the model (orchestration: agents whose phase ends). */
+  readonly onApplied?: () => void;
   /** Where the CLI writes history (PROTOCOL.md §6.1); without it cards show only what streamed. */
   readonly projectsDir?: string;
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
@@ -107,6 +109,16 @@ export class LiveSession {
   agentTypeOf(agentId: string): string | undefined {
     const record = agentRecordOf(this.model.transcript(), agentId);
     return record === undefined || record.subagentType === "" ? undefined : record.subagentType;
+  }
+
+  /** The subagent records that hold this call, innermost first (see SessionModel.callersOf). */
+  callersOf(toolUseId: string): readonly SubagentRecord[] {
+    return this.model.callersOf(toolUseId);
+  }
+
+  /** A subagent's record by its agent id or its Agent call's tool_use id. */
+  agentRecord(name: string): SubagentRecord | undefined {
+    return agentRecordOf(this.model.transcript(), name) ?? this.model.findToolCall(name)?.subagent;
   }
 
   /** An event Baton itself adds to the session (a call its policy refused through the hook). */
@@ -288,6 +300,7 @@ export class LiveSession {
         this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
       }
     }
+    this.options.onApplied?.();
     this.options.onChange();
   }
 

@@ -56,6 +56,11 @@ export class PermissionBroker {
     return true;
   }
 
+  /** Whether a UI (window, WebSocket) is connected now. */
+  get present(): boolean {
+    return this.presence > 0;
+  }
+
   /** A UI (window, WebSocket) is connected while the returned function has not been called. */
   acquirePresence(): () => void {
     this.presence++;

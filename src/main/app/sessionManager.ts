@@ -2,6 +2,7 @@
 // read from disk. Owns the permission broker, the delta publisher and the log bus; `shutdown()`
 // stops every CLI and fails every open permission request closed.
 
+import type { EscalationReply } from "../../shared/escalation.js";
 import type {
   LogEntry,
   NewSessionOptions,
@@ -26,6 +27,7 @@ import { decisionFor } from "./permissionAnswers.js";
 import { tabTitle } from "./tabTitle.js";
 import type { PolicyService } from "../policy/policyService.js";
 import { PolicyControl } from "./policyControl.js";
+import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "../orchestration/sessionEscalations.js";
 
 /** How long the tab strip may lag a title or session id change (see `changed`). */
 const InfoCheckMs = 50;
@@ -54,6 +56,8 @@ export interface SessionManagerOptions {
   readonly maxRunningSessions?: number;
   /** Presets, the person's rules and orchestration mode (issue 22); absent: the CLI's own permission flow only. */
   readonly policy?: PolicyService;
+  /** Orchestration mode: how long the conductor has to answer a subagent before the person is asked. Default 120 s. */
+  readonly conductorTimeoutMs?: number;
 }
 
 type Tab =
@@ -76,6 +80,8 @@ export class SessionManager {
   private shuttingDown: Promise<void> | undefined;
   /** Live tabs whose CLI is being started or restarted: counted before their process runs. */
   private readonly starting = new Set<string>();
+  /** Live tabs in orchestration mode: their escalation desks (questions and plans of their subagents). */
+  private readonly escalations = new Map<string, SessionEscalations>();
 
   constructor(private readonly options: SessionManagerOptions) {
     this.log = options.log ?? new LogBus();
@@ -113,6 +119,7 @@ export class SessionManager {
     this.assertProcessRoom();
     const tabId = this.newTabId();
     let live: LiveSession | undefined;
+    let escalations: SessionEscalations | undefined;
     const audit = this.options.audit;
     const policy = this.options.policy?.forSession({
       cwd: options.cwd,
@@ -120,8 +127,25 @@ export class SessionManager {
       sessionId: () => live?.sessionId ?? options.resumeSessionId,
       ...(audit !== undefined ? { record: (entry) => audit.policyDecision(entry) } : {}),
       emit: (event) => live?.addEvent(event),
+      phaseOf: (agentId) => {
+        const record = live?.agentRecord(agentId);
+        return record === undefined ? undefined : escalations?.desk.phaseOf(record.toolUseId);
+      },
+      onDeliberateSpawn: (toolUseId) => escalations?.desk.agentSpawned(toolUseId),
       log: (message, fields) => this.log.baton("warning", message, fields, tabId),
     });
+    if (policy?.orchestration === true) {
+      escalations = createSessionEscalations({
+        live: () => live,
+        policy,
+        conductorTimeoutMs: this.options.conductorTimeoutMs ?? DefaultConductorTimeoutMs,
+        graceMs: this.options.permissionGraceMs ?? 30_000,
+        personPresent: () => this.broker.present,
+        log: (message, fields) => this.log.baton("info", message, fields, tabId),
+      });
+      this.escalations.set(tabId, escalations);
+    }
+    const desk = escalations?.desk;
     const defaults = this.options.clientDefaults;
     const session = new LiveSession({
       tabId,
@@ -136,10 +160,12 @@ export class SessionManager {
         ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}),
         ...(options.model !== undefined ? { model: options.model } : {}),
         ...(options.resumeSessionId !== undefined ? { resume: options.resumeSessionId } : {}),
+        ...(escalations !== undefined ? { mcpServers: [...(defaults?.mcpServers ?? []), escalations.server] } : {}),
       },
       decidePermission: policy !== undefined ? policy.decider(this.personFor(tabId, options.cwd)) : this.broker.deciderFor(tabId),
       log: this.log,
       onChange: () => this.changed(tabId),
+      ...(desk !== undefined ? { onApplied: () => desk.checkAgents((id) => live?.agentRecord(id)?.status) } : {}),
       ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
       ...(this.options.audit ? { audit: this.options.audit } : {}),
       ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),
@@ -251,6 +277,15 @@ export class SessionManager {
     }
   }
 
+  answerEscalation(tabId: string, escalationId: string, reply: EscalationReply): void {
+    this.live(tabId);
+    const desk = this.escalations.get(tabId)?.desk;
+    if (desk === undefined) throw new AppError("not_found", "This tab runs no orchestration session: it has no subagent questions or plans");
+    const outcome = desk.answerByPerson(escalationId, reply);
+    if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+    this.log.baton("info", "escalation answered", { escalationId, reply: reply.kind }, tabId);
+  }
+
   getSessionInfo(tabId: string): SessionInfo {
     const init = this.live(tabId).initialize;
     return {
@@ -296,13 +331,23 @@ export class SessionManager {
   }
   /** A UI is connected until the returned function is called (see PermissionBroker). */
   acquirePresence(): () => void {
-    return this.broker.acquirePresence();
+    const release = this.broker.acquirePresence();
+    this.presenceChanged();
+    return () => {
+      release();
+      this.presenceChanged();
+    };
+  }
+
+  private presenceChanged(): void {
+    for (const e of this.escalations.values()) e.desk.presenceChanged();
   }
 
   /** Denies every open request, stops every CLI, stops every timer. Idempotent. */
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
       this.broker.close();
+      for (const e of this.escalations.values()) e.desk.close("Baton is quitting.");
       for (const tab of this.tabs.values()) if (tab.kind === "restored") tab.session.close?.();
       const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t.session] : []));
       await Promise.allSettled(live.map((s) => s.stop()));
@@ -326,6 +371,8 @@ export class SessionManager {
     const sessionId = tab.kind === "live" ? tab.session.sessionId : undefined;
     if (sessionId !== undefined) this.policy?.forgetSession(sessionId);
     this.broker.denyTab(tabId, "tab-closed", "The tab was closed; denied.");
+    this.escalations.get(tabId)?.desk.close("The tab was closed.");
+    this.escalations.delete(tabId);
     this.tabs.delete(tabId);
     this.publisher.drop(tabId);
     this.emitTabs();

@@ -4,6 +4,8 @@
 // as no settings, and the next save replaces it. `maxRunningSessions` (the cap on CLI processes
 // running at once) is only ever written by the person; Baton reads it at start. `orchestration`
 // (issue 22: presets and their sandboxes) is the toolbar's toggle; `--orchestration` wins over it.
+// `conductorAnswerSeconds` (issue 24: how long the conductor has to answer a subagent's question
+// or plan before the person is asked) is the person's to write; read at start.
 
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -57,6 +59,19 @@ export function readOrchestration(file: string): OrchestrationRead {
   const value = raw.value["orchestration"];
   if (typeof value === "boolean") return { orchestration: value };
   return { orchestration: false, problem: `${file}: "orchestration" must be true or false; it was ignored (off)` };
+}
+
+/** The `conductorAnswerSeconds` field's bounds. */
+export const ConductorAnswerSecondsRange = { min: 5, max: 3600 } as const;
+
+/** How long the conductor has to answer before the person is asked, if the settings file sets a usable value. Read once at start. */
+export function readConductorAnswerSeconds(file: string): { readonly seconds?: number; readonly problem?: string } {
+  const raw = readRaw(file);
+  if (!raw.ok || !Object.hasOwn(raw.value, "conductorAnswerSeconds")) return {};
+  const value = raw.value["conductorAnswerSeconds"];
+  const { min, max } = ConductorAnswerSecondsRange;
+  if (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max) return { seconds: value };
+  return { problem: `${file}: "conductorAnswerSeconds" must be a number of seconds from ${min} to ${max}; it was ignored` };
 }
 
 /** The `maxRunningSessions` field's bounds: at least one CLI, and not so many that the machine drowns. */

@@ -5,8 +5,9 @@
 
 import type { BackgroundTask, ClientEvent } from "../../shared/events.js";
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
-import type { SubagentStats, ToolCallRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
+import type { SubagentRecord, SubagentStats, ToolCallRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
 import { addNotice } from "./edits.js";
+import { onEscalationOpened, onEscalationRouted, onEscalationSettled, onPhaseChanged } from "./escalations.js";
 import { blockOf, transcriptOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved, onPolicyDecision } from "./permissions.js";
 import { onCommandLifecycle } from "./promptQueue.js";
@@ -93,6 +94,16 @@ export class SessionModel {
     return node === undefined ? undefined : blockOf(node).call;
   }
 
+  /** The subagent records that hold this call, innermost first; empty for a call of the conductor or one not in the tree. */
+  callersOf(toolUseId: string): readonly SubagentRecord[] {
+    const out: SubagentRecord[] = [];
+    for (let owner = findCallAnywhere(this.store, toolUseId)?.owner; owner !== undefined; owner = owner.owner) {
+      const record = blockOf(owner).call?.subagent;
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  }
+
   /** Whether the agent of this Agent call was killed (TaskStop, an interrupt): the calls it was running were cut, not refused. */
   agentKilled(toolUseId: string): boolean {
     return this.store.killedAgents.get(toolUseId) === true;
@@ -157,6 +168,14 @@ function applyEvent(s: SessionModel, ev: ClientEvent): void {
       return onPermissionDenied(s, ev);
     case "policy_decision":
       return onPolicyDecision(s, ev);
+    case "escalation_opened":
+      return onEscalationOpened(s, ev);
+    case "escalation_routed":
+      return onEscalationRouted(s, ev);
+    case "escalation_settled":
+      return onEscalationSettled(s, ev);
+    case "phase_changed":
+      return onPhaseChanged(s, ev);
     case "command_lifecycle":
       return onCommandLifecycle(s, ev);
     case "subagent_retry":
@@ -185,5 +204,12 @@ function applyEvent(s: SessionModel, ev: ClientEvent): void {
     case "protocol_problem":
       // Console material, not transcript.
       return;
+    default:
+      return unknownEvent(ev);
   }
+}
+
+/** The typecheck fails here when an event kind has no case above. */
+function unknownEvent(ev: never): void {
+  throw new Error(`hub: unknown event kind ${(ev as { kind?: unknown }).kind as string}`);
 }

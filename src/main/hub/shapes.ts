@@ -83,6 +83,8 @@ export function recordWith(
     toolsUsed: r.toolsUsed,
     error: r.error,
     retry: r.retry,
+    phase: r.phase,
+    escalations: r.escalations,
     permissionHistory: r.permissionHistory,
   };
 }

@@ -143,6 +143,8 @@ export class Store {
   readonly killedAgents = new Map<string, true>();
   /** Agent tool_use ids whose subagent answered with a synthetic API error, with its text. */
   readonly apiErrors = new Map<string, string>();
+  /** Escalation events for Agent calls not in the tree yet, by their tool_use id, as one edit of the record to come (escalations.ts). */
+  readonly earlyEscalations = new Map<string, (record: SubagentRecord) => SubagentRecord>();
   /** Top-level calls without a result and running subagents at any depth (inOpenIndex): part of what a turn end stops. */
   readonly open = new Map<string, Node>();
 }

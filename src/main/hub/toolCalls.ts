@@ -13,6 +13,7 @@ import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
 import { Dropped, getIfAny, type Node } from "./store.js";
 import { settleAgentCall } from "./subagentResults.js";
+import { withEarlyEscalations } from "./escalations.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { replaceStandIn } from "./unseenAgentCalls.js";
@@ -79,7 +80,7 @@ function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined
   const draft = getIfAny(s.store.drafts, use.id);
   let subagent: SubagentRecord | undefined;
   if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
-    subagent = mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft);
+    subagent = withEarlyEscalations(s, mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft));
     s.store.drafts.delete(use.id);
   }
   const call = makeCall({

@@ -50,6 +50,14 @@ const Answer: Check = (v, path) => {
   return `${path}.behavior must be "allow" or "deny"`;
 };
 
+const EscalationReply: Check = (v, path) => {
+  const kind = typeof v === "object" && v !== null ? (v as { kind?: unknown }).kind : undefined;
+  if (kind === "answer") return object({ kind: oneOf(["answer"]), text: str({ min: 1, max: 100_000 }) })(v, path);
+  if (kind === "approve") return object({ kind: oneOf(["approve"]) }, { editedPlan: str({ min: 1, max: MaxText }) })(v, path);
+  if (kind === "reject") return object({ kind: oneOf(["reject"]), feedback: str({ min: 1, max: 100_000 }) })(v, path);
+  return `${path}.kind must be "answer", "approve" or "reject"`;
+};
+
 const NewSession = object(
   { cwd: AbsolutePath },
   { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: str({ min: 1, max: MaxText }) },
@@ -80,6 +88,7 @@ const Specs: { readonly [M in BatonMethodName]: Spec } = {
   setPermissionMode: { required: [Id, Mode] },
   setModel: { required: [Id, ModelName] },
   answerPermission: { required: [Id, Id, Answer] },
+  answerEscalation: { required: [Id, Id, EscalationReply] },
   getSessionInfo: { required: [Id] },
   chooseDirectory: { required: [] },
   getHistoryFolder: { required: [] },
@@ -104,6 +113,7 @@ const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
   setPermissionMode: ["tabId", "mode"],
   setModel: ["tabId", "model"],
   answerPermission: ["tabId", "requestId", "answer"],
+  answerEscalation: ["tabId", "escalationId", "reply"],
   getSessionInfo: ["tabId"],
   chooseDirectory: [],
   getHistoryFolder: [],

@@ -4,6 +4,8 @@
 // the prompts are in presetPrompts.ts.
 
 import type { CommandPattern, Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
+import { batonToolId } from "../mcp/batonTools.js";
+import { ReadOnlyCommands } from "./beforeApproval.js";
 import { deliberatePrompt, exploratoryPrompt } from "./presetPrompts.js";
 
 export const BUILT_IN_SOURCE = "built-in";
@@ -12,27 +14,12 @@ const SearchTools = ["Read", "Grep", "Glob"];
 // Read-only and harmless, so every preset has them (seed 003).
 const WebTools = ["WebSearch", "WebFetch"];
 const WriteTools = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+// Baton's MCP tools (issue 24): a Deliberate preset asks the conductor and submits its plan through them.
+const ConductorTools = [batonToolId("ask_conductor"), batonToolId("submit_plan")];
 
-// Claude Code searches with Bash (the CLI has no Grep or Glob tool), so exploring needs a few
-// commands that only read: every preset with Bash may run them, alone or in a pipeline. `find` and
-// `rg` are left out: their options run programs (`-exec`, `--pre`) and delete files.
-const ReadOnlyExec: readonly CommandPattern[] = [
-  "ls",
-  "cat",
-  "head",
-  "tail",
-  "wc",
-  "grep|egrep|fgrep",
-  "sort",
-  "uniq",
-  "cut",
-  "tr",
-  "diff",
-  "file",
-  "stat",
-  "tree",
-  "git log|diff|status|show|blame|grep|ls-files",
-];
+// Claude Code searches with Bash, so every preset with Bash may run the read-only commands
+// (beforeApproval.ts, where a Deliberate preset is held to them until its plan is approved).
+const ReadOnlyExec: readonly CommandPattern[] = ReadOnlyCommands;
 
 // The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find`, `curl`
 // and `wget` are left out of the read-only presets: `find -delete`, `curl -o` and `wget` write
@@ -103,7 +90,7 @@ const coder = deliberate({
   description:
     "Writes and changes code inside the working directory and verifies it with the project's tests, linters and formatters. Does not add packages, touch CI or deploy (that is worker's). Returns a plan for review before it changes anything.",
   role: "You write code and verify it yourself with the project's tests, linters and formatters. Adding or upgrading packages, CI pipelines and deployment belong to the worker preset: when the task needs them, say so in your plan or report instead of trying.",
-  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools],
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools, ...ConductorTools],
   exec: CoderExec,
 });
 
@@ -112,7 +99,7 @@ const worker = deliberate({
   description:
     "Takes a task all the way, infrastructure included: installs packages (pnpm, bun, uv, pip, cargo, go), builds, runs any go or cargo command, edits CI configuration, inside the working directory. Returns a plan for review before it changes anything.",
   role: "You take the task all the way, infrastructure included: installing packages, builds, CI configuration. Install with pnpm or bun for JavaScript, uv or pip for Python, cargo and go for their own.",
-  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools],
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools, ...ConductorTools],
   exec: WorkerExec,
 });
 
@@ -122,9 +109,9 @@ const coordinator = deliberate({
     "Leads a sub-project: splits it into tasks, delegates them to scout, analyst, coder and worker subagents (never another coordinator) and puts their results together. Returns a plan for review before it starts.",
   role: [
     "You lead a piece of work too large for one agent: split it into tasks, delegate each to the right subagent with the Agent tool (`subagent_type`: scout or analyst to explore, coder to write code, worker for packages, builds and CI), and put their results together. You cannot spawn another coordinator: the tree stays shallow.",
-    "Run independent tasks in the background (`run_in_background: true`), each in its own Agent call in the same message, and plan what comes next while they run. Coders and workers answer first with a plan: approve it, or reject it with your reasons, by continuing them with SendMessage (`to`: their agent id). Do small things yourself only when delegating would cost more than it saves.",
+    "Run independent tasks in the background (`run_in_background: true`), each in its own Agent call in the same message, and plan what comes next while they run. Coders and workers you start submit their plans and questions to the conductor through Baton (submit_plan, ask_conductor), as you do yours. Do small things yourself only when delegating would cost more than it saves.",
   ].join("\n\n"),
-  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", "Agent", "SendMessage", ...WebTools],
+  tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", "Agent", "SendMessage", ...WebTools, ...ConductorTools],
   exec: CoordinatorExec,
   spawns: ["scout", "analyst", "coder", "worker"],
 });

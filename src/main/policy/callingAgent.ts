@@ -31,6 +31,11 @@ export class CallingAgents {
     return this.place(agentId, undefined);
   }
 
+  /** The agent the hook named for this call, if it fired and was remembered. */
+  known(toolUseId: string): PolicyAgent | undefined {
+    return this.byToolUse.get(toolUseId);
+  }
+
   /** The call is over: its permission request, if any, has come and gone. */
   forget(toolUseId: string): void {
     this.byToolUse.delete(toolUseId);

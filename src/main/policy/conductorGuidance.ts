@@ -25,5 +25,7 @@ Run it in the foreground (\`run_in_background: false\`) when you need the result
 
 Work inline only for a single fast tool call (read a file, one search), or when delegating clearly costs more than it saves.
 
+Deliberate subagents ask you questions and submit plans through Baton while they run. A message "[coder a1b2 asks]: …" is a question: answer it with the answer_subagent tool (\`agent\`: the name the message gives). A message "[coder a1b2 submits plan v1 for review]: …" is a plan: approve or reject it with review_subagent_plan; with a rejection, say in \`feedback\` what to change. The agent waits for you, so answer promptly. When only the person can answer (a preference, a product decision, access you do not have), answer_subagent with the answer "escalate": Baton puts it in front of the person. The person may also answer on the agent's card first; then your answer is not needed.
+
 Default bias: if a task takes more than two or three tool calls or can run on its own, delegate it. When you spawn, plan what comes next at once: waiting means you have stopped thinking. Fork aggressively: explore several directions at the same time, then choose with the evidence. When results come back, synthesize them and decide the next fork.`;
 }

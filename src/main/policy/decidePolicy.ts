@@ -3,7 +3,8 @@
 //   1. an agent Baton cannot place, in orchestration mode: deny (fail closed);
 //   2. the person's deny rules;
 //   3. a preset agent's sandbox (preset.ts): its tools, its commands, its write root, its spawns;
-//      a preset's deny stands even against the person's allow rule;
+//      then, for a Deliberate preset whose plan is not approved yet, only reading and asking
+//      (beforeApproval.ts); a preset's deny stands even against the person's allow rule;
 //   4. a request only a person may answer (AskUserQuestion, ExitPlanMode on 2.1.332): ask;
 //   5. the person's ask, then allow rules;
 //   6. what a preset allows runs without asking;
@@ -11,8 +12,10 @@
 // It never throws: any error is a deny that says so. The file system is reached only through
 // `context.fs` (real paths of write targets), so the decision is a function of its arguments.
 
+import type { SubagentPhase } from "../../shared/escalation.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PermissionRule, PolicyAgent, PolicyVerdict, Preset, PresetSet } from "../../shared/policy.js";
+import { beforeApproval, beforeApprovalViolation } from "./beforeApproval.js";
 import { NoRuleDecided } from "./policyAnswers.js";
 import { presetViolation } from "./presetSandbox.js";
 import { matchRules, type RuleMatch } from "./ruleMatch.js";
@@ -26,6 +29,8 @@ export interface PolicyCall {
   readonly input: JsonObject;
   /** The CLI says only a person may answer this call (2.1.332 `requires_user_interaction`). */
   readonly requiresUserInteraction?: boolean;
+  /** The calling agent's phase, when it is a Deliberate preset's in orchestration mode (issue 24). */
+  readonly phase?: SubagentPhase;
 }
 
 export interface PolicyContext {
@@ -71,7 +76,7 @@ function decide(call: PolicyCall, context: PolicyContext): PolicyVerdict {
 
   const preset = presetOf(call.agent, context);
   if (preset !== undefined) {
-    const violation = presetViolation(preset, call, reading, context);
+    const violation = presetViolation(preset, call, reading, context) ?? phaseViolation(preset, call, reading);
     if (violation !== undefined) {
       const overridden = ruled?.behavior === "allow" ? ` (your rule ${describe(ruled.rule)} cannot override a preset's sandbox)` : "";
       return { decision: "deny", rule: violation.rule, message: `${violation.message}${overridden}` };
@@ -83,6 +88,14 @@ function decide(call: PolicyCall, context: PolicyContext): PolicyVerdict {
   if (ruled !== undefined) return fromRule(ruled, ruled.behavior);
   if (preset !== undefined) return { decision: "allow", rule: `preset:${preset.name}`, message: `${preset.name}'s sandbox allows it.` };
   return { decision: "ask", rule: NoRuleDecided, message: "No rule decides this call; the person is asked." };
+}
+
+/** A Deliberate preset before its plan is approved may only read and ask. */
+function phaseViolation(preset: Preset, call: PolicyCall, reading: CommandLineReading | undefined): { rule: string; message: string } | undefined {
+  if (preset.character !== "deliberate" || !beforeApproval(call.phase)) return undefined;
+  const line = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const message = beforeApprovalViolation(preset, call.phase as SubagentPhase, call.toolName, reading, line);
+  return message === undefined ? undefined : { rule: `preset:${preset.name}/${call.phase as SubagentPhase}`, message };
 }
 
 /** The preset an agent runs as: only in orchestration mode, only for a subagent of a preset's type. */

@@ -1,11 +1,14 @@
 // The system prompts of the built-in presets: seed 003's characters (Exploratory: explore and
 // report; Deliberate: clarifying → review → executing, from seed 000's clarifyingSystemPrompt and
-// executingSystemPrompt), adapted to Claude Code. A Claude Code subagent cannot stop mid-run to
-// ask its caller, so the review phase ends the subagent's turn with a plan, and the caller's
-// SendMessage continues it. Each prompt states the preset's sandbox, so the model knows its
+// executingSystemPrompt), adapted to Claude Code. A Deliberate subagent asks the conductor with
+// Baton's ask_conductor tool and submits its plan with submit_plan (issue 24); each call waits for
+// the answer or the review. What it may use before approval comes from beforeApproval.ts, the
+// table the policy enforces. Each prompt states the preset's sandbox, so the model knows its
 // limits before it meets a denial.
 
 import type { CommandPattern, RefusedCommand } from "../../shared/policy.js";
+import { batonToolId } from "../mcp/batonTools.js";
+import { ToolsBeforeApproval } from "./beforeApproval.js";
 
 export interface PromptParts {
   readonly name: string;
@@ -42,15 +45,16 @@ export function deliberatePrompt(parts: PromptParts): string {
       "1. What is the exact goal?",
       "2. What are the constraints and the acceptance criteria?",
       "3. Which files matter?",
-      "Read the code to answer these yourself where you can. Do not write code or make changes yet.",
+      "Read the code to answer these yourself where you can. Whatever you cannot answer, ask the conductor with the " +
+        `${batonToolId("ask_conductor")} tool: its result is the answer. Do not write code or make changes yet.`,
+      `Until your plan is approved you may use only reading and asking tools (${ToolsBeforeApproval.filter((t) => parts.tools.includes(t)).join(", ")}${parts.tools.includes("Bash") ? ", and Bash for read-only commands" : ""}); anything else is refused.`,
     ].join("\n"),
     [
       "PHASE 2: REVIEW",
-      "Unless your task already contains an APPROVED PLAN, end your turn with a plan for the conductor, and change nothing:",
-      "Goal: one sentence.",
-      "Steps: numbered, each small enough to check.",
-      "Questions: what you need answered before you start, or \"none\".",
-      "The conductor approves or rejects the plan in a message that continues you. If it is rejected, revise it and submit it again.",
+      `Submit your plan with the ${batonToolId("submit_plan")} tool: a one-sentence goal and numbered steps, each small enough to check. It waits for the review:`,
+      "- approved: its result is the plan to follow (the reviewer may have edited it): go to phase 3;",
+      "- rejected: its result gives the feedback: revise the plan and submit it again.",
+      "Change nothing while you wait.",
     ].join("\n"),
     [
       "PHASE 3: EXECUTING",

@@ -5,6 +5,7 @@
 // file gathers its context and delivers its verdicts.
 
 import os from "node:os";
+import type { SubagentPhase } from "../../shared/escalation.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { HookCallbackRequest, InitializeRequest, JsonObject } from "../../shared/protocol/messages.js";
 import type { PermissionRule, PolicyAgent, PolicyVerdict, PresetSet } from "../../shared/policy.js";
@@ -36,6 +37,10 @@ export interface SessionPolicyOptions {
   readonly record?: (entry: AuditPolicyDecision) => void;
   /** Events for the transcript: a call the policy refused through the hook shows denied on its card. */
   readonly emit: (event: ClientEvent) => void;
+  /** A Deliberate subagent's phase, by its agent id (issue 24); undefined for every other agent. */
+  readonly phaseOf?: (agentId: string) => SubagentPhase | undefined;
+  /** The policy let a Deliberate preset's Agent call through (its tool_use id): its phase starts. */
+  readonly onDeliberateSpawn?: (toolUseId: string) => void;
   readonly log?: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -44,6 +49,11 @@ export class SessionPolicy {
 
   constructor(private readonly options: SessionPolicyOptions) {
     this.agents = new CallingAgents(options.agentType);
+  }
+
+  /** Whether this session runs in orchestration mode (presets as subagents, Baton's agent tools). */
+  get orchestration(): boolean {
+    return this.options.orchestration;
   }
 
   /** The fields of `initialize` the policy needs, merged over `base` (a caller's own hooks stay). */
@@ -75,7 +85,10 @@ export class SessionPolicy {
       const agent = this.agents.fromPermission(request.agentId, request.toolUseId);
       this.agents.forget(request.toolUseId);
       const context = this.context();
-      const verdict = decidePolicy({ agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true }, context);
+      const verdict = decidePolicy(
+        { agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent) },
+        context,
+      );
       this.note(agent, request.toolUseId, request.toolName, request.input, verdict, "permission", context);
       return permissionDecisionFor(verdict) ?? person(request, signal);
     };
@@ -88,8 +101,9 @@ export class SessionPolicy {
     const toolUseId = request.tool_use_id ?? (typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : "");
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
     const context = this.context();
-    const verdict = decidePolicy({ agent, toolName, input: toolInput }, context);
+    const verdict = decidePolicy({ agent, toolName, input: toolInput, ...this.phaseField(agent) }, context);
     this.note(agent, toolUseId, toolName, toolInput, verdict, "hook", context);
+    if (verdict.decision !== "deny" && toolUseId !== "") this.noteSpawn(toolUseId, toolName, toolInput, context);
     // Decided here, no permission request follows: the card learns it from this event.
     if (verdict.decision !== "ask" && toolUseId !== "") {
       this.options.emit({
@@ -103,6 +117,24 @@ export class SessionPolicy {
       });
     }
     return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput, context));
+  }
+
+  private phaseField(agent: PolicyAgent): { phase?: SubagentPhase } {
+    const phase = agent.kind === "subagent" && agent.agentId !== undefined ? this.options.phaseOf?.(agent.agentId) : undefined;
+    return phase === undefined ? {} : { phase };
+  }
+
+  /** A Deliberate preset's spawn the policy let through starts that agent's phase. */
+  private noteSpawn(toolUseId: string, toolName: string, input: JsonObject, context: PolicyContext): void {
+    if (!this.options.orchestration || (toolName !== "Agent" && toolName !== "Task")) return;
+    const type = input["subagent_type"];
+    if (typeof type !== "string") return;
+    if (presetOf({ kind: "subagent", agentType: type }, context)?.character === "deliberate") this.options.onDeliberateSpawn?.(toolUseId);
+  }
+
+  /** The agent the PreToolUse hook named for a call (an MCP tool's caller, issue 24). */
+  agentOfCall(toolUseId: string): PolicyAgent | undefined {
+    return this.agents.known(toolUseId);
   }
 
   private context(): PolicyContext {

@@ -29,6 +29,7 @@ export function createElectronApi(bridge: unknown): BatonApi {
     setPermissionMode: (tabId, mode) => api.setPermissionMode(tabId, mode),
     setModel: (tabId, model) => api.setModel(tabId, model),
     answerPermission: (tabId, requestId, answer) => api.answerPermission(tabId, requestId, answer),
+    answerEscalation: (tabId, escalationId, reply) => api.answerEscalation(tabId, escalationId, reply),
     getSessionInfo: (tabId) => api.getSessionInfo(tabId),
     chooseDirectory: () => api.chooseDirectory(),
     getHistoryFolder: () => api.getHistoryFolder(),

@@ -164,6 +164,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     setPermissionMode: (tabId, mode) => call("setPermissionMode", [tabId, mode]),
     setModel: (tabId, model) => call("setModel", [tabId, model]),
     answerPermission: (tabId, requestId, answer) => call("answerPermission", [tabId, requestId, answer]),
+    answerEscalation: (tabId, escalationId, reply) => call("answerEscalation", [tabId, escalationId, reply]),
     getSessionInfo: (tabId) => call("getSessionInfo", [tabId]),
     chooseDirectory: () => call("chooseDirectory", []),
     getHistoryFolder: () => call("getHistoryFolder", []),

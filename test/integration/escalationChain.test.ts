@@ -1,0 +1,272 @@
+// The escalation chain and subagent plan review through the real CLI (issue 24), in orchestration
+// mode with the scripted model server, driven through Baton's service as the window drives it:
+//   * a background coder asks; Baton tells the conductor; the conductor's answer_subagent is the
+//     coder's ask_conductor result, and the record shows question and answer;
+//   * a foreground coder's write before approval is refused ("submit your plan first"); its plan
+//     goes to the person (the conductor waits on the coder); the person rejects it with feedback,
+//     the coder submits again, the person approves with an edit; the coder's tool result carries
+//     the edited plan, its write then runs, and its phases go clarifying → review → clarifying →
+//     review → executing → completed;
+//   * an open question ends as failed, with the reason on the record, when the session is
+//     interrupted and when the CLI crashes: nothing hangs.
+
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result } from "../../src/shared/api.js";
+import type { Escalation, SubagentPhase } from "../../src/shared/escalation.js";
+import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
+import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import { batonToolId } from "../../src/main/mcp/batonTools.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { watchTab, type TabWatch } from "../support/tabWatch.js";
+import { startModelServer, type LoggedRequest, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
+import { agentCall, text } from "../support/scenarios/types.js";
+
+const WaitMs = 90_000;
+const ASK = batonToolId("ask_conductor");
+const SUBMIT = batonToolId("submit_plan");
+const ANSWER = batonToolId("answer_subagent");
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+type Body = Readonly<Record<string, unknown>>;
+type Message = { role: string; content: unknown };
+
+/** The text of the request's last user message (its text blocks and tool results). */
+function lastUserText(request: Body): string {
+  const messages = request["messages"] as Message[];
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  return JSON.stringify(last?.content ?? "");
+}
+
+function recordOf(t: Transcript, type: string): SubagentRecord | undefined {
+  const walk = (blocks: Transcript["blocks"]): SubagentRecord | undefined => {
+    for (const b of blocks) {
+      const r = b.call?.subagent;
+      if (r === undefined) continue;
+      if (r.subagentType === type) return r;
+      const inner = walk(r.blocks);
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  };
+  return walk(t.blocks);
+}
+
+function toolResultText(requests: readonly LoggedRequest[], agent: string, fragment: string): string | undefined {
+  for (const r of requests) {
+    if (r.agent !== agent) continue;
+    const all = JSON.stringify(r.body["messages"]);
+    if (all.includes(fragment)) return all;
+  }
+  return undefined;
+}
+
+/** A session of its own: an app core in orchestration mode, a model server with `script`, a watched tab. */
+async function start(name: string, script: Record<string, ScriptTurn[]>): Promise<{ core: AppCore; env: CliEnv; model: ModelServer; tabId: string; tab: TabWatch; close(): Promise<void> }> {
+  const env = await createCliEnv({ baseUrl: "http://127.0.0.1:1", cwdName: name });
+  const model = await startModelServer(script);
+  env.env["ANTHROPIC_BASE_URL"] = model.url;
+  const core = await createAppCore({
+    claudePath: env.claudePath,
+    env: env.env,
+    settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
+    dbPath: path.join(env.home, ".config", "baton", "index.sqlite"),
+    projectsDir: env.projectsDir,
+    orchestration: true,
+    clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
+  });
+  const release = core.manager.acquirePresence();
+  const tabId = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" })).tabId;
+  const tab = watchTab(core.service, tabId, WaitMs);
+  return {
+    core,
+    env,
+    model,
+    tabId,
+    tab,
+    async close() {
+      tab.stop();
+      release();
+      await core.close();
+      await model.close();
+      await env.cleanup();
+    },
+  };
+}
+
+/** Every escalation of every agent of `type`, in the order of their cards. */
+function escalationsOf(t: Transcript, type: string): readonly Escalation[] {
+  const out: Escalation[] = [];
+  const walk = (blocks: Transcript["blocks"]): void => {
+    for (const b of blocks) {
+      const r = b.call?.subagent;
+      if (r === undefined) continue;
+      if (r.subagentType === type) out.push(...(r.escalations ?? []));
+      walk(r.blocks);
+    }
+  };
+  walk(t.blocks);
+  return out;
+}
+
+describe("a background coder asks, and the conductor answers", () => {
+  let s: Awaited<ReturnType<typeof start>>;
+  let finished: Transcript;
+
+  beforeAll(async () => {
+    // The conductor's every turn reads what the last message says: the coder's question (sent by Baton) gets answer_subagent.
+    const conductor = (request: Body) => {
+      const last = lastUserText(request);
+      const asked = /\[coder (\S+) asks\]/.exec(last);
+      if (asked !== null) return [{ type: "tool_use" as const, name: ANSWER, input: { agent: asked[1], answer: "Use the token bucket in pkg/limit." } }];
+      if (last.includes("Delivered to")) return [text("Answered the coder.")];
+      if (last.includes("conduct")) return [agentCall("Build the limiter", "[[CODER]] build it", { subagent_type: "coder", run_in_background: true })];
+      return [text("Conductor waits for the coder.")];
+    };
+    s = await start("escalation-background", {
+      main: Array.from({ length: 8 }, () => ({ blocks: conductor })),
+      CODER: [{ blocks: [{ type: "tool_use", name: ASK, input: { question: "Which algorithm should the limiter use?" } }] }, { blocks: [text("Coder got its answer.")] }],
+    });
+    value(await s.core.service.sendPrompt(s.tabId, "conduct the work"));
+    await s.tab.waitFor("the coder's question answered", () => escalationsOf(s.tab.transcript(), "coder").find((e) => e.state === "answered"));
+    finished = await s.tab.waitFor("the coder done", () => {
+      const t = s.tab.transcript();
+      return recordOf(t, "coder")?.status === "completed" && t.status === "idle" ? t : undefined;
+    });
+  }, 240_000);
+  afterAll(() => s?.close());
+
+  it("delivers the question to the conductor and the conductor's answer to the coder", () => {
+    const [question] = escalationsOf(finished, "coder");
+    expect(question).toMatchObject({
+      kind: "question",
+      question: "Which algorithm should the limiter use?",
+      state: "answered",
+      routedTo: "conductor",
+      reply: "Use the token bucket in pkg/limit.",
+      settledBy: "conductor",
+    });
+    // The coder's next request carries the conductor's answer as its tool result.
+    expect(toolResultText(s.model.requests, "CODER", "Use the token bucket in pkg/limit.")).toBeDefined();
+    // The conductor was told in a message naming the coder.
+    expect(toolResultText(s.model.requests, "main", "Which algorithm should the limiter use?")).toBeDefined();
+  });
+});
+
+describe("a foreground coder's plan: refused write, rejection, resubmission, approval with an edit", () => {
+  let s: Awaited<ReturnType<typeof start>>;
+  let target: string;
+  const phases: SubagentPhase[] = [];
+
+  beforeAll(async () => {
+    s = await start("escalation-plan", {});
+    target = path.join(s.env.cwd, "limiter.go");
+    const write = { type: "tool_use" as const, name: "Write", input: { file_path: target, content: "package limit\n" } };
+    s.model.setScript({
+      main: [{ blocks: [agentCall("Build the limiter", "[[CODER]] build it", { subagent_type: "coder", run_in_background: false })] }, { blocks: [text("Conductor done.")] }],
+      CODER: [
+        { blocks: [write] },
+        { blocks: [{ type: "tool_use", name: SUBMIT, input: { goal: "Add a limiter", steps: ["Write limiter.go"] } }] },
+        { blocks: [{ type: "tool_use", name: SUBMIT, input: { goal: "Add a token-bucket limiter", steps: ["Write limiter.go", "Test it"] } }] },
+        { blocks: (request) => (lastUserText(request).includes("Benchmark it too") ? [write] : [text("Coder did not get the edited plan.")]) },
+        { blocks: [text("Coder wrote the limiter.")] },
+      ],
+    });
+    const noted = (t: Transcript) => {
+      const phase = recordOf(t, "coder")?.phase;
+      if (phase !== undefined && phases.at(-1) !== phase) phases.push(phase);
+      return undefined;
+    };
+    void s.tab.waitFor("never: records phases", () => noted(s.tab.transcript())).catch(() => undefined);
+    value(await s.core.service.sendPrompt(s.tabId, "conduct the work"));
+    const first = await s.tab.waitFor("plan v1 waiting for the person", () =>
+      escalationsOf(s.tab.transcript(), "coder").find((e) => e.kind === "plan" && e.plan?.version === 1 && e.state === "open" && e.routedTo === "person"),
+    );
+    value(await s.core.service.answerEscalation(s.tabId, first.id, { kind: "reject", feedback: "Make it a token bucket, with a test." }));
+    const second = await s.tab.waitFor("plan v2 waiting for the person", () =>
+      escalationsOf(s.tab.transcript(), "coder").find((e) => e.kind === "plan" && e.plan?.version === 2 && e.state === "open"),
+    );
+    value(await s.core.service.answerEscalation(s.tabId, second.id, { kind: "approve", editedPlan: "Goal: Add a token-bucket limiter\n\n1. Write limiter.go\n2. Test it\n3. Benchmark it too" }));
+    await s.tab.idleWith("Conductor done.");
+  }, 240_000);
+  afterAll(() => s?.close());
+
+  it("refuses the write before the plan is approved, telling the coder to submit its plan first", () => {
+    const coder = recordOf(s.tab.transcript(), "coder");
+    const writes = (coder?.blocks ?? []).filter((b) => b.call?.name === "Write");
+    expect(writes[0]?.call?.status).toBe("denied");
+    expect(toolResultText(s.model.requests, "CODER", "submit your plan first")).toBeDefined();
+  });
+
+  it("keeps both plan versions with their reviews, and gives the coder the edited plan", () => {
+    const plans = escalationsOf(s.tab.transcript(), "coder");
+    expect(plans.map((p) => [p.plan?.version, p.state, p.settledBy])).toEqual([
+      [1, "rejected", "person"],
+      [2, "approved", "person"],
+    ]);
+    expect(plans[0]?.reply).toBe("Make it a token bucket, with a test.");
+    expect(plans[1]?.approvedPlan).toContain("Benchmark it too");
+    expect(toolResultText(s.model.requests, "CODER", "Make it a token bucket, with a test.")).toBeDefined();
+    expect(toolResultText(s.model.requests, "CODER", "Benchmark it too")).toBeDefined();
+  });
+
+  it("runs the write once the plan is approved, and moves through the phases", () => {
+    expect(fs.readFileSync(target, "utf8")).toBe("package limit\n");
+    expect(phases).toEqual(["clarifying", "review", "clarifying", "review", "executing", "completed"]);
+  });
+});
+
+describe("an open question when the session is interrupted, and when the CLI crashes", () => {
+  let s: Awaited<ReturnType<typeof start>>;
+
+  beforeAll(async () => {
+    s = await start("escalation-ends", {
+      // Whatever the interrupt left of the first turn, the second prompt spawns the second coder.
+      main: Array.from({ length: 6 }, () => ({
+        blocks: (request: Body) => {
+          const last = lastUserText(request);
+          if (last.includes("ask something")) return [agentCall("Ask and wait", "[[CODER]] ask", { subagent_type: "coder", run_in_background: false })];
+          if (last.includes("ask again")) return [agentCall("Ask again", "[[CODER2]] ask", { subagent_type: "coder", run_in_background: false })];
+          return [text("nothing to do")];
+        },
+      })),
+      CODER: [{ blocks: [{ type: "tool_use", name: ASK, input: { question: "First question?" } }] }, { blocks: [text("never")] }],
+      CODER2: [{ blocks: [{ type: "tool_use", name: ASK, input: { question: "Second question?" } }] }, { blocks: [text("never")] }],
+    });
+  }, 120_000);
+  afterAll(() => s?.close());
+
+  const open = (question: string) => () =>
+    escalationsOf(s.tab.transcript(), "coder").find((e) => e.question === question && e.state === "open" && e.routedTo === "person");
+  const failed = (question: string) => () => escalationsOf(s.tab.transcript(), "coder").find((e) => e.question === question && e.state === "failed");
+
+  it("fails the open question with the reason when the session is interrupted, and the session goes on", async () => {
+    value(await s.core.service.sendPrompt(s.tabId, "ask something"));
+    await s.tab.waitFor("the first question open", open("First question?"));
+    value(await s.core.service.interrupt(s.tabId));
+    const gone = await s.tab.waitFor("the first question failed", failed("First question?"));
+    expect(gone.settledBy).toBe("baton");
+    expect(gone.reply).not.toBe("");
+    await s.tab.waitFor("the session idle", () => (s.tab.transcript().status === "running" ? undefined : true));
+    const late = await s.core.service.answerEscalation(s.tabId, gone.id, { kind: "answer", text: "too late" });
+    expect(late.ok).toBe(false);
+    if (!late.ok) expect(late.error.code).toBe("conflict");
+  });
+
+  it("fails the open question when the CLI crashes", async () => {
+    value(await s.core.service.sendPrompt(s.tabId, "ask again"));
+    const question = await s.tab.waitFor("the second question open", open("Second question?"));
+    const live = s.core.manager as unknown as { tabs: Map<string, { session: { client: { pid: number | undefined } } }> };
+    const pid = live.tabs.get(s.tabId)?.session.client.pid;
+    expect(pid).toBeDefined();
+    process.kill(pid as number, "SIGKILL");
+    const gone = await s.tab.waitFor("the second question failed", failed("Second question?"));
+    expect(gone.id).toBe(question.id);
+    expect(gone.settledBy).toBe("baton");
+  });
+});

@@ -1,0 +1,193 @@
+// The escalation desk's rules (issue 24), with the session around it stubbed: where a question or
+// plan goes first, the conductor's timeout (on a fake clock: the rule is "after this long", so the
+// test moves the clock instead of waiting), the first answer winning, plan versions and phases,
+// and every way an open call ends without hanging. The real CLI runs it in escalationChain.test.ts.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ClientEvent } from "../../src/shared/events.js";
+import type { SubagentRecord } from "../../src/shared/transcript.js";
+import { EscalationDesk, type AskingAgent } from "../../src/main/orchestration/escalationDesk.js";
+import type { ToolCallContext, ToolOutcome } from "../../src/main/mcp/toolRegistry.js";
+
+function record(toolUseId: string, taskId: string, background: boolean): SubagentRecord {
+  return {
+    toolUseId,
+    taskId,
+    subagentType: "coder",
+    description: "Build it",
+    prompt: "build",
+    background,
+    status: "running",
+    blocks: [],
+    droppedBlockCount: 0,
+  };
+}
+
+interface Harness {
+  readonly desk: EscalationDesk;
+  readonly events: ClientEvent[];
+  readonly told: string[];
+  present: boolean;
+  call(toolUseId: string): { readonly context: ToolCallContext; readonly abort: (reason: string) => void };
+}
+
+function harness(agents: Record<string, AskingAgent>): Harness {
+  const events: ClientEvent[] = [];
+  const told: string[] = [];
+  const h: Harness = {
+    events,
+    told,
+    present: true,
+    desk: new EscalationDesk({
+      emit: (e) => events.push(e),
+      tellConductor: (text) => told.push(text),
+      askingAgent: (id) => (id === undefined ? undefined : agents[id]),
+      agentNamed: (name) => Object.values(agents).find((a) => a.record.taskId === name || a.record.toolUseId === name)?.record,
+      conductorTimeoutMs: 60_000,
+      personPresent: () => h.present,
+      graceMs: 30_000,
+      now: () => new Date("2026-12-03T10:00:00Z"),
+    }),
+    call(toolUseId) {
+      const controller = new AbortController();
+      return { context: { signal: controller.signal, toolUseId, requestId: 1 }, abort: (reason) => controller.abort(new Error(reason)) };
+    },
+  };
+  return h;
+}
+
+const text = (o: ToolOutcome): string => (typeof o === "string" ? o : o.text);
+const isError = (o: ToolOutcome): boolean => typeof o !== "string" && o.isError === true;
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("a question", () => {
+  const background = { "toolu_ask": { record: record("toolu_bg", "a1b2", true), conductorWaits: false } };
+  const foreground = { "toolu_ask": { record: record("toolu_fg", "c3d4", false), conductorWaits: true } };
+
+  it("from a background agent goes to the conductor, whose answer is the agent's result", async () => {
+    const h = harness(background);
+    const result = h.desk.handlers().askConductor({ question: "Which port?" }, h.call("toolu_ask").context);
+    expect(h.told).toHaveLength(1);
+    expect(h.told[0]).toContain("[coder a1b2 asks]: Which port?");
+    expect(h.told[0]).toContain('agent: "a1b2"');
+    expect(h.events[0]).toMatchObject({ kind: "escalation_opened", id: "toolu_ask", agentToolUseId: "toolu_bg", question: "Which port?", routedTo: "conductor" });
+    const delivered = await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "8080" }, h.call("toolu_answer").context);
+    expect(text(delivered)).toContain("Delivered");
+    expect(text(await result)).toBe("Answer from the conductor: 8080");
+    expect(h.events.at(-1)).toMatchObject({ kind: "escalation_settled", id: "toolu_ask", outcome: "answered", reply: "8080", by: "conductor" });
+  });
+
+  it("goes to the person when the conductor does not answer in time; the person's answer wins and the conductor is told", async () => {
+    const h = harness(background);
+    const result = h.desk.handlers().askConductor({ question: "Which port?" }, h.call("toolu_ask").context);
+    vi.advanceTimersByTime(59_999);
+    expect(h.events.some((e) => e.kind === "escalation_routed")).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(h.events.at(-1)).toMatchObject({ kind: "escalation_routed", routedTo: "person", reason: "the conductor did not answer in 60 s" });
+    expect(h.desk.answerByPerson("toolu_ask", { kind: "answer", text: "9090" })).toEqual({ ok: true });
+    expect(text(await result)).toBe("Answer from the person: 9090");
+    const late = await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "8080" }, h.call("toolu_answer").context);
+    expect(isError(late)).toBe(true);
+    expect(text(late)).toContain("already answered by the person: 9090");
+    expect(h.desk.answerByPerson("toolu_ask", { kind: "answer", text: "again" })).toMatchObject({ ok: false, code: "conflict" });
+  });
+
+  it("from a foreground agent goes straight to the person, since the conductor waits on that agent", () => {
+    const h = harness(foreground);
+    void h.desk.handlers().askConductor({ question: "Delete the cache?" }, h.call("toolu_ask").context);
+    expect(h.told).toEqual([]);
+    expect(h.events[0]).toMatchObject({ kind: "escalation_opened", routedTo: "person" });
+  });
+
+  it("goes to the person when the conductor answers 'escalate'", async () => {
+    const h = harness(background);
+    void h.desk.handlers().askConductor({ question: "Ship it?" }, h.call("toolu_ask").context);
+    const handed = await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "escalate" }, h.call("toolu_answer").context);
+    expect(text(handed)).toContain("Handed to the person");
+    expect(h.events.at(-1)).toMatchObject({ kind: "escalation_routed", routedTo: "person", reason: "the conductor escalated it" });
+  });
+
+  it("fails with the reason when the CLI withdraws the call, and a later answer is told so", async () => {
+    const h = harness(background);
+    const call = h.call("toolu_ask");
+    const result = h.desk.handlers().askConductor({ question: "Which port?" }, call.context);
+    call.abort("the turn was interrupted");
+    expect(isError(await result)).toBe(true);
+    expect(h.events.at(-1)).toMatchObject({ kind: "escalation_settled", outcome: "failed", reply: "the turn was interrupted", by: "baton" });
+    expect(h.desk.answerByPerson("toolu_ask", { kind: "answer", text: "8080" })).toMatchObject({ ok: false, code: "conflict" });
+  });
+
+  it("waiting for the person fails after the grace period with no window, and not while a window is there", async () => {
+    const h = harness(foreground);
+    h.present = false;
+    const result = h.desk.handlers().askConductor({ question: "Anyone?" }, h.call("toolu_ask").context);
+    vi.advanceTimersByTime(30_000);
+    expect(text(await result)).toContain("Nobody was at Baton's window");
+
+    const h2 = harness(foreground);
+    void h2.desk.handlers().askConductor({ question: "Anyone?" }, h2.call("toolu_ask").context);
+    vi.advanceTimersByTime(120_000);
+    expect(h2.events.some((e) => e.kind === "escalation_settled")).toBe(false);
+  });
+
+  it("is refused to the conductor itself, and to no agent at all when the session closes", async () => {
+    const h = harness({});
+    const own = await h.desk.handlers().askConductor({ question: "Me?" }, h.call("toolu_main").context);
+    expect(isError(own)).toBe(true);
+    expect(text(own)).toContain("for subagents");
+    const h2 = harness(background);
+    const open = h2.desk.handlers().askConductor({ question: "Which port?" }, h2.call("toolu_ask").context);
+    h2.desk.close("The tab was closed.");
+    expect(text(await open)).toContain("The tab was closed.");
+    expect(isError(await h2.desk.handlers().askConductor({ question: "More?" }, h2.call("toolu_more").context))).toBe(true);
+  });
+});
+
+describe("a plan", () => {
+  const agents = {
+    toolu_plan1: { record: record("toolu_fg", "c3d4", false), conductorWaits: true },
+    toolu_plan2: { record: record("toolu_fg", "c3d4", false), conductorWaits: true },
+  };
+
+  it("moves the agent clarifying → review → clarifying → review → executing, each version kept, the edited plan given", async () => {
+    const h = harness(agents);
+    h.desk.agentSpawned("toolu_fg");
+    const phases = () => h.events.flatMap((e) => (e.kind === "phase_changed" ? [e.phase] : []));
+    const first = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    expect(h.desk.phaseOf("toolu_fg")).toBe("review");
+    expect(h.desk.answerByPerson("toolu_plan1", { kind: "answer", text: "no" })).toMatchObject({ ok: false, code: "invalid_argument" });
+    expect(h.desk.answerByPerson("toolu_plan1", { kind: "reject", feedback: "Use a token bucket." })).toEqual({ ok: true });
+    expect(text(await first)).toContain("Feedback: Use a token bucket.");
+    const second = h.desk.handlers().submitPlan({ goal: "Add a token bucket", steps: ["Write it", "Test it"] }, h.call("toolu_plan2").context);
+    expect(h.events.find((e) => e.kind === "escalation_opened" && e.id === "toolu_plan2")).toMatchObject({ plan: { version: 2 } });
+    h.desk.answerByPerson("toolu_plan2", { kind: "approve", editedPlan: "Goal: Add a token bucket\n\n1. Write it\n2. Test it\n3. Benchmark it" });
+    const approved = text(await second);
+    expect(approved).toContain("with edits");
+    expect(approved).toContain("3. Benchmark it");
+    expect(phases()).toEqual(["clarifying", "review", "clarifying", "review", "executing"]);
+    h.desk.checkAgents(() => "completed");
+    expect(h.desk.phaseOf("toolu_fg")).toBe("completed");
+  });
+
+  it("approved unchanged gives the agent its own plan, without claiming edits", async () => {
+    const h = harness(agents);
+    const result = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    h.desk.answerByPerson("toolu_plan1", { kind: "approve", editedPlan: "Goal: Add a limiter\n\n1. Write it\n" });
+    const approved = text(await result);
+    expect(approved).not.toContain("with edits");
+    expect(approved).toContain("1. Write it");
+    expect(h.events.at(-1)).not.toHaveProperty("approvedPlan");
+  });
+
+  it("reviewed by the conductor with review_subagent_plan", async () => {
+    const h = harness({ toolu_plan1: { record: record("toolu_bg", "a1b2", true), conductorWaits: false } });
+    const result = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    expect(h.told[0]).toContain("submits plan v1 for review");
+    expect(isError(await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "yes" }, h.call("x").context))).toBe(true);
+    await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved", feedback: "Keep it small." }, h.call("y").context);
+    expect(text(await result)).toContain("Plan approved by the conductor");
+    expect(text(await result)).toContain("Notes: Keep it small.");
+  });
+});
