@@ -26,6 +26,7 @@ import { managerFor } from "../support/appManager.js";
 import { createCliEnv, testCliVersion, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { gate } from "../support/gate.js";
 
 const WaitMs = 60_000;
 
@@ -120,6 +121,8 @@ describe("a live tab reads what the stream left out from the session's files", (
   let view: ReturnType<typeof watch>;
   let outerId: string;
   let innerId: string;
+  // The slow inner agent waits after its Bash call until the test has read it mid-run.
+  const midRunRead = gate();
 
   beforeAll(async () => {
     model = await startModelServer({
@@ -138,8 +141,7 @@ describe("a live tab reads what the stream left out from the session's files", (
       ],
       "SUB-B": [{ blocks: [bashCall("echo from-depth-two", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
       "SUB-C": [{ blocks: [agentCall("Slow inner", "[[SUB-D]] echo, then think a while")] }, { blocks: [text("Slow inner reported.")] }],
-      // The pause keeps the inner agent running after its Bash call, for a read mid-run.
-      "SUB-D": [{ blocks: [bashCall("echo first-of-slow", "First step")] }, { blocks: [text("Slow inner done.")], delayMs: 4000 }],
+      "SUB-D": [{ blocks: [bashCall("echo first-of-slow", "First step")] }, { blocks: [text("Slow inner done.")], waitFor: () => midRunRead.opened }],
       "SUB-E": [{ blocks: [agentCall("Busy inner", "[[SUB-F]] run many commands")] }, { blocks: [text("Busy inner reported.")] }],
       "SUB-F": [...manySteps(), { blocks: [text("Ran every step.")] }],
     });
@@ -254,6 +256,7 @@ describe("a live tab reads what the stream left out from the session's files", (
     });
     expect(slowInner(view.current())?.status).toBe("running");
     expect(midRun.map((b) => b.call?.name ?? b.text)).toEqual(["Bash"]);
+    midRunRead.open();
 
     // No further load: the card gets the later lines by itself (2.1.197: the tab follows the file it
     // read; 2.1.332: they stream), once each.

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import type { ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { gate } from "../support/gate.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
@@ -38,13 +39,14 @@ function manySteps(): ScriptTurn[] {
 describe.skipIf(!hasChromium)("a subagent with more steps than its card keeps", () => {
   it("shows the earlier steps on request and keeps adding live ones once each", async () => {
     expect(Early).toBeGreaterThan(MaxNestedBlocks);
+    // The agent waits after step 130 until the test has loaded the earlier steps while it still runs.
+    const earlierStepsLoaded = gate();
     app = await startWebApp(
       {
         main: [{ blocks: [agentCall("Many steps", "[[SUB-A]] run many commands")] }, { blocks: [text("The long job is done.")] }],
         "SUB-A": [
           ...manySteps(),
-          // A pause after step 130 leaves time to load the earlier steps while the agent still runs.
-          { blocks: [bashCall("echo late-1", "Late one"), bashCall("echo late-2", "Late two")], delayMs: 15_000 },
+          { blocks: [bashCall("echo late-1", "Late one"), bashCall("echo late-2", "Late two")], waitFor: () => earlierStepsLoaded.opened },
           { blocks: [text("Ran every step.")] },
         ],
       },
@@ -68,7 +70,9 @@ describe.skipIf(!hasChromium)("a subagent with more steps than its card keeps", 
     await pw(steps.getByLabel("Command").filter({ hasText: /^\$?\s*echo step-1$/ })).toHaveCount(0);
 
     // Without the subagent's transcript file the load fails visibly, and says why in the Console.
+    // The file is moved away once it holds step 130's result, which the CLI writes a little later.
     const sidechain = await findSidechain(app.env.projectsDir);
+    await expect.poll(() => fsp.readFile(sidechain, "utf8"), { timeout: 30_000 }).toContain(`"content":"step-${Early}"`);
     await fsp.rename(sidechain, `${sidechain}.away`);
     await show.click();
     await pw(note).toContainText("could not be loaded (see Console)");
@@ -85,6 +89,7 @@ describe.skipIf(!hasChromium)("a subagent with more steps than its card keeps", 
     await pw(card).toHaveAttribute("data-status", "running");
     const early = await commands(card);
     expect(early).toEqual(Array.from({ length: Early }, (_, i) => `echo step-${i + 1}`));
+    earlierStepsLoaded.open();
 
     // The agent goes on: new steps appear after the loaded ones, each once, and the card stays open.
     await pw(card).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
@@ -121,10 +126,10 @@ async function commands(card: Locator): Promise<string[]> {
   return texts.map((t) => t.replace(/^\$\s*/, "").trim());
 }
 
-/** The one subagent transcript the CLI wrote under `projectsDir`. */
+/** The one subagent transcript the CLI wrote under `projectsDir` (it may be writing its first rows). */
 async function findSidechain(projectsDir: string): Promise<string> {
-  const entries = await fsp.readdir(projectsDir, { recursive: true });
-  const files = entries.filter((e) => /subagents[/\\]agent-[^/\\]+\.jsonl$/.test(e));
-  expect(files).toHaveLength(1);
-  return path.join(projectsDir, files[0]!);
+  const sidechains = async (): Promise<string[]> =>
+    (await fsp.readdir(projectsDir, { recursive: true })).filter((e) => /subagents[/\\]agent-[^/\\]+\.jsonl$/.test(e));
+  await expect.poll(sidechains, { timeout: 30_000 }).toHaveLength(1);
+  return path.join(projectsDir, (await sidechains())[0]!);
 }

@@ -1,5 +1,7 @@
 // Browser tests of subagent cards through web mode: the real CLI against the scripted model
 // server, the real app core and web server, the built renderer in Chromium.
+import fsp from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -8,9 +10,16 @@ import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 import { sendMessageContinue } from "../support/scenarios/sendMessageContinue.js";
 import { workflow } from "../support/scenarios/workflow.js";
 import { testCliVersion } from "../support/cliEnv.js";
+import { gate } from "../support/gate.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSubagents: /usr/bin/chromium not found, skipping browser tests");
+
+/** All that the CLI has written so far of Workflow runs' agents (their transcripts and journals). */
+async function workflowAgentFiles(projectsDir: string): Promise<string> {
+  const files = (await fsp.readdir(projectsDir, { recursive: true })).filter((f) => /subagents[/\\]workflows[/\\].*\.jsonl$/.test(f));
+  return (await Promise.all(files.map((f) => fsp.readFile(path.join(projectsDir, f), "utf8").catch(() => "")))).join("\n");
+}
 
 let app: WebApp | undefined;
 afterEach(async () => {
@@ -68,7 +77,14 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     app = await startWebApp(
       {
         main: [
-          { blocks: [agentCall("Alpha task", "[[SUB-A]] do two steps"), agentCall("Outer task", "[[SUB-B]] delegate further")] },
+          // In the foreground (2.1.332 backgrounds an Agent call by default), so the next turn comes
+          // once both have finished.
+          {
+            blocks: [
+              agentCall("Alpha task", "[[SUB-A]] do two steps", { run_in_background: false }),
+              agentCall("Outer task", "[[SUB-B]] delegate further", { run_in_background: false }),
+            ],
+          },
           { blocks: [text("Both subagents finished.")] },
         ],
         "SUB-A": [
@@ -151,8 +167,9 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
   });
 
   it("shows a Workflow run as one card whose agents, each with its own steps, appear inside it when it is expanded and keep up while it runs", async () => {
-    // Reader one takes a while after its Bash, so the run is seen mid-way.
-    const slowReader = [workflow.script["SUB-A"]![0]!, { ...workflow.script["SUB-A"]![1]!, delayMs: 4000 }];
+    // Reader one waits after its Bash until the test has seen the run mid-way.
+    const midwaySeen = gate();
+    const slowReader = [workflow.script["SUB-A"]![0]!, { ...workflow.script["SUB-A"]![1]!, waitFor: () => midwaySeen.opened }];
     app = await startWebApp({ ...workflow.script, "SUB-A": slowReader }, { cwdName: "workflow-ui" });
     const { baton } = app;
     await baton.newSession();
@@ -164,7 +181,9 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     const run = baton.subagentCard("workflow", "Two agents in parallel");
     await pw(run).toBeVisible({ timeout: 30_000 });
     // Nothing of the agents streams: expanding the card reads the run's transcripts, as far as they
-    // go. 2.1.197 writes the labels only in the run's record, at its end: until then, each agent's
+    // go: once the CLI has written reader one's step (reader one then waits for the test).
+    await expect.poll(() => workflowAgentFiles(app!.env.projectsDir), { timeout: 30_000 }).toContain('"content":"part-one"');
+    // 2.1.197 writes the labels only in the run's record, at its end: until then, each agent's
     // prompt names it. 2.1.332 writes them in the run's journal as each agent starts.
     await baton.expand(run);
     const labelsEarly = testCliVersion() !== "2.1.197";
@@ -174,6 +193,7 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(one).toHaveAttribute("data-status", "running");
     await baton.expand(one);
     await pw(baton.toolCards("Bash", one).getByLabel("Output")).toContainText("part-one");
+    midwaySeen.open();
     // The run's progress brings the rest in, with no further click, and its end the labels.
     await pw(baton.transcript).toContainText("Workflow finished.", { timeout: 90_000 });
     await pw(run).toHaveAttribute("data-status", "completed");
