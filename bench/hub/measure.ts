@@ -168,7 +168,7 @@ function isCall(block: Kept | undefined, id: string): boolean {
 
 /**
  * The stream, outside the JS heap (as the pipe's buffers are), cut into reads. A live tab applies
- * what one read parsed once the read is handled, one event at a time (LiveSession.flush).
+ * what one read parsed once the read is handled, each event on its own if one fails (LiveSession.flush).
  */
 function pass(chunks: readonly Buffer[]): { lines: number; events: number; model: SessionModel | undefined; keeper: Keeper | OffHeapKeeper | undefined } {
   let lines = 0;
@@ -191,7 +191,7 @@ function pass(chunks: readonly Buffer[]): { lines: number; events: number; model
   for (const chunk of chunks) {
     reader.push(chunk);
     if (model !== undefined && read.length > 0) {
-      for (const event of read) model.apply([event]);
+      model.apply(read, () => undefined);
       read = [];
     }
   }

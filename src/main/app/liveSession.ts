@@ -288,18 +288,14 @@ export class LiveSession {
     return this.applied;
   }
 
-  /** Applies the pending events (see `pending`) one at a time: one that fails is reported, every other is kept. */
+  /** Applies the pending events (see `pending`): one that fails is reported, every other is kept. */
   private flush(): void {
     const events = this.pending;
     if (events.length === 0) return;
     this.pending = [];
-    for (const event of events) {
-      try {
-        this.applied.apply([event]);
-      } catch (error) {
-        this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId);
-      }
-    }
+    this.applied.apply(events, (event, error) =>
+      this.options.log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, this.options.tabId),
+    );
     this.options.onApplied?.();
     this.options.onChange();
   }

@@ -71,11 +71,22 @@ export class SessionModel {
   /**
    * Applies the events in order. An event that throws (a bug, or input the parser should have
    * refused) stops the batch with its error: the events before it stay applied, and so may part
-   * of that one. A caller that must go on applies events one at a time (see LiveSession.flush).
+   * of that one. With `onError`, it is reported there instead and the batch goes on (a live tab
+   * must keep every other event).
    */
-  apply(events: Iterable<ClientEvent>): void {
+  apply(events: Iterable<ClientEvent>, onError?: (event: ClientEvent, error: unknown) => void): void {
     this.version++;
-    for (const event of events) applyEvent(this, event);
+    if (onError === undefined) {
+      for (const event of events) applyEvent(this, event);
+      return;
+    }
+    for (const event of events) {
+      try {
+        applyEvent(this, event);
+      } catch (error) {
+        onError(event, error);
+      }
+    }
   }
 
   /** The transcript as the model now stands; the same object until the next apply. */
