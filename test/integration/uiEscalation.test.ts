@@ -1,13 +1,13 @@
-// A subagent's questions and plans in the browser (issue 24). An orchestration-mode session runs
-// a coder in the foreground; what the escalation chain puts on its record (an open plan, then a
-// question, then their settlements) is drawn on its card, in the Hierarchy and in the Inspector.
+// A subagent's questions and plans in the browser (issue 24): orchestration-mode sessions of the
+// real CLI against the scripted model server, each with a coder in the foreground. The conductor
+// waits on that coder, so what it asks and plans is the person's: they answer and review on its
+// card, and the coder reads their answer, feedback or edited plan as its tool result. The phase,
+// the "waiting" state in the Hierarchy and the history in the Inspector follow; an interrupt
+// leaves no question hanging.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { LiveSession } from "../../src/main/app/liveSession.js";
-import type { SessionManager } from "../../src/main/app/sessionManager.js";
-import type { ClientEvent } from "../../src/shared/events.js";
-import { gate } from "../support/gate.js";
+import type { LoggedRequest } from "../support/modelServer.js";
 import { agentCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
@@ -31,116 +31,183 @@ async function orchestrationOn(home: string): Promise<void> {
   fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify({ orchestration: true }));
 }
 
-/** The live session of the only tab: events the escalation chain would emit go in through it. */
-function liveSession(manager: SessionManager): LiveSession {
-  const tabs = (manager as unknown as { tabs: Map<string, { kind: string; session: LiveSession }> }).tabs;
-  const tab = [...tabs.values()].find((t) => t.kind === "live");
-  if (tab === undefined) throw new Error("no live tab");
-  return tab.session;
+/** The tool_result block for `toolUseId` in a model request, as the model reads it. */
+function toolResultIn(request: LoggedRequest, toolUseId: string): string {
+  const messages = request.body["messages"] as { role: string; content: unknown }[];
+  for (const message of messages) {
+    if (message.role !== "user" || !Array.isArray(message.content)) continue;
+    const found = (message.content as { type: string; tool_use_id?: string }[]).find((b) => b.type === "tool_result" && b.tool_use_id === toolUseId);
+    if (found) return JSON.stringify(found);
+  }
+  return "";
 }
 
 describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser", () => {
-  it("draws an open plan for review and an open question on the card, waiting in the Hierarchy, and the settled history", async () => {
-    const held = gate();
+  it("a foreground coder's question waits for the person on its card; their answer is the coder's tool result and the run goes on", async () => {
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Add a login form", "[[CODER]] add a login form", { subagent_type: "coder", ...fg })] }, { blocks: [text("The coder is done.")] }],
-        CODER: [{ waitFor: () => held.opened, blocks: [text("Login form added.")] }],
+        main: [{ blocks: [agentCall("Pick a database", "[[CODER]] set up storage", { subagent_type: "coder", ...fg })] }, { blocks: [text("The coder is done.")] }],
+        CODER: [
+          { blocks: [{ type: "tool_use", id: "toolu_coder_ask", name: "mcp__baton__ask_conductor", input: { question: "Which database: Postgres or SQLite?" } }] },
+          { blocks: [text("Going with the answer.")] },
+        ],
       },
-      { cwdName: "escalation-ui", withPolicy: true, prepare: (env) => orchestrationOn(env.home), viewport: { width: 1400, height: 900 } },
+      { cwdName: "escalation-live", withPolicy: true, prepare: (env) => orchestrationOn(env.home) },
     );
-    const { baton, page } = app;
+    const { baton, model } = app;
     await baton.newSession();
-    await baton.send("add a login form");
-    const card = baton.subagentCard("coder", "Add a login form");
-    await pw(card).toHaveAttribute("data-status", "running", { timeout: 60_000 });
-    const agentToolUseId = (await card.getAttribute("data-block-id")) ?? "";
-    const session = liveSession(app.manager);
-    const emit = (event: ClientEvent): void => session.addEvent(event);
-    const at = (s: number): string => new Date(Date.UTC(2026, 11, 3, 9, 0, s)).toISOString();
-
-    emit({ kind: "phase_changed", agentToolUseId, phase: "clarifying", at: at(0) });
-    emit({ kind: "escalation_opened", id: "toolu_q1", agentToolUseId, at: at(1), question: "Which session store: cookies or JWT?", routedTo: "conductor", routeReason: "background agent" });
-    emit({ kind: "escalation_settled", id: "toolu_q1", agentToolUseId, at: at(5), outcome: "answered", reply: "Cookies, httpOnly.", by: "conductor" });
-    emit({ kind: "phase_changed", agentToolUseId, phase: "review", at: at(6) });
-    emit({
-      kind: "escalation_opened",
-      id: "toolu_p1",
-      agentToolUseId,
-      at: at(7),
-      plan: { goal: "Add a login form backed by cookie sessions", steps: ["Write `LoginForm.tsx`", "Post to /api/login"], version: 1 },
-      routedTo: "person",
-      routeReason: "foreground agent: the conductor waits on it",
-    });
-    emit({ kind: "escalation_settled", id: "toolu_p1", agentToolUseId, at: at(20), outcome: "rejected", reply: "Write the tests first.", by: "person" });
-    emit({
-      kind: "escalation_opened",
-      id: "toolu_p2",
-      agentToolUseId,
-      at: at(30),
-      plan: {
-        goal: "Add a login form backed by cookie sessions",
-        steps: ["Write `login.test.tsx`: **valid** and *invalid* credentials", "Write `LoginForm.tsx`", "Post to `/api/login`; keep the session in an httpOnly cookie", "Run the tests"],
-        version: 2,
-      },
-      routedTo: "person",
-      routeReason: "foreground agent: the conductor waits on it",
-    });
-
-    // The open plan: on the card, named for the preset, waiting for the person, with the review's buttons.
-    const review = card.getByRole("region", { name: "Plan from coder" }).and(card.locator("[data-state='open']"));
-    await pw(review).toContainText("waiting for you", { timeout: 20_000 });
-    await pw(review).toContainText("foreground agent: the conductor waits on it");
-    await pw(review.locator(".plan-md strong")).toHaveText("valid");
-    for (const name of ["Approve", "Approve with edits", "Reject"]) await pw(review.getByRole("button", { name, exact: true })).toBeVisible();
-    await pw(review.getByRole("button", { name: "Approve with edits", exact: true })).toHaveAttribute("disabled", "");
-    await pw(review.getByRole("button", { name: "Reject", exact: true })).toHaveAttribute("disabled", "");
-    await pw(card.locator(":scope > header [data-phase]")).toHaveText("review");
-    // The settled ones, compact: the question and its answer; the rejected first version with its feedback.
-    const settledQuestion = card.getByRole("region", { name: "Question from coder" });
-    await pw(settledQuestion).toContainText("Which session store: cookies or JWT?");
-    await pw(settledQuestion).toContainText("Cookies, httpOnly.");
-    await pw(settledQuestion).toContainText("answered by the conductor");
-    await pw(card.locator("[data-escalation-id='toolu_p1']")).toContainText("rejected by you");
-    await pw(card.locator("[data-escalation-id='toolu_p1']")).toContainText("Write the tests first.");
-
-    // The Hierarchy says the coder waits, and on whom; the Inspector has its history in order.
-    const node = baton.hierarchy.getByRole("treeitem", { name: "coder: Add a login form" });
+    await baton.send("set up storage");
+    const card = baton.subagentCard("coder", "Pick a database");
+    const question = card.getByRole("region", { name: "Question from coder" });
+    await pw(question).toContainText("waiting for you", { timeout: 60_000 });
+    await pw(question).toContainText("Which database: Postgres or SQLite?");
+    await pw(question).toHaveAttribute("data-state", "open");
+    await pw(card.locator(":scope > header [data-phase]")).toHaveText("clarifying");
+    const node = baton.hierarchy.getByRole("treeitem", { name: "coder: Pick a database" });
     await pw(node.getByRole("img", { name: /waiting/ })).toHaveAttribute("aria-label", "waiting for you");
-    await pw(node.locator("[data-phase]").first()).toHaveAttribute("data-phase", "review");
-    await card.getByRole("button", { name: "Inspect Add a login form" }).click();
-    const history = baton.inspector.getByRole("list", { name: "Questions and plans" });
-    const titles = () => history.locator(":scope > li b").allTextContents();
-    await expect.poll(titles).toEqual(["Question", "Answer by the conductor", "Plan v1", "Rejected by you", "Plan v2"]);
+    // The tool card in the coder's steps points to the card's form and has none of its own.
+    await baton.expand(card);
+    const toolCard = baton.toolCards("mcp__baton__ask_conductor", card);
+    await pw(toolCard).toContainText("answer it on the agent's card above");
+    await pw(toolCard.getByRole("button", { name: "Send answer" })).toHaveCount(0);
 
-    // Editing turns on "Approve with edits"; feedback turns on "Reject".
-    await review.getByRole("button", { name: "Edit", exact: true }).click();
-    await review.getByRole("textbox", { name: "Plan" }).fill("Goal: Add a login form backed by cookie sessions\n\n1. Write `login.test.tsx`\n2. Write `LoginForm.tsx`\n3. Run the tests");
-    await pw(review.getByRole("button", { name: "Approve with edits", exact: true })).not.toHaveAttribute("disabled", "");
-    await review.getByRole("button", { name: "Preview", exact: true }).click();
-    await review.getByRole("textbox", { name: "Feedback" }).fill("Also cover the lockout after 5 tries.");
-    await pw(review.getByRole("button", { name: "Reject", exact: true })).not.toHaveAttribute("disabled", "");
-    await review.getByRole("textbox", { name: "Feedback" }).fill("");
-    await review.getByRole("button", { name: "Edit", exact: true }).click();
-    await review.getByRole("textbox", { name: "Plan" }).fill(
-      "Goal: Add a login form backed by cookie sessions\n\n1. Write `login.test.tsx`: **valid** and *invalid* credentials\n2. Write `LoginForm.tsx`\n3. Post to `/api/login`; keep the session in an httpOnly cookie\n4. Lock the form for a minute after **5 failed tries**\n5. Run the tests",
+    await question.getByRole("textbox", { name: "Answer" }).fill("SQLite, in data/app.db");
+    await question.getByRole("button", { name: "Send answer", exact: true }).click();
+
+    // The coder reads the person's answer as the tool's result, and the run goes on.
+    const next = await model.waitForRequest((r) => r.agent === "CODER" && r.turn === 1, 60_000);
+    expect(toolResultIn(next, "toolu_coder_ask")).toContain("SQLite, in data/app.db");
+    await pw(question).toHaveAttribute("data-state", "answered");
+    await pw(question).toContainText("answered by you");
+    await pw(question).toContainText("SQLite, in data/app.db");
+    await pw(question.getByRole("button", { name: "Send answer" })).toHaveCount(0);
+    await pw(toolCard).toContainText("SQLite, in data/app.db");
+    await pw(node.getByRole("img", { name: /waiting/ })).toHaveCount(0);
+    await pw(baton.transcript).toContainText("The coder is done.", { timeout: 60_000 });
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("a coder's plan: a write before approval is refused, the person rejects v1 with feedback, approves v2 with edits, the coder gets the edited plan and its write runs", async () => {
+    let cwd = "";
+    const write = (content: string) => () => [{ type: "tool_use" as const, name: "Write", input: { file_path: path.join(cwd, "notes.md"), content } }];
+    const submit = (id: string, steps: string[]) => ({ blocks: [{ type: "tool_use" as const, id, name: "mcp__baton__submit_plan", input: { goal: "Keep release notes for the login work", steps } }] });
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Release notes", "[[CODER]] keep release notes", { subagent_type: "coder", ...fg })] }, { blocks: [text("The coder is done.")] }],
+        CODER: [
+          { blocks: [{ type: "tool_use", id: "toolu_coder_ask", name: "mcp__baton__ask_conductor", input: { question: "One file or one per release?" } }] },
+          { blocks: write("too early") },
+          submit("toolu_plan_v1", ["Write `notes.md`"]),
+          submit("toolu_plan_v2", ["Write a **heading**", "List the *login* changes", "Write `notes.md`"]),
+          { blocks: write("# Notes\n") },
+          { blocks: [text("Notes written.")] },
+        ],
+      },
+      {
+        cwdName: "escalation-plan",
+        withPolicy: true,
+        viewport: { width: 1400, height: 900 },
+        prepare: async (env) => {
+          cwd = env.cwd;
+          await orchestrationOn(env.home);
+        },
+      },
     );
-    await review.getByRole("button", { name: "Preview", exact: true }).click();
+    const { baton, model } = app;
+    await baton.newSession();
+    await baton.send("keep release notes");
+    const card = baton.subagentCard("coder", "Release notes");
+    const phase = card.locator(":scope > header [data-phase]");
+    const node = baton.hierarchy.getByRole("treeitem", { name: "coder: Release notes" });
+
+    const question = card.getByRole("region", { name: "Question from coder" });
+    await pw(question).toContainText("waiting for you", { timeout: 60_000 });
+    await pw(phase).toHaveText("clarifying");
+    await question.getByRole("textbox", { name: "Answer" }).fill("One file, newest first.");
+    await question.getByRole("button", { name: "Send answer", exact: true }).click();
+
+    // Before any plan: the write is refused, and the coder is told to submit its plan first.
+    const v1 = card.locator("[data-escalation-id='toolu_plan_v1']");
+    await pw(v1).toContainText("waiting for you", { timeout: 60_000 });
+    const afterWrite = model.requests.find((r) => r.agent === "CODER" && r.turn === 2);
+    expect(JSON.stringify(afterWrite?.body["messages"])).toContain("submit your plan first");
+    expect(fs.existsSync(path.join(cwd, "notes.md"))).toBe(false);
+    await pw(phase).toHaveText("review");
+    await pw(node.locator("[data-phase]").first()).toHaveAttribute("data-phase", "review");
+    await pw(node.getByRole("img", { name: /waiting/ })).toHaveAttribute("aria-label", "waiting for you");
+
+    // v1 rejected with feedback (Reject needs it): the coder reads the feedback and submits v2.
+    const reject = v1.getByRole("button", { name: "Reject", exact: true });
+    await pw(reject).toHaveAttribute("disabled", "");
+    await v1.getByRole("textbox", { name: "Feedback" }).fill("List what changed before writing.");
+    await reject.click();
+    const afterV1 = await model.waitForRequest((r) => r.agent === "CODER" && r.turn === 3, 60_000);
+    expect(toolResultIn(afterV1, "toolu_plan_v1")).toContain("List what changed before writing.");
+    await pw(v1).toHaveAttribute("data-state", "rejected");
+    await pw(v1).toContainText("rejected by you");
+
+    // v2: markdown; "Approve with edits" waits for an edit.
+    const v2 = card.getByRole("region", { name: "Plan from coder" }).and(card.locator("[data-escalation-id='toolu_plan_v2']"));
+    await pw(v2).toContainText("waiting for you", { timeout: 60_000 });
+    await pw(v2.locator(".plan-md strong")).toHaveText("heading");
+    const withEdits = v2.getByRole("button", { name: "Approve with edits", exact: true });
+    await pw(withEdits).toHaveAttribute("disabled", "");
+    await v2.getByRole("button", { name: "Edit", exact: true }).click();
+    const edited = "Goal: Keep release notes for the login work\n\n1. Write a **heading**\n2. List the *login* changes\n3. Write `notes.md`\n4. Keep it under **20 lines**";
+    await v2.getByRole("textbox", { name: "Plan" }).fill(edited);
+    await v2.getByRole("button", { name: "Preview", exact: true }).click();
+    await pw(withEdits).not.toHaveAttribute("disabled", "");
+
+    // The Inspector: the coder's own history in order.
+    await card.getByRole("button", { name: "Inspect Release notes" }).click();
+    const history = baton.inspector.getByRole("list", { name: "Questions and plans" });
+    await expect
+      .poll(() => history.locator(":scope > li b").allTextContents())
+      .toEqual(["Question", "Answer by you", "Plan v1", "Rejected by you", "Plan v2"]);
     await card.scrollIntoViewIfNeeded();
     await baton.screenshot("subagent-plan-review");
 
-    // Settled (here by the conductor): the view turns compact and shows the plan the agent went on with.
-    emit({ kind: "escalation_settled", id: "toolu_p2", agentToolUseId, at: at(40), outcome: "approved", approvedPlan: "Goal: ship it\n\n1. **Tests** first", by: "conductor" });
-    emit({ kind: "phase_changed", agentToolUseId, phase: "executing", at: at(41) });
-    const approved = card.locator("[data-escalation-id='toolu_p2']");
-    await pw(approved).toHaveAttribute("data-state", "approved", { timeout: 20_000 });
-    await pw(approved).toContainText("approved with edits by the conductor");
-    await pw(approved.locator(".approved-plan strong")).toHaveText("Tests");
-    await pw(card.locator(":scope > header [data-phase]")).toHaveText("executing");
-    await pw(node.getByRole("img", { name: /waiting/ })).toHaveCount(0);
-
-    held.open();
+    // Approved with the edit: the coder is given the edited plan, then its write runs.
+    await withEdits.click();
+    const afterV2 = await model.waitForRequest((r) => r.agent === "CODER" && r.turn === 4, 60_000);
+    expect(toolResultIn(afterV2, "toolu_plan_v2")).toContain("Keep it under **20 lines**");
+    await pw(v2).toContainText("approved with edits by you");
+    await pw(v2.locator(".approved-plan")).toContainText("Keep it under 20 lines");
     await pw(baton.transcript).toContainText("The coder is done.", { timeout: 60_000 });
+    expect(fs.readFileSync(path.join(cwd, "notes.md"), "utf8")).toBe("# Notes\n");
+    await pw(phase).toHaveText("completed");
+    await pw(node.getByRole("img", { name: /waiting/ })).toHaveCount(0);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("an open question when the session is interrupted: the card says it was not answered and why, and the session goes on", async () => {
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [agentCall("Ask and wait", "[[CODER]] ask", { subagent_type: "coder", ...fg })] },
+          { blocks: [text("Still here.")] },
+          { blocks: [text("Still here.")] },
+        ],
+        CODER: [{ blocks: [{ type: "tool_use", name: "mcp__baton__ask_conductor", input: { question: "Shall I wait?" } }] }, { blocks: [text("never")] }],
+      },
+      { cwdName: "escalation-interrupt", withPolicy: true, prepare: (env) => orchestrationOn(env.home) },
+    );
+    const { baton, page } = app;
+    await baton.newSession();
+    await baton.send("ask something");
+    const card = baton.subagentCard("coder", "Ask and wait");
+    const question = card.getByRole("region", { name: "Question from coder" });
+    await pw(question).toContainText("waiting for you", { timeout: 60_000 });
+    await page.getByRole("button", { name: /Interrupt/ }).first().click();
+    await pw(question).toHaveAttribute("data-state", "failed", { timeout: 30_000 });
+    await pw(question).toContainText("not answered");
+    const why = await question.getByLabel("Why it was not answered").textContent();
+    expect(why?.trim()).not.toBe("");
+    await pw(question.getByRole("button", { name: "Send answer" })).toHaveCount(0);
+    await pw(baton.hierarchy.getByRole("treeitem", { name: "coder: Ask and wait" }).getByRole("img", { name: /waiting/ })).toHaveCount(0);
+    await expect.poll(() => baton.status(), { timeout: 30_000 }).not.toMatch(/working|waiting/);
+    await baton.send("are you there?");
+    await pw(baton.transcript).toContainText("Still here.", { timeout: 60_000 });
     expect(app.pageErrors).toEqual([]);
   });
 });
