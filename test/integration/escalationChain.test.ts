@@ -21,6 +21,7 @@ import { run as auditRun } from "../../src/main/commands/audit.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
+import { placedBlocks } from "../support/transcriptWalk.js";
 import { startModelServer, type LoggedRequest, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, text } from "../support/scenarios/types.js";
 
@@ -44,18 +45,13 @@ function lastUserText(request: Body): string {
   return JSON.stringify(last?.content ?? "");
 }
 
+/** The records of every agent of `type`, at any depth, in the order of their cards. */
+function recordsOf(t: Transcript, type: string): SubagentRecord[] {
+  return placedBlocks(t).flatMap(({ block }) => (block.call?.subagent?.subagentType === type ? [block.call.subagent] : []));
+}
+
 function recordOf(t: Transcript, type: string): SubagentRecord | undefined {
-  const walk = (blocks: Transcript["blocks"]): SubagentRecord | undefined => {
-    for (const b of blocks) {
-      const r = b.call?.subagent;
-      if (r === undefined) continue;
-      if (r.subagentType === type) return r;
-      const inner = walk(r.blocks);
-      if (inner !== undefined) return inner;
-    }
-    return undefined;
-  };
-  return walk(t.blocks);
+  return recordsOf(t, type)[0];
 }
 
 function toolResultText(requests: readonly LoggedRequest[], agent: string, fragment: string): string | undefined {
@@ -102,17 +98,7 @@ async function start(name: string, script: Record<string, ScriptTurn[]>): Promis
 
 /** Every escalation of every agent of `type`, in the order of their cards. */
 function escalationsOf(t: Transcript, type: string): readonly Escalation[] {
-  const out: Escalation[] = [];
-  const walk = (blocks: Transcript["blocks"]): void => {
-    for (const b of blocks) {
-      const r = b.call?.subagent;
-      if (r === undefined) continue;
-      if (r.subagentType === type) out.push(...(r.escalations ?? []));
-      walk(r.blocks);
-    }
-  };
-  walk(t.blocks);
-  return out;
+  return recordsOf(t, type).flatMap((r) => r.escalations ?? []);
 }
 
 describe("a background coder asks, and the conductor answers", () => {

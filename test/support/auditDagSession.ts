@@ -3,27 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { ClaudeClient, type ClaudeClientOptions, type ClientListener } from "../../src/main/cli/claudeClient.js";
+import type { ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
+import { EmittingClient } from "./emittingClient.js";
 import { LiveSession } from "../../src/main/app/liveSession.js";
 import { LogBus } from "../../src/main/app/logBus.js";
 import { DiskMapper } from "../../src/main/history/index.js";
 import { createAuditTrail, type AuditTrail } from "../../src/main/store/auditTrail.js";
 import type { StoreService } from "../../src/main/store/storeService.js";
 import type { JsonObject } from "../../src/shared/protocol/messages.js";
-
-/** A client that never starts a process: the test hands it stdout reads, as the reader would. */
-class EmittingClient extends ClaudeClient {
-  listener: ClientListener | undefined;
-
-  override on(listener: ClientListener): () => void {
-    this.listener = listener;
-    return () => (this.listener = undefined);
-  }
-
-  emitRead(events: readonly ClientEvent[]): void {
-    for (const event of events) this.listener?.(event);
-  }
-}
 
 /** The app's fire-and-forget trail, writing through `store` (a real audit.sqlite) on this thread. */
 export function trailOver(store: StoreService, errors: string[]): AuditTrail {

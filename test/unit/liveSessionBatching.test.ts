@@ -5,26 +5,13 @@
 
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { ClaudeClient, type ClaudeClientOptions, type ClientListener } from "../../src/main/cli/claudeClient.js";
+import type { ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
+import { EmittingClient } from "../support/emittingClient.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { LiveSession } from "../../src/main/app/liveSession.js";
 import { LogBus } from "../../src/main/app/logBus.js";
 import { findRecording, readJsonlLines } from "../support/recordings.js";
 import { freshJson } from "./hubTestKit.js";
-
-/** A client that never starts a process: the test calls its listener as the stdout reader would. */
-class EmittingClient extends ClaudeClient {
-  listener: ClientListener | undefined;
-
-  override on(listener: ClientListener): () => void {
-    this.listener = listener;
-    return () => (this.listener = undefined);
-  }
-
-  emitRead(events: readonly ClientEvent[]): void {
-    for (const event of events) this.listener?.(event);
-  }
-}
 
 function liveTab(): { session: LiveSession; client: EmittingClient; changes: () => number; log: LogBus } {
   let client: EmittingClient | undefined;
