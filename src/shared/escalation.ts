@@ -71,7 +71,7 @@ export function openCounts(escalations: readonly Escalation[] | undefined): { re
   let questions = 0;
   let plans = 0;
   for (const e of escalations ?? []) {
-    if (e.state !== "open") continue;
+    if (e?.state !== "open") continue; // a damaged entry counts as nothing
     if (e.kind === "question") questions++;
     else plans++;
   }

@@ -4,14 +4,15 @@
 // the same walk. Node data is plain text and numbers; whoever draws it must draw text, never HTML.
 
 import type { TranscriptStore } from "./delta/transcriptStore.js";
+import { openCounts, SubagentPhases, type SubagentPhase } from "./escalation.js";
 import type { Block, SubagentRecord, SubagentStatus, Transcript, TranscriptStatus } from "./transcript.js";
 
 /** The conductor's node id: no block id can be it (tool ids are `toolu_…`, others `<id>:<n>`). */
 export const ConductorNodeId = "@conductor";
 
 /** Phases of a Deliberate subagent (issue 24, "Subagent plan mode"); Exploratory ones have none. */
-export type AgentPhase = "clarifying" | "review" | "executing" | "completed";
-const Phases: ReadonlySet<string> = new Set<AgentPhase>(["clarifying", "review", "executing", "completed"]);
+export type AgentPhase = SubagentPhase;
+const Phases: ReadonlySet<string> = new Set<string>(SubagentPhases);
 
 /** What waits for an answer on an agent: open `ask_conductor` questions and plans in review. */
 export interface GraphBadges {
@@ -69,24 +70,16 @@ export function toneOf(status: SubagentStatus | TranscriptStatus): GraphTone {
 }
 
 /**
- * What issue 24's escalation chain puts on a record (`phase`, and `escalations`: each question or
- * plan with its `kind` and `state`), read leniently: the graph shows a phase and badges for open
- * questions and plans in review when the record carries them, and nothing otherwise.
+ * The record's phase and what waits on it (issue 24's escalation chain): a phase chip and badges
+ * for open questions and plans in review, or nothing. Read defensively: the fields reach the
+ * renderer through deltas, and a value that is not one the model allows shows nothing.
  */
 export function orchestrationOf(record: SubagentRecord): { readonly phase?: AgentPhase; readonly badges?: GraphBadges } {
-  const extra = record as SubagentRecord & { readonly phase?: unknown; readonly escalations?: unknown };
-  const phase = typeof extra.phase === "string" && Phases.has(extra.phase) ? (extra.phase as AgentPhase) : undefined;
-  let openQuestions = 0;
-  let plansInReview = 0;
-  for (const e of Array.isArray(extra.escalations) ? (extra.escalations as unknown[]) : []) {
-    if (typeof e !== "object" || e === null || (e as { state?: unknown }).state !== "open") continue;
-    const kind = (e as { kind?: unknown }).kind;
-    if (kind === "question") openQuestions++;
-    else if (kind === "plan") plansInReview++;
-  }
+  const phase = typeof record.phase === "string" && Phases.has(record.phase) ? record.phase : undefined;
+  const open = openCounts(Array.isArray(record.escalations) ? record.escalations : undefined);
   return {
     ...(phase !== undefined ? { phase } : {}),
-    ...(openQuestions + plansInReview > 0 ? { badges: { openQuestions, plansInReview } } : {}),
+    ...(open.questions + open.plans > 0 ? { badges: { openQuestions: open.questions, plansInReview: open.plans } } : {}),
   };
 }
 
