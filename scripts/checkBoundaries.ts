@@ -26,7 +26,7 @@ interface ModuleReference {
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const NODE_BUILTINS = new Set(builtinModules);
 // Packages that only make sense with a DOM (React) or only in Node (native/server code).
-const DOM_PACKAGES = ["react", "react-dom", "scheduler", "@tanstack/react-virtual", "zustand"];
+const DOM_PACKAGES = ["react", "react-dom", "scheduler", "@tanstack/react-virtual", "zustand", "@xyflow/react"];
 const DOM_PACKAGE_EXCEPTIONS = new Set(["zustand/vanilla"]);
 const NODE_ONLY_PACKAGES = ["better-sqlite3", "ws", "playwright-core", "@anthropic-ai/claude-code"];
 const DOM_GLOBALS = new Set([
