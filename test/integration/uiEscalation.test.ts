@@ -87,6 +87,60 @@ describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser",
     expect(app.pageErrors).toEqual([]);
   });
 
+  it("an answer that comes second: the card says who answered first, then shows the answer that won", async () => {
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Name the module", "[[CODER]] name it", { subagent_type: "coder", ...fg })] }, { blocks: [text("The coder is done.")] }],
+        CODER: [
+          { blocks: [{ type: "tool_use", id: "toolu_coder_ask", name: "mcp__baton__ask_conductor", input: { question: "auth or login?" } }] },
+          { blocks: [text("Named.")] },
+        ],
+      },
+      { cwdName: "escalation-race", withPolicy: true, prepare: (env) => orchestrationOn(env.home) },
+    );
+    const { baton, page, model, manager } = app;
+    // The page's socket through a relay that can hold what the server pushes (not call results):
+    // the first answer is in before the page has heard of it.
+    let holding = false;
+    const held: (string | Buffer)[] = [];
+    const pushes: { send(m: string | Buffer): void }[] = [];
+    await page.routeWebSocket(/\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      pushes.push(ws);
+      server.onMessage((m) => {
+        const event = typeof m === "string" && (JSON.parse(m) as { type?: string }).type === "event";
+        if (holding && event) held.push(m);
+        else ws.send(m);
+      });
+    });
+    await page.reload();
+    await baton.waitReady();
+    await baton.newSession();
+    await baton.send("name the module");
+    const question = baton.subagentCard("coder", "Name the module").getByRole("region", { name: "Question from coder" });
+    await pw(question).toContainText("waiting for you", { timeout: 60_000 });
+    await question.getByRole("textbox", { name: "Answer" }).fill("login");
+
+    holding = true;
+    const tabId = manager.listTabs()[0]?.tabId ?? "";
+    manager.answerEscalation(tabId, "toolu_coder_ask", { kind: "answer", text: "auth, as in the other window" });
+    await question.getByRole("button", { name: "Send answer", exact: true }).click();
+    const note = question.getByRole("alert");
+    await pw(note).toContainText("Already answered by the person: auth, as in the other window");
+    await pw(question).toHaveAttribute("data-state", "open");
+
+    holding = false;
+    for (const m of held.splice(0)) pushes[pushes.length - 1]?.send(m);
+    await pw(question).toHaveAttribute("data-state", "answered");
+    await pw(question).toContainText("auth, as in the other window");
+    await pw(note).toContainText("Already answered");
+    const next = await model.waitForRequest((r) => r.agent === "CODER" && r.turn === 1, 60_000);
+    expect(toolResultIn(next, "toolu_coder_ask")).toContain("auth, as in the other window");
+    expect(toolResultIn(next, "toolu_coder_ask")).not.toContain("login");
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it("a coder's plan: a write before approval is refused, the person rejects v1 with feedback, approves v2 with edits, the coder gets the edited plan and its write runs", async () => {
     let cwd = "";
     const write = (content: string) => () => [{ type: "tool_use" as const, name: "Write", input: { file_path: path.join(cwd, "notes.md"), content } }];

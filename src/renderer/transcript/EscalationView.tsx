@@ -10,27 +10,21 @@ import { VisibleText } from "../util/VisibleText.js";
 import { PlanForm, QuestionForm } from "./EscalationForms.js";
 import { approvedPlanOf, clockTime, escalationLabel, outcomeText, planOf, waitingText } from "./escalationText.js";
 
-/** The card's escalations: open ones first and prominent, then the settled ones, oldest first. */
+/**
+ * The card's escalations, oldest first: settled ones compact, open ones (the newest, as an agent
+ * waits on each) in full. One list keyed by id, so an item keeps its state when it is settled.
+ */
 export function Escalations({ tabId, record }: { tabId: string; record: SubagentRecord }) {
   const list = record.escalations ?? [];
   if (list.length === 0) return null;
-  const open = list.filter((e) => e.state === "open");
-  const settled = list.filter((e) => e.state !== "open");
   return (
-    <div className="escalations">
-      {settled.length > 0 ? (
-        <ul className="escalations-settled" aria-label="Answered questions and reviewed plans">
-          {settled.map((e) => (
-            <li key={e.id}>
-              <EscalationItem tabId={tabId} record={record} escalation={e} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {open.map((e) => (
-        <EscalationItem key={e.id} tabId={tabId} record={record} escalation={e} />
+    <ol className="escalations" aria-label="Questions and plans">
+      {list.map((e) => (
+        <li key={e.id}>
+          <EscalationItem tabId={tabId} record={record} escalation={e} />
+        </li>
       ))}
-    </div>
+    </ol>
   );
 }
 
