@@ -46,6 +46,18 @@ export function toolSummary(name: string, input: JsonObject, options: ToolSummar
       const what = text("summary") || text("message");
       return to === "" ? what : `→ ${to}${what === "" ? "" : `: ${what}`}`;
     }
+    // Baton's agent tools (issue 24): the question, the plan's goal, what the conductor answered.
+    case "mcp__baton__ask_conductor":
+      return text("question");
+    case "mcp__baton__submit_plan":
+      return text("goal");
+    case "mcp__baton__answer_subagent":
+    case "mcp__baton__review_subagent_plan": {
+      const id = text("agent");
+      const to = (id === "" ? undefined : options.agentName?.(id)) ?? id;
+      const what = name === "mcp__baton__answer_subagent" ? text("answer") : text("decision");
+      return `→ ${to}${what === "" ? "" : `: ${what}`}`;
+    }
     default:
       return text("description");
   }

@@ -87,6 +87,11 @@ describe("tool card bodies", () => {
     expect(toolSummary("Grep", { pattern: "TODO" })).toBe("TODO");
     expect(toolSummary("SendMessage", { to: "a2f8510a5c5bfc77b", summary: "second part", message: "Now do the second part." })).toBe("→ a2f8510a5c5bfc77b: second part");
     expect(toolSummary("SendMessage", { to: "researcher", message: "Stop now." })).toBe("→ researcher: Stop now.");
+    // Baton's agent tools: the question, the plan's goal, the answer or decision and whom it is for.
+    expect(toolSummary("mcp__baton__ask_conductor", { question: "Which port?" })).toBe("Which port?");
+    expect(toolSummary("mcp__baton__submit_plan", { goal: "Add a limiter", steps: ["Write it"] })).toBe("Add a limiter");
+    expect(toolSummary("mcp__baton__answer_subagent", { agent: "a1b2", answer: "8080" })).toBe("→ a1b2: 8080");
+    expect(toolSummary("mcp__baton__review_subagent_plan", { agent: "a1b2", decision: "approved" })).toBe("→ a1b2: approved");
     const agentName = (id: string) => (id === "a2f8510a5c5bfc77b" ? "Two-part helper" : undefined);
     expect(toolSummary("SendMessage", { to: "a2f8510a5c5bfc77b", summary: "second part" }, { agentName })).toBe("→ Two-part helper: second part");
     expect(toolSummary("SendMessage", { to: "someone-else", summary: "hi" }, { agentName })).toBe("→ someone-else: hi");
