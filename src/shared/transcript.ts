@@ -121,6 +121,8 @@ export interface SubagentRecord {
   readonly retry?: SubagentRetry;
   /** A Deliberate preset's phase in orchestration mode (issue 24); absent for every other agent. */
   readonly phase?: SubagentPhase;
+  /** Every phase the agent entered, oldest first, with when. */
+  readonly phaseHistory?: readonly { readonly phase: SubagentPhase; readonly at: string }[];
   /** Questions (ask_conductor) and plans (submit_plan) this agent sent, oldest first, each plan version kept. */
   readonly escalations?: readonly Escalation[];
   /** Permission requests this subagent made, oldest first. */

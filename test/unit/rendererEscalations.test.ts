@@ -109,6 +109,24 @@ describe("escalation words", () => {
     expect(history.map((h) => h.isPlan)).toEqual([false, false, true, false, true, true, false]);
     expect(history[3]?.text).toBe("Add tests first");
     expect(history[5]?.text).toBe("Goal: edited");
+    // Phase changes go in the same order, after what happened at the same moment (which caused them).
+    const phases = [
+      { phase: "clarifying" as const, at: "2026-12-03T08:59:00.000Z" },
+      { phase: "review" as const, at: "2026-12-03T09:01:00.000Z" },
+      { phase: "executing" as const, at: "2026-12-03T09:02:30.000Z" },
+    ];
+    expect(escalationHistory(list, phases).map((h) => h.title)).toEqual([
+      "Phase: clarifying",
+      "Question",
+      "Answer by the conductor",
+      "Plan v1",
+      "Phase: review",
+      "Rejected by you",
+      "Plan v2",
+      "Approved with edits by you",
+      "Phase: executing",
+      "Question",
+    ]);
   });
 });
 

@@ -44,7 +44,7 @@ export function onEscalationSettled(s: SessionModel, ev: EscalationSettledEvent)
 }
 
 export function onPhaseChanged(s: SessionModel, ev: PhaseChangedEvent): void {
-  editAgent(s, ev.agentToolUseId, (r) => (r.phase === ev.phase ? r : { ...r, phase: ev.phase }));
+  editAgent(s, ev.agentToolUseId, (r) => (r.phase === ev.phase ? r : { ...r, phase: ev.phase, phaseHistory: [...(r.phaseHistory ?? []), { phase: ev.phase, at: ev.at }] }));
 }
 
 /** A new record takes what arrived for it before its Agent call did. */

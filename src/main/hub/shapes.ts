@@ -84,6 +84,7 @@ export function recordWith(
     error: r.error,
     retry: r.retry,
     phase: r.phase,
+    phaseHistory: r.phaseHistory,
     escalations: r.escalations,
     permissionHistory: r.permissionHistory,
   };

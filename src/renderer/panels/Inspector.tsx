@@ -82,7 +82,7 @@ function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block
         </>
       ) : null}
       <SessionAgents tabId={tabId} />
-      {record.escalations !== undefined && record.escalations.length > 0 ? <EscalationHistory record={record} /> : null}
+      {(record.escalations?.length ?? 0) > 0 || (record.phaseHistory?.length ?? 0) > 0 ? <EscalationHistory record={record} /> : null}
       <h4>Permission history</h4>
       {record.permissionHistory === undefined || record.permissionHistory.length === 0 ? (
         <div className="dim">No requests.</div>
@@ -108,7 +108,7 @@ function EscalationHistory({ record }: { record: SubagentRecord }) {
       <h4>Questions and plans</h4>
       {waiting !== undefined ? <div className="node-waiting">◷ {waitingText(waiting)}</div> : null}
       <ol className="escalation-history" aria-label="Questions and plans">
-        {escalationHistory(record.escalations).map((entry) => (
+        {escalationHistory(record.escalations, record.phaseHistory).map((entry) => (
           <li key={entry.key} className={`eh-${entry.kind}`} data-kind={entry.kind}>
             <div className="eh-head">
               <b>{entry.title}</b> <time className="dim" dateTime={entry.at}>{clockTime(entry.at)}</time>

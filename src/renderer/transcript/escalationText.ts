@@ -3,6 +3,7 @@
 // the Inspector say the same thing and unit tests read it without a DOM.
 
 import { planText, type Escalation, type EscalationSettler, type EscalationTarget } from "../../shared/escalation.js";
+import type { SubagentRecord } from "../../shared/transcript.js";
 
 /** "Question from coder", "Plan from coder": the escalation view's accessible name (test contract). */
 export function escalationLabel(e: Pick<Escalation, "kind">, subagentType: string): string {
@@ -69,7 +70,7 @@ export function clockTime(iso: string | undefined): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
-export type HistoryEntryKind = "asked" | "submitted" | "answered" | "approved" | "rejected" | "failed";
+export type HistoryEntryKind = "asked" | "submitted" | "answered" | "approved" | "rejected" | "failed" | "phase";
 
 /** One line of an agent's escalation history: what happened, when, and the text that goes with it. */
 export interface HistoryEntry {
@@ -84,10 +85,11 @@ export interface HistoryEntry {
 }
 
 /**
- * Every question, plan, answer and review of an agent in time order (stable for equal times: an
- * opening before its settling, earlier escalations first).
+ * Every question, plan, answer, review and phase change of an agent in time order (stable for
+ * equal times: an opening before its settling, earlier escalations first, then the phase change
+ * they caused).
  */
-export function escalationHistory(escalations: readonly Escalation[] | undefined): HistoryEntry[] {
+export function escalationHistory(escalations: readonly Escalation[] | undefined, phases: SubagentRecord["phaseHistory"] = []): HistoryEntry[] {
   const entries: { entry: HistoryEntry; order: number }[] = [];
   let order = 0;
   for (const e of escalations ?? []) {
@@ -98,6 +100,9 @@ export function escalationHistory(escalations: readonly Escalation[] | undefined
     entries.push({ entry: opened, order: order++ });
     if (e.state === "open") continue;
     entries.push({ entry: settledEntry(e), order: order++ });
+  }
+  for (const [i, p] of phases.entries()) {
+    entries.push({ entry: { key: `phase:${i}`, at: p.at, kind: "phase", title: `Phase: ${p.phase}`, text: "", isPlan: false }, order: order++ });
   }
   const time = (at: string): number => {
     const ms = Date.parse(at);
