@@ -63,6 +63,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     "What the policy engine decides for a tool call, and why; the presets in force",
   ),
   lazyCommand(
+    "worktrees",
+    "./worktrees.js",
+    "[remove|diff|merge <path>] [--rescue] [--repo <dir>] [--projects-dir <dir>] [--json]",
+    "List the repository's git worktrees (agents' included), remove one without losing a change, diff or merge it",
+  ),
+  lazyCommand(
     "web",
     "./web.js",
     "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] [--orchestration] | --new-link [--port N]",

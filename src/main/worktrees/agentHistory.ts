@@ -1,0 +1,90 @@
+// What Claude Code's files say about agent worktrees: each sidechain meta.json that names one
+// (`worktreePath`, `worktreeBranch`, beside `toolUseId`, `agentType`, `description`), and which
+// sessions still run (`<config dir>/sessions/<pid>.json`). Reads only; bounded; never throws.
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import type { AgentWorktreeFact } from "./attribution.js";
+
+const MaxMetaBytes = 256 * 1024;
+
+/** The CLI's project folder name for a working directory: every character but ASCII letters and digits becomes `-`. */
+export function projectFolderName(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function readJsonObject(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MaxMetaBytes) return undefined;
+    const value: unknown = JSON.parse(await readFile(file, "utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (o: Record<string, unknown>, key: string): string | undefined => (typeof o[key] === "string" ? (o[key] as string) : undefined);
+
+/** Every agent of the repository's sessions whose meta.json names a worktree. */
+export async function readAgentWorktreeFacts(projectsDir: string, repoRoot: string): Promise<AgentWorktreeFact[]> {
+  const projectDir = path.join(projectsDir, projectFolderName(repoRoot));
+  const facts: AgentWorktreeFact[] = [];
+  for (const sessionId of await names(projectDir)) {
+    if (sessionId.endsWith(".jsonl")) continue;
+    const subagents = path.join(projectDir, sessionId, "subagents");
+    for (const name of await names(subagents)) {
+      const agentId = /^agent-(.+)\.meta\.json$/.exec(name)?.[1];
+      if (agentId === undefined) continue;
+      const meta = await readJsonObject(path.join(subagents, name));
+      if (meta === undefined) continue;
+      const worktreePath = str(meta, "worktreePath");
+      const worktreeBranch = str(meta, "worktreeBranch");
+      if (worktreePath === undefined && worktreeBranch === undefined) continue;
+      const toolUseId = str(meta, "toolUseId");
+      const agentType = str(meta, "agentType");
+      const description = str(meta, "description");
+      facts.push({
+        sessionId,
+        agentId,
+        ...(worktreePath !== undefined ? { worktreePath } : {}),
+        ...(worktreeBranch !== undefined ? { worktreeBranch } : {}),
+        ...(toolUseId !== undefined ? { toolUseId } : {}),
+        ...(agentType !== undefined ? { agentType } : {}),
+        ...(description !== undefined ? { description } : {}),
+      });
+    }
+  }
+  return facts;
+}
+
+export function isPidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Sessions the CLI marks as running (`sessions/<pid>.json` beside `projects/`) whose process is alive. */
+export async function readLiveSessionIds(configDir: string): Promise<Set<string>> {
+  const dir = path.join(configDir, "sessions");
+  const live = new Set<string>();
+  for (const name of await names(dir)) {
+    const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
+    if (!isPidAlive(pid)) continue;
+    const o = await readJsonObject(path.join(dir, name));
+    const id = o === undefined ? undefined : str(o, "sessionId");
+    if (id !== undefined) live.add(id);
+  }
+  return live;
+}

@@ -1,0 +1,7 @@
+// Agent and hand-made git worktrees (issue 25): list, diff, merge, remove without losing a change.
+export { listWorktrees, type ListOptions } from "./listWorktrees.js";
+export { removeWorktree, rescueBranchName, type RemoveOptions } from "./remove.js";
+export { mergeWorktree } from "./merge.js";
+export { diffWorktree } from "./diff.js";
+export { WorktreeActionError } from "./repository.js";
+export { attributeWorktree, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";

@@ -1,0 +1,54 @@
+// What git says about one worktree: HEAD, base, ahead/behind, commits no other ref holds, dirt.
+import type { WorktreeDirt, WorktreeHead } from "../../shared/worktrees.js";
+import { git, gitRun } from "./git.js";
+import { parseStatus } from "./porcelain.js";
+import type { RegisteredWorktree, Repository } from "./repository.js";
+
+export async function headOf(cwd: string, sha: string): Promise<WorktreeHead | undefined> {
+  const r = await gitRun(["log", "-1", "--format=%H%x00%h%x00%s%x00%ct", sha, "--"], { cwd });
+  if (r.code !== 0) return undefined;
+  const [full, short, subject, ct] = r.stdout.replace(/\n$/, "").split("\0");
+  if (full === undefined || short === undefined) return undefined;
+  return { sha: full, shortSha: short, subject: subject ?? "", time: Number(ct ?? 0) * 1000 };
+}
+
+async function branchExists(cwd: string, name: string): Promise<boolean> {
+  return (await gitRun(["show-ref", "--verify", "--quiet", `refs/heads/${name}`], { cwd })).code === 0;
+}
+
+/**
+ * The branch a worktree's branch was made from: its reflog's `branch: Created from <name>` when
+ * that names another local branch (`git worktree add -b x path main`), else the branch of the
+ * main worktree (the CLI's agent worktrees start from its HEAD). None for the main worktree.
+ */
+export async function baseOf(repo: Repository, w: RegisteredWorktree): Promise<string | undefined> {
+  if (w.isMain) return undefined;
+  const cwd = repo.root;
+  if (w.branchRef !== undefined) {
+    const r = await gitRun(["reflog", "show", "--format=%gs", w.branchRef, "--"], { cwd });
+    const first = r.code === 0 ? r.stdout.trimEnd().split("\n").at(-1) : undefined;
+    const from = first === undefined ? undefined : /^branch: Created from (.+)$/.exec(first)?.[1];
+    const name = from?.replace(/^refs\/heads\//, "");
+    if (name !== undefined && name !== "HEAD" && name !== w.branch && !/^[0-9a-f]{40}/.test(name) && (await branchExists(cwd, name))) return name;
+  }
+  const main = repo.worktrees[0]?.branch;
+  return main !== undefined && main !== w.branch ? main : undefined;
+}
+
+export async function aheadBehind(cwd: string, base: string, sha: string): Promise<{ ahead: number; behind: number } | undefined> {
+  const r = await gitRun(["rev-list", "--left-right", "--count", `refs/heads/${base}...${sha}`, "--"], { cwd });
+  if (r.code !== 0) return undefined;
+  const [behind, ahead] = r.stdout.trim().split(/\s+/).map(Number);
+  return { ahead: ahead ?? 0, behind: behind ?? 0 };
+}
+
+/** Commits on `sha` that no branch (but the worktree's own), tag or remote-tracking ref holds. */
+export async function unmergedCount(cwd: string, sha: string, ownRef: string | undefined): Promise<number> {
+  const exclude = ownRef === undefined ? [] : [`--exclude=${ownRef.replace(/^refs\/heads\//, "")}`];
+  const out = await git(["rev-list", "--count", sha, "--not", ...exclude, "--branches", "--tags", "--remotes", "--"], { cwd });
+  return Number(out.trim());
+}
+
+export async function dirtOf(worktreePath: string): Promise<WorktreeDirt> {
+  return parseStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"], { cwd: worktreePath }));
+}

@@ -1,0 +1,86 @@
+// Every worktree of a repository: git's registered ones plus folders left in the CLI's own
+// `.claude/worktrees/` that git no longer knows, with what git and the history say of each.
+// Lists only: nothing is pruned, unlocked or changed.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
+import { isPidAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
+import { attributeWorktree, lockPids, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
+import { aheadBehind, baseOf, dirtOf, headOf, unmergedCount } from "./inspect.js";
+import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
+
+export interface ListOptions {
+  /** Claude Code's projects folder, for the agents that made worktrees. */
+  readonly projectsDir?: string;
+  /** Sessions known to be running (Baton's live tabs); added to what the CLI's sessions folder says. */
+  readonly liveSessionIds?: ReadonlySet<string>;
+}
+
+/** The CLI keeps agent worktrees here, inside the repository. */
+export const AgentWorktreesFolder = path.join(".claude", "worktrees");
+
+export async function listWorktrees(dir: string, options: ListOptions = {}): Promise<WorktreeListing> {
+  const repo = await openRepository(dir);
+  const history = options.projectsDir === undefined ? [] : await readAgentWorktreeFacts(options.projectsDir, repo.root);
+  const fromCli = options.projectsDir === undefined ? new Set<string>() : await readLiveSessionIds(path.dirname(options.projectsDir));
+  const facts = repo.worktrees.map((w) => ({ ...w, path: w.realPath }));
+  const live: LiveFacts = {
+    sessionIds: new Set([...fromCli, ...(options.liveSessionIds ?? [])]),
+    pidsAlive: new Set(lockPids(facts).filter(isPidAlive)),
+  };
+  const worktrees: WorktreeInfo[] = [];
+  for (const w of repo.worktrees) worktrees.push(await describe(repo, w, history, live));
+  worktrees.push(...(await unregistered(repo)));
+  return { repository: repo.root, worktrees };
+}
+
+async function describe(repo: Repository, w: RegisteredWorktree, history: readonly AgentWorktreeFact[], live: LiveFacts): Promise<WorktreeInfo> {
+  const attribution = attributeWorktree({ ...w, path: w.realPath }, history, live);
+  const base: Omit<WorktreeInfo, "head"> = {
+    path: w.realPath,
+    isMain: w.isMain,
+    ...(w.branch !== undefined ? { branch: w.branch } : {}),
+    locked: w.locked,
+    ...(w.lockReason !== undefined ? { lockReason: w.lockReason } : {}),
+    prunable: w.prunable || !w.exists,
+    ...attribution,
+    ...(!w.exists && attribution.orphaned === undefined ? { orphaned: "folder-gone" as const } : {}),
+  };
+  if (w.head === undefined) return base;
+  try {
+    const head = await headOf(repo.root, w.head);
+    const baseBranch = await baseOf(repo, w);
+    const counts = baseBranch === undefined ? undefined : await aheadBehind(repo.root, baseBranch, w.head);
+    const unmerged = await unmergedCount(repo.root, w.head, w.branchRef);
+    const dirt = w.exists && !w.prunable ? await dirtOf(w.realPath) : undefined;
+    return {
+      ...base,
+      ...(head !== undefined ? { head } : {}),
+      ...(baseBranch !== undefined ? { base: baseBranch } : {}),
+      ...(counts ?? {}),
+      unmerged,
+      ...(dirt !== undefined ? { dirt } : {}),
+    };
+  } catch (error) {
+    return { ...base, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Folders in `<repo>/.claude/worktrees/` that are not registered worktrees: listed, never touched. */
+async function unregistered(repo: Repository): Promise<WorktreeInfo[]> {
+  const folder = path.join(repo.root, AgentWorktreesFolder);
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const known = new Set(repo.worktrees.map((w) => w.realPath));
+  return entries
+    .filter((e) => e.isDirectory() && !known.has(path.join(folder, e.name)))
+    .map((e) => {
+      const p = path.join(folder, e.name);
+      const id = /^agent-([0-9a-z]+)$/.exec(e.name)?.[1];
+      return { path: p, isMain: false, locked: false, prunable: false, orphaned: "unregistered" as const, ...(id !== undefined ? { agentIdFromName: id } : {}) };
+    });
+}

@@ -1,0 +1,56 @@
+// Merging a worktree's HEAD into its base branch, in the worktree where the base is checked out:
+// a fast-forward when possible, else a merge commit; a conflict is reported with its files and
+// the merge aborted, so nothing is left half-done. Never forced.
+import type { WorktreeMerge } from "../../shared/worktrees.js";
+import { git, gitRun } from "./git.js";
+import { baseOf, dirtOf } from "./inspect.js";
+import { asActionError, findWorktree, identityArgs, openRepository, WorktreeActionError } from "./repository.js";
+
+export async function mergeWorktree(repoDir: string, target: string, options: { readonly base?: string } = {}): Promise<WorktreeMerge> {
+  try {
+    return await merge(repoDir, target, options.base);
+  } catch (error) {
+    throw asActionError(error);
+  }
+}
+
+async function isAncestor(cwd: string, a: string, b: string): Promise<boolean> {
+  return (await gitRun(["merge-base", "--is-ancestor", a, b], { cwd })).code === 0;
+}
+
+async function merge(repoDir: string, target: string, wantedBase: string | undefined): Promise<WorktreeMerge> {
+  const repo = await openRepository(repoDir);
+  const w = await findWorktree(repo, target);
+  if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone`);
+  const base = wantedBase ?? (await baseOf(repo, w));
+  if (base === undefined || w.head === undefined) throw new WorktreeActionError("no-base", `${w.realPath} has no base branch to merge into`);
+  const dirt = await dirtOf(w.realPath);
+  if (dirt.files.length > 0) {
+    const files = dirt.files.map((f) => f.path);
+    throw new WorktreeActionError("dirty", `${w.realPath} has uncommitted changes (${files.join(", ")}): commit them first, a merge takes commits only`, files);
+  }
+  const into = repo.worktrees.find((o) => o.branch === base && o.exists && !o.prunable);
+  if (into === undefined) throw new WorktreeActionError("base-not-checked-out", `the base branch ${base} is not checked out in any worktree: check it out to merge into it`);
+  const intoDirt = await dirtOf(into.realPath);
+  const tracked = intoDirt.files.filter((f) => f.code !== "??").map((f) => f.path);
+  if (tracked.length > 0) throw new WorktreeActionError("base-dirty", `${into.realPath} (on ${base}) has uncommitted changes: ${tracked.join(", ")}`, tracked);
+  const baseRef = `refs/heads/${base}`;
+  const before = (await git(["rev-parse", "--verify", baseRef], { cwd: repo.root })).trim();
+  const source = w.head;
+  if (await isAncestor(repo.root, source, before)) return { kind: "up-to-date", base };
+  const cwd = into.realPath;
+  if (await isAncestor(repo.root, before, source)) {
+    await git(["merge", "--ff-only", "--no-edit", source], { cwd });
+    return { kind: "fast-forward", base, from: before, to: source };
+  }
+  const label = w.branch ?? source.slice(0, 12);
+  const result = await gitRun([...(await identityArgs(cwd)), "merge", "--no-ff", "--no-edit", "-m", `Merge ${label} into ${base}`, source], { cwd });
+  if (result.code === 0) return { kind: "merge-commit", base, commit: (await git(["rev-parse", "--verify", baseRef], { cwd })).trim() };
+  const conflicted = (await gitRun(["diff", "--name-only", "-z", "--diff-filter=U"], { cwd })).stdout.split("\0").filter((f) => f !== "");
+  const inProgress = (await gitRun(["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd })).code === 0;
+  if (inProgress) await git(["merge", "--abort"], { cwd });
+  const after = (await git(["rev-parse", "--verify", baseRef], { cwd })).trim();
+  if (after !== before) throw new WorktreeActionError("git-failed", `the merge into ${base} failed and ${base} moved from ${before} to ${after}`);
+  if (conflicted.length === 0) throw new WorktreeActionError("git-failed", `git merge into ${base} failed: ${result.stderr.trim() || result.stdout.trim()}`);
+  return { kind: "conflict", base, files: conflicted };
+}

@@ -1,0 +1,77 @@
+// Removing a worktree without losing a change. A clean one with no commits of its own goes with
+// `git worktree remove`. A dirty one, or one whose commits no other ref holds, is refused unless
+// `rescue` is asked; then everything is first committed to `baton/rescue/<name>-<timestamp>`,
+// checked unchanged, and only then removed. Locked, main and vanished worktrees are refused.
+import path from "node:path";
+import type { WorktreeRemoval } from "../../shared/worktrees.js";
+import { git, gitRun } from "./git.js";
+import { dirtOf, unmergedCount } from "./inspect.js";
+import { commitSnapshot, snapshotWorktree } from "./snapshot.js";
+import { asActionError, findWorktree, identityArgs, openRepository, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
+
+export interface RemoveOptions {
+  readonly rescue?: boolean;
+  /** For the rescue branch's timestamp. */
+  readonly now?: Date;
+}
+
+/** A branch-name-safe form of a worktree's folder name (unicode, spaces and dashes in front included). */
+export function rescueBranchName(worktreePath: string, now: Date): string {
+  const safe = path
+    .basename(worktreePath)
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .replace(/\.lock$/i, "-lock")
+    .slice(0, 80);
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `baton/rescue/${safe === "" ? "worktree" : safe}-${stamp}`;
+}
+
+function refuseUnusable(w: RegisteredWorktree): void {
+  if (w.isMain) throw new WorktreeActionError("main-worktree", `${w.realPath} is the repository's main worktree: Baton never removes it`);
+  if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone; git keeps its record until "git worktree prune" (Baton never prunes)`);
+  if (w.locked) throw new WorktreeActionError("locked", `${w.realPath} is locked${w.lockReason === undefined ? "" : ` (${w.lockReason})`}: unlock it first ("git worktree unlock")`);
+}
+
+export async function removeWorktree(repoDir: string, target: string, options: RemoveOptions = {}): Promise<WorktreeRemoval> {
+  try {
+    return await remove(repoDir, target, options);
+  } catch (error) {
+    throw asActionError(error);
+  }
+}
+
+async function remove(repoDir: string, target: string, options: RemoveOptions): Promise<WorktreeRemoval> {
+  const repo = await openRepository(repoDir);
+  const w = await findWorktree(repo, target);
+  refuseUnusable(w);
+  const dirt = await dirtOf(w.realPath);
+  const unmerged = w.head === undefined ? 0 : await unmergedCount(repo.root, w.head, w.branchRef);
+  const files = dirt.files.map((f) => f.path);
+  if (dirt.files.length === 0 && unmerged === 0) {
+    await git(["worktree", "remove", w.realPath], { cwd: repo.root });
+    return { kind: "removed", path: w.realPath };
+  }
+  if (options.rescue !== true) {
+    if (dirt.files.length > 0) {
+      throw new WorktreeActionError("dirty", `${w.realPath} has uncommitted changes (${dirt.staged} staged, ${dirt.unstaged} unstaged, ${dirt.untracked} untracked): ${files.join(", ")}; nothing removed (ask for a rescue to keep them on a branch)`, files);
+    }
+    throw new WorktreeActionError("unmerged", `${w.realPath} has ${unmerged} commit(s) no other branch holds; nothing removed (ask for a rescue to keep them on a branch)`);
+  }
+  const snap = await snapshotWorktree(w.realPath);
+  const tip = await commitSnapshot(w.realPath, snap, await identityArgs(w.realPath), path.basename(w.realPath));
+  const branch = rescueBranchName(w.realPath, options.now ?? new Date());
+  // An empty old value: create only, never move an existing branch.
+  await git(["update-ref", "-m", "baton: rescue before removing a worktree", `refs/heads/${branch}`, tip, ""], { cwd: repo.root });
+  const again = await snapshotWorktree(w.realPath);
+  if (again.workTree !== snap.workTree || again.head !== snap.head) {
+    throw new WorktreeActionError("dirty", `${w.realPath} changed while Baton rescued it; it was not removed (the rescue so far is on ${branch})`, files);
+  }
+  const clean = dirt.files.length === 0;
+  const args = clean ? ["worktree", "remove", w.realPath] : ["worktree", "remove", "--force", w.realPath];
+  const result = await gitRun(args, { cwd: repo.root });
+  if (result.code !== 0) throw new WorktreeActionError("git-failed", `the changes are safe on ${branch}, but removing ${w.realPath} failed: ${result.stderr.trim()}`);
+  return { kind: "rescued-and-removed", path: w.realPath, rescueBranch: branch, rescueCommit: tip, files: dirt.files };
+}
