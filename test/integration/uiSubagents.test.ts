@@ -29,6 +29,9 @@ afterEach(async () => {
 
 describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
   it("shows a running subagent live, then its summary, with its steps only inside the card", async () => {
+    // Each step stays the running one until the test has seen it.
+    const firstStepSeen = gate();
+    const secondStepSeen = gate();
     app = await startWebApp(
       {
         main: [
@@ -36,10 +39,10 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
           { blocks: [text("All done. The subagent reported back.")] },
         ],
         "SUB-A": [
-          { blocks: [bashCall("echo hello-from-sub", "Echo a greeting")], delayMs: 1200 },
-          { blocks: [bashCall("echo second-step", "Second step")], delayMs: 1500 },
-          { blocks: [bashCall("echo third-step", "Third step")], delayMs: 1500 },
-          { blocks: [text("Three commands ran: **hello-from-sub**, second-step, third-step.")], delayMs: 1500 },
+          { blocks: [bashCall("echo hello-from-sub", "Echo a greeting")] },
+          { blocks: [bashCall("echo second-step", "Second step")], waitFor: () => firstStepSeen.opened },
+          { blocks: [bashCall("echo third-step", "Third step")], waitFor: () => secondStepSeen.opened },
+          { blocks: [text("Three commands ran: **hello-from-sub**, second-step, third-step.")] },
         ],
       },
       { cwdName: "subagent-ui" },
@@ -52,10 +55,15 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(card).toHaveAttribute("data-status", "running", { timeout: 30_000 });
     const progress = baton.progressOf(card);
     await pw(progress).toContainText("Running Echo a greeting", { timeout: 30_000 });
-    const firstTokens = await progress.getByLabel("Tokens").textContent();
+    // The figures come with the CLI's progress: the tokens (2.1.332 counts the agent's context, which
+    // the scripted model keeps the same size) and the tool calls so far, which go up live.
+    await expect.poll(async () => (await progress.getByLabel("Tokens").textContent()) ?? "").toMatch(/^\d[\d.]*[kM]? tokens$/);
+    await pw(progress).toContainText("1 tools");
+    firstStepSeen.open();
     await pw(progress).toContainText("Running Second step", { timeout: 30_000 });
-    await pw(progress.getByLabel("Tokens")).not.toHaveText(firstTokens ?? "", { timeout: 10_000 });
+    await pw(progress).toContainText("2 tools");
     await baton.screenshot("subagent-running");
+    secondStepSeen.open();
 
     await pw(card).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
     await pw(card.locator(":scope > .summary-md")).toContainText("Three commands ran");
@@ -132,13 +140,15 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
   });
 
   it("shows a depth-3 agent live inside its caller's card, before any card is expanded, and once only after its caller's sidechain is read", async () => {
+    const deepestSeen = gate();
     app = await startWebApp(
       {
-        main: [{ blocks: [agentCall("Top agent", "[[SUB-A]] delegate twice")] }, { blocks: [text("Three levels finished.")] }],
+        // In the foreground (2.1.332 backgrounds an Agent call by default): the last line comes once all three are done.
+        main: [{ blocks: [agentCall("Top agent", "[[SUB-A]] delegate twice", { run_in_background: false })] }, { blocks: [text("Three levels finished.")] }],
         "SUB-A": [{ blocks: [agentCall("Middle agent", "[[SUB-B]] delegate once more")] }, { blocks: [text("Middle agent reported back.")] }],
         "SUB-B": [{ blocks: [text("Handing the work to the deepest agent."), agentCall("Deepest agent", "[[SUB-C]] run echo")] }, { blocks: [text("Deepest agent reported back.")] }],
-        // The deepest agent stays busy a while, so its card can be seen running.
-        "SUB-C": [{ blocks: [bashCall("echo from-depth-three", "Echo from the deepest agent")] }, { blocks: [text("Depth three done.")], delayMs: 2500 }],
+        // The deepest agent stays busy until the test has seen it running.
+        "SUB-C": [{ blocks: [bashCall("echo from-depth-three", "Echo from the deepest agent")] }, { blocks: [text("Depth three done.")], waitFor: () => deepestSeen.opened }],
       },
       { cwdName: "deep-ui" },
     );
@@ -150,6 +160,7 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     const deepest = baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Deepest agent" });
     await pw(deepest).toBeVisible({ timeout: 30_000 });
     await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Middle agent" }).getByRole("treeitem", { name: "general-purpose: Deepest agent" })).toBeVisible();
+    deepestSeen.open();
     await pw(baton.transcript).toContainText("Three levels finished.", { timeout: 90_000 });
 
     const top = baton.subagentCard("general-purpose", "Top agent");
@@ -208,17 +219,19 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
   it("keeps a card expanded through progress ticks and scrolling it away and back", async () => {
     // Many blocks after the card, so scrolling to the end unmounts its row.
     const filler = Array.from({ length: 16 }, (_, i) => text(`Paragraph ${i}: ${"lorem ipsum ".repeat(60)}`));
+    const expandedAtTickOne = gate();
+    const twoTicksSeen = gate();
     app = await startWebApp(
       {
-        // The filler comes a little after the card completes; the checks below do not depend on it.
         // Foreground on purpose: in the background (2.1.332's default) the filler would come at
         // once and scroll the card away while it ticks.
-        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick", { run_in_background: false })] }, { blocks: [text("Finished."), ...filler], delayMs: 1500 }],
+        main: [{ blocks: [agentCall("Ticking task", "[[SUB-A]] tick", { run_in_background: false })] }, { blocks: [text("Finished."), ...filler] }],
+        // Each tick waits until the test has seen the one before on the card.
         "SUB-A": [
-          { blocks: [bashCall("echo tick-1", "Tick one")], delayMs: 800 },
-          { blocks: [bashCall("echo tick-2", "Tick two")], delayMs: 1500 },
-          { blocks: [bashCall("echo tick-3", "Tick three")], delayMs: 1500 },
-          { blocks: [text("Ticked.")], delayMs: 800 },
+          { blocks: [bashCall("echo tick-1", "Tick one")] },
+          { blocks: [bashCall("echo tick-2", "Tick two")], waitFor: () => expandedAtTickOne.opened },
+          { blocks: [bashCall("echo tick-3", "Tick three")], waitFor: () => twoTicksSeen.opened },
+          { blocks: [text("Ticked.")] },
         ],
       },
       { cwdName: "expand-ui", viewport: { width: 1280, height: 700 } },
@@ -229,9 +242,11 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     const card = baton.subagentCard("general-purpose", "Ticking task");
     await pw(baton.progressOf(card)).toContainText("Tick one", { timeout: 30_000 });
     await baton.expand(card);
+    expandedAtTickOne.open();
     await pw(baton.progressOf(card)).toContainText("Tick two", { timeout: 30_000 });
     await pw(baton.expandButton(card)).toHaveAttribute("aria-expanded", "true");
     await pw(baton.toolCards("Bash", card)).toHaveCount(2, { timeout: 30_000 });
+    twoTicksSeen.open();
 
     // The answer that follows the card pushes it out of view (the list follows the end while the
     // reader is there), so look at it again from the top once the turn is over.
