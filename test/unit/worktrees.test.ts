@@ -132,7 +132,8 @@ describe("listing", () => {
     git(repo, "worktree", "add", "-q", "-b", `worktree-agent-${agentId}`, where, "HEAD");
     const projectsDir = path.join(root, "config", "projects");
     const sessionId = "11111111-2222-3333-4444-555555555555";
-    const subagents = path.join(projectsDir, repo.replace(/[^a-zA-Z0-9]/g, "-"), sessionId, "subagents");
+    // The session was started in a folder inside the repository: its own project folder.
+    const subagents = path.join(projectsDir, path.join(repo, "src").replace(/[^a-zA-Z0-9]/g, "-"), sessionId, "subagents");
     fs.mkdirSync(subagents, { recursive: true });
     const meta = { agentType: "general-purpose", worktreePath: where, worktreeBranch: `worktree-agent-${agentId}`, description: "Work apart", toolUseId: "toolu_1" };
     fs.writeFileSync(path.join(subagents, `agent-${agentId}.meta.json`), JSON.stringify(meta));

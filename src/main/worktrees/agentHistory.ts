@@ -33,9 +33,24 @@ async function readJsonObject(file: string): Promise<Record<string, unknown> | u
 
 const str = (o: Record<string, unknown>, key: string): string | undefined => (typeof o[key] === "string" ? (o[key] as string) : undefined);
 
+/**
+ * The project folders of sessions started in the repository or a folder inside it. The prefix
+ * also catches a sibling such as `app-2` of `app`; its facts name other paths and branches, so
+ * they attach to nothing here.
+ */
+async function projectDirsOf(projectsDir: string, repoRoot: string): Promise<string[]> {
+  const own = projectFolderName(repoRoot);
+  return (await names(projectsDir)).filter((n) => n === own || n.startsWith(`${own}-`)).map((n) => path.join(projectsDir, n));
+}
+
 /** Every agent of the repository's sessions whose meta.json names a worktree. */
 export async function readAgentWorktreeFacts(projectsDir: string, repoRoot: string): Promise<AgentWorktreeFact[]> {
-  const projectDir = path.join(projectsDir, projectFolderName(repoRoot));
+  const facts: AgentWorktreeFact[] = [];
+  for (const projectDir of await projectDirsOf(projectsDir, repoRoot)) facts.push(...(await readProject(projectDir)));
+  return facts;
+}
+
+async function readProject(projectDir: string): Promise<AgentWorktreeFact[]> {
   const facts: AgentWorktreeFact[] = [];
   for (const sessionId of await names(projectDir)) {
     if (sessionId.endsWith(".jsonl")) continue;

@@ -51,14 +51,15 @@ async function describe(repo: Repository, w: RegisteredWorktree, history: readon
     const head = await headOf(repo.root, w.head);
     const baseBranch = await baseOf(repo, w);
     const counts = baseBranch === undefined ? undefined : await aheadBehind(repo.root, baseBranch, w.head);
-    const unmerged = await unmergedCount(repo.root, w.head, w.branchRef);
+    // The main worktree is never removed, and counting its history could be long.
+    const unmerged = w.isMain ? undefined : await unmergedCount(repo.root, w.head, w.branchRef);
     const dirt = w.exists && !w.prunable ? await dirtOf(w.realPath) : undefined;
     return {
       ...base,
       ...(head !== undefined ? { head } : {}),
       ...(baseBranch !== undefined ? { base: baseBranch } : {}),
       ...(counts ?? {}),
-      unmerged,
+      ...(unmerged !== undefined ? { unmerged } : {}),
       ...(dirt !== undefined ? { dirt } : {}),
     };
   } catch (error) {
