@@ -17,7 +17,7 @@ const fact: AgentWorktreeFact = {
   agentType: "general-purpose",
   description: "Work in a worktree",
 };
-const none: LiveFacts = { sessionIds: new Set(), pidsAlive: new Set() };
+const none: LiveFacts = { sessionIds: new Set(), lockHoldersAlive: new Set() };
 const worktree = { path: agentPath, branch: "worktree-agent-a5381943b340baa97", isMain: false, locked: false, prunable: false };
 
 describe("git's porcelain output", () => {
@@ -71,7 +71,7 @@ describe("git's porcelain output", () => {
 
 describe("which agent made a worktree", () => {
   it("names the session and agent from meta.json by path, and says whether the session still runs", () => {
-    expect(attributeWorktree(worktree, [fact], { sessionIds: new Set([fact.sessionId]), pidsAlive: new Set() })).toEqual({
+    expect(attributeWorktree(worktree, [fact], { sessionIds: new Set([fact.sessionId]), lockHoldersAlive: new Set() })).toEqual({
       agent: { sessionId: fact.sessionId, agentId: fact.agentId, toolUseId: "toolu_main_t0_0", agentType: "general-purpose", description: "Work in a worktree", sessionLive: true },
     });
   });
@@ -90,10 +90,12 @@ describe("which agent made a worktree", () => {
   it("an orphan: folder gone, lock holder gone, or the agent's session ended; a running agent's is not", () => {
     expect(attributeWorktree({ ...worktree, prunable: true }, [fact], none).orphaned).toBe("folder-gone");
     const lock = { locked: true, lockReason: "claude agent agent-a5381943b340baa97 (pid 4242 start 1)" };
-    expect(attributeWorktree({ ...worktree, ...lock }, [fact], { sessionIds: new Set([fact.sessionId]), pidsAlive: new Set() }).orphaned).toBe("lock-holder-gone");
-    expect(attributeWorktree({ ...worktree, ...lock }, [fact], { sessionIds: new Set(), pidsAlive: new Set([4242]) }).orphaned).toBeUndefined();
+    expect(attributeWorktree({ ...worktree, ...lock }, [fact], { sessionIds: new Set([fact.sessionId]), lockHoldersAlive: new Set() }).orphaned).toBe("lock-holder-gone");
+    expect(attributeWorktree({ ...worktree, ...lock }, [fact], { sessionIds: new Set(), lockHoldersAlive: new Set(["4242:1"]) }).orphaned).toBeUndefined();
+    // The same pid started at another time is another process.
+    expect(attributeWorktree({ ...worktree, ...lock }, [fact], { sessionIds: new Set(), lockHoldersAlive: new Set(["4242:2"]) }).orphaned).toBe("lock-holder-gone");
     expect(attributeWorktree(worktree, [fact], none).orphaned).toBe("session-ended");
-    expect(attributeWorktree(worktree, [fact], { sessionIds: new Set([fact.sessionId]), pidsAlive: new Set() }).orphaned).toBeUndefined();
+    expect(attributeWorktree(worktree, [fact], { sessionIds: new Set([fact.sessionId]), lockHoldersAlive: new Set() }).orphaned).toBeUndefined();
     // A person's own worktree, with a lock of their own: not an orphan.
     expect(attributeWorktree({ path: "/r/feature", branch: "feature", isMain: false, locked: true, lockReason: "mine", prunable: false }, [fact], none)).toEqual({});
     expect(attributeWorktree({ path: repo, branch: "main", isMain: true, locked: false, prunable: false }, [fact], none)).toEqual({});

@@ -51,6 +51,12 @@ async function refusal(p: Promise<unknown>): Promise<WorktreeActionError> {
   return error as WorktreeActionError;
 }
 
+/** This process's start time as the CLI writes it in its locks (field 22 of /proc/<pid>/stat). */
+function ownStart(): string {
+  const stat = fs.readFileSync(`/proc/${process.pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+}
+
 function registered(): string {
   return git(repo, "worktree", "list", "--porcelain");
 }
@@ -139,12 +145,15 @@ describe("listing", () => {
     fs.writeFileSync(path.join(subagents, `agent-${agentId}.meta.json`), JSON.stringify(meta));
 
     // Its agent still runs: the CLI's lock names a live pid, and the session is live.
-    git(repo, "worktree", "lock", "--reason", `claude agent agent-${agentId} (pid ${process.pid} start 1)`, where);
+    git(repo, "worktree", "lock", "--reason", `claude agent agent-${agentId} (pid ${process.pid} start ${ownStart()})`, where);
     const running = await entry(where, { projectsDir, liveSessionIds: new Set([sessionId]) });
     expect(running.agent).toEqual({ sessionId, agentId, toolUseId: "toolu_1", agentType: "general-purpose", description: "Work apart", sessionLive: true });
     expect(running.orphaned).toBeUndefined();
 
-    // A lock whose process is gone.
+    // A lock whose pid now belongs to another process (started at another time), and one whose process is gone.
+    git(repo, "worktree", "unlock", where);
+    git(repo, "worktree", "lock", "--reason", `claude agent agent-${agentId} (pid ${process.pid} start 1)`, where);
+    expect((await entry(where, { projectsDir, liveSessionIds: new Set([sessionId]) })).orphaned).toBe("lock-holder-gone");
     git(repo, "worktree", "unlock", where);
     git(repo, "worktree", "lock", "--reason", `claude agent agent-${agentId} (pid 2147483646 start 1)`, where);
     expect((await entry(where, { projectsDir, liveSessionIds: new Set([sessionId]) })).orphaned).toBe("lock-holder-gone");

@@ -3,7 +3,7 @@
 // sessions still run (`<config dir>/sessions/<pid>.json`). Reads only; bounded; never throws.
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import type { AgentWorktreeFact } from "./attribution.js";
+import type { AgentWorktreeFact, LockHolder } from "./attribution.js";
 
 const MaxMetaBytes = 256 * 1024;
 
@@ -88,6 +88,24 @@ export function isPidAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * Whether the process a Claude Code lock names still runs: the pid, and where /proc tells it, its
+ * start time too (the lock's `start` is field 22 of /proc/<pid>/stat, observed on Linux).
+ */
+export async function isLockHolderAlive(holder: LockHolder): Promise<boolean> {
+  if (!isPidAlive(holder.pid)) return false;
+  if (holder.start === undefined) return true;
+  let stat: string;
+  try {
+    stat = await readFile(`/proc/${holder.pid}/stat`, "utf8");
+  } catch {
+    return true; // no /proc here: the pid is all there is to go on
+  }
+  // Field 2 (the command) is in parentheses and may hold spaces: count from the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[19] === holder.start;
 }
 
 /** Sessions the CLI marks as running (`sessions/<pid>.json` beside `projects/`) whose process is alive. */

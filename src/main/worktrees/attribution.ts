@@ -18,8 +18,8 @@ export interface AgentWorktreeFact {
 export interface LiveFacts {
   /** Sessions still running (Baton's live tabs, the CLI's `sessions/<pid>.json` whose pid runs). */
   readonly sessionIds: ReadonlySet<string>;
-  /** Of the pids that worktree locks name, those still running. */
-  readonly pidsAlive: ReadonlySet<number>;
+  /** Of the processes Claude Code's worktree locks name, those still running (`lockHolderKey`). */
+  readonly lockHoldersAlive: ReadonlySet<string>;
 }
 
 export interface WorktreeFacts {
@@ -72,15 +72,25 @@ export function attributeWorktree(w: WorktreeFacts, history: readonly AgentWorkt
 function orphanReason(w: WorktreeFacts, agent: WorktreeAgent | undefined, live: LiveFacts): OrphanReason | undefined {
   if (w.prunable) return "folder-gone";
   const lock = w.locked ? parseClaudeLock(w.lockReason) : undefined;
-  if (lock !== undefined) return live.pidsAlive.has(lock.pid) ? undefined : "lock-holder-gone";
+  if (lock !== undefined) return live.lockHoldersAlive.has(lockHolderKey(lock)) ? undefined : "lock-holder-gone";
   if (agent !== undefined && !agent.sessionLive) return "session-ended";
   return undefined;
 }
 
-/** The pids named by Claude Code locks, for the caller to check. */
-export function lockPids(worktrees: readonly WorktreeFacts[]): number[] {
+export interface LockHolder {
+  readonly pid: number;
+  /** The process's start time as the CLI wrote it (Linux: /proc/<pid>/stat field 22), so a reused pid is not taken for it. */
+  readonly start?: string;
+}
+
+export function lockHolderKey(holder: LockHolder): string {
+  return `${holder.pid}:${holder.start ?? ""}`;
+}
+
+/** The processes named by Claude Code locks, for the caller to check. */
+export function lockHolders(worktrees: readonly WorktreeFacts[]): LockHolder[] {
   return worktrees.flatMap((w) => {
     const lock = w.locked ? parseClaudeLock(w.lockReason) : undefined;
-    return lock === undefined ? [] : [lock.pid];
+    return lock === undefined ? [] : [{ pid: lock.pid, ...(lock.start !== undefined ? { start: lock.start } : {}) }];
   });
 }

@@ -4,8 +4,8 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
-import { isPidAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
-import { attributeWorktree, lockPids, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
+import { isLockHolderAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
+import { attributeWorktree, lockHolderKey, lockHolders, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
 import { aheadBehind, baseOf, dirtOf, headOf, unmergedCount } from "./inspect.js";
 import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
 
@@ -23,11 +23,9 @@ export async function listWorktrees(dir: string, options: ListOptions = {}): Pro
   const repo = await openRepository(dir);
   const history = options.projectsDir === undefined ? [] : await readAgentWorktreeFacts(options.projectsDir, repo.root);
   const fromCli = options.projectsDir === undefined ? new Set<string>() : await readLiveSessionIds(path.dirname(options.projectsDir));
-  const facts = repo.worktrees.map((w) => ({ ...w, path: w.realPath }));
-  const live: LiveFacts = {
-    sessionIds: new Set([...fromCli, ...(options.liveSessionIds ?? [])]),
-    pidsAlive: new Set(lockPids(facts).filter(isPidAlive)),
-  };
+  const alive: string[] = [];
+  for (const holder of lockHolders(repo.worktrees)) if (await isLockHolderAlive(holder)) alive.push(lockHolderKey(holder));
+  const live: LiveFacts = { sessionIds: new Set([...fromCli, ...(options.liveSessionIds ?? [])]), lockHoldersAlive: new Set(alive) };
   const worktrees: WorktreeInfo[] = [];
   for (const w of repo.worktrees) worktrees.push(await describe(repo, w, history, live));
   worktrees.push(...(await unregistered(repo)));
