@@ -86,6 +86,22 @@ describe("baton worktrees", () => {
     expect(fs.existsSync(dirty)).toBe(false);
   });
 
+  it("merge reports a conflict with its files and exits 1; diff prints the change", async () => {
+    const topic = path.join(root, "topic");
+    git(repo, "worktree", "add", "-q", "-b", "topic", topic);
+    fs.writeFileSync(path.join(topic, "a.txt"), "theirs\n");
+    git(topic, "commit", "-q", "-am", "Theirs");
+    const diff = await baton("diff", topic);
+    expect(diff.code).toBe(0);
+    expect(diff.out).toContain("+theirs");
+    fs.writeFileSync(path.join(repo, "a.txt"), "ours\n");
+    git(repo, "commit", "-q", "-am", "Ours");
+    const merged = await baton("merge", topic);
+    expect(merged.code).toBe(1);
+    expect(merged.out).toBe("Merge into main conflicts; it was aborted and main is unchanged. Conflicting files:\n  a.txt\n");
+    expect(git(repo, "status", "--porcelain", "--untracked-files=no")).toBe("");
+  });
+
   it("refuses a path outside the repository, and bad arguments with usage", async () => {
     const outside = await baton("remove", root);
     expect(outside.code).toBe(1);

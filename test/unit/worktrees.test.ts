@@ -315,6 +315,16 @@ describe("merge and diff", () => {
     expect(fs.readFileSync(path.join(repo, "a.txt"), "utf8")).toBe("ours\n");
   });
 
+  it("refuses to merge into a base branch no worktree has checked out, and changes nothing", async () => {
+    git(repo, "branch", "develop");
+    const where = path.join(root, "topic");
+    git(repo, "worktree", "add", "-q", "-b", "topic", where, "develop");
+    commit(where, "b.txt", "b\n", "Add b");
+    const before = git(repo, "rev-parse", "develop").trim();
+    expect((await refusal(mergeWorktree(repo, where))).code).toBe("base-not-checked-out");
+    expect(git(repo, "rev-parse", "develop").trim()).toBe(before);
+  });
+
   it("refuses to merge uncommitted changes", async () => {
     const where = addWorktree("uncommitted", "uncommitted");
     write(where, "b.txt", "b\n");
