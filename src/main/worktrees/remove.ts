@@ -2,6 +2,9 @@
 // `git worktree remove`. A dirty one, or one whose commits no other ref holds, is refused unless
 // `rescue` is asked; then everything is first committed to `baton/rescue/<name>-<timestamp>`,
 // checked unchanged, and only then removed. Locked, main and vanished worktrees are refused.
+// The one window left is a write in the moment between that check and git's removal; a running
+// Claude Code agent holds its worktree locked, so it is refused before then. Ignored files are
+// not changes and are not rescued.
 import path from "node:path";
 import type { WorktreeRemoval } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
