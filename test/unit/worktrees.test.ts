@@ -164,6 +164,15 @@ describe("listing", () => {
     expect(ended.orphaned).toBe("session-ended");
     expect(ended.agent?.sessionLive).toBe(false);
 
+    // The CLI's own record of a running session (sessions/<pid>.json beside projects/), and one whose pid was reused.
+    const sessions = path.join(root, "config", "sessions");
+    fs.mkdirSync(sessions);
+    const record = path.join(sessions, `${process.pid}.json`);
+    fs.writeFileSync(record, JSON.stringify({ pid: process.pid, sessionId, procStart: ownStart(), status: "busy" }));
+    expect((await entry(where, { projectsDir })).agent?.sessionLive).toBe(true);
+    fs.writeFileSync(record, JSON.stringify({ pid: process.pid, sessionId, procStart: "1", status: "busy" }));
+    expect((await entry(where, { projectsDir })).orphaned).toBe("session-ended");
+
     // A folder in .claude/worktrees/ that git does not know: listed, untouched.
     const stray = path.join(repo, ".claude", "worktrees", "agent-fffffffffffffffff");
     fs.mkdirSync(stray);

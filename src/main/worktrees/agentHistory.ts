@@ -108,7 +108,10 @@ export async function isLockHolderAlive(holder: LockHolder): Promise<boolean> {
   return fields[19] === holder.start;
 }
 
-/** Sessions the CLI marks as running (`sessions/<pid>.json` beside `projects/`) whose process is alive. */
+/**
+ * Sessions the CLI marks as running: `sessions/<pid>.json` beside `projects/` (observed on 2.1.332:
+ * `{"pid", "sessionId", "procStart", "cwd", "status", …}`) whose process still runs.
+ */
 export async function readLiveSessionIds(configDir: string): Promise<Set<string>> {
   const dir = path.join(configDir, "sessions");
   const live = new Set<string>();
@@ -117,7 +120,8 @@ export async function readLiveSessionIds(configDir: string): Promise<Set<string>
     if (!isPidAlive(pid)) continue;
     const o = await readJsonObject(path.join(dir, name));
     const id = o === undefined ? undefined : str(o, "sessionId");
-    if (id !== undefined) live.add(id);
+    const start = o === undefined ? undefined : str(o, "procStart");
+    if (id !== undefined && (await isLockHolderAlive({ pid, ...(start !== undefined ? { start } : {}) }))) live.add(id);
   }
   return live;
 }
