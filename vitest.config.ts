@@ -23,6 +23,8 @@ const onBothClis = [
   "test/integration/policyEnforcement.test.ts",
   // Baton's in-process MCP server (its agent tools) over the control protocol.
   "test/integration/mcpSdkServer.test.ts",
+  // Where each CLI puts an agent's worktree and what it keeps (docs/protocol-notes.md).
+  "test/integration/worktreeAgent.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
