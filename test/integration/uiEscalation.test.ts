@@ -217,7 +217,7 @@ describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser",
     const history = baton.inspector.getByRole("list", { name: "Questions and plans" });
     await expect
       .poll(() => history.locator(":scope > li b").allTextContents())
-      .toEqual(["Question", "Answer by you", "Plan v1", "Rejected by you", "Plan v2"]);
+      .toEqual(["Phase: clarifying", "Question", "Answer by you", "Plan v1", "Phase: review", "Rejected by you", "Phase: clarifying", "Plan v2", "Phase: review"]);
     await card.scrollIntoViewIfNeeded();
     await baton.screenshot("subagent-plan-review");
 
