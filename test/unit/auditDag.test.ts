@@ -19,6 +19,7 @@ import type { AuditOrchestration, AuditTrailRow } from "../../src/main/store/aud
 import { StoreService } from "../../src/main/store/storeService.js";
 import { CoderCall, DagSessionId, dagLineEvents, recordingTab, trailOver, writeDagSession } from "../support/auditDagSession.js";
 import { mainTranscriptFiles, needRecording, readJsonlLines } from "../support/recordings.js";
+import { recordOf } from "./hubTestKit.js";
 
 const dirs: string[] = [];
 const stores: StoreService[] = [];
@@ -38,22 +39,19 @@ function openStore(dir: string): { store: StoreService; dbPath: string } {
   return { store, dbPath };
 }
 
+/** The nested-subagents recording read by a live tab that writes its trail into a fresh store. */
+async function nestedTab() {
+  const recording = needRecording("nested-subagents");
+  const events = recordingEvents(readJsonlLines(recording.streamFiles[0] as string));
+  const { store } = openStore(tempDir());
+  const trail = trailOver(store, []);
+  const tab = recordingTab(trail);
+  await tab.read(events);
+  return { recording, events, store, trail, tab };
+}
+
 const orchestration = (trail: readonly AuditTrailRow[]): AuditOrchestration[] =>
   trail.filter((r): r is AuditOrchestration => r.kind !== "decision" && r.kind !== "interrupt");
-
-function recordOf(t: Transcript, toolUseId: string): SubagentRecord | undefined {
-  const find = (blocks: Transcript["blocks"]): SubagentRecord | undefined => {
-    for (const b of blocks) {
-      const r = b.call?.subagent;
-      if (r === undefined) continue;
-      if (r.toolUseId === toolUseId) return r;
-      const inner = find(r.blocks);
-      if (inner !== undefined) return inner;
-    }
-    return undefined;
-  };
-  return find(t.blocks);
-}
 
 const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const plan1 = { goal: "Fix the parser", steps: ["Read parser.ts", "Fix the off-by-one"], version: 1 };
@@ -169,12 +167,7 @@ describe("the session DAG in the audit trail", () => {
   });
 
   it("a nested agent's spawn names its caller's Agent call", async () => {
-    const recording = needRecording("nested-subagents");
-    const events = recordingEvents(readJsonlLines(recording.streamFiles[0] as string));
-    const { store } = openStore(tempDir());
-    const trail = trailOver(store, []);
-    const tab = recordingTab(trail);
-    await tab.read(events);
+    const { recording, events, store, trail, tab } = await nestedTab();
     await trail.flush();
     const live = tab.session.transcript;
     const spawns = orchestration(store.readAudit(live.sessionId).trail).filter((r) => r.kind === "spawn");
@@ -264,12 +257,7 @@ describe("a restored session shows its escalation chain as live", () => {
   });
 
   it("a nested agent's chain restores onto its record once its caller's sidechain is read, as live", async () => {
-    const recording = needRecording("nested-subagents");
-    const events = recordingEvents(readJsonlLines(recording.streamFiles[0] as string));
-    const { store } = openStore(tempDir());
-    const trail = trailOver(store, []);
-    const tab = recordingTab(trail);
-    await tab.read(events);
+    const { recording, events, store, trail, tab } = await nestedTab();
     const sessionId = tab.session.transcript.sessionId;
     const file = mainTranscriptFiles(recording).find((f) => path.basename(f, ".jsonl") === sessionId);
     if (file === undefined) throw new Error(`no history file for session ${sessionId}`);
