@@ -6,6 +6,7 @@ import type { EscalationReply } from "./escalation.js";
 import type { Block, Transcript } from "./transcript.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { PermissionRule, PresetCharacter, RuleBehavior, RuleScope } from "./policy.js";
+import type { WorktreeListing, WorktreeMerge, WorktreeRemoval } from "./worktrees.js";
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
 
@@ -234,6 +235,17 @@ export interface BatonApi {
   deleteRule(key: RuleKey): Promise<Result<boolean>>;
   /** Puts the built-in presets back in the presets file and in force. */
   resetPresets(): Promise<Result<PolicyInfo>>;
+  /** The worktrees of the tab's repository (its cwd's), with the agents that made them (issue 25). */
+  listWorktrees(tabId: string): Promise<Result<WorktreeListing>>;
+  /** A worktree's diff against its base, as text. */
+  worktreeDiff(tabId: string, path: string): Promise<Result<string>>;
+  /** Merges a worktree into its base branch; a conflict is a result (merge aborted), never forced. */
+  mergeWorktree(tabId: string, path: string): Promise<Result<WorktreeMerge>>;
+  /**
+   * Removes a worktree. A dirty or unmerged one fails with "worktree_dirty" / "worktree_unmerged"
+   * (files in the message) unless `rescue`: then its changes go to a `baton/rescue/…` branch first.
+   */
+  removeWorktree(tabId: string, path: string, rescue: boolean): Promise<Result<WorktreeRemoval>>;
   /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
   onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
@@ -266,6 +278,10 @@ export const BatonMethodNames = [
   "addRule",
   "deleteRule",
   "resetPresets",
+  "listWorktrees",
+  "worktreeDiff",
+  "mergeWorktree",
+  "removeWorktree",
 ] as const satisfies readonly (keyof BatonApi)[];
 export type BatonMethodName = (typeof BatonMethodNames)[number];
 

@@ -63,6 +63,20 @@ describe("validateArgs", () => {
     expect(validateArgs("answerPermission", ["tab-1", "r1", { behavior: "allow", scope: "everywhere" }])).toMatchObject(invalid);
   });
 
+  it("checks the worktree methods' arguments: a tab id, an absolute path, rescue as a boolean", () => {
+    expect(validateArgs("listWorktrees", ["tab-1"])).toEqual({ ok: true, args: ["tab-1"] });
+    expect(validateArgs("listWorktrees", ["tab 1"])).toMatchObject(invalid);
+    expect(validateArgs("listWorktrees", ["tab-1", "/repo"])).toMatchObject(invalid);
+    expect(validateArgs("worktreeDiff", ["tab-1", "/repo/.claude/worktrees/agent-a1"])).toMatchObject({ ok: true });
+    expect(validateArgs("worktreeDiff", ["tab-1", "../elsewhere"])).toMatchObject(invalid);
+    expect(validateArgs("mergeWorktree", ["tab-1", "wt"])).toMatchObject(invalid);
+    expect(validateArgs("mergeWorktree", ["tab-1", "/repo/wt"])).toMatchObject({ ok: true });
+    expect(validateArgs("removeWorktree", ["tab-1", "/repo/wt", true])).toMatchObject({ ok: true });
+    expect(validateArgs("removeWorktree", ["tab-1", "/repo/wt", "yes"])).toMatchObject(invalid);
+    expect(validateArgs("removeWorktree", ["tab-1", "/repo/wt"])).toMatchObject(invalid);
+    expect(validateArgs("removeWorktree", ["tab-1", { path: "/repo/wt" }, false])).toMatchObject(invalid);
+  });
+
   it("never lets openSession or a resume take a path", () => {
     expect(validateArgs("openSession", ["../../etc/passwd"])).toMatchObject(invalid);
     expect(validateArgs("openSession", ["/home/user/.claude/projects/x/s.jsonl"])).toMatchObject(invalid);

@@ -99,6 +99,14 @@ export class BatonService implements BatonApi {
         return this.policy().deleteRule(a[0] as RuleKey);
       case "resetPresets":
         return this.policy().resetPresets();
+      case "listWorktrees":
+        return m.listWorktrees(a[0] as string);
+      case "worktreeDiff":
+        return m.worktreeDiff(a[0] as string, a[1] as string);
+      case "mergeWorktree":
+        return m.mergeWorktree(a[0] as string, a[1] as string);
+      case "removeWorktree":
+        return m.removeWorktree(a[0] as string, a[1] as string, a[2] as boolean);
       default:
         // A method added to BatonMethodNames without a case here fails the typecheck.
         return unhandled(method);
@@ -131,6 +139,11 @@ export class BatonService implements BatonApi {
   addRule = (rule: NewRuleRequest) => this.call("addRule", [rule]) as ReturnType<BatonApi["addRule"]>;
   deleteRule = (key: RuleKey) => this.call("deleteRule", [key]) as ReturnType<BatonApi["deleteRule"]>;
   resetPresets = () => this.call("resetPresets", []) as ReturnType<BatonApi["resetPresets"]>;
+  listWorktrees = (tabId: string) => this.call("listWorktrees", [tabId]) as ReturnType<BatonApi["listWorktrees"]>;
+  worktreeDiff = (tabId: string, path: string) => this.call("worktreeDiff", [tabId, path]) as ReturnType<BatonApi["worktreeDiff"]>;
+  mergeWorktree = (tabId: string, path: string) => this.call("mergeWorktree", [tabId, path]) as ReturnType<BatonApi["mergeWorktree"]>;
+  removeWorktree = (tabId: string, path: string, rescue: boolean) =>
+    this.call("removeWorktree", [tabId, path, rescue]) as ReturnType<BatonApi["removeWorktree"]>;
 
   private historyFolder(): NonNullable<BatonServiceOptions["historyFolder"]> {
     if (this.options.historyFolder === undefined) throw new AppError("unavailable", "This Baton's history folder is fixed by whoever started it");

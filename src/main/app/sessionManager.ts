@@ -25,6 +25,8 @@ import { LogBus } from "./logBus.js";
 import { PermissionBroker } from "./permissionBroker.js";
 import { decisionFor } from "./permissionAnswers.js";
 import { tabTitle } from "./tabTitle.js";
+import { listTabWorktrees, mergeTabWorktree, removeTabWorktree, tabWorktreeDiff, type TabRepository } from "./tabWorktrees.js";
+import type { WorktreeListing, WorktreeMerge, WorktreeRemoval } from "../../shared/worktrees.js";
 import type { PolicyService } from "../policy/policyService.js";
 import { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "../orchestration/sessionEscalations.js";
@@ -317,6 +319,22 @@ export class SessionManager {
     return search(query, limit);
   }
 
+  listWorktrees(tabId: string): Promise<WorktreeListing> {
+    return listTabWorktrees(this.repositoryOf(tabId));
+  }
+
+  worktreeDiff(tabId: string, path: string): Promise<string> {
+    return tabWorktreeDiff(this.repositoryOf(tabId), path);
+  }
+
+  mergeWorktree(tabId: string, path: string): Promise<WorktreeMerge> {
+    return mergeTabWorktree(this.repositoryOf(tabId), path);
+  }
+
+  removeWorktree(tabId: string, path: string, rescue: boolean): Promise<WorktreeRemoval> {
+    return removeTabWorktree(this.repositoryOf(tabId), path, rescue);
+  }
+
   subscribeTranscript(tabId: string, listener: DeltaListener): () => void {
     return this.publisher.subscribe(tabId, listener);
   }
@@ -452,6 +470,19 @@ export class SessionManager {
     const tab = this.tab(tabId);
     if (tab.kind !== "live") throw new AppError("read_only", "This tab shows a past session; resume it to continue");
     return tab.session;
+  }
+
+  /** The repository a tab's worktree actions act on: its cwd's, live or restored. */
+  private repositoryOf(tabId: string): TabRepository {
+    const cwd = this.infoOf(this.tab(tabId)).cwd;
+    if (cwd === undefined) throw new AppError("no_repository", "This session has no working folder, so no repository");
+    const liveSessionIds = new Set<string>();
+    for (const t of this.tabs.values()) {
+      const id = t.kind === "live" ? t.session.sessionId : undefined;
+      if (id !== undefined) liveSessionIds.add(id);
+    }
+    const projectsDir = this.options.history?.projectsDir;
+    return { cwd, liveSessionIds, ...(projectsDir !== undefined ? { projectsDir } : {}) };
   }
 
   private requireHistory(): HistorySource {

@@ -98,6 +98,10 @@ const Specs: { readonly [M in BatonMethodName]: Spec } = {
   addRule: { required: [NewRule] },
   deleteRule: { required: [RuleKey] },
   resetPresets: { required: [] },
+  listWorktrees: { required: [Id] },
+  worktreeDiff: { required: [Id, AbsolutePath] },
+  mergeWorktree: { required: [Id, AbsolutePath] },
+  removeWorktree: { required: [Id, AbsolutePath, bool] },
 };
 
 const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
@@ -123,6 +127,10 @@ const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
   addRule: ["rule"],
   deleteRule: ["key"],
   resetPresets: [],
+  listWorktrees: ["tabId"],
+  worktreeDiff: ["tabId", "path"],
+  mergeWorktree: ["tabId", "path"],
+  removeWorktree: ["tabId", "path", "rescue"],
 };
 
 export function isMethodName(name: unknown): name is BatonMethodName {
