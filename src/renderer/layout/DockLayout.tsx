@@ -1,5 +1,5 @@
 // The Unity-style window: toolbar on top, Hierarchy/Project tabs left, Transcript in the centre,
-// Inspector and Rules tabs right, Console and Graph tabs at the bottom. Sizes and the chosen tabs
+// Inspector and Rules tabs right, Console, Graph and Worktrees tabs at the bottom. Sizes and the chosen tabs
 // are remembered.
 import { useEffect, useState } from "react";
 import { SessionGraphPanel } from "../graph/SessionGraphPanel.js";
@@ -11,11 +11,12 @@ import { RulesView } from "../panels/RulesView.js";
 import { Toolbar } from "../panels/Toolbar.js";
 import { loadLayout, saveLayout, type Layout } from "../store/persist.js";
 import { TranscriptPanel } from "../transcript/TranscriptPanel.js";
+import { WorktreesView } from "../worktrees/WorktreesView.js";
 import { Splitter } from "./Splitter.js";
 
 const LeftTabs = ["Hierarchy", "Project"] as const;
 const RightTabs = ["Inspector", "Rules"] as const;
-const BottomTabs = ["Console", "Graph"] as const;
+const BottomTabs = ["Console", "Graph", "Worktrees"] as const;
 
 export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
@@ -72,6 +73,10 @@ export function DockLayout() {
         <section className="panel graph-panel" aria-label="Session graph" hidden={layout.bottomTab !== "Graph"}>
           {/* Mounted only while shown: a hidden graph would lay out for nobody. */}
           {layout.bottomTab === "Graph" ? <SessionGraphPanel /> : null}
+        </section>
+        <section className="panel" aria-label="Worktrees" hidden={layout.bottomTab !== "Worktrees"}>
+          {/* Mounted only while shown: each showing reads the worktrees afresh. */}
+          {layout.bottomTab === "Worktrees" ? <WorktreesView /> : null}
         </section>
       </div>
     </div>

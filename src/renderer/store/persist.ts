@@ -75,7 +75,7 @@ export interface Layout {
   readonly bottom: number;
   readonly leftTab: "Hierarchy" | "Project";
   readonly rightTab: "Inspector" | "Rules";
-  readonly bottomTab: "Console" | "Graph";
+  readonly bottomTab: "Console" | "Graph" | "Worktrees";
 }
 
 export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy", rightTab: "Inspector", bottomTab: "Console" };
@@ -87,7 +87,7 @@ export function loadLayout(): Layout {
     ...DefaultLayout,
     ...saved,
     rightTab: saved.rightTab === "Rules" ? "Rules" : "Inspector",
-    bottomTab: saved.bottomTab === "Graph" ? "Graph" : "Console",
+    bottomTab: saved.bottomTab === "Graph" || saved.bottomTab === "Worktrees" ? saved.bottomTab : "Console",
   };
 }
 

@@ -1,0 +1,168 @@
+// One worktree in the Worktrees tab: what it is (branch, HEAD, ahead/behind, dirt, lock, why it
+// is orphaned, the agent that made it) and its actions. Text from git and the history is drawn
+// through VisibleText.
+import { useState } from "react";
+import type { WorktreeAgent, WorktreeInfo, WorktreeMerge } from "../../shared/worktrees.js";
+import { api } from "../apiClient.js";
+import { select, useApp } from "../store/appStore.js";
+import { formatDuration } from "../util/format.js";
+import { VisibleText } from "../util/VisibleText.js";
+
+/** Refusals the rescue dialog answers; anything else is shown in the row. */
+const RescuableCodes = new Set(["worktree_dirty", "worktree_unmerged"]);
+
+interface RowProps {
+  readonly tabId: string;
+  readonly worktree: WorktreeInfo;
+  readonly onChanged: () => Promise<void>;
+  readonly onRefused: (worktree: WorktreeInfo, message: string) => void;
+}
+
+type Output = { readonly kind: "diff"; readonly text: string } | { readonly kind: "note"; readonly text: string; readonly error?: boolean };
+
+export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowProps) {
+  const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [output, setOutput] = useState<Output>();
+  const files = w.dirt?.files ?? [];
+  const looksClean = files.length === 0 && (w.unmerged ?? 0) === 0;
+  const diff = async (): Promise<void> => {
+    const r = await api().worktreeDiff(tabId, w.path);
+    setOutput(r.ok ? { kind: "diff", text: r.value === "" ? "(no changes)" : r.value } : { kind: "note", text: r.error.message, error: true });
+  };
+  const merge = async (): Promise<void> => {
+    const r = await api().mergeWorktree(tabId, w.path);
+    setOutput(r.ok ? { kind: "note", text: mergeText(r.value), error: r.value.kind === "conflict" } : { kind: "note", text: r.error.message, error: true });
+    await onChanged();
+  };
+  const remove = async (): Promise<void> => {
+    setConfirming(false);
+    const r = await api().removeWorktree(tabId, w.path, false);
+    if (r.ok) {
+      await onChanged();
+      return;
+    }
+    if (RescuableCodes.has(r.error.code)) {
+      onRefused(w, r.error.message);
+      await onChanged();
+    } else setOutput({ kind: "note", text: r.error.message, error: true });
+  };
+  return (
+    <li className="wt-row" aria-label={`Worktree ${w.path}`} data-path={w.path}>
+      <div className="wt-line">
+        <span className="wt-path">
+          <VisibleText text={w.path} />
+        </span>
+        {w.isMain ? <span className="wt-badge">main</span> : null}
+        <span className="wt-branch">{w.branch !== undefined ? <VisibleText text={w.branch} /> : "(detached)"}</span>
+        {w.locked ? <span className="wt-badge" title={w.lockReason}>locked{w.lockReason !== undefined ? <>: <VisibleText text={w.lockReason} /></> : null}</span> : null}
+        {w.orphaned !== undefined ? <span className="wt-badge wt-orphaned">orphaned: {w.orphaned}</span> : null}
+      </div>
+      {w.head !== undefined ? (
+        <div className="wt-head-commit">
+          <code>{w.head.shortSha}</code> <VisibleText text={w.head.subject} /> <span className="wt-dim">{age(w.head.time)} ago</span>
+        </div>
+      ) : null}
+      <div className="wt-line wt-dim">
+        {w.base !== undefined ? (
+          <span>
+            {w.ahead ?? 0} ahead, {w.behind ?? 0} behind <VisibleText text={w.base} />
+          </span>
+        ) : null}
+        {(w.unmerged ?? 0) > 0 ? <span>{w.unmerged} unmerged commit(s)</span> : null}
+        {w.dirt !== undefined ? (
+          <button className="wt-dirt" aria-expanded={open} disabled={files.length === 0} onClick={() => setOpen(!open)}>
+            {files.length === 0 ? "clean" : `${w.dirt.staged} staged, ${w.dirt.unstaged} unstaged, ${w.dirt.untracked} untracked`}
+          </button>
+        ) : null}
+      </div>
+      {open && files.length > 0 ? (
+        <ul className="wt-files" aria-label="Changed files">
+          {files.map((f) => (
+            <li key={f.path}>
+              <code>{f.code}</code> <VisibleText text={f.path} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {w.agent !== undefined ? <AgentLink tabId={tabId} agent={w.agent} /> : null}
+      {w.agent === undefined && w.agentIdFromName !== undefined ? <div className="wt-dim">agent {w.agentIdFromName} (from the folder name)</div> : null}
+      {w.problem !== undefined ? (
+        <div className="wt-problem">
+          <VisibleText text={w.problem} />
+        </div>
+      ) : null}
+      {!w.isMain && w.orphaned !== "unregistered" ? (
+        <div className="wt-actions">
+          <button onClick={() => void diff()}>Diff</button>
+          <button onClick={() => void merge()}>Merge</button>
+          {confirming ? (
+            <span className="wt-confirm" role="alertdialog" aria-label="Confirm remove">
+              Remove this worktree? <button onClick={() => void remove()}>Confirm remove</button>
+              <button onClick={() => setConfirming(false)}>Cancel</button>
+            </span>
+          ) : (
+            <button onClick={() => (looksClean ? setConfirming(true) : void remove())}>Remove</button>
+          )}
+        </div>
+      ) : null}
+      {output?.kind === "diff" ? (
+        <div className="diff" aria-label="Diff">
+          <pre className="out">
+            <VisibleText text={output.text} />
+          </pre>
+        </div>
+      ) : null}
+      {output?.kind === "note" ? (
+        <p className={output.error === true ? "wt-problem" : "wt-note"} role="status">
+          <VisibleText text={output.text} />
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** The agent that made the worktree; a button that selects its card when this tab holds it. */
+function AgentLink({ tabId, agent }: { tabId: string; agent: WorktreeAgent }) {
+  const blockId = useApp((s) => {
+    const store = s.tabs[tabId]?.transcript;
+    if (store === undefined) return undefined;
+    for (const [id, block] of store.blocksById) if (block.call?.subagent?.taskId === agent.agentId) return id;
+    return agent.toolUseId !== undefined && store.blocksById.has(agent.toolUseId) ? agent.toolUseId : undefined;
+  });
+  const label = `${agent.agentType ?? "agent"} ${agent.description ?? agent.agentId}`;
+  return (
+    <div className="wt-agent wt-dim">
+      made by{" "}
+      {blockId !== undefined ? (
+        <button className="link" onClick={() => select(tabId, blockId, true)}>
+          <VisibleText text={label} />
+        </button>
+      ) : (
+        <VisibleText text={label} />
+      )}{" "}
+      in session <code>{agent.sessionId.slice(0, 8)}</code> {agent.sessionLive ? "(running)" : "(ended)"}
+    </div>
+  );
+}
+
+function mergeText(m: WorktreeMerge): string {
+  switch (m.kind) {
+    case "up-to-date":
+      return `${m.base} already holds it`;
+    case "fast-forward":
+      return `${m.base} fast-forwarded to ${m.to.slice(0, 8)}`;
+    case "merge-commit":
+      return `merged into ${m.base} as ${m.commit.slice(0, 8)}`;
+    case "conflict":
+      return `conflict merging into ${m.base} (nothing changed): ${m.files.join(", ")}`;
+  }
+}
+
+function age(time: number): string {
+  const ms = Math.max(0, Date.now() - time);
+  const h = Math.floor(ms / 3_600_000);
+  if (h >= 48) return `${Math.floor(h / 24)}d`;
+  if (h >= 1) return `${h}h`;
+  return formatDuration(ms) || "0s";
+}

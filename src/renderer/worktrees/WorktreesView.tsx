@@ -1,0 +1,53 @@
+// The Worktrees tab (issue 25): every worktree of the active tab's repository, with what git and
+// the history say of it, and its actions. A removal the main side refuses (uncommitted files,
+// commits no other branch holds) opens the rescue dialog; nothing here removes work unasked.
+import { useCallback, useEffect, useState } from "react";
+import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
+import { api } from "../apiClient.js";
+import { useApp } from "../store/appStore.js";
+import { VisibleText } from "../util/VisibleText.js";
+import { RescueDialog, type Refusal } from "./RescueDialog.js";
+import { WorktreeRow } from "./WorktreeRow.js";
+
+export function WorktreesView() {
+  const tabId = useApp((s) => s.activeTabId);
+  if (tabId === undefined) return <div className="empty">No session.</div>;
+  return <Worktrees key={tabId} tabId={tabId} />;
+}
+
+function Worktrees({ tabId }: { tabId: string }) {
+  const [listing, setListing] = useState<WorktreeListing>();
+  const [problem, setProblem] = useState<string>();
+  const [refusal, setRefusal] = useState<Refusal>();
+  const refresh = useCallback(async () => {
+    const result = await api().listWorktrees(tabId);
+    if (result.ok) {
+      setListing(result.value);
+      setProblem(undefined);
+    } else setProblem(result.error.message);
+  }, [tabId]);
+  useEffect(() => void refresh(), [refresh]);
+  const onRefused = useCallback((worktree: WorktreeInfo, message: string) => setRefusal({ worktree, message }), []);
+  return (
+    <div className="worktrees-view" aria-label="Worktrees" data-loaded={listing !== undefined}>
+      <div className="wt-head">
+        {listing !== undefined ? (
+          <span className="wt-repo" title="Repository">
+            <VisibleText text={listing.repository} />
+          </span>
+        ) : null}
+        <button onClick={() => void refresh()}>Refresh</button>
+      </div>
+      {problem !== undefined ? (
+        <p className="wt-problem" role="alert">
+          <VisibleText text={problem} />
+        </p>
+      ) : null}
+      {listing === undefined && problem === undefined ? <div className="empty">Reading worktrees…</div> : null}
+      <ul className="wt-list">
+        {listing?.worktrees.map((w) => <WorktreeRow key={w.path} tabId={tabId} worktree={w} onChanged={refresh} onRefused={onRefused} />)}
+      </ul>
+      {refusal !== undefined ? <RescueDialog tabId={tabId} refusal={refusal} onChanged={refresh} onClose={() => setRefusal(undefined)} /> : null}
+    </div>
+  );
+}
