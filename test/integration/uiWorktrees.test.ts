@@ -67,8 +67,14 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await pw(files).toContainText("README.md");
     await pw(files).toContainText("notes.txt");
 
+    // The diff against its base holds both changes.
+    await dirtyRow.getByRole("button", { name: "Diff" }).click();
+    await pw(dirtyRow.getByLabel("Diff")).toContainText("+work nobody committed");
+    await pw(dirtyRow.getByLabel("Diff")).toContainText("+changed in the worktree");
+
     // Its removal is refused: the dialog names the uncommitted files.
     await dirtyRow.getByRole("button", { name: "Remove", exact: true }).click();
+    await dirtyRow.getByRole("button", { name: "Confirm remove" }).click();
     const dialog = page.getByRole("dialog", { name: "Remove worktree" });
     await pw(dialog).toBeVisible({ timeout: 20_000 });
     await pw(dialog.getByRole("list", { name: "Uncommitted files" })).toContainText("notes.txt");
@@ -87,6 +93,10 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await dialog.getByRole("button", { name: "Close" }).click();
     await pw(dialog).toHaveCount(0);
     await pw(dirtyRow).toHaveCount(0, { timeout: 20_000 });
+
+    // Merging the clean one: its base already holds it.
+    await cleanRow.getByRole("button", { name: "Merge" }).click();
+    await pw(cleanRow.getByRole("status")).toContainText("main already holds it");
 
     // The clean one goes after one confirmation.
     await cleanRow.getByRole("button", { name: "Remove", exact: true }).click();

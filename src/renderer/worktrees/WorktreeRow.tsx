@@ -25,7 +25,6 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
   const [confirming, setConfirming] = useState(false);
   const [output, setOutput] = useState<Output>();
   const files = w.dirt?.files ?? [];
-  const looksClean = files.length === 0 && (w.unmerged ?? 0) === 0;
   const diff = async (): Promise<void> => {
     const r = await api().worktreeDiff(tabId, w.path);
     setOutput(r.ok ? { kind: "diff", text: r.value === "" ? "(no changes)" : r.value } : { kind: "note", text: r.error.message, error: true });
@@ -35,6 +34,7 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
     setOutput(r.ok ? { kind: "note", text: mergeText(r.value), error: r.value.kind === "conflict" } : { kind: "note", text: r.error.message, error: true });
     await onChanged();
   };
+  // Always confirmed first: the listing may be stale, and the main side decides whether it is clean.
   const remove = async (): Promise<void> => {
     setConfirming(false);
     const r = await api().removeWorktree(tabId, w.path, false);
@@ -102,7 +102,7 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
               <button onClick={() => setConfirming(false)}>Cancel</button>
             </span>
           ) : (
-            <button onClick={() => (looksClean ? setConfirming(true) : void remove())}>Remove</button>
+            <button onClick={() => setConfirming(true)}>Remove</button>
           )}
         </div>
       ) : null}
