@@ -1,0 +1,63 @@
+// The API's worktree actions on a tab's repository (issue 25): the worktrees module's refusals
+// reach the page as `worktree_<code>` errors that name the files, through BatonService's mapping.
+
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { toApiError } from "../../src/main/app/appError.js";
+import { listTabWorktrees, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/app/tabWorktrees.js";
+
+let root: string;
+let repo: string;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
+}
+
+async function apiError(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await run();
+  } catch (error) {
+    return toApiError(error);
+  }
+  throw new Error("expected a refusal");
+}
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-tabwt-")));
+  repo = path.join(root, "repo");
+  fs.mkdirSync(repo);
+  git(repo, "init", "-q");
+  fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
+  git(repo, "add", "a.txt");
+  git(repo, "commit", "-q", "-m", "first");
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe("a tab's worktree actions", () => {
+  it("names the module's codes in the API's namespace", () => {
+    expect(worktreeApiCode("dirty")).toBe("worktree_dirty");
+    expect(worktreeApiCode("base-not-checked-out")).toBe("worktree_base_not_checked_out");
+  });
+
+  it("lists the repository of the tab's cwd and refuses a dirty worktree's removal with its files in the message", async () => {
+    const wt = path.join(root, "wt");
+    git(repo, "worktree", "add", "-q", "-b", "work", wt);
+    fs.writeFileSync(path.join(wt, "new file.txt"), "x\n");
+    const tab = { cwd: repo, liveSessionIds: new Set<string>() };
+    const listing = await listTabWorktrees(tab);
+    expect(listing.worktrees.map((w) => w.path)).toEqual([repo, wt]);
+    const refused = await apiError(() => removeTabWorktree(tab, wt, false));
+    expect(refused.code).toBe("worktree_dirty");
+    expect(refused.message).toContain("new file.txt");
+    expect(fs.existsSync(wt)).toBe(true);
+  });
+
+  it("refuses a path that is not a worktree of the repository, and a cwd outside any repository", async () => {
+    const tab = { cwd: repo, liveSessionIds: new Set<string>() };
+    expect((await apiError(() => tabWorktreeDiff(tab, root))).code).toBe("worktree_not_a_worktree");
+    expect((await apiError(() => listTabWorktrees({ cwd: root, liveSessionIds: new Set() }))).code).toBe("worktree_not_a_repository");
+  });
+});
