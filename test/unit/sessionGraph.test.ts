@@ -1,8 +1,7 @@
 // The session graph's pure parts: Transcript (and the renderer's normalised store) → nodes and
 // spawn edges, and their layout.
 import { describe, expect, it } from "vitest";
-import { applyDelta, emptyTranscriptStore, normalizeBlock } from "../../src/shared/delta/index.js";
-import type { NormalizedBlock } from "../../src/shared/api.js";
+import { applyDelta, emptyTranscriptStore, fullDelta } from "../../src/shared/delta/index.js";
 import {
   ConductorNodeId,
   orchestrationOf,
@@ -145,19 +144,8 @@ describe("sessionGraph", () => {
   });
 
   it("builds the same graph from the renderer's normalised store as from the Transcript", () => {
-    const upserts: NormalizedBlock[] = [];
-    const children: Record<string, readonly string[]> = {};
-    const walk = (parent: string, list: readonly Block[]): void => {
-      children[parent] = list.map((b) => b.id);
-      for (const b of list) {
-        upserts.push(normalizeBlock(b));
-        const nested = b.call?.subagent?.blocks ?? [];
-        if (nested.length > 0) walk(b.id, nested);
-      }
-    };
-    walk("", threeLevels.blocks);
-    const { blocks: _blocks, ...meta } = threeLevels;
-    const store = applyDelta(emptyTranscriptStore(), { tabId: "t", upserts, children, meta, reset: true });
+    // The store as the window holds it after the publisher's first (full) delta.
+    const store = applyDelta(emptyTranscriptStore(), fullDelta("t", threeLevels, []));
     expect(sessionGraphOfStore(store)).toEqual(sessionGraph(threeLevels));
   });
 

@@ -118,7 +118,11 @@ export class LiveSession {
 
   /** A subagent's record by its agent id or its Agent call's tool_use id. */
   agentRecord(name: string): SubagentRecord | undefined {
-    return agentRecordOf(this.model.transcript(), name) ?? this.model.findToolCall(name)?.subagent;
+    // By index first (an Agent call's id, or an agent id its task events linked): this runs for
+    // every hook call and every flush in orchestration mode; the transcript walk is the fallback.
+    const model = this.model;
+    const linked = model.agentCallOf(name);
+    return model.findToolCall(linked ?? name)?.subagent ?? agentRecordOf(model.transcript(), name);
   }
 
   /** An event Baton itself adds to the session (a call its policy refused through the hook). */

@@ -105,6 +105,12 @@ export class SessionModel {
     return node === undefined ? undefined : blockOf(node).call;
   }
 
+  /** The Agent call of the subagent with this agent (task) id, when its task events linked them. */
+  agentCallOf(agentId: string): string | undefined {
+    const link = this.store.tasks.get(agentId);
+    return link?.kind === "agent" ? link.toolUseId : undefined;
+  }
+
   /** The subagent records that hold this call, innermost first; empty for a call of the conductor or one not in the tree. */
   callersOf(toolUseId: string): readonly SubagentRecord[] {
     const out: SubagentRecord[] = [];

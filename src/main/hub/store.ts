@@ -149,12 +149,6 @@ export class Store {
   readonly open = new Map<string, Node>();
 }
 
-/** Sets a map entry, or deletes it when `value` is undefined. */
-export function setOrDelete<K, V>(map: Map<K, V>, key: K, value: V | undefined): void {
-  if (value === undefined) map.delete(key);
-  else map.set(key, value);
-}
-
 /** `map.get(key)`, without hashing `key` when the map is empty (as the rarely used ones nearly always are). */
 export function getIfAny<K, V>(map: ReadonlyMap<K, V>, key: K): V | undefined {
   return map.size === 0 ? undefined : map.get(key);

@@ -75,9 +75,7 @@ export const EscalateAnswer = "escalate";
 export class EscalationDesk {
   private readonly open = new Map<string, Open>();
   /** Settled escalations, by id: a late answer is told who answered first. */
-  private readonly settled = new Map<string, Settlement>();
-  /** The Agent call of each settled escalation. */
-  private readonly settledAgents = new Map<string, string>();
+  private readonly settled = new Map<string, { readonly settlement: Settlement; readonly agentToolUseId: string }>();
   /** Plan versions submitted, by Agent call. */
   private readonly planVersions = new Map<string, number>();
   private readonly phases = new Map<string, SubagentPhase>();
@@ -132,7 +130,7 @@ export class EscalationDesk {
   answerByPerson(id: string, reply: EscalationReply): { readonly ok: true } | { readonly ok: false; readonly code: "not_found" | "conflict" | "invalid_argument"; readonly message: string } {
     const entry = this.open.get(id);
     if (entry === undefined) {
-      const done = this.settled.get(id);
+      const done = this.settled.get(id)?.settlement;
       if (done === undefined) return { ok: false, code: "not_found", message: "This session has no such question or plan." };
       return { ok: false, code: "conflict", message: `Already ${describe(done)}.` };
     }
@@ -289,8 +287,8 @@ export class EscalationDesk {
     for (const entry of this.open.values()) {
       if (entry.agent.toolUseId === agent.toolUseId && (kind === undefined || entry.kind === kind)) return entry;
     }
-    const last = [...this.settled.entries()].reverse().find(([id]) => this.settledAgents.get(id) === agent.toolUseId);
-    if (last !== undefined) return `Nothing of ${name}'s is open: it was already ${describe(last[1])}.`;
+    const last = [...this.settled.values()].reverse().find((done) => done.agentToolUseId === agent.toolUseId);
+    if (last !== undefined) return `Nothing of ${name}'s is open: it was already ${describe(last.settlement)}.`;
     return `${name} has no open ${kind === "plan" ? "plan" : "question or plan"}.`;
   }
 
@@ -298,8 +296,7 @@ export class EscalationDesk {
     if (this.open.get(entry.id) !== entry) return; // the first answer won
     this.open.delete(entry.id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    this.settled.set(entry.id, s);
-    this.settledAgents.set(entry.id, entry.agent.toolUseId);
+    this.settled.set(entry.id, { settlement: s, agentToolUseId: entry.agent.toolUseId });
     this.options.emit({
       kind: "escalation_settled",
       id: entry.id,
