@@ -10,6 +10,29 @@ import { registerIpc, type FrameLike, type IpcEventLike, type WebContentsLike } 
 import { isTrustedSender } from "../../src/main/ipc/senderPolicy.js";
 import { validateArgs } from "../../src/main/ipc/validators.js";
 
+describe("validateArgs: the person's answer to a subagent's question or plan (issue 24)", () => {
+  it("takes an answer, an approval (with or without an edited plan) or a rejection with feedback, and nothing else", () => {
+    expect(validateArgs("answerEscalation", ["tab-1", "toolu_01ask", { kind: "answer", text: "8080" }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerEscalation", ["tab-1", "toolu_01plan", { kind: "approve" }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerEscalation", ["tab-1", "toolu_01plan", { kind: "approve", editedPlan: "Goal: x" }])).toMatchObject({ ok: true });
+    expect(validateArgs("answerEscalation", ["tab-1", "toolu_01plan", { kind: "reject", feedback: "Add tests." }])).toMatchObject({ ok: true });
+    for (const reply of [
+      { kind: "answer", text: "" },
+      { kind: "answer", text: 8080 },
+      { kind: "reject" },
+      { kind: "approve", editedPlan: "" },
+      { kind: "answer", text: "x", extra: true },
+      { kind: "escalate" },
+      { kind: "__proto__" },
+      null,
+      "8080",
+    ]) {
+      expect(validateArgs("answerEscalation", ["tab-1", "toolu_01ask", reply])).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    }
+    expect(validateArgs("answerEscalation", ["tab-1", "../../etc/passwd", { kind: "answer", text: "x" }])).toMatchObject({ ok: false });
+  });
+});
+
 describe("validateArgs", () => {
   const invalid = { ok: false, error: { code: "invalid_argument" } };
 
