@@ -94,4 +94,5 @@ export type WorktreeErrorCode =
   | "no-base"
   | "base-dirty"
   | "base-not-checked-out"
-  | "git-failed";
+  | "git-failed"
+  | "open-failed";

@@ -3,5 +3,6 @@ export { listWorktrees, type ListOptions } from "./listWorktrees.js";
 export { removeWorktree, rescueBranchName, type RemoveOptions } from "./remove.js";
 export { mergeWorktree } from "./merge.js";
 export { diffWorktree } from "./diff.js";
+export { openWorktree } from "./openWorktree.js";
 export { WorktreeActionError } from "./repository.js";
 export { attributeWorktree, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";

@@ -1,0 +1,113 @@
+// Opens a folder in the file manager or a terminal: the first candidate of launchPlans.ts found on
+// PATH is started detached, without a shell, and left running. Resolves once it has started; it
+// never waits for the program to exit (a terminal lives as long as the person keeps it open).
+import { spawn as nodeSpawn } from "node:child_process";
+import { constants } from "node:fs";
+import { access } from "node:fs/promises";
+import path from "node:path";
+import { launchPlans, type DesktopTarget, type Env, type Launch } from "./launchPlans.js";
+
+export interface OpenInDesktopOptions {
+  readonly platform?: NodeJS.Platform;
+  /** Where PATH, PATHEXT and TERMINAL are read; also the started program's environment. */
+  readonly env?: Env;
+  readonly spawn?: typeof nodeSpawn;
+}
+
+export interface Opened {
+  /** The program's full path as found on PATH. */
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** Nothing could be started; `tried` says what, and why each failed. */
+export class DesktopLaunchError extends Error {
+  constructor(
+    message: string,
+    readonly tried: readonly string[],
+  ) {
+    super(message);
+    this.name = "DesktopLaunchError";
+  }
+}
+
+async function executable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Names to try for `command` in one PATH folder; on Windows, with PATHEXT's extensions. */
+function candidateNames(command: string, platform: NodeJS.Platform, env: Env): string[] {
+  if (platform !== "win32") return [command];
+  // A .bat or .cmd would run through cmd.exe's parser, which is what this module never uses.
+  const extensions: readonly string[] = (env["PATHEXT"] ?? ".COM;.EXE")
+    .split(";")
+    .map((e) => e.toLowerCase())
+    .filter((e) => e === ".exe" || e === ".com");
+  const own = path.win32.extname(command).toLowerCase();
+  if (own !== "") return extensions.includes(own) ? [command] : [];
+  return extensions.map((e) => command + e);
+}
+
+/** The file `command` names, searched on PATH like a shell would (no implicit current folder). */
+export async function findOnPath(command: string, platform: NodeJS.Platform, env: Env): Promise<string | undefined> {
+  const p = platform === "win32" ? path.win32 : path.posix;
+  if (p.isAbsolute(command)) return (await executable(command)) ? command : undefined;
+  // A relative path with a separator would resolve against Baton's own cwd: never meant.
+  if (command.includes("/") || (platform === "win32" && command.includes("\\"))) return undefined;
+  const pathVar = (platform === "win32" ? (env["PATH"] ?? env["Path"]) : env["PATH"]) ?? "";
+  for (const folder of pathVar.split(platform === "win32" ? ";" : ":")) {
+    if (folder === "" || !p.isAbsolute(folder)) continue;
+    for (const name of candidateNames(command, platform, env)) {
+      const file = p.join(folder, name);
+      if (await executable(file)) return file;
+    }
+  }
+  return undefined;
+}
+
+function start(file: string, launch: Launch, env: Env, spawn: typeof nodeSpawn): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...launch.args], { cwd: launch.cwd, env: { ...env }, detached: true, stdio: "ignore", shell: false, windowsHide: false });
+    child.once("error", reject);
+    child.once("spawn", () => {
+      // A later error (e.g. on kill) must not crash the main process for a window it no longer owns.
+      child.removeListener("error", reject);
+      child.on("error", () => undefined);
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+function failureMessage(target: DesktopTarget, platform: NodeJS.Platform, tried: readonly string[]): string {
+  const what = target === "folder" ? "the file manager" : "a terminal";
+  const hint = target === "terminal" && platform !== "darwin" && platform !== "win32" ? " Set TERMINAL to your terminal's program name or path." : "";
+  return `Could not open ${what}: tried ${tried.join(", ")}.${hint}`;
+}
+
+/** Opens `dir` in the file manager or a terminal; rejects with DesktopLaunchError when nothing could start. */
+export async function openInDesktop(target: DesktopTarget, dir: string, options: OpenInDesktopOptions = {}): Promise<Opened> {
+  const platform = options.platform ?? process.platform;
+  const env = options.env ?? process.env;
+  const spawn = options.spawn ?? nodeSpawn;
+  const tried: string[] = [];
+  for (const launch of launchPlans(target, dir, platform, env)) {
+    const file = await findOnPath(launch.command, platform, env);
+    if (file === undefined) {
+      tried.push(`${launch.command} (not found on PATH)`);
+      continue;
+    }
+    try {
+      await start(file, launch, env, spawn);
+      return { command: file, args: launch.args };
+    } catch (error) {
+      tried.push(`${file} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  throw new DesktopLaunchError(failureMessage(target, platform, tried), tried);
+}
