@@ -26,6 +26,9 @@ export interface AgentTrailer {
   readonly totalTokens?: number;
   readonly toolUses?: number;
   readonly durationMs?: number;
+  /** The worktree the agent kept (`isolation: "worktree"`): "worktreePath: …" / "worktreeBranch: …" lines. */
+  readonly worktreePath?: string;
+  readonly worktreeBranch?: string;
 }
 
 const TrailerStart = /agentId: (\S+) \(use SendMessage/;
@@ -44,11 +47,16 @@ export function agentTrailerOf(text: string): AgentTrailer | undefined {
   const totalTokens = figures.get("subagent_tokens") ?? figures.get("total_tokens");
   const toolUses = figures.get("tool_uses");
   const durationMs = figures.get("duration_ms");
+  const tail = text.slice(start.index);
+  const worktreePath = /\nworktreePath: ([^\n]+)/.exec(tail)?.[1]?.trim();
+  const worktreeBranch = /\nworktreeBranch: ([^\n]+)/.exec(tail)?.[1]?.trim();
   return {
     agentId,
     ...(totalTokens === undefined ? {} : { totalTokens }),
     ...(toolUses === undefined ? {} : { toolUses }),
     ...(durationMs === undefined ? {} : { durationMs }),
+    ...(worktreePath ? { worktreePath } : {}),
+    ...(worktreeBranch ? { worktreeBranch } : {}),
   };
 }
 

@@ -171,6 +171,9 @@ export interface TaskNotificationEvent {
   readonly runId?: string;
   /** `summary` is the agent's final report (2.1.332+), not a label. */
   readonly summaryIsReport?: boolean;
+  /** The worktree a background agent kept (`<worktree>` of the prompt on disk; the stream's event has none). */
+  readonly worktreePath?: string;
+  readonly worktreeBranch?: string;
 }
 
 export interface PermissionRequestEvent {

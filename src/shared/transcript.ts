@@ -125,6 +125,8 @@ export interface SubagentRecord {
   readonly phaseHistory?: readonly { readonly phase: SubagentPhase; readonly at: string }[];
   /** Questions (ask_conductor) and plans (submit_plan) this agent sent, oldest first, each plan version kept. */
   readonly escalations?: readonly Escalation[];
+  /** Set when the agent ran in a git worktree of its own (`isolation: "worktree"`). */
+  readonly worktree?: AgentWorktreeRef;
   /** Permission requests this subagent made, oldest first. */
   readonly permissionHistory?: readonly {
     readonly requestId: string;
@@ -133,6 +135,17 @@ export interface SubagentRecord {
     readonly state: PermissionState["state"];
     readonly decidedBy?: string;
   }[];
+}
+
+/**
+ * An agent's worktree as the protocol names it: the path and branch come with a foreground
+ * agent's result or a background agent's `<task-notification>`. Both stay unset while it runs, and
+ * for good when the agent changed nothing (the CLI then removes the worktree and names none).
+ * History text, so only shown and matched against git's own listing, never acted on.
+ */
+export interface AgentWorktreeRef {
+  readonly path?: string;
+  readonly branch?: string;
 }
 
 export interface SubagentRetry {

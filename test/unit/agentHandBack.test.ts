@@ -44,6 +44,17 @@ describe("unwrapAgentResult", () => {
     }
   });
 
+  it("reads the worktree an isolated agent kept from the trailer's lines, and keeps them out of the report", () => {
+    const where = "/home/user/code/x/.claude/worktrees/agent-aba0cf0b08c87dabf";
+    const withWorktree = trailer.replace("\n<usage>", `\nworktreePath: ${where}\nworktreeBranch: worktree-agent-aba0cf0b08c87dabf\n<usage>`);
+    const text = handBack("Wrote notes.txt.").replace(trailer, withWorktree);
+    expect(unwrapAgentResult(text)).toEqual({
+      report: "Wrote notes.txt.",
+      toolsUsed: ["Bash"],
+      trailer: { agentId: "aba0cf0b08c87dabf", totalTokens: 105, toolUses: 2, durationMs: 2182, worktreePath: where, worktreeBranch: "worktree-agent-aba0cf0b08c87dabf" },
+    });
+  });
+
   it("reads 2.1.197's report and trailer, leaving the report's own indentation alone", () => {
     const report = "  First line, indented by the agent\n  second";
     expect(unwrapAgentResult(`${report}\n${trailer}`)).toEqual({

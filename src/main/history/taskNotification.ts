@@ -14,6 +14,11 @@ function tag(text: string, name: string): string | undefined {
   return match?.[1]?.trim();
 }
 
+function lastTag(text: string, name: string): string | undefined {
+  const at = text.lastIndexOf(`<${name}>`);
+  return at < 0 ? undefined : tag(text.slice(at), name);
+}
+
 function usageNumber(usage: string, names: readonly string[]): number | undefined {
   for (const name of names) {
     const match = new RegExp(`<${name}>\\s*(\\d+)\\s*</${name}>|\\b${name}:\\s*(\\d+)`).exec(usage);
@@ -46,6 +51,10 @@ export function parseTaskNotification(text: string): TaskNotificationEvent | und
   const summary = tag(text, "result") ?? tag(text, "summary");
   const outputFile = tag(text, "output-file");
   const usage = parseUsage(tag(text, "usage"));
+  // The CLI appends it after the agent's <result>, so the last one is the CLI's, whatever the result quotes.
+  const worktree = lastTag(text, "worktree");
+  const worktreePath = worktree === undefined ? undefined : tag(worktree, "worktreePath");
+  const worktreeBranch = worktree === undefined ? undefined : tag(worktree, "worktreeBranch");
   return {
     kind: "task_notification",
     taskId,
@@ -54,5 +63,7 @@ export function parseTaskNotification(text: string): TaskNotificationEvent | und
     ...(summary !== undefined ? { summary } : {}),
     ...(outputFile !== undefined ? { outputFile } : {}),
     ...(usage !== undefined ? { usage } : {}),
+    ...(worktreePath ? { worktreePath } : {}),
+    ...(worktreeBranch ? { worktreeBranch } : {}),
   };
 }

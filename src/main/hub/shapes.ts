@@ -86,6 +86,7 @@ export function recordWith(
     phase: r.phase,
     phaseHistory: r.phaseHistory,
     escalations: r.escalations,
+    worktree: r.worktree,
     permissionHistory: r.permissionHistory,
   };
 }

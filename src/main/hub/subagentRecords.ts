@@ -14,7 +14,7 @@ import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { str } from "../../shared/jsonFields.js";
 import { workflowLaunchOf, WorkflowTaskType } from "../../shared/workflowLaunch.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { WorkflowType, type SubagentRecord, type SubagentRetry, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
+import { WorkflowType, type AgentWorktreeRef, type SubagentRecord, type SubagentRetry, type SubagentStatus, type ToolCallRecord } from "../../shared/transcript.js";
 import { editCall, editRecord, findCall } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { afterRuns, setProgress } from "./progress.js";
@@ -40,6 +40,7 @@ export function newRecord(toolUseId: string, input: JsonObject, depth: number | 
     blocks: [],
     droppedBlockCount: 0,
     spawnDepth: depth,
+    worktree: input["isolation"] === "worktree" ? {} : undefined,
   });
 }
 
@@ -61,6 +62,15 @@ export function launchedWorkflow(call: ToolCallRecord, ev: ToolResultEvent): Sub
   });
 }
 
+/**
+ * The record's worktree once a result or notification names it. Naming one also marks the agent
+ * as isolated: a SendMessage continuation or a restored call may lack the `isolation` input.
+ */
+export function withWorktree(known: AgentWorktreeRef | undefined, path: string | undefined, branch: string | undefined): AgentWorktreeRef | undefined {
+  if (path === undefined && branch === undefined) return known;
+  return { path: path ?? known?.path, branch: branch ?? known?.branch };
+}
+
 /** What task events learned before the tool_use arrived wins over the tool_use input. */
 export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefined): SubagentRecord {
   if (draft === undefined) return base;
@@ -72,6 +82,7 @@ export function mergeDraft(base: SubagentRecord, draft: SubagentRecord | undefin
     prompt: draft.prompt || base.prompt,
     background: draft.background || base.background,
     spawnDepth: base.spawnDepth,
+    worktree: withWorktree(base.worktree, draft.worktree?.path, draft.worktree?.branch),
   };
 }
 
@@ -264,6 +275,7 @@ export function onTaskNotification(s: SessionModel, ev: TaskNotificationEvent): 
       totalTokens: u?.total_tokens ?? r.totalTokens,
       toolUses: afterRuns(run?.toolUses, u?.tool_uses) ?? r.toolUses,
       durationMs: afterRuns(run?.durationMs, u?.duration_ms) ?? r.durationMs,
+      worktree: withWorktree(r.worktree, ev.worktreePath, ev.worktreeBranch),
     };
   });
   setTaskStatus(s, id, mapTaskStatus(ev.status));

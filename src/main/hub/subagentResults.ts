@@ -6,7 +6,7 @@ import type { ToolResultEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import type { SessionModel } from "./session.js";
-import { mapTaskStatus } from "./subagentRecords.js";
+import { mapTaskStatus, withWorktree } from "./subagentRecords.js";
 
 const InterruptText = /^The user doesn't want to proceed with this tool use/;
 const ApiErrorText = /^API Error/;
@@ -51,6 +51,7 @@ export function settleAgentCall(s: SessionModel, call: ToolCallRecord, ev: ToolR
     toolUses: num(out?.["totalToolUseCount"]) ?? trailer?.toolUses ?? record.toolUses,
     summaryMarkdown: summary || apiError || record.summaryMarkdown,
     toolsUsed: toolsUsedOf(out) ?? handBack.toolsUsed ?? record.toolsUsed,
+    worktree: withWorktree(record.worktree, str(out?.["worktreePath"]) ?? trailer?.worktreePath, str(out?.["worktreeBranch"]) ?? trailer?.worktreeBranch),
     retry: undefined,
   };
   return { ...call, subagent: settled };
