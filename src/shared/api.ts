@@ -6,7 +6,7 @@ import type { EscalationReply } from "./escalation.js";
 import type { Block, Transcript } from "./transcript.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { PermissionRule, PresetCharacter, RuleBehavior, RuleScope } from "./policy.js";
-import type { WorktreeListing, WorktreeMerge, WorktreeRemoval } from "./worktrees.js";
+import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "./worktrees.js";
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
 
@@ -246,6 +246,12 @@ export interface BatonApi {
    * (files in the message) unless `rescue`: then its changes go to a `baton/rescue/…` branch first.
    */
   removeWorktree(tabId: string, path: string, rescue: boolean): Promise<Result<WorktreeRemoval>>;
+  /**
+   * Opens a worktree in the file manager or a terminal on the machine Baton runs on (web mode
+   * serves this machine's browser only). Fails with "worktree_open_failed" naming the programs
+   * tried when none could start.
+   */
+  openWorktree(tabId: string, path: string, where: WorktreeOpenTarget): Promise<Result<WorktreeOpened>>;
   /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
   onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
   onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
@@ -282,6 +288,7 @@ export const BatonMethodNames = [
   "worktreeDiff",
   "mergeWorktree",
   "removeWorktree",
+  "openWorktree",
 ] as const satisfies readonly (keyof BatonApi)[];
 export type BatonMethodName = (typeof BatonMethodNames)[number];
 

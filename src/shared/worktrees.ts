@@ -82,6 +82,14 @@ export type WorktreeMerge =
   | { readonly kind: "merge-commit"; readonly base: string; readonly commit: string }
   | { readonly kind: "conflict"; readonly base: string; readonly files: readonly string[] };
 
+/** Where a worktree opens: the system's file manager, or a terminal whose shell starts in it. */
+export type WorktreeOpenTarget = "folder" | "terminal";
+
+export interface WorktreeOpened {
+  /** The program that was started, as found on PATH. */
+  readonly program: string;
+}
+
 /** Why an action refused, for callers to branch on. */
 export type WorktreeErrorCode =
   | "not-a-repository"

@@ -98,6 +98,11 @@ describe("validateArgs", () => {
     expect(validateArgs("removeWorktree", ["tab-1", "/repo/wt", "yes"])).toMatchObject(invalid);
     expect(validateArgs("removeWorktree", ["tab-1", "/repo/wt"])).toMatchObject(invalid);
     expect(validateArgs("removeWorktree", ["tab-1", { path: "/repo/wt" }, false])).toMatchObject(invalid);
+    expect(validateArgs("openWorktree", ["tab-1", "/repo/wt", "terminal"])).toMatchObject({ ok: true });
+    expect(validateArgs("openWorktree", ["tab-1", "/repo/wt", "folder"])).toMatchObject({ ok: true });
+    expect(validateArgs("openWorktree", ["tab-1", "/repo/wt", "sh -c id"])).toMatchObject(invalid);
+    expect(validateArgs("openWorktree", ["tab-1", "/repo/wt"])).toMatchObject(invalid);
+    expect(validateArgs("openWorktree", ["tab-1", "wt", "folder"])).toMatchObject(invalid);
   });
 
   it("never lets openSession or a resume take a path", () => {

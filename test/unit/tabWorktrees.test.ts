@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toApiError } from "../../src/main/app/appError.js";
-import { listTabWorktrees, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/app/tabWorktrees.js";
+import { listTabWorktrees, openTabWorktree, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/app/tabWorktrees.js";
 
 let root: string;
 let repo: string;
@@ -59,5 +59,16 @@ describe("a tab's worktree actions", () => {
     const tab = { cwd: repo, liveSessionIds: new Set<string>() };
     expect((await apiError(() => tabWorktreeDiff(tab, root))).code).toBe("worktree_not_a_worktree");
     expect((await apiError(() => listTabWorktrees({ cwd: root, liveSessionIds: new Set() }))).code).toBe("worktree_not_a_repository");
+  });
+
+  it("opening a worktree with no file manager on PATH fails as worktree_open_failed naming what was tried; a path outside it is refused first", async () => {
+    const wt = path.join(root, "wt");
+    git(repo, "worktree", "add", "-q", "-b", "work", wt);
+    const tab = { cwd: repo, liveSessionIds: new Set<string>() };
+    const env = { PATH: path.join(root, "no-programs-here") };
+    const failed = await apiError(() => openTabWorktree(tab, wt, "folder", env));
+    expect(failed.code).toBe("worktree_open_failed");
+    expect(failed.message).toMatch(/xdg-open|open|explorer/);
+    expect((await apiError(() => openTabWorktree(tab, root, "terminal", env))).code).toBe("worktree_not_a_worktree");
   });
 });

@@ -18,6 +18,7 @@ import type {
   Unsubscribe,
 } from "../../shared/api.js";
 import type { EscalationReply } from "../../shared/escalation.js";
+import type { WorktreeOpenTarget } from "../../shared/worktrees.js";
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import { validateArgs } from "../ipc/validators.js";
 import { AppError, toApiError } from "./appError.js";
@@ -107,6 +108,8 @@ export class BatonService implements BatonApi {
         return m.mergeWorktree(a[0] as string, a[1] as string);
       case "removeWorktree":
         return m.removeWorktree(a[0] as string, a[1] as string, a[2] as boolean);
+      case "openWorktree":
+        return m.openWorktree(a[0] as string, a[1] as string, a[2] as WorktreeOpenTarget);
       default:
         // A method added to BatonMethodNames without a case here fails the typecheck.
         return unhandled(method);
@@ -144,6 +147,8 @@ export class BatonService implements BatonApi {
   mergeWorktree = (tabId: string, path: string) => this.call("mergeWorktree", [tabId, path]) as ReturnType<BatonApi["mergeWorktree"]>;
   removeWorktree = (tabId: string, path: string, rescue: boolean) =>
     this.call("removeWorktree", [tabId, path, rescue]) as ReturnType<BatonApi["removeWorktree"]>;
+  openWorktree = (tabId: string, path: string, where: WorktreeOpenTarget) =>
+    this.call("openWorktree", [tabId, path, where]) as ReturnType<BatonApi["openWorktree"]>;
 
   private historyFolder(): NonNullable<BatonServiceOptions["historyFolder"]> {
     if (this.options.historyFolder === undefined) throw new AppError("unavailable", "This Baton's history folder is fixed by whoever started it");

@@ -25,8 +25,8 @@ import { LogBus } from "./logBus.js";
 import { PermissionBroker } from "./permissionBroker.js";
 import { decisionFor } from "./permissionAnswers.js";
 import { tabTitle } from "./tabTitle.js";
-import { listTabWorktrees, mergeTabWorktree, removeTabWorktree, tabWorktreeDiff, type TabRepository } from "./tabWorktrees.js";
-import type { WorktreeListing, WorktreeMerge, WorktreeRemoval } from "../../shared/worktrees.js";
+import { listTabWorktrees, mergeTabWorktree, openTabWorktree, removeTabWorktree, tabWorktreeDiff, type TabRepository } from "./tabWorktrees.js";
+import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "../../shared/worktrees.js";
 import type { PolicyService } from "../policy/policyService.js";
 import { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "../orchestration/sessionEscalations.js";
@@ -333,6 +333,11 @@ export class SessionManager {
 
   removeWorktree(tabId: string, path: string, rescue: boolean): Promise<WorktreeRemoval> {
     return removeTabWorktree(this.repositoryOf(tabId), path, rescue);
+  }
+
+  /** The program is found on, and started with, the environment Baton gives the CLI. */
+  openWorktree(tabId: string, path: string, where: WorktreeOpenTarget): Promise<WorktreeOpened> {
+    return openTabWorktree(this.repositoryOf(tabId), path, where, this.options.env ?? process.env);
   }
 
   subscribeTranscript(tabId: string, listener: DeltaListener): () => void {

@@ -2,8 +2,8 @@
 // live sessions counted as running. The worktrees module checks every path before it acts; this
 // file only picks the repository and turns its typed refusals into the API's error codes.
 
-import type { WorktreeListing, WorktreeMerge, WorktreeRemoval } from "../../shared/worktrees.js";
-import { diffWorktree, listWorktrees, mergeWorktree, removeWorktree, WorktreeActionError } from "../worktrees/index.js";
+import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "../../shared/worktrees.js";
+import { diffWorktree, listWorktrees, mergeWorktree, openWorktree, removeWorktree, WorktreeActionError } from "../worktrees/index.js";
 import { AppError } from "./appError.js";
 
 export interface TabRepository {
@@ -46,4 +46,9 @@ export function mergeTabWorktree(repo: TabRepository, path: string): Promise<Wor
 
 export function removeTabWorktree(repo: TabRepository, path: string, rescue: boolean): Promise<WorktreeRemoval> {
   return mapped(() => removeWorktree(repo.cwd, path, { rescue }));
+}
+
+export async function openTabWorktree(repo: TabRepository, path: string, where: WorktreeOpenTarget, env: NodeJS.ProcessEnv): Promise<WorktreeOpened> {
+  const opened = await mapped(() => openWorktree(repo.cwd, path, where, { env }));
+  return { program: opened.command };
 }

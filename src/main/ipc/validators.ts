@@ -102,6 +102,7 @@ const Specs: { readonly [M in BatonMethodName]: Spec } = {
   worktreeDiff: { required: [Id, AbsolutePath] },
   mergeWorktree: { required: [Id, AbsolutePath] },
   removeWorktree: { required: [Id, AbsolutePath, bool] },
+  openWorktree: { required: [Id, AbsolutePath, oneOf(["folder", "terminal"])] },
 };
 
 const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
@@ -131,6 +132,7 @@ const ArgNames: { readonly [M in BatonMethodName]: readonly string[] } = {
   worktreeDiff: ["tabId", "path"],
   mergeWorktree: ["tabId", "path"],
   removeWorktree: ["tabId", "path", "rescue"],
+  openWorktree: ["tabId", "path", "where"],
 };
 
 export function isMethodName(name: unknown): name is BatonMethodName {

@@ -43,6 +43,7 @@ export function createElectronApi(bridge: unknown): BatonApi {
     worktreeDiff: (tabId, path) => api.worktreeDiff(tabId, path),
     mergeWorktree: (tabId, path) => api.mergeWorktree(tabId, path),
     removeWorktree: (tabId, path, rescue) => api.removeWorktree(tabId, path, rescue),
+    openWorktree: (tabId, path, where) => api.openWorktree(tabId, path, where),
     onTranscriptDelta: (tabId, listener) => api.onTranscriptDelta(tabId, listener),
     onTabsChanged: (listener) => api.onTabsChanged(listener),
     onLog: (listener) => api.onLog(listener),

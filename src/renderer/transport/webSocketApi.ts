@@ -178,6 +178,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     worktreeDiff: (tabId, path) => call("worktreeDiff", [tabId, path]),
     mergeWorktree: (tabId, path) => call("mergeWorktree", [tabId, path]),
     removeWorktree: (tabId, path, rescue) => call("removeWorktree", [tabId, path, rescue]),
+    openWorktree: (tabId, path, where) => call("openWorktree", [tabId, path, where]),
     onTranscriptDelta: (tabId, listener) => subscribe({ topic: "transcript", tabId }, (d) => listener(d as TranscriptDelta)),
     onTabsChanged: (listener) => subscribe({ topic: "tabs" }, (d) => listener(d as readonly TabInfo[])),
     onLog: (listener) => subscribe({ topic: "log" }, (d) => listener(d as LogEntry)),
