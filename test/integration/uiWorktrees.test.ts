@@ -2,11 +2,15 @@
 // repository with a clean worktree and a dirty one (made by `git worktree add`). The tab lists
 // both, shows the dirty one's files, refuses its removal with a dialog naming them, rescues it to
 // a `baton/rescue/…` branch that holds the change, and removes the clean one after a confirmation.
+// Then agents that the real CLI ran in worktrees of their own: each card's worktree badge brings
+// the tab forward with that agent's worktree picked out (or says none is left), the row's agent
+// link selects the card, and the worktree opens in a terminal and the file manager (programs on
+// PATH that write down how they were started, since no desktop runs here).
 import { execFileSync } from "node:child_process";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { text } from "../support/scenarios/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
@@ -105,4 +109,93 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(clean);
     expect(app.pageErrors).toEqual([]);
   }, 180_000);
+
+  it("an agent's worktree made by the real CLI: the card's badge shows it, its row links back to the card, and it opens in a terminal and the file manager", async () => {
+    let repo = "";
+    let launches = "";
+    const isolated = { isolation: "worktree", run_in_background: false };
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: [agentCall("Write in a worktree", "[[WRITER]] write the notes", isolated)] },
+          { blocks: [agentCall("Look in a worktree", "[[IDLE]] look around", isolated)] },
+          { blocks: [text("Both agents are done.")] },
+        ],
+        WRITER: [{ blocks: [bashCall("echo agent work > notes.txt", "Write the notes")] }, { blocks: [text("Wrote notes.txt.")] }],
+        IDLE: [{ blocks: [text("Nothing to change.")] }],
+      },
+      {
+        cwdName: "agent-worktrees-ui",
+        viewport: { width: 1440, height: 900 },
+        prepare: async (env) => {
+          repo = env.cwd;
+          git(repo, "init", "-q");
+          await fsp.writeFile(path.join(repo, "README.md"), "first line\n");
+          git(repo, "add", "README.md");
+          git(repo, "commit", "-q", "-m", "Initial commit");
+          // A file manager and a terminal that write down their folder and arguments.
+          const bin = path.join(env.home, "desktop-bin");
+          launches = path.join(env.home, "launches.txt");
+          await fsp.mkdir(bin);
+          for (const name of ["xdg-open", "x-terminal-emulator"]) {
+            await fsp.writeFile(path.join(bin, name), `#!/bin/sh\necho "${name} cwd=$(pwd) args=$*" >> '${launches}'\n`, { mode: 0o755 });
+          }
+          env.env["PATH"] = `${bin}:${env.env["PATH"] ?? ""}`;
+          delete env.env["TERMINAL"];
+        },
+      },
+    );
+    const { baton, page } = app;
+    await baton.newSession();
+    await baton.send("Do the work in worktrees");
+    const writer = baton.subagentCard("general-purpose", "Write in a worktree");
+    const idle = baton.subagentCard("general-purpose", "Look in a worktree");
+    await pw(writer).toBeVisible({ timeout: 60_000 });
+    const ask = baton.permissionOn(writer);
+    await pw(ask).toBeVisible({ timeout: 60_000 });
+    await ask.getByRole("button", { name: "Allow once", exact: true }).click();
+    await pw(baton.conversation).toContainText("Both agents are done.", { timeout: 60_000 });
+    await pw(writer).toHaveAttribute("data-status", "completed");
+    const agentId = (await writer.getAttribute("data-task-id")) ?? "";
+    const where = path.join(repo, ".claude", "worktrees", `agent-${agentId}`);
+    expect(git(repo, "worktree", "list", "--porcelain")).toContain(where);
+
+    // The writer's badge: the Worktrees tab comes forward with its worktree picked out.
+    await writer.getByRole("button", { name: "Show the worktree of Write in a worktree" }).click();
+    const bottomTabs = page.getByRole("tablist", { name: "Bottom panels" });
+    await pw(bottomTabs.getByRole("tab", { name: "Worktrees" })).toHaveAttribute("aria-selected", "true");
+    const view = page.getByRole("region", { name: "Worktrees" });
+    const row = view.locator(`li[data-path="${where}"]`);
+    await pw(row).toHaveAttribute("aria-current", "true", { timeout: 20_000 });
+    await pw(row).toContainText(`worktree-agent-${agentId}`);
+    await pw(row).toContainText("1 untracked");
+    await pw(view.locator("li[aria-current]")).toHaveCount(1);
+
+    // The row names the agent that made it; the link selects its card.
+    await pw(writer).toHaveAttribute("data-selected", "false");
+    await row.getByRole("button", { name: "general-purpose Write in a worktree" }).click();
+    await pw(writer).toHaveAttribute("data-selected", "true");
+
+    // The idle agent's worktree was removed by the CLI (it changed nothing): the tab says so.
+    await bottomTabs.getByRole("tab", { name: "Console" }).click();
+    await idle.getByRole("button", { name: "Show the worktree of Look in a worktree" }).click();
+    await pw(view.getByRole("status")).toContainText("No worktree of general-purpose Look in a worktree is left here", { timeout: 20_000 });
+    await pw(view.locator("li[aria-current]")).toHaveCount(0);
+
+    // Open it in a terminal, then in the file manager: each starts in the worktree, never through a shell line.
+    await row.getByRole("button", { name: "Open terminal" }).click();
+    await pw(row.getByRole("status")).toContainText("Opened with");
+    await row.getByRole("button", { name: "Open folder" }).click();
+    const lines = await vi.waitFor(
+      async () => {
+        const text = await fsp.readFile(launches, "utf8");
+        if (text.trim().split("\n").length < 2) throw new Error(`only one program has run: ${text}`);
+        return text;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(lines).toContain(`x-terminal-emulator cwd=${where} args=`);
+    expect(lines).toContain(`xdg-open cwd=${where} args=${where}`);
+    expect(app.pageErrors).toEqual([]);
+  }, 240_000);
 });

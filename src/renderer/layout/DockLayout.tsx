@@ -9,6 +9,7 @@ import { Inspector } from "../panels/Inspector.js";
 import { ProjectPanel } from "../panels/ProjectPanel.js";
 import { RulesView } from "../panels/RulesView.js";
 import { Toolbar } from "../panels/Toolbar.js";
+import { useApp } from "../store/appStore.js";
 import { loadLayout, saveLayout, type Layout } from "../store/persist.js";
 import { TranscriptPanel } from "../transcript/TranscriptPanel.js";
 import { WorktreesView } from "../worktrees/WorktreesView.js";
@@ -22,6 +23,11 @@ export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
   useEffect(() => saveLayout(layout), [layout]);
   const update = (patch: Partial<Layout>): void => setLayout((l) => ({ ...l, ...patch }));
+  // An agent card's worktree badge brings the Worktrees tab forward.
+  const worktreeSeq = useApp((s) => s.worktreeRequest?.seq);
+  useEffect(() => {
+    if (worktreeSeq !== undefined) setLayout((l) => ({ ...l, bottomTab: "Worktrees" }));
+  }, [worktreeSeq]);
   return (
     <div className="dock" style={{ gridTemplateColumns: `${layout.left}px 4px 1fr 4px ${layout.right}px`, gridTemplateRows: `auto 1fr 4px ${layout.bottom}px` }}>
       <Toolbar />

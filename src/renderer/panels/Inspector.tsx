@@ -5,7 +5,7 @@ import { Markdown } from "../markdown/Markdown.js";
 import { useApp } from "../store/appStore.js";
 import { useStepBlock } from "../store/fullSteps.js";
 import { clockTime, escalationHistory, waitingOn, waitingText } from "../transcript/escalationText.js";
-import { PhaseBadge } from "../transcript/SubagentCard.js";
+import { PhaseBadge, WorktreeBadge } from "../transcript/SubagentCard.js";
 import { ToolBody } from "../transcript/toolBodies.js";
 import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -72,6 +72,12 @@ function SubagentDetails({ tabId, block, record }: { tabId: string; block: Block
         {record.runId !== undefined ? <Row name="Run">{record.runId}</Row> : null}
         {record.toolsUsed !== undefined ? <Row name="Tools used"><VisibleText text={record.toolsUsed.join(", ") || "none"} /></Row> : null}
         {record.error !== undefined ? <Row name="Error"><VisibleText text={record.error} /></Row> : null}
+        {record.worktree !== undefined ? (
+          <Row name="Worktree">
+            {record.worktree.path !== undefined ? <VisibleText text={record.worktree.path} /> : "its own (none kept, or not named yet)"}
+            {record.worktree.branch !== undefined ? <> on <VisibleText text={record.worktree.branch} /></> : null} <WorktreeBadge tabId={tabId} record={record} />
+          </Row>
+        ) : null}
       </dl>
       <h4>Prompt</h4>
       <pre className="out"><VisibleText text={record.prompt} /></pre>

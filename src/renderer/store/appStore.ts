@@ -36,6 +36,18 @@ export interface AppState {
   readonly interrupting: Readonly<Record<string, true>>;
   /** Orchestration mode, presets and rules; undefined until known (or for a Baton without a policy). */
   readonly policy: PolicyInfo | undefined;
+  /** Bumped to show an agent's worktree in the Worktrees tab (an agent card's badge asks). */
+  readonly worktreeRequest: WorktreeRequest | undefined;
+}
+
+/** The worktree to show: the one an agent ran in (by its agent id, or the path its result named). */
+export interface WorktreeRequest {
+  readonly tabId: string;
+  readonly agentId: string;
+  readonly path?: string;
+  /** The agent's label, for saying that its worktree is gone. */
+  readonly agentLabel: string;
+  readonly seq: number;
 }
 
 export interface InterruptConfirm {
@@ -59,6 +71,7 @@ export const useApp = create<AppState>()(() => ({
   interruptConfirm: undefined,
   interrupting: {},
   policy: undefined,
+  worktreeRequest: undefined,
 }));
 
 export function emptyTab(info: TabInfo): TabState {
@@ -105,6 +118,10 @@ export function select(tabId: string, blockId: string, scroll: boolean): void {
     selection: { tabId, blockId },
     ...(scroll ? { scrollRequest: { blockId, seq: (s.scrollRequest?.seq ?? 0) + 1 } } : {}),
   }));
+}
+
+export function showWorktree(request: Omit<WorktreeRequest, "seq">): void {
+  useApp.setState((s) => ({ worktreeRequest: { ...request, seq: (s.worktreeRequest?.seq ?? 0) + 1 } }));
 }
 
 export function addLog(entry: LogEntry): void {

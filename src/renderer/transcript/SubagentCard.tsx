@@ -6,7 +6,7 @@ import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord, typ
 import type { SubagentPhase } from "../../shared/escalation.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
-import { addLog, insertNested, select, setExpanded, useApp } from "../store/appStore.js";
+import { addLog, insertNested, select, setExpanded, showWorktree, useApp } from "../store/appStore.js";
 import { showAllSteps, useShowingAllSteps, useStepIds } from "../store/fullSteps.js";
 import { useChildren, useExpanded, usePendingForAgent } from "../store/selectors.js";
 import { elapsedMs, formatDuration, formatTokens, subagentIcon } from "../util/format.js";
@@ -71,6 +71,7 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
         </button>
         {record.phase !== undefined ? <PhaseBadge phase={record.phase} /> : null}
         {record.background ? <span className="chip">background</span> : null}
+        {record.worktree !== undefined ? <WorktreeBadge tabId={tabId} record={record} /> : null}
         <span className="elapsed">
           <span>{formatDuration(elapsed)}</span>
         </span>
@@ -91,6 +92,25 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
     </article>
   );
 });
+
+/** The agent ran in a git worktree of its own: the badge shows it in the Worktrees tab. */
+export function WorktreeBadge({ tabId, record }: { tabId: string; record: SubagentRecord }) {
+  const where = record.worktree?.path;
+  const title = where !== undefined ? `Worktree ${where}${record.worktree?.branch !== undefined ? ` (${record.worktree.branch})` : ""}: show it in the Worktrees tab` : "Ran in a worktree of its own: show it in the Worktrees tab";
+  return (
+    <button
+      className="chip worktree"
+      title={title}
+      aria-label={`Show the worktree of ${record.description}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        showWorktree({ tabId, agentId: record.taskId, agentLabel: `${record.subagentType} ${record.description}`, ...(where !== undefined ? { path: where } : {}) });
+      }}
+    >
+      ⎇ worktree
+    </button>
+  );
+}
 
 /** A Deliberate subagent's phase (clarifying → review → executing → completed). */
 export function PhaseBadge({ phase }: { phase: SubagentPhase }) {

@@ -1,8 +1,8 @@
 // One worktree in the Worktrees tab: what it is (branch, HEAD, ahead/behind, dirt, lock, why it
 // is orphaned, the agent that made it) and its actions. Text from git and the history is drawn
 // through VisibleText.
-import { useState } from "react";
-import type { WorktreeAgent, WorktreeInfo, WorktreeMerge } from "../../shared/worktrees.js";
+import { useEffect, useRef, useState } from "react";
+import type { WorktreeAgent, WorktreeInfo, WorktreeMerge, WorktreeOpenTarget } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { select, useApp } from "../store/appStore.js";
 import { formatDuration } from "../util/format.js";
@@ -14,13 +14,19 @@ const RescuableCodes = new Set(["worktree_dirty", "worktree_unmerged"]);
 interface RowProps {
   readonly tabId: string;
   readonly worktree: WorktreeInfo;
+  /** Set while an agent card asked for this worktree; a new value scrolls it into view again. */
+  readonly focusSeq?: number | undefined;
   readonly onChanged: () => Promise<void>;
   readonly onRefused: (worktree: WorktreeInfo, message: string) => void;
 }
 
 type Output = { readonly kind: "diff"; readonly text: string } | { readonly kind: "note"; readonly text: string; readonly error?: boolean };
 
-export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowProps) {
+export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused }: RowProps) {
+  const row = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (focusSeq !== undefined) row.current?.scrollIntoView({ block: "nearest" });
+  }, [focusSeq]);
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [output, setOutput] = useState<Output>();
@@ -28,6 +34,10 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
   const diff = async (): Promise<void> => {
     const r = await api().worktreeDiff(tabId, w.path);
     setOutput(r.ok ? { kind: "diff", text: r.value === "" ? "(no changes)" : r.value } : { kind: "note", text: r.error.message, error: true });
+  };
+  const openIn = async (where: WorktreeOpenTarget): Promise<void> => {
+    const r = await api().openWorktree(tabId, w.path, where);
+    setOutput(r.ok ? { kind: "note", text: `Opened with ${r.value.program}` } : { kind: "note", text: r.error.message, error: true });
   };
   const merge = async (): Promise<void> => {
     const r = await api().mergeWorktree(tabId, w.path);
@@ -48,7 +58,7 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
     } else setOutput({ kind: "note", text: r.error.message, error: true });
   };
   return (
-    <li className="wt-row" aria-label={`Worktree ${w.path}`} data-path={w.path}>
+    <li ref={row} className={`wt-row ${focusSeq !== undefined ? "wt-focused" : ""}`} aria-label={`Worktree ${w.path}`} aria-current={focusSeq !== undefined ? "true" : undefined} data-path={w.path}>
       <div className="wt-line">
         <span className="wt-path">
           <VisibleText text={w.path} />
@@ -92,17 +102,28 @@ export function WorktreeRow({ tabId, worktree: w, onChanged, onRefused }: RowPro
           <VisibleText text={w.problem} />
         </div>
       ) : null}
-      {!w.isMain && w.orphaned !== "unregistered" ? (
+      {w.orphaned !== "unregistered" ? (
         <div className="wt-actions">
-          <button onClick={() => void diff()}>Diff</button>
-          <button onClick={() => void merge()}>Merge</button>
-          {confirming ? (
-            <span className="wt-confirm" role="alertdialog" aria-label="Confirm remove">
-              Remove this worktree? <button onClick={() => void remove()}>Confirm remove</button>
-              <button onClick={() => setConfirming(false)}>Cancel</button>
-            </span>
-          ) : (
-            <button onClick={() => setConfirming(true)}>Remove</button>
+          {/* git keeps a worktree whose folder is gone: nothing to open, but it can still be removed. */}
+          {w.prunable ? null : (
+            <>
+              <button onClick={() => void openIn("folder")}>Open folder</button>
+              <button onClick={() => void openIn("terminal")}>Open terminal</button>
+            </>
+          )}
+          {w.isMain ? null : (
+            <>
+              <button onClick={() => void diff()}>Diff</button>
+              <button onClick={() => void merge()}>Merge</button>
+              {confirming ? (
+                <span className="wt-confirm" role="alertdialog" aria-label="Confirm remove">
+                  Remove this worktree? <button onClick={() => void remove()}>Confirm remove</button>
+                  <button onClick={() => setConfirming(false)}>Cancel</button>
+                </span>
+              ) : (
+                <button onClick={() => setConfirming(true)}>Remove</button>
+              )}
+            </>
           )}
         </div>
       ) : null}

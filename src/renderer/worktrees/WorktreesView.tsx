@@ -1,11 +1,13 @@
 // The Worktrees tab (issue 25): every worktree of the active tab's repository, with what git and
 // the history say of it, and its actions. A removal the main side refuses (uncommitted files,
-// commits no other branch holds) opens the rescue dialog; nothing here removes work unasked.
+// commits no other branch holds) opens the rescue dialog; nothing here removes work unasked. An
+// agent card's worktree badge lands here with that agent's worktree picked out.
 import { useCallback, useEffect, useState } from "react";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { agentWorktree } from "./agentWorktree.js";
 import { RescueDialog, type Refusal } from "./RescueDialog.js";
 import { WorktreeRow } from "./WorktreeRow.js";
 
@@ -26,7 +28,10 @@ function Worktrees({ tabId }: { tabId: string }) {
       setProblem(undefined);
     } else setProblem(result.error.message);
   }, [tabId]);
-  useEffect(() => void refresh(), [refresh]);
+  const request = useApp((s) => (s.worktreeRequest?.tabId === tabId ? s.worktreeRequest : undefined));
+  // Read afresh for each request: the agent may have made its worktree since the last reading.
+  useEffect(() => void refresh(), [refresh, request?.seq]);
+  const wanted = request !== undefined && listing !== undefined ? agentWorktree(listing.worktrees, request.agentId, request.path) : undefined;
   const onRefused = useCallback((worktree: WorktreeInfo, message: string) => setRefusal({ worktree, message }), []);
   return (
     <div className="worktrees-view" aria-label="Worktrees" data-loaded={listing !== undefined}>
@@ -44,8 +49,21 @@ function Worktrees({ tabId }: { tabId: string }) {
         </p>
       ) : null}
       {listing === undefined && problem === undefined ? <div className="empty">Reading worktrees…</div> : null}
+      {request !== undefined && listing !== undefined && wanted === undefined ? (
+        <p className="wt-note" role="status">
+          No worktree of <VisibleText text={request.agentLabel} /> is left here: the CLI removes an agent's worktree when the agent changed nothing
+          {request.path !== undefined ? (
+            <>
+              {" "}(it was <VisibleText text={request.path} />)
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
       <ul className="wt-list">
-        {listing?.worktrees.map((w) => <WorktreeRow key={w.path} tabId={tabId} worktree={w} onChanged={refresh} onRefused={onRefused} />)}
+        {listing?.worktrees.map((w) => (
+          <WorktreeRow key={w.path} tabId={tabId} worktree={w} focusSeq={w === wanted ? request?.seq : undefined} onChanged={refresh} onRefused={onRefused} />
+        ))}
       </ul>
       {refusal !== undefined ? <RescueDialog tabId={tabId} refusal={refusal} onChanged={refresh} onClose={() => setRefusal(undefined)} /> : null}
     </div>
