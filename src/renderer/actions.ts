@@ -1,6 +1,52 @@
 // User actions shared by the toolbar, the composer and keyboard shortcuts.
 import { api, report } from "./apiClient.js";
-import { setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./store/appStore.js";
+import type { TranscriptStore } from "../shared/delta/index.js";
+import { markRestored, select, setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./store/appStore.js";
+
+/** Opens a session from history in a tab and brings it forward; undefined when it cannot (reported). */
+export async function openFromHistory(sessionId: string): Promise<string | undefined> {
+  const tab = report("Open session", await api().openSession(sessionId));
+  if (tab === undefined) return undefined;
+  if (!tab.live) markRestored(tab.tabId);
+  setActiveTab(tab.tabId);
+  return tab.tabId;
+}
+
+/** Brings a session forward: the tab that has it open, else a new one from history. */
+export async function showSession(sessionId: string): Promise<string | undefined> {
+  const s = useApp.getState();
+  const open = s.tabOrder.find((id) => s.tabs[id]?.info.sessionId === sessionId);
+  if (open === undefined) return openFromHistory(sessionId);
+  setActiveTab(open);
+  return open;
+}
+
+/**
+ * Selects (and scrolls to) the block `find` picks in a tab once the tab's transcript holds it: a
+ * tab just opened from history receives its blocks after it appears. Gives up after `timeoutMs`.
+ */
+export function selectWhenShown(tabId: string, find: (store: TranscriptStore) => string | undefined, timeoutMs = 30_000): void {
+  const pick = (): string | undefined => {
+    const store = useApp.getState().tabs[tabId]?.transcript;
+    return store === undefined ? undefined : find(store);
+  };
+  const now = pick();
+  if (now !== undefined) {
+    select(tabId, now, true);
+    return;
+  }
+  const stop = (): void => {
+    unsubscribe();
+    clearTimeout(timer);
+  };
+  const unsubscribe = useApp.subscribe(() => {
+    const id = pick();
+    if (id === undefined) return;
+    stop();
+    select(tabId, id, true);
+  });
+  const timer = setTimeout(stop, timeoutMs);
+}
 
 /**
  * Interrupts the active session (the button, Esc). An interrupt also stops every live background

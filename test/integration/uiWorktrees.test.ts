@@ -4,7 +4,8 @@
 // a `baton/rescue/…` branch that holds the change, and removes the clean one after a confirmation.
 // Then agents that the real CLI ran in worktrees of their own: each card's worktree badge brings
 // the tab forward with that agent's worktree picked out (or says none is left), the row's agent
-// link selects the card, and the worktree opens in a terminal and the file manager (programs on
+// link selects the card (from another session's tab too, opening the agent's session from
+// history once its tab is closed), and the worktree opens in a terminal and the file manager (programs on
 // PATH that write down how they were started, since no desktop runs here).
 import { execFileSync } from "node:child_process";
 import fsp from "node:fs/promises";
@@ -196,6 +197,26 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     );
     expect(lines).toContain(`x-terminal-emulator cwd=${where} args=`);
     expect(lines).toContain(`xdg-open cwd=${where} args=${where}`);
+
+    // From another session's tab, the agent link brings the agent's own session forward, its card selected.
+    await idle.getByRole("button", { name: "Inspect Look in a worktree" }).click();
+    await pw(writer).toHaveAttribute("data-selected", "false");
+    await baton.newSession();
+    const sessionTabs = baton.transcript.getByRole("tab");
+    await pw(sessionTabs).toHaveCount(2);
+    const otherRow = view.locator(`li[data-path="${where}"]`);
+    await otherRow.getByRole("button", { name: "general-purpose Write in a worktree" }).click();
+    await pw(sessionTabs.first()).toHaveAttribute("aria-selected", "true");
+    await pw(writer).toHaveAttribute("data-selected", "true");
+
+    // With that session's tab closed, the link opens it from history.
+    await page.getByRole("button", { name: /^Close Do the work in worktrees/ }).click();
+    await pw(sessionTabs).toHaveCount(1);
+    await view.locator(`li[data-path="${where}"]`).getByRole("button", { name: "general-purpose Write in a worktree" }).click();
+    await pw(sessionTabs).toHaveCount(2);
+    await pw(sessionTabs.last()).toHaveAttribute("aria-selected", "true");
+    await pw(sessionTabs.last()).toContainText("(history)");
+    await pw(writer).toHaveAttribute("data-selected", "true", { timeout: 20_000 });
     expect(app.pageErrors).toEqual([]);
   }, 240_000);
 });

@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useState } from "react";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
-import { markRestored, setActiveTab, setSessions, useApp } from "../store/appStore.js";
+import { openFromHistory } from "../actions.js";
+import { setSessions, useApp } from "../store/appStore.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";
@@ -12,13 +13,6 @@ export function refreshSessions(): void {
     const list = report("List sessions", r);
     if (list !== undefined) setSessions(list);
   });
-}
-
-async function open(sessionId: string): Promise<void> {
-  const tab = report("Open session", await api().openSession(sessionId));
-  if (tab === undefined) return;
-  if (!tab.live) markRestored(tab.tabId);
-  setActiveTab(tab.tabId);
 }
 
 /** «match» → <mark>match</mark>, as React nodes (never HTML). */
@@ -78,7 +72,7 @@ export function ProjectPanel() {
           {hits.length === 0 ? <li className="dim">No matches.</li> : null}
           {hits.map((h, i) => (
             <li key={i}>
-              <button className="hit" onClick={() => void open(h.sessionId)}>
+              <button className="hit" onClick={() => void openFromHistory(h.sessionId)}>
                 <div className="hit-title">
                   <VisibleText text={h.sessionTitle} />
                   {h.subagentDescription !== undefined ? <span className="dim"> » <VisibleText text={h.subagentDescription} /></span> : null}
@@ -97,7 +91,7 @@ export function ProjectPanel() {
               <ul>
                 {list.map((s) => (
                   <li key={s.sessionId}>
-                    <button className="session-item" onClick={() => void open(s.sessionId)} aria-label={`Open session ${commandTitle(s.title)}`}>
+                    <button className="session-item" onClick={() => void openFromHistory(s.sessionId)} aria-label={`Open session ${commandTitle(s.title)}`}>
                       <span className="title"><VisibleText text={commandTitle(s.title)} /></span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}

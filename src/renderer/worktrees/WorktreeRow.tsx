@@ -4,7 +4,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { WorktreeAgent, WorktreeInfo, WorktreeMerge, WorktreeOpenTarget } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
+import { selectWhenShown, showSession } from "../actions.js";
 import { select, useApp } from "../store/appStore.js";
+import { agentCardId } from "./agentWorktree.js";
 import { formatDuration } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
 
@@ -143,25 +145,27 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
   );
 }
 
-/** The agent that made the worktree; a button that selects its card when this tab holds it. */
+/**
+ * The agent that made the worktree: a button that selects its card, in this tab or, for an agent
+ * of another session, in that session's tab (opened from history when no tab has it).
+ */
 function AgentLink({ tabId, agent }: { tabId: string; agent: WorktreeAgent }) {
   const blockId = useApp((s) => {
     const store = s.tabs[tabId]?.transcript;
-    if (store === undefined) return undefined;
-    for (const [id, block] of store.blocksById) if (block.call?.subagent?.taskId === agent.agentId) return id;
-    return agent.toolUseId !== undefined && store.blocksById.has(agent.toolUseId) ? agent.toolUseId : undefined;
+    return store === undefined ? undefined : agentCardId(store, agent);
   });
   const label = `${agent.agentType ?? "agent"} ${agent.description ?? agent.agentId}`;
+  const openCard = async (): Promise<void> => {
+    if (blockId !== undefined) return select(tabId, blockId, true);
+    const other = await showSession(agent.sessionId);
+    if (other !== undefined) selectWhenShown(other, (store) => agentCardId(store, agent));
+  };
   return (
     <div className="wt-agent wt-dim">
       made by{" "}
-      {blockId !== undefined ? (
-        <button className="link" onClick={() => select(tabId, blockId, true)}>
-          <VisibleText text={label} />
-        </button>
-      ) : (
+      <button className="link" onClick={() => void openCard()} title={blockId !== undefined ? "Select its card" : "Open its session and select its card"}>
         <VisibleText text={label} />
-      )}{" "}
+      </button>{" "}
       in session <code>{agent.sessionId.slice(0, 8)}</code> {agent.sessionLive ? "(running)" : "(ended)"}
     </div>
   );
