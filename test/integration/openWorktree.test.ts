@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openWorktree, WorktreeActionError } from "../../src/main/worktrees/index.js";
+import { openWorktree } from "../../src/main/worktrees/index.js";
+import { refusal } from "../support/worktreeErrors.js";
 
 let root: string;
 let repo: string;
@@ -48,15 +49,6 @@ async function recorded(): Promise<string[]> {
     if (text.endsWith("end\n")) return text.split("\n").slice(0, -2);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function refusal(p: Promise<unknown>): Promise<WorktreeActionError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WorktreeActionError);
-  return error as WorktreeActionError;
 }
 
 function addWorktree(name: string): string {

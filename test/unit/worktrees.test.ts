@@ -7,9 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listWorktrees, mergeWorktree, removeWorktree, WorktreeActionError } from "../../src/main/worktrees/index.js";
+import { listWorktrees, mergeWorktree, removeWorktree } from "../../src/main/worktrees/index.js";
 import { diffWorktree } from "../../src/main/worktrees/diff.js";
 import type { WorktreeInfo } from "../../src/shared/worktrees.js";
+import { refusal } from "../support/worktreeErrors.js";
 
 let root: string;
 let repo: string;
@@ -40,15 +41,6 @@ async function entry(where: string, options?: Parameters<typeof listWorktrees>[1
   const found = listing.worktrees.find((w) => w.path === where);
   if (found === undefined) throw new Error(`${where} not listed: ${listing.worktrees.map((w) => w.path).join(", ")}`);
   return found;
-}
-
-async function refusal(p: Promise<unknown>): Promise<WorktreeActionError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WorktreeActionError);
-  return error as WorktreeActionError;
 }
 
 /** This process's start time as the CLI writes it in its locks (field 22 of /proc/<pid>/stat). */
