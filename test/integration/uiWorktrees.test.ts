@@ -74,8 +74,13 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
 
     // The diff against its base holds both changes.
     await dirtyRow.getByRole("button", { name: "Diff" }).click();
-    await pw(dirtyRow.getByLabel("Diff")).toContainText("+work nobody committed");
-    await pw(dirtyRow.getByLabel("Diff")).toContainText("+changed in the worktree");
+    // It is drawn as the Edit cards draw theirs: per file, its hunks with added and removed lines.
+    const diff = dirtyRow.getByLabel("Worktree diff");
+    await pw(diff.locator(".wt-diff-file")).toHaveCount(2);
+    await pw(diff.locator(".wt-diff-file", { hasText: "notes.txt" })).toContainText("added");
+    await pw(diff.locator(".dl.add", { hasText: "work nobody committed" })).toHaveCount(1);
+    await pw(diff.locator(".dl.add", { hasText: "changed in the worktree" })).toHaveCount(1);
+    await pw(diff.locator(".dl.ctx", { hasText: "first line" })).toHaveCount(1);
 
     // Its removal is refused: the dialog names the uncommitted files.
     await dirtyRow.getByRole("button", { name: "Remove", exact: true }).click();

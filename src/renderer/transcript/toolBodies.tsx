@@ -3,6 +3,7 @@
 import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { ToolCallRecord } from "../../shared/transcript.js";
+import type { DiffHunk as Hunk } from "../../shared/unifiedDiff.js";
 import { Markdown, openExternal } from "../markdown/Markdown.js";
 import { field, mcpName, str } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -16,12 +17,6 @@ function Output({ call }: { call: ToolCallRecord }) {
 
 function Json_({ value, label }: { value: Json | undefined; label: string }) {
   return <pre className="json" aria-label={label}><VisibleText text={JSON.stringify(value, null, 2) ?? ""} /></pre>;
-}
-
-interface Hunk {
-  readonly oldStart: number;
-  readonly newStart: number;
-  readonly lines: readonly string[];
 }
 
 function hunksOf(structured: Json | undefined): Hunk[] | undefined {

@@ -7,6 +7,7 @@ import { api } from "../apiClient.js";
 import { selectWhenShown, showSession } from "../actions.js";
 import { select, useApp } from "../store/appStore.js";
 import { agentCardId } from "./agentWorktree.js";
+import { WorktreeDiff } from "./WorktreeDiff.js";
 import { formatDuration } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
 
@@ -35,7 +36,7 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
   const files = w.dirt?.files ?? [];
   const diff = async (): Promise<void> => {
     const r = await api().worktreeDiff(tabId, w.path);
-    setOutput(r.ok ? { kind: "diff", text: r.value === "" ? "(no changes)" : r.value } : { kind: "note", text: r.error.message, error: true });
+    setOutput(r.ok ? { kind: "diff", text: r.value } : { kind: "note", text: r.error.message, error: true });
   };
   const openIn = async (where: WorktreeOpenTarget): Promise<void> => {
     const r = await api().openWorktree(tabId, w.path, where);
@@ -129,13 +130,7 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
           )}
         </div>
       ) : null}
-      {output?.kind === "diff" ? (
-        <div className="diff" aria-label="Diff">
-          <pre className="out">
-            <VisibleText text={output.text} />
-          </pre>
-        </div>
-      ) : null}
+      {output?.kind === "diff" ? <WorktreeDiff text={output.text} /> : null}
       {output?.kind === "note" ? (
         <p className={output.error === true ? "wt-problem" : "wt-note"} role="status">
           <VisibleText text={output.text} />

@@ -1,0 +1,42 @@
+// A worktree's diff against its base in the view the Edit cards use: per file, its path and what
+// happened to it, then its hunks. A large diff shows its first lines and says how many are left.
+import { parseUnifiedDiff, type DiffHunk, type FileDiff } from "../../shared/unifiedDiff.js";
+import { Diff } from "../transcript/toolBodies.js";
+import { VisibleText } from "../util/VisibleText.js";
+
+/** Lines drawn at most: a worktree can hold a generated file of a million lines. */
+export const MaxDiffLines = 4000;
+
+export function WorktreeDiff({ text }: { text: string }) {
+  const files = parseUnifiedDiff(text);
+  if (files.length === 0) return <div className="wt-note">(no changes)</div>;
+  let budget = MaxDiffLines;
+  let hidden = 0;
+  const shown = files.map((f) => {
+    const hunks: DiffHunk[] = [];
+    for (const h of f.hunks) {
+      const lines = h.lines.slice(0, Math.max(0, budget));
+      budget -= lines.length;
+      hidden += h.lines.length - lines.length;
+      if (lines.length > 0) hunks.push({ ...h, lines });
+    }
+    return { file: f, hunks };
+  });
+  return (
+    <div className="wt-diff" aria-label="Worktree diff">
+      {shown.map(({ file, hunks }) => (
+        <div className="wt-diff-file" key={`${file.oldPath ?? ""}>${file.path}`}>
+          <div className="path">
+            <VisibleText text={file.oldPath !== undefined ? `${file.oldPath} → ${file.path}` : file.path} /> <span className="chip">{changeText(file)}</span>
+          </div>
+          {file.binary ? <div className="wt-dim">binary file differs</div> : hunks.length > 0 ? <Diff hunks={hunks} /> : null}
+        </div>
+      ))}
+      {hidden > 0 ? <div className="wt-dim">{hidden} more lines not shown (`baton worktrees diff` prints them all)</div> : null}
+    </div>
+  );
+}
+
+function changeText(f: FileDiff): string {
+  return f.change === "modified" ? "changed" : f.change;
+}
