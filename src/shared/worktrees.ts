@@ -9,6 +9,15 @@ export interface WorktreeHead {
   readonly time: number;
 }
 
+/** One commit, as a person recognises it. */
+export interface WorktreeCommit {
+  readonly shortSha: string;
+  readonly subject: string;
+}
+
+/** The most unmerged commits a listing or a refusal names (newest first); the count says the rest. */
+export const MaxNamedCommits = 20;
+
 export interface WorktreeChange {
   /** Two-letter `git status --porcelain` code, e.g. "M ", " M", "??", "R ". */
   readonly code: string;
@@ -54,6 +63,8 @@ export interface WorktreeInfo {
   readonly behind?: number;
   /** Commits on HEAD that neither its base nor its upstream holds: removal without rescue refuses them. */
   readonly unmerged?: number;
+  /** Those commits, newest first, at most MaxNamedCommits. */
+  readonly unmergedCommits?: readonly WorktreeCommit[];
   readonly dirt?: WorktreeDirt;
   readonly locked: boolean;
   readonly lockReason?: string;

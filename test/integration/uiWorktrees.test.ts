@@ -49,6 +49,9 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
           git(repo, "commit", "-q", "-m", "Initial commit");
           git(repo, "worktree", "add", "-q", "-b", "clean-work", clean);
           git(repo, "worktree", "add", "-q", "-b", "dirty-work", dirty);
+          await fsp.writeFile(path.join(dirty, "plan.md"), "the plan\n");
+          git(dirty, "add", "plan.md");
+          git(dirty, "commit", "-q", "-m", "Plan only this worktree has");
           await fsp.writeFile(path.join(dirty, "README.md"), "first line\nchanged in the worktree\n");
           await fsp.writeFile(path.join(dirty, "notes.txt"), "work nobody committed\n");
         },
@@ -76,7 +79,8 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await dirtyRow.getByRole("button", { name: "Diff" }).click();
     // It is drawn as the Edit cards draw theirs: per file, its hunks with added and removed lines.
     const diff = dirtyRow.getByLabel("Worktree diff");
-    await pw(diff.locator(".wt-diff-file")).toHaveCount(2);
+    await pw(diff.locator(".wt-diff-file")).toHaveCount(3);
+    await pw(diff.locator(".dl.add", { hasText: "the plan" })).toHaveCount(1);
     await pw(diff.locator(".wt-diff-file", { hasText: "notes.txt" })).toContainText("added");
     await pw(diff.locator(".dl.add", { hasText: "work nobody committed" })).toHaveCount(1);
     await pw(diff.locator(".dl.add", { hasText: "changed in the worktree" })).toHaveCount(1);
@@ -89,7 +93,17 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await pw(dialog).toBeVisible({ timeout: 20_000 });
     await pw(dialog.getByRole("list", { name: "Uncommitted files" })).toContainText("notes.txt");
     await pw(dialog.getByRole("list", { name: "Uncommitted files" })).toContainText("README.md");
+    // And the commit no other branch holds.
+    await pw(dialog.getByRole("list", { name: "Unpushed commits" })).toContainText("Plan only this worktree has");
     expect(git(repo, "worktree", "list", "--porcelain")).toContain(dirty);
+    // Esc backs out (focus starts on Cancel) and removes nothing; asking again brings it back.
+    await pw(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await pw(dialog).toHaveCount(0);
+    expect(git(repo, "worktree", "list", "--porcelain")).toContain(dirty);
+    await dirtyRow.getByRole("button", { name: "Remove", exact: true }).click();
+    await dirtyRow.getByRole("button", { name: "Confirm remove" }).click();
+    await pw(dialog).toBeVisible({ timeout: 20_000 });
 
     // Rescue and remove: the change is on a rescue branch, the worktree is gone.
     await dialog.getByRole("button", { name: "Rescue and remove" }).click();
@@ -99,6 +113,7 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     expect(git(repo, "branch", "--list", branch)).toContain(branch);
     expect(git(repo, "show", `${branch}:notes.txt`)).toBe("work nobody committed\n");
     expect(git(repo, "show", `${branch}:README.md`)).toContain("changed in the worktree");
+    expect(git(repo, "show", `${branch}:plan.md`)).toBe("the plan\n");
     expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(dirty);
     await dialog.getByRole("button", { name: "Close" }).click();
     await pw(dialog).toHaveCount(0);
@@ -209,6 +224,8 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await baton.newSession();
     const sessionTabs = baton.transcript.getByRole("tab");
     await pw(sessionTabs).toHaveCount(2);
+    // The new tab comes forward once its session has started; until then the first one shows.
+    await pw(sessionTabs.last()).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
     const otherRow = view.locator(`li[data-path="${where}"]`);
     await otherRow.getByRole("button", { name: "general-purpose Write in a worktree" }).click();
     await pw(sessionTabs.first()).toHaveAttribute("aria-selected", "true");

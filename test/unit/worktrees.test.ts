@@ -108,6 +108,7 @@ describe("listing", () => {
     git(repo, "checkout", "-q", "main");
     const w = await entry(fs.realpathSync(where));
     expect(w).toMatchObject({ base: "develop", ahead: 2, behind: 1, unmerged: 2 });
+    expect(w.unmergedCommits?.map((c) => c.subject)).toEqual(["Topic two", "Topic one"]);
     expect(w.head?.subject).toBe("Topic two");
   });
 
@@ -220,15 +221,24 @@ describe("removal", () => {
     expect(git(repo, "branch", "--list", "clean")).toContain("clean");
   });
 
-  it("refuses a clean worktree whose commits no other branch holds; a rescue keeps them on a branch", async () => {
+  it("refuses a worktree whose commits no other branch holds, naming them (and its files once it is dirty too); a rescue keeps both on a branch", async () => {
     const where = path.join(root, "detached");
     git(repo, "worktree", "add", "-q", "--detach", where, "main");
     commit(where, "only-here.txt", "x\n", "Only here");
     const head = git(where, "rev-parse", "HEAD").trim();
     const error = await refusal(removeWorktree(repo, where));
     expect(error.code).toBe("unmerged");
+    expect(error.message).toContain(`1 commit(s) no other branch holds: ${head.slice(0, 7)} Only here`);
+    // Uncommitted files as well: the refusal names both.
+    write(where, "draft.txt", "draft\n");
+    const both = await refusal(removeWorktree(repo, where));
+    expect(both.code).toBe("dirty");
+    expect(both.message).toMatch(/draft\.txt.*and 1 commit\(s\) no other branch holds: [0-9a-f]{7,} Only here/);
     const removal = await removeWorktree(repo, where, { rescue: true });
-    expect(removal.kind === "rescued-and-removed" && git(repo, "rev-parse", `refs/heads/${removal.rescueBranch}`).trim()).toBe(head);
+    if (removal.kind !== "rescued-and-removed") throw new Error(`expected a rescue, got ${removal.kind}`);
+    // The rescue commit holds the draft, on top of the commit only the worktree had.
+    expect(git(repo, "rev-parse", `refs/heads/${removal.rescueBranch}^`).trim()).toBe(head);
+    expect(git(repo, "show", `refs/heads/${removal.rescueBranch}:draft.txt`)).toBe("draft\n");
     expect(fs.existsSync(where)).toBe(false);
   });
 

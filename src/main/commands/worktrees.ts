@@ -19,7 +19,8 @@ Lists every worktree of the repository: git's own (git worktree list) and folder
 Code's .claude/worktrees/, with branch, HEAD (short hash, age, subject), base branch with commits
 ahead/behind, uncommitted changes (staged/unstaged/untracked, files listed below the table), lock,
 the session and agent that made it (from Claude Code's history) and, when orphaned, why (folder
-gone, lock holder gone, session ended, unregistered). Nothing is pruned.
+gone, lock holder gone, session ended, unregistered), and below the table each worktree's
+uncommitted files and the commits no other branch holds. Nothing is pruned.
 
   remove   Removes a clean worktree (git worktree remove). A worktree with uncommitted changes or
            with commits no other branch holds is refused (exit 1, files named) unless --rescue:
@@ -183,7 +184,14 @@ export function renderListing(listing: WorktreeListing, now: number): string {
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
   const dirty = listing.worktrees.filter((w) => (w.dirt?.files.length ?? 0) > 0);
   const files = dirty.map((w) => `\nUncommitted in ${cell(w.path)}:\n${w.dirt!.files.map((f) => `  ${cell(f.code)} ${cell(f.path)}\n`).join("")}`);
-  return `Repository ${cell(listing.repository)}\n${[line(Header), ...rows.map(line)].join("\n")}\n${files.join("")}`;
+  const commits = listing.worktrees
+    .filter((w) => (w.unmerged ?? 0) > 0)
+    .map((w) => {
+      const listed = w.unmergedCommits ?? [];
+      const more = (w.unmerged ?? 0) > listed.length ? `  … and ${(w.unmerged ?? 0) - listed.length} more\n` : "";
+      return `\nCommits no other branch holds in ${cell(w.path)}:\n${listed.map((c) => `  ${cell(c.shortSha)} ${cell(c.subject)}\n`).join("")}${more}`;
+    });
+  return `Repository ${cell(listing.repository)}\n${[line(Header), ...rows.map(line)].join("\n")}\n${files.join("")}${commits.join("")}`;
 }
 
 /** One table cell: neutralised before the widths are measured, and on one line. */

@@ -1,5 +1,5 @@
 // What git says about one worktree: HEAD, base, ahead/behind, commits no other ref holds, dirt.
-import type { WorktreeDirt, WorktreeHead } from "../../shared/worktrees.js";
+import { MaxNamedCommits, type WorktreeCommit, type WorktreeDirt, type WorktreeHead } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { parseStatus } from "./porcelain.js";
 import type { RegisteredWorktree, Repository } from "./repository.js";
@@ -44,9 +44,31 @@ export async function aheadBehind(cwd: string, base: string, sha: string): Promi
 
 /** Commits on `sha` that no branch (but the worktree's own), tag or remote-tracking ref holds. */
 export async function unmergedCount(cwd: string, sha: string, ownRef: string | undefined): Promise<number> {
-  const exclude = ownRef === undefined ? [] : [`--exclude=${ownRef.replace(/^refs\/heads\//, "")}`];
-  const out = await git(["rev-list", "--count", sha, "--not", ...exclude, "--branches", "--tags", "--remotes", "--"], { cwd });
+  const out = await git(["rev-list", "--count", sha, "--not", ...excludeOwn(ownRef), "--branches", "--tags", "--remotes", "--"], { cwd });
   return Number(out.trim());
+}
+
+/** The worktree's own branch does not count as another branch holding its commits. */
+function excludeOwn(ownRef: string | undefined): string[] {
+  return ownRef === undefined ? [] : [`--exclude=${ownRef.replace(/^refs\/heads\//, "")}`];
+}
+
+/** The newest `limit` of those commits. */
+export async function unmergedCommits(cwd: string, sha: string, ownRef: string | undefined, limit = MaxNamedCommits): Promise<WorktreeCommit[]> {
+  const out = await git(["log", `-${limit}`, "--format=%h%x00%s", sha, "--not", ...excludeOwn(ownRef), "--branches", "--tags", "--remotes", "--"], { cwd });
+  return out
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const [shortSha = "", subject = ""] = line.split("\0");
+      return { shortSha, subject };
+    });
+}
+
+/** "abc1234 Add notes, def5678 Fix it and 3 more": the commits a refusal names. */
+export function commitsText(commits: readonly WorktreeCommit[], count: number): string {
+  const named = commits.map((c) => `${c.shortSha} ${c.subject}`).join(", ");
+  return count > commits.length ? `${named} and ${count - commits.length} more` : named;
 }
 
 export async function dirtOf(worktreePath: string): Promise<WorktreeDirt> {

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { isLockHolderAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
 import { attributeWorktree, lockHolderKey, lockHolders, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
-import { aheadBehind, baseOf, dirtOf, headOf, unmergedCount } from "./inspect.js";
+import { aheadBehind, baseOf, dirtOf, headOf, unmergedCommits, unmergedCount } from "./inspect.js";
 import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
 
 export interface ListOptions {
@@ -51,6 +51,7 @@ async function describe(repo: Repository, w: RegisteredWorktree, history: readon
     const counts = baseBranch === undefined ? undefined : await aheadBehind(repo.root, baseBranch, w.head);
     // The main worktree is never removed, and counting its history could be long.
     const unmerged = w.isMain ? undefined : await unmergedCount(repo.root, w.head, w.branchRef);
+    const commits = unmerged !== undefined && unmerged > 0 ? await unmergedCommits(repo.root, w.head, w.branchRef) : undefined;
     const dirt = w.exists && !w.prunable ? await dirtOf(w.realPath) : undefined;
     return {
       ...base,
@@ -58,6 +59,7 @@ async function describe(repo: Repository, w: RegisteredWorktree, history: readon
       ...(baseBranch !== undefined ? { base: baseBranch } : {}),
       ...(counts ?? {}),
       ...(unmerged !== undefined ? { unmerged } : {}),
+      ...(commits !== undefined ? { unmergedCommits: commits } : {}),
       ...(dirt !== undefined ? { dirt } : {}),
     };
   } catch (error) {

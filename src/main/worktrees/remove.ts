@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { WorktreeRemoval } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
-import { dirtOf, unmergedCount } from "./inspect.js";
+import { commitsText, dirtOf, unmergedCommits, unmergedCount } from "./inspect.js";
 import { commitSnapshot, snapshotWorktree } from "./snapshot.js";
 import { asActionError, findWorktree, identityArgs, openRepository, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
 
@@ -58,10 +58,13 @@ async function remove(repoDir: string, target: string, options: RemoveOptions): 
     return { kind: "removed", path: w.realPath };
   }
   if (options.rescue !== true) {
+    const commits = unmerged === 0 || w.head === undefined ? "" : `${unmerged} commit(s) no other branch holds: ${commitsText(await unmergedCommits(repo.root, w.head, w.branchRef), unmerged)}`;
+    const keep = "nothing removed (ask for a rescue to keep them on a branch)";
     if (dirt.files.length > 0) {
-      throw new WorktreeActionError("dirty", `${w.realPath} has uncommitted changes (${dirt.staged} staged, ${dirt.unstaged} unstaged, ${dirt.untracked} untracked): ${files.join(", ")}; nothing removed (ask for a rescue to keep them on a branch)`, files);
+      const also = commits === "" ? "" : `, and ${commits}`;
+      throw new WorktreeActionError("dirty", `${w.realPath} has uncommitted changes (${dirt.staged} staged, ${dirt.unstaged} unstaged, ${dirt.untracked} untracked): ${files.join(", ")}${also}; ${keep}`, files);
     }
-    throw new WorktreeActionError("unmerged", `${w.realPath} has ${unmerged} commit(s) no other branch holds; nothing removed (ask for a rescue to keep them on a branch)`);
+    throw new WorktreeActionError("unmerged", `${w.realPath} has ${commits}; ${keep}`);
   }
   const snap = await snapshotWorktree(w.realPath);
   const tip = await commitSnapshot(w.realPath, snap, await identityArgs(w.realPath), path.basename(w.realPath));

@@ -2,6 +2,7 @@
 // branch holds, and only "Rescue and remove" goes on, committing everything to a rescue branch
 // first. The branch's name is shown once it exists.
 import { useState } from "react";
+import { createPortal } from "react-dom";
 import type { WorktreeInfo, WorktreeRemoval } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -24,8 +25,15 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
     setState(result.ok ? { kind: "done", removal: result.value } : { kind: "failed", message: result.error.message });
     await onChanged();
   };
-  return (
-    <div className="wt-dialog" role="dialog" aria-label="Remove worktree" aria-modal="true">
+  // Esc closes the dialog only: the window's Esc would interrupt the session.
+  const closeOnEscape = (e: React.KeyboardEvent): void => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    if (state.kind !== "working") onClose();
+  };
+  // Drawn over the whole window: inside the dock panel it would be cut to the panel's height.
+  return createPortal(
+    <div className="wt-dialog" role="dialog" aria-label="Remove worktree" aria-modal="true" onKeyDown={closeOnEscape}>
       <h4>
         Remove <VisibleText text={w.path} />?
       </h4>
@@ -45,9 +53,19 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
         </>
       ) : null}
       {(w.unmerged ?? 0) > 0 ? (
-        <p aria-label="Unpushed commits">
-          {w.unmerged} commit(s) on <VisibleText text={w.branch ?? w.head?.shortSha ?? "HEAD"} /> that no other branch holds
-        </p>
+        <>
+          <div>
+            {w.unmerged} commit(s) on <VisibleText text={w.branch ?? w.head?.shortSha ?? "HEAD"} /> that no other branch holds:
+          </div>
+          <ul aria-label="Unpushed commits">
+            {(w.unmergedCommits ?? []).map((c) => (
+              <li key={c.shortSha}>
+                <code>{c.shortSha}</code> <VisibleText text={c.subject} />
+              </li>
+            ))}
+            {(w.unmerged ?? 0) > (w.unmergedCommits?.length ?? 0) ? <li className="wt-dim">and {(w.unmerged ?? 0) - (w.unmergedCommits?.length ?? 0)} more</li> : null}
+          </ul>
+        </>
       ) : null}
       {state.kind === "done" ? (
         <p role="status">
@@ -68,8 +86,12 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
       <div className="wt-dialog-actions">
         {state.kind === "asking" || state.kind === "failed" ? <button onClick={() => void rescue()}>Rescue and remove</button> : null}
         {state.kind === "working" ? <span>Rescuing…</span> : null}
-        <button onClick={onClose}>{state.kind === "done" ? "Close" : "Cancel"}</button>
+        {/* Focus starts on the harmless choice. */}
+        <button onClick={onClose} autoFocus>
+          {state.kind === "done" ? "Close" : "Cancel"}
+        </button>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

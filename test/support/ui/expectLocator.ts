@@ -25,6 +25,8 @@ function assertions(locator: Locator, negate: boolean) {
     toHaveText: (value: string, o?: Options) => poll(async () => (await text(locator)).trim(), o).toBe(value),
     toHaveCount: (n: number, o?: Options) => poll(() => locator.count(), o).toBe(n),
     toBeVisible: (o?: Options) => poll(() => locator.first().isVisible().catch(() => false), o).toBe(true),
+    toBeFocused: (o?: Options) =>
+      poll(() => locator.first().evaluate((el) => el === document.activeElement, undefined, { timeout: 1000 }).catch(() => false), o).toBe(true),
   };
 }
 
