@@ -122,4 +122,16 @@ describe("baton worktrees", () => {
     await main(["--help"], all);
     expect(all.out()).toMatch(/\n {2}worktrees +List the repository's git worktrees/);
   });
+
+  it("names the commits only a worktree holds below the table", async () => {
+    const ahead = path.join(root, "ahead");
+    git(repo, "worktree", "add", "-q", "-b", "ahead", ahead);
+    fs.writeFileSync(path.join(ahead, "b.txt"), "b\n");
+    git(ahead, "add", "b.txt");
+    git(ahead, "commit", "-q", "-m", "Only \u001b[1mhere\u001b[0m");
+    const sha = git(ahead, "rev-parse", "--short", "HEAD").trim();
+    const { code, out } = await baton();
+    expect(code).toBe(0);
+    expect(out).toContain(`Commits no other branch holds in ${fs.realpathSync(ahead)}:\n  ${sha} Only <U+001B>[1mhere<U+001B>[0m\n`);
+  });
 });
