@@ -239,6 +239,12 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await pw(sessionTabs.last()).toHaveAttribute("aria-selected", "true");
     await pw(sessionTabs.last()).toContainText("(history)");
     await pw(writer).toHaveAttribute("data-selected", "true", { timeout: 20_000 });
+
+    // Its session has ended now: the worktree is orphaned, which the tab's label counts and the Console says once.
+    await pw(view.locator(`li[data-path="${where}"]`)).toContainText("orphaned: session-ended", { timeout: 20_000 });
+    await pw(bottomTabs.getByRole("tab", { name: "Worktrees" }).locator(".tab-count")).toHaveText("1");
+    await bottomTabs.getByRole("tab", { name: "Console" }).click();
+    await pw(baton.console).toContainText("1 orphaned worktree(s) in");
     expect(app.pageErrors).toEqual([]);
   }, 240_000);
 });

@@ -12,6 +12,7 @@ import { Toolbar } from "../panels/Toolbar.js";
 import { useApp } from "../store/appStore.js";
 import { loadLayout, saveLayout, type Layout } from "../store/persist.js";
 import { TranscriptPanel } from "../transcript/TranscriptPanel.js";
+import { useOrphanedWorktrees } from "../worktrees/orphanedWorktrees.js";
 import { WorktreesView } from "../worktrees/WorktreesView.js";
 import { Splitter } from "./Splitter.js";
 
@@ -23,6 +24,7 @@ export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
   useEffect(() => saveLayout(layout), [layout]);
   const update = (patch: Partial<Layout>): void => setLayout((l) => ({ ...l, ...patch }));
+  const orphaned = useOrphanedWorktrees();
   // An agent card's worktree badge brings the Worktrees tab forward.
   const worktreeSeq = useApp((s) => s.worktreeRequest?.seq);
   useEffect(() => {
@@ -70,6 +72,11 @@ export function DockLayout() {
           {BottomTabs.map((t) => (
             <button key={t} role="tab" aria-selected={layout.bottomTab === t} onClick={() => update({ bottomTab: t })}>
               {t}
+              {t === "Worktrees" && orphaned > 0 ? (
+                <span className="tab-count" title={`${orphaned} orphaned worktree(s)`}>
+                  {orphaned}
+                </span>
+              ) : null}
             </button>
           ))}
         </div>

@@ -38,6 +38,8 @@ export interface AppState {
   readonly policy: PolicyInfo | undefined;
   /** Bumped to show an agent's worktree in the Worktrees tab (an agent card's badge asks). */
   readonly worktreeRequest: WorktreeRequest | undefined;
+  /** Orphaned worktrees of each tab's repository, as last listed (absent: not listed yet). */
+  readonly orphanedWorktrees: Readonly<Record<string, number>>;
 }
 
 /** The worktree to show: the one an agent ran in (by its agent id, or the path its result named). */
@@ -72,6 +74,7 @@ export const useApp = create<AppState>()(() => ({
   interrupting: {},
   policy: undefined,
   worktreeRequest: undefined,
+  orphanedWorktrees: {},
 }));
 
 export function emptyTab(info: TabInfo): TabState {
@@ -91,7 +94,8 @@ export function setTabs(list: readonly TabInfo[]): void {
     const added = order.filter((id) => s.tabs[id] === undefined);
     const kept = s.activeTabId !== undefined && tabs[s.activeTabId] !== undefined ? s.activeTabId : order[order.length - 1];
     const active = added.length > 0 ? added[added.length - 1] : kept;
-    return { tabs, tabOrder: order, activeTabId: active };
+    const orphanedWorktrees = Object.fromEntries(Object.entries(s.orphanedWorktrees).filter(([id]) => tabs[id] !== undefined));
+    return { tabs, tabOrder: order, activeTabId: active, orphanedWorktrees };
   });
 }
 
@@ -118,6 +122,10 @@ export function select(tabId: string, blockId: string, scroll: boolean): void {
     selection: { tabId, blockId },
     ...(scroll ? { scrollRequest: { blockId, seq: (s.scrollRequest?.seq ?? 0) + 1 } } : {}),
   }));
+}
+
+export function setOrphanedWorktrees(tabId: string, count: number): void {
+  useApp.setState((s) => (s.orphanedWorktrees[tabId] === count ? {} : { orphanedWorktrees: { ...s.orphanedWorktrees, [tabId]: count } }));
 }
 
 export function showWorktree(request: Omit<WorktreeRequest, "seq">): void {

@@ -8,6 +8,7 @@ import { api } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { agentWorktree } from "./agentWorktree.js";
+import { noteListing } from "./orphanedWorktrees.js";
 import { RescueDialog, type Refusal } from "./RescueDialog.js";
 import { WorktreeRow } from "./WorktreeRow.js";
 
@@ -24,6 +25,7 @@ function Worktrees({ tabId }: { tabId: string }) {
   const refresh = useCallback(async () => {
     const result = await api().listWorktrees(tabId);
     if (result.ok) {
+      noteListing(tabId, result.value);
       setListing(result.value);
       setProblem(undefined);
     } else setProblem(result.error.message);
