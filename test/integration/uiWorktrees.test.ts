@@ -181,6 +181,9 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     const where = path.join(repo, ".claude", "worktrees", `agent-${agentId}`);
     expect(git(repo, "worktree", "list", "--porcelain")).toContain(where);
 
+    // The Hierarchy marks both isolated agents.
+    await pw(baton.hierarchy.getByRole("img", { name: "in its own worktree" })).toHaveCount(2);
+
     // The writer's badge: the Worktrees tab comes forward with its worktree picked out.
     await writer.getByRole("button", { name: "Show the worktree of Write in a worktree" }).click();
     const bottomTabs = page.getByRole("tablist", { name: "Bottom panels" });

@@ -62,7 +62,7 @@ function Children({ tabId, parentId }: { tabId: string; parentId: string }) {
   );
 }
 
-type Shown = readonly [SubagentRecord["status"], string, string, SubagentPhase | "", EscalationTarget | ""];
+type Shown = readonly [SubagentRecord["status"], string, string, SubagentPhase | "", EscalationTarget | "", boolean];
 const NotShown: readonly [] = [];
 
 const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
@@ -70,12 +70,12 @@ const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
   const shown = useApp(
     useShallow((s): Shown | typeof NotShown => {
       const record = s.tabs[tabId]?.transcript.blocksById.get(id)?.call?.subagent;
-      return record === undefined ? NotShown : [record.status, record.subagentType, record.description, record.phase ?? "", waitingOn(record.escalations) ?? ""];
+      return record === undefined ? NotShown : [record.status, record.subagentType, record.description, record.phase ?? "", waitingOn(record.escalations) ?? "", record.worktree !== undefined];
     }),
   );
   const selected = useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === id);
   if (shown.length === 0) return null;
-  const [status, subagentType, description, phase, waiting] = shown;
+  const [status, subagentType, description, phase, waiting, isolated] = shown;
   return (
     <li role="treeitem" aria-selected={selected} aria-label={`${subagentType}: ${description}`}>
       <button
@@ -89,6 +89,7 @@ const Node = memo(function Node({ tabId, id }: { tabId: string; id: string }) {
         <span className="agent-type"><VisibleText text={subagentType} /></span> <span className="node-desc"><VisibleText text={description} /></span>
         {phase !== "" ? <span className={`chip phase phase-${phase}`} data-phase={phase} title={`Phase: ${phase}`}>{phase}</span> : null}
         {waiting !== "" ? <WaitingFlag on={waiting} /> : null}
+        {isolated ? <span className="node-worktree" role="img" aria-label="in its own worktree" title="Ran in a git worktree of its own">⎇</span> : null}
       </button>
       <Children tabId={tabId} parentId={id} />
     </li>
