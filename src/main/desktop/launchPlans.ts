@@ -68,9 +68,10 @@ function unixTerminalPlans(dir: string, env: Env): Launch[] {
 function terminalPlans(dir: string, platform: NodeJS.Platform, env: Env): Launch[] {
   if (platform === "darwin") return [{ command: "open", args: ["-a", "Terminal", dir], cwd: dir }];
   if (platform === "win32") {
-    // wt.exe reads `;` in its command line as "next subcommand", even inside a path.
-    const wt: Launch[] = dir.includes(";") ? [] : [{ command: "wt.exe", args: ["-d", dir], cwd: dir }];
-    return [...wt, { command: "cmd.exe", args: [], cwd: dir }];
+    // Windows Terminal only. wt.exe reads `;` in its command line as "next subcommand", even
+    // inside a path. A console program (cmd.exe) started detached by Node gets no console window
+    // and no input, so it would exit unseen: no fallback beats a silent one.
+    return dir.includes(";") ? [] : [{ command: "wt.exe", args: ["-d", dir], cwd: dir }];
   }
   return unixTerminalPlans(dir, env);
 }

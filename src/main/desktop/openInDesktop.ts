@@ -86,8 +86,13 @@ function start(file: string, launch: Launch, env: Env, spawn: typeof nodeSpawn):
 
 function failureMessage(target: DesktopTarget, platform: NodeJS.Platform, tried: readonly string[]): string {
   const what = target === "folder" ? "the file manager" : "a terminal";
-  const hint = target === "terminal" && platform !== "darwin" && platform !== "win32" ? " Set TERMINAL to your terminal's program name or path." : "";
-  return `Could not open ${what}: tried ${tried.join(", ")}.${hint}`;
+  const hint =
+    target !== "terminal" || platform === "darwin"
+      ? ""
+      : platform === "win32"
+        ? " Install Windows Terminal (wt.exe), which opens any folder whose path holds no \";\"."
+        : " Set TERMINAL to your terminal's program name or path.";
+  return `Could not open ${what}: ${tried.length === 0 ? "nothing to try" : `tried ${tried.join(", ")}`}.${hint}`;
 }
 
 /** Opens `dir` in the file manager or a terminal; rejects with DesktopLaunchError when nothing could start. */
