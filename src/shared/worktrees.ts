@@ -51,6 +51,19 @@ export type OrphanReason =
   /** A folder in the CLI's `.claude/worktrees/` that git does not know as a worktree. */
   | "unregistered";
 
+/**
+ * Files git ignores in a worktree (`.env`, `node_modules/`, build output): git deletes them with
+ * the worktree and keeps no copy, and a rescue does not commit them (a secret on a branch gets
+ * pushed). So they are named before a removal instead. A folder ignored as a whole is one entry.
+ */
+export interface WorktreeIgnored {
+  readonly count: number;
+  /** The first MaxNamedIgnored. */
+  readonly paths: readonly string[];
+}
+
+export const MaxNamedIgnored = 20;
+
 export interface WorktreeInfo {
   readonly path: string;
   readonly isMain: boolean;
@@ -66,6 +79,7 @@ export interface WorktreeInfo {
   /** Those commits, newest first, at most MaxNamedCommits. */
   readonly unmergedCommits?: readonly WorktreeCommit[];
   readonly dirt?: WorktreeDirt;
+  readonly ignored?: WorktreeIgnored;
   readonly locked: boolean;
   readonly lockReason?: string;
   readonly prunable: boolean;

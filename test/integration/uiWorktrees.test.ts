@@ -45,9 +45,12 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
           dirty = path.join(path.dirname(repo), "wt-dirty");
           git(repo, "init", "-q");
           await fsp.writeFile(path.join(repo, "README.md"), "first line\n");
-          git(repo, "add", "README.md");
+          await fsp.writeFile(path.join(repo, ".gitignore"), ".env\n");
+          git(repo, "add", "README.md", ".gitignore");
           git(repo, "commit", "-q", "-m", "Initial commit");
           git(repo, "worktree", "add", "-q", "-b", "clean-work", clean);
+          // Ignored, so the worktree stays clean; its removal must say the file goes with it.
+          await fsp.writeFile(path.join(clean, ".env"), "TOKEN=local\n");
           git(repo, "worktree", "add", "-q", "-b", "dirty-work", dirty);
           await fsp.writeFile(path.join(dirty, "plan.md"), "the plan\n");
           git(dirty, "add", "plan.md");
@@ -123,8 +126,10 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await cleanRow.getByRole("button", { name: "Merge" }).click();
     await pw(cleanRow.getByRole("status")).toContainText("main already holds it");
 
-    // The clean one goes after one confirmation.
+    // The clean one goes after one confirmation, which names the ignored file it takes along.
     await cleanRow.getByRole("button", { name: "Remove", exact: true }).click();
+    await pw(cleanRow.getByLabel("Ignored files")).toContainText("1 ignored file(s) go with it");
+    await pw(cleanRow.getByLabel("Ignored files")).toContainText(".env");
     await cleanRow.getByRole("button", { name: "Confirm remove" }).click();
     await pw(cleanRow).toHaveCount(0, { timeout: 20_000 });
     expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(clean);

@@ -133,5 +133,10 @@ describe("baton worktrees", () => {
     const { code, out } = await baton();
     expect(code).toBe(0);
     expect(out).toContain(`Commits no other branch holds in ${fs.realpathSync(ahead)}:\n  ${sha} Only <U+001B>[1mhere<U+001B>[0m\n`);
+    // An ignored file in it is named too: removing the worktree deletes it.
+    fs.writeFileSync(path.join(ahead, ".git-info-exclude-me"), "x\n");
+    fs.appendFileSync(path.join(git(ahead, "rev-parse", "--git-common-dir").trim(), "info", "exclude"), ".git-info-exclude-me\n");
+    const again = await baton();
+    expect(again.out).toContain(`Ignored in ${fs.realpathSync(ahead)} (removing it deletes them; no rescue keeps them):\n  .git-info-exclude-me\n`);
   });
 });

@@ -112,6 +112,21 @@ describe("listing", () => {
     expect(w.head?.subject).toBe("Topic two");
   });
 
+  it("names the ignored files a removal would delete, a folder ignored as a whole once, and nothing for the main worktree", async () => {
+    commit(repo, ".gitignore", ".env\nnode_modules/\n", "Ignore secrets and packages");
+    const where = addWorktree("with-ignored", "with-ignored");
+    write(where, ".env", "TOKEN=secret\n");
+    for (let i = 0; i < 50; i++) write(where, `node_modules/pkg${i}/index.js`, "x\n");
+    write(repo, ".env", "MAIN=1\n");
+    const w = await entry(where);
+    expect(w.ignored).toEqual({ count: 2, paths: [".env", "node_modules/"] });
+    expect(w.dirt?.files).toEqual([]);
+    expect((await entry(repo)).ignored).toBeUndefined();
+    // The removal of a clean worktree goes ahead: git counts ignored files as disposable, and the person was told.
+    await removeWorktree(repo, where);
+    expect(fs.existsSync(where)).toBe(false);
+  });
+
   it("lists a worktree whose folder was deleted as orphaned, and leaves git's record of it alone", async () => {
     const gone = addWorktree("gone", "gone");
     fs.rmSync(gone, { recursive: true, force: true });

@@ -20,7 +20,8 @@ Code's .claude/worktrees/, with branch, HEAD (short hash, age, subject), base br
 ahead/behind, uncommitted changes (staged/unstaged/untracked, files listed below the table), lock,
 the session and agent that made it (from Claude Code's history) and, when orphaned, why (folder
 gone, lock holder gone, session ended, unregistered), and below the table each worktree's
-uncommitted files and the commits no other branch holds. Nothing is pruned.
+uncommitted files, the commits no other branch holds and the ignored files a removal would
+delete (git keeps no copy of those, and no rescue commits them). Nothing is pruned.
 
   remove   Removes a clean worktree (git worktree remove). A worktree with uncommitted changes or
            with commits no other branch holds is refused (exit 1, files named) unless --rescue:
@@ -182,16 +183,19 @@ export function renderListing(listing: WorktreeListing, now: number): string {
   );
   const widths = Header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
-  const dirty = listing.worktrees.filter((w) => (w.dirt?.files.length ?? 0) > 0);
-  const files = dirty.map((w) => `\nUncommitted in ${cell(w.path)}:\n${w.dirt!.files.map((f) => `  ${cell(f.code)} ${cell(f.path)}\n`).join("")}`);
-  const commits = listing.worktrees
-    .filter((w) => (w.unmerged ?? 0) > 0)
-    .map((w) => {
-      const listed = w.unmergedCommits ?? [];
-      const more = (w.unmerged ?? 0) > listed.length ? `  … and ${(w.unmerged ?? 0) - listed.length} more\n` : "";
-      return `\nCommits no other branch holds in ${cell(w.path)}:\n${listed.map((c) => `  ${cell(c.shortSha)} ${cell(c.subject)}\n`).join("")}${more}`;
-    });
-  return `Repository ${cell(listing.repository)}\n${[line(Header), ...rows.map(line)].join("\n")}\n${files.join("")}${commits.join("")}`;
+  const below = listing.worktrees.flatMap((w) => [
+    section(`Uncommitted in ${w.path}`, (w.dirt?.files ?? []).map((f) => `${f.code} ${f.path}`), w.dirt?.files.length ?? 0),
+    section(`Commits no other branch holds in ${w.path}`, (w.unmergedCommits ?? []).map((c) => `${c.shortSha} ${c.subject}`), w.unmerged ?? 0),
+    section(`Ignored in ${w.path} (removing it deletes them; no rescue keeps them)`, w.ignored?.paths ?? [], w.ignored?.count ?? 0),
+  ]);
+  return `Repository ${cell(listing.repository)}\n${[line(Header), ...rows.map(line)].join("\n")}\n${below.join("")}`;
+}
+
+/** A titled list below the table, empty when `count` is 0; `items` may be the first of `count`. */
+function section(title: string, items: readonly string[], count: number): string {
+  if (count === 0) return "";
+  const more = count > items.length ? `  … and ${count - items.length} more\n` : "";
+  return `\n${cell(title)}:\n${items.map((item) => `  ${cell(item)}\n`).join("")}${more}`;
 }
 
 /** One table cell: neutralised before the widths are measured, and on one line. */

@@ -1,5 +1,5 @@
 // What git says about one worktree: HEAD, base, ahead/behind, commits no other ref holds, dirt.
-import { MaxNamedCommits, type WorktreeCommit, type WorktreeDirt, type WorktreeHead } from "../../shared/worktrees.js";
+import { MaxNamedCommits, MaxNamedIgnored, type WorktreeCommit, type WorktreeDirt, type WorktreeHead, type WorktreeIgnored } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { parseStatus } from "./porcelain.js";
 import type { RegisteredWorktree, Repository } from "./repository.js";
@@ -69,6 +69,13 @@ export async function unmergedCommits(cwd: string, sha: string, ownRef: string |
 export function commitsText(commits: readonly WorktreeCommit[], count: number): string {
   const named = commits.map((c) => `${c.shortSha} ${c.subject}`).join(", ");
   return count > commits.length ? `${named} and ${count - commits.length} more` : named;
+}
+
+/** The ignored files a removal would delete; folders ignored as a whole count once (git's "traditional" mode). */
+export async function ignoredOf(worktreePath: string): Promise<WorktreeIgnored> {
+  const out = await git(["status", "--porcelain=v1", "-z", "--ignored=traditional", "--untracked-files=normal"], { cwd: worktreePath });
+  const paths = out.split("\0").filter((field) => field.startsWith("!! ")).map((field) => field.slice(3));
+  return { count: paths.length, paths: paths.slice(0, MaxNamedIgnored) };
 }
 
 export async function dirtOf(worktreePath: string): Promise<WorktreeDirt> {

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { isLockHolderAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
 import { attributeWorktree, lockHolderKey, lockHolders, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
-import { aheadBehind, baseOf, dirtOf, headOf, unmergedCommits, unmergedCount } from "./inspect.js";
+import { aheadBehind, baseOf, dirtOf, headOf, ignoredOf, unmergedCommits, unmergedCount } from "./inspect.js";
 import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
 
 export interface ListOptions {
@@ -53,6 +53,8 @@ async function describe(repo: Repository, w: RegisteredWorktree, history: readon
     const unmerged = w.isMain ? undefined : await unmergedCount(repo.root, w.head, w.branchRef);
     const commits = unmerged !== undefined && unmerged > 0 ? await unmergedCommits(repo.root, w.head, w.branchRef) : undefined;
     const dirt = w.exists && !w.prunable ? await dirtOf(w.realPath) : undefined;
+    // The main worktree is never removed: its ignored files are nobody's concern here.
+    const ignored = w.exists && !w.prunable && !w.isMain ? await ignoredOf(w.realPath) : undefined;
     return {
       ...base,
       ...(head !== undefined ? { head } : {}),
@@ -61,6 +63,7 @@ async function describe(repo: Repository, w: RegisteredWorktree, history: readon
       ...(unmerged !== undefined ? { unmerged } : {}),
       ...(commits !== undefined ? { unmergedCommits: commits } : {}),
       ...(dirt !== undefined ? { dirt } : {}),
+      ...(ignored !== undefined && ignored.count > 0 ? { ignored } : {}),
     };
   } catch (error) {
     return { ...base, problem: error instanceof Error ? error.message : String(error) };

@@ -6,6 +6,7 @@ import { createPortal } from "react-dom";
 import type { WorktreeInfo, WorktreeRemoval } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { IgnoredNote } from "./IgnoredNote.js";
 
 export interface Refusal {
   readonly worktree: WorktreeInfo;
@@ -67,6 +68,7 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
           </ul>
         </>
       ) : null}
+      <IgnoredNote ignored={w.ignored} />
       {state.kind === "done" ? (
         <p role="status">
           {state.removal.kind === "rescued-and-removed" ? (

@@ -7,6 +7,7 @@ import { api } from "../apiClient.js";
 import { selectWhenShown, showSession } from "../actions.js";
 import { select, useApp } from "../store/appStore.js";
 import { agentCardId } from "./agentWorktree.js";
+import { IgnoredNote } from "./IgnoredNote.js";
 import { WorktreeDiff } from "./WorktreeDiff.js";
 import { formatDuration } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -122,6 +123,7 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
                 <span className="wt-confirm" role="alertdialog" aria-label="Confirm remove">
                   Remove this worktree? <button onClick={() => void remove()}>Confirm remove</button>
                   <button onClick={() => setConfirming(false)}>Cancel</button>
+                  <IgnoredNote ignored={w.ignored} />
                 </span>
               ) : (
                 <button onClick={() => setConfirming(true)}>Remove</button>
