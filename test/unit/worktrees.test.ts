@@ -341,14 +341,54 @@ describe("merge and diff", () => {
     expect(fs.readFileSync(path.join(repo, "a.txt"), "utf8")).toBe("ours\n");
   });
 
-  it("refuses to merge into a base branch no worktree has checked out, and changes nothing", async () => {
-    git(repo, "branch", "develop");
-    const where = path.join(root, "topic");
-    git(repo, "worktree", "add", "-q", "-b", "topic", where, "develop");
-    commit(where, "b.txt", "b\n", "Add b");
-    const before = git(repo, "rev-parse", "develop").trim();
-    expect((await refusal(mergeWorktree(repo, where))).code).toBe("base-not-checked-out");
-    expect(git(repo, "rev-parse", "develop").trim()).toBe(before);
+  describe("into a base branch no worktree has checked out", () => {
+    let where: string;
+    beforeEach(() => {
+      git(repo, "branch", "develop");
+      where = path.join(root, "topic");
+      git(repo, "worktree", "add", "-q", "-b", "topic", where, "develop");
+      commit(where, "b.txt", "b\n", "Add b");
+    });
+    const worktreesUntouched = (): void => {
+      expect(git(repo, "status", "--porcelain")).toBe("");
+      expect(git(where, "status", "--porcelain")).toBe("");
+      expect(git(repo, "branch", "--show-current").trim()).toBe("main");
+    };
+
+    it("fast-forwards it by moving the branch alone", async () => {
+      const before = git(repo, "rev-parse", "develop").trim();
+      const head = git(where, "rev-parse", "HEAD").trim();
+      expect(await mergeWorktree(repo, where)).toEqual({ kind: "fast-forward", base: "develop", from: before, to: head });
+      expect(git(repo, "rev-parse", "develop").trim()).toBe(head);
+      worktreesUntouched();
+    });
+
+    it("makes the merge commit from objects alone when the branch moved on", async () => {
+      git(repo, "checkout", "-q", "develop");
+      commit(repo, "c.txt", "c\n", "Develop moved on");
+      git(repo, "checkout", "-q", "main");
+      const before = git(repo, "rev-parse", "develop").trim();
+      const merged = await mergeWorktree(repo, where);
+      expect(merged.kind).toBe("merge-commit");
+      if (merged.kind !== "merge-commit") return;
+      expect(git(repo, "rev-parse", "develop").trim()).toBe(merged.commit);
+      expect(git(repo, "rev-list", "--parents", "-n", "1", "develop").trim().split(" ").slice(1)).toEqual([before, git(where, "rev-parse", "HEAD").trim()]);
+      expect(git(repo, "show", "develop:b.txt")).toBe("b\n");
+      expect(git(repo, "show", "develop:c.txt")).toBe("c\n");
+      expect(git(repo, "log", "-1", "--format=%s", "develop").trim()).toBe("Merge topic into develop");
+      worktreesUntouched();
+    });
+
+    it("reports a conflict with its files and leaves the branch where it was", async () => {
+      commit(where, "a.txt", "theirs\n", "Change a in the topic");
+      git(repo, "checkout", "-q", "develop");
+      commit(repo, "a.txt", "ours\n", "Change a on develop");
+      git(repo, "checkout", "-q", "main");
+      const before = git(repo, "rev-parse", "develop").trim();
+      expect(await mergeWorktree(repo, where)).toEqual({ kind: "conflict", base: "develop", files: ["a.txt"] });
+      expect(git(repo, "rev-parse", "develop").trim()).toBe(before);
+      worktreesUntouched();
+    });
   });
 
   it("refuses to merge uncommitted changes", async () => {

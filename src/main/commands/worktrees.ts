@@ -31,9 +31,10 @@ delete (git keeps no copy of those, and no rescue commits them). Nothing is prun
            The worktree's own branch is kept.
   diff     The worktree (commits and uncommitted changes, untracked files included) against where
            it left its base branch.
-  merge    Merges the worktree's commits into its base branch where that is checked out: a
-           fast-forward when possible, else a merge commit. A conflict is reported with its files
-           and the merge aborted (exit 1). Never forced.
+  merge    Merges the worktree's commits into its base branch: a fast-forward when possible, else
+           a merge commit, made in the worktree that has the base checked out or, when none has,
+           from git's objects alone (git 2.38+; no files touched). A conflict is reported with its
+           files and nothing changed (exit 1). Never forced.
 
 Options:
   --repo <dir>           A folder in the repository (default: the current folder)
