@@ -8,7 +8,9 @@
 //     the edited plan, its write then runs, and its phases go clarifying → review → clarifying →
 //     review → executing → completed;
 //   * an open question ends as failed, with the reason on the record, when the session is
-//     interrupted and when the CLI crashes: nothing hangs.
+//     interrupted and when the CLI crashes: nothing hangs;
+//   * a coder that ended before its plan was approved is still refused a write when SendMessage
+//     continues it, in the same session and after the session is resumed in a new tab.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +25,7 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 import { startModelServer, type LoggedRequest, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
+import { lastAgentId } from "../support/scenarios/sendMessageContinue.js";
 import { agentCall, text } from "../support/scenarios/types.js";
 
 const WaitMs = 90_000;
@@ -272,5 +275,69 @@ describe("an open question when the session is interrupted, and when the CLI cra
     const gone = await s.tab.waitFor("the second question failed", failed("Second question?"));
     expect(gone.id).toBe(question.id);
     expect(gone.settledBy).toBe("baton");
+  });
+});
+
+describe("a coder that ended before its plan was approved stays held to it when SendMessage continues it", () => {
+  let s: Awaited<ReturnType<typeof start>>;
+  let target: string;
+  let sessionId: string;
+
+  /** A CODER request answering the write with the refusal (its newest message, not the history it carries). */
+  const refusedJustNow = (requests: readonly LoggedRequest[]): boolean => requests.some((r) => r.agent === "CODER" && lastUserText(r.body).includes("submit your plan first"));
+
+  /** Continues the coder (`go` sends the message and names the tab) and waits for it to be done again: the requests made meanwhile. */
+  async function continueCoder(go: () => Promise<string>): Promise<readonly LoggedRequest[]> {
+    const from = s.model.requests.length;
+    const tab = watchTab(s.core.service, await go(), WaitMs);
+    try {
+      await tab.idleWith("The coder is done again.");
+      return s.model.requests.slice(from);
+    } finally {
+      tab.stop();
+    }
+  }
+
+  beforeAll(async () => {
+    s = await start("escalation-continued", {});
+    target = path.join(s.env.cwd, "limiter.go");
+    const write = { type: "tool_use" as const, name: "Write", input: { file_path: target, content: "package limit\n" } };
+    // By what each request says, not by turn number: a continuation's requests depend on timing.
+    const conductor = (request: Body) => {
+      const last = lastUserText(request);
+      if (last.includes("look at the limiter")) return [agentCall("Look at the limiter", "[[CODER]] look first", { subagent_type: "coder", run_in_background: false })];
+      if (last.includes("continue the coder")) return [{ type: "tool_use" as const, name: "SendMessage", input: { to: lastAgentId(request), summary: "write it", message: "Now write limiter.go." } }];
+      if (last.includes("task-notification")) return [text("The coder is done again.")];
+      return [text("Conductor done.")];
+    };
+    const coder = (request: Body) => {
+      const last = lastUserText(request);
+      if (last.includes("Now write limiter.go.")) return [write];
+      if (last.includes("submit your plan first")) return [text("Held to the plan.")];
+      return [text("Looked; no plan yet.")];
+    };
+    s.model.setScript({ main: Array.from({ length: 16 }, () => ({ blocks: conductor })), CODER: Array.from({ length: 16 }, () => ({ blocks: coder })) });
+    value(await s.core.service.sendPrompt(s.tabId, "look at the limiter"));
+    const first = await s.tab.idleWith("Conductor done.");
+    sessionId = first.sessionId;
+    // It ended without a plan: it does not count as completed work, it is still clarifying.
+    expect(recordOf(first, "coder")).toMatchObject({ status: "completed", phase: "clarifying" });
+  }, 240_000);
+  afterAll(() => s?.close());
+
+  it("in the same session, the continued coder's write is refused", async () => {
+    const requests = await continueCoder(async () => {
+      value(await s.core.service.sendPrompt(s.tabId, "continue the coder"));
+      return s.tabId;
+    });
+    expect(refusedJustNow(requests)).toBe(true);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it("after a resume too: the new run starts from the phases the audit trail recorded", async () => {
+    value(await s.core.service.closeTab(s.tabId));
+    const requests = await continueCoder(async () => value(await s.core.service.newSession({ cwd: s.env.cwd, permissionMode: "default", resumeSessionId: sessionId, initialPrompt: "continue the coder" })).tabId);
+    expect(refusedJustNow(requests)).toBe(true);
+    expect(fs.existsSync(target)).toBe(false);
   });
 });

@@ -171,6 +171,38 @@ describe("a plan", () => {
     expect(h.desk.phaseOf("toolu_fg")).toBe("completed");
   });
 
+  it("an agent that ends before its plan is approved keeps its phase; continued, approved and ended again, it completes", async () => {
+    const h = harness(agents);
+    h.desk.agentSpawned("toolu_fg");
+    let status: SubagentRecord["status"] = "completed";
+    h.desk.checkAgents(() => status);
+    // Never approved: a SendMessage continuation must still be held to "submit your plan first".
+    expect(h.desk.phaseOf("toolu_fg")).toBe("clarifying");
+    status = "running";
+    h.desk.checkAgents(() => status);
+    const plan = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    h.desk.answerByPerson("toolu_plan1", { kind: "approve", editedPlan: "Goal: Add a limiter\n\n1. Write it\n" });
+    await plan;
+    expect(h.desk.phaseOf("toolu_fg")).toBe("executing");
+    status = "completed";
+    h.desk.checkAgents(() => status);
+    expect(h.desk.phaseOf("toolu_fg")).toBe("completed");
+  });
+
+  it("a resumed session's desk starts from the phases its agents were left in, without new events, and never overrides one it knows", () => {
+    const h = harness(agents);
+    h.desk.agentSpawned("toolu_new");
+    h.desk.restorePhases({
+      phases: new Map([["toolu_fg", "review"], ["toolu_new", "executing"], ["toolu_done", "completed"]] as const),
+      calls: new Map([["a1b2", "toolu_fg"]]),
+    });
+    expect(h.desk.restoredCallOf("a1b2")).toBe("toolu_fg");
+    expect(h.desk.phaseOf("toolu_fg")).toBe("review");
+    expect(h.desk.phaseOf("toolu_new")).toBe("clarifying");
+    expect(h.desk.phaseOf("toolu_done")).toBe("completed");
+    expect(h.events.filter((e) => e.kind === "phase_changed")).toHaveLength(1);
+  });
+
   it("approved unchanged gives the agent its own plan, without claiming edits", async () => {
     const h = harness(agents);
     const result = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);

@@ -106,6 +106,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.env ? { env: options.env } : {}),
     history,
     ...(audit ? { audit } : {}),
+    ...(auditReader ? { readAudit: auditReader } : {}),
     log,
     ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
     maxRunningSessions: maxRunningSessionsOf(options, log),

@@ -30,6 +30,10 @@ import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget
 import type { PolicyService } from "../policy/policyService.js";
 import { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "../orchestration/sessionEscalations.js";
+import type { EscalationDesk } from "../orchestration/escalationDesk.js";
+import { phasesFromTrail } from "../orchestration/restoredPhases.js";
+import type { AuditWithTrail } from "../history/auditOverlay.js";
+import type { AuditReader } from "../store/auditTrail.js";
 
 /** How long the tab strip may lag a title or session id change (see `changed`). */
 const InfoCheckMs = 50;
@@ -60,6 +64,8 @@ export interface SessionManagerOptions {
   readonly policy?: PolicyService;
   /** Orchestration mode: how long the conductor has to answer a subagent before the person is asked. Default 120 s. */
   readonly conductorTimeoutMs?: number;
+  /** A session's audit trail: a resumed session's agents keep the phases it recorded. */
+  readonly readAudit?: AuditReader;
 }
 
 type Tab =
@@ -130,8 +136,10 @@ export class SessionManager {
       ...(audit !== undefined ? { record: (entry) => audit.policyDecision(entry) } : {}),
       emit: (event) => live?.addEvent(event),
       phaseOf: (agentId) => {
-        const record = live?.agentRecord(agentId);
-        return record === undefined ? undefined : escalations?.desk.phaseOf(record.toolUseId);
+        // An agent of a resumed session's earlier run goes by the Agent call that made it: this
+        // run's model has no record of that call (a continuation's card sits on its SendMessage).
+        const call = escalations?.desk.restoredCallOf(agentId) ?? live?.agentRecord(agentId)?.toolUseId;
+        return call === undefined ? undefined : escalations?.desk.phaseOf(call);
       },
       onDeliberateSpawn: (toolUseId) => escalations?.desk.agentSpawned(toolUseId),
       log: (message, fields) => this.log.baton("warning", message, fields, tabId),
@@ -148,6 +156,7 @@ export class SessionManager {
       this.escalations.set(tabId, escalations);
     }
     const desk = escalations?.desk;
+    if (desk !== undefined && options.resumeSessionId !== undefined) await this.restorePhases(desk, options.resumeSessionId, tabId);
     const defaults = this.options.clientDefaults;
     const session = new LiveSession({
       tabId,
@@ -190,6 +199,21 @@ export class SessionManager {
     this.refreshInfo(tabId); // live now
     if (options.initialPrompt !== undefined) session.client.send(options.initialPrompt);
     return this.infoOf(tab);
+  }
+
+  /**
+   * Before a resumed session's CLI starts: its Deliberate agents' phases from the audit trail, so
+   * one that never had a plan approved is still refused changes when SendMessage continues it.
+   */
+  private async restorePhases(desk: EscalationDesk, sessionId: string, tabId: string): Promise<void> {
+    const read = this.options.readAudit;
+    await this.options.audit?.flush(); // what the earlier run wrote, all of it
+    const audit = read === undefined ? undefined : ((await read(sessionId)) as AuditWithTrail | undefined);
+    if (audit === undefined) {
+      this.log.baton("warning", "no audit trail to restore the subagents' phases from: agents of the earlier runs are not held to their plans", { sessionId }, tabId);
+      return;
+    }
+    desk.restorePhases(phasesFromTrail(audit.trail));
   }
 
   async openSession(sessionId: string): Promise<TabInfo> {

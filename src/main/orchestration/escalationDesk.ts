@@ -13,7 +13,10 @@
 // period each settle it as failed, with the reason on the card.
 //
 // The desk also keeps each Deliberate agent's phase (clarifying → review → executing →
-// completed), which the policy reads to refuse changes before a plan is approved.
+// completed), which the policy reads to refuse changes before a plan is approved. Only an
+// executing agent completes: one that ends before its plan was approved keeps its phase, so a
+// SendMessage continuation (in this session, or a resumed one, which starts from the phases the
+// audit trail recorded: restorePhases) is still held to it.
 
 import type { Escalation, EscalationReply, EscalationSettler, EscalationTarget, PlanSubmission, SubagentPhase } from "../../shared/escalation.js";
 import { planText } from "../../shared/escalation.js";
@@ -21,6 +24,7 @@ import type { ClientEvent } from "../../shared/events.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
 import type { AnswerSubagentArgs, AskConductorArgs, BatonToolHandlers, ReviewSubagentPlanArgs, SubmitPlanArgs } from "../mcp/batonTools.js";
 import type { ToolCallContext, ToolOutcome } from "../mcp/toolRegistry.js";
+import type { RestoredPhases } from "./restoredPhases.js";
 
 /** The asking agent, as the session knows it when the call arrives. */
 export interface AskingAgent {
@@ -79,6 +83,8 @@ export class EscalationDesk {
   /** Plan versions submitted, by Agent call. */
   private readonly planVersions = new Map<string, number>();
   private readonly phases = new Map<string, SubagentPhase>();
+  /** Agents of a resumed session's earlier runs: agent id → Agent call. */
+  private readonly restoredCalls = new Map<string, string>();
   /** Agents with a phase seen finished. */
   private readonly ended = new Set<string>();
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -106,16 +112,32 @@ export class EscalationDesk {
     for (const entry of [...this.open.values()]) {
       if (entry.agent.toolUseId === agentToolUseId) this.finish(entry, { outcome: "failed", reply: `The agent ${status} before it was answered.`, by: "baton" });
     }
-    const phase = this.phases.get(agentToolUseId);
-    if (phase !== undefined && phase !== "completed" && status === "completed") this.setPhase(agentToolUseId, "completed");
+    if (this.phases.get(agentToolUseId) === "executing" && status === "completed") this.setPhase(agentToolUseId, "completed");
+  }
+
+  /**
+   * The phases a resumed session's agents were left in (from the audit trail), set without a new
+   * event: they are history, and an agent continued by SendMessage must not start unchecked.
+   */
+  restorePhases(restored: RestoredPhases): void {
+    for (const [agentToolUseId, phase] of restored.phases) if (!this.phases.has(agentToolUseId)) this.phases.set(agentToolUseId, phase);
+    for (const [agentId, call] of restored.calls) this.restoredCalls.set(agentId, call);
+  }
+
+  /** The Agent call of an earlier run's agent, by its agent id: the new run's model has no record of it. */
+  restoredCallOf(agentId: string): string | undefined {
+    return this.restoredCalls.get(agentId);
   }
 
   /** After the session's model changed: an agent with a phase that finished ends its phase (see agentEnded). */
   checkAgents(statusOf: (agentToolUseId: string) => SubagentRecord["status"] | undefined): void {
     for (const [agentToolUseId, phase] of this.phases) {
-      if (phase === "completed" || this.ended.has(agentToolUseId)) continue;
+      if (phase === "completed") continue;
       const status = statusOf(agentToolUseId);
-      if (status === undefined || status === "running") continue;
+      if (status === undefined) continue;
+      // Running again (a SendMessage continuation): its next end counts too.
+      if (status === "running") this.ended.delete(agentToolUseId);
+      if (status === "running" || this.ended.has(agentToolUseId)) continue;
       this.ended.add(agentToolUseId);
       this.agentEnded(agentToolUseId, status);
     }
