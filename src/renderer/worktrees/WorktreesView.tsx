@@ -2,7 +2,7 @@
 // the history say of it, and its actions. A removal the main side refuses (uncommitted files,
 // commits no other branch holds) opens the rescue dialog; nothing here removes work unasked. An
 // agent card's worktree badge lands here with that agent's worktree picked out.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
@@ -22,15 +22,23 @@ function Worktrees({ tabId }: { tabId: string }) {
   const [listing, setListing] = useState<WorktreeListing>();
   const [problem, setProblem] = useState<string>();
   const [refusal, setRefusal] = useState<Refusal>();
+  const request = useApp((s) => (s.worktreeRequest?.tabId === tabId ? s.worktreeRequest : undefined));
+  // Which request the listing shown was read for: "none is left" is said only of a listing read after it was asked.
+  const requestSeq = useRef(request?.seq);
+  useEffect(() => {
+    requestSeq.current = request?.seq; // before the effect below reads it: effects run in order
+  }, [request?.seq]);
+  const [listedFor, setListedFor] = useState<number>();
   const refresh = useCallback(async () => {
+    const asked = requestSeq.current;
     const result = await api().listWorktrees(tabId);
     if (result.ok) {
       noteListing(tabId, result.value);
       setListing(result.value);
+      setListedFor(asked);
       setProblem(undefined);
     } else setProblem(result.error.message);
   }, [tabId]);
-  const request = useApp((s) => (s.worktreeRequest?.tabId === tabId ? s.worktreeRequest : undefined));
   // Read afresh for each request: the agent may have made its worktree since the last reading.
   useEffect(() => void refresh(), [refresh, request?.seq]);
   const wanted = request !== undefined && listing !== undefined ? agentWorktree(listing.worktrees, request.agentId, request.path) : undefined;
@@ -51,9 +59,9 @@ function Worktrees({ tabId }: { tabId: string }) {
         </p>
       ) : null}
       {listing === undefined && problem === undefined ? <div className="empty">Reading worktrees…</div> : null}
-      {request !== undefined && listing !== undefined && wanted === undefined ? (
+      {request !== undefined && listing !== undefined && listedFor === request.seq && wanted === undefined ? (
         <p className="wt-note" role="status">
-          No worktree of <VisibleText text={request.agentLabel} /> is left here: the CLI removes an agent's worktree when the agent changed nothing
+          No worktree of <VisibleText text={request.agentLabel} /> is left here: the CLI removes an agent's worktree when the agent changed nothing, and one removed here is gone too
           {request.path !== undefined ? (
             <>
               {" "}(it was <VisibleText text={request.path} />)
