@@ -7,6 +7,7 @@ import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { isLockHolderAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
 import { attributeWorktree, lockHolderKey, lockHolders, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
 import { aheadBehind, baseOf, dirtOf, headOf, ignoredOf, unmergedCommits, unmergedCount } from "./inspect.js";
+import { agentIdFromName } from "./porcelain.js";
 import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
 
 export interface ListOptions {
@@ -84,7 +85,7 @@ async function unregistered(repo: Repository): Promise<WorktreeInfo[]> {
     .filter((e) => e.isDirectory() && !known.has(path.join(folder, e.name)))
     .map((e) => {
       const p = path.join(folder, e.name);
-      const id = /^agent-([0-9a-z]+)$/.exec(e.name)?.[1];
+      const id = agentIdFromName(e.name);
       return { path: p, isMain: false, locked: false, prunable: false, orphaned: "unregistered" as const, ...(id !== undefined ? { agentIdFromName: id } : {}) };
     });
 }

@@ -6,14 +6,10 @@
 import type { WorktreeMerge } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { baseOf, dirtOf } from "./inspect.js";
-import { asActionError, findWorktree, identityArgs, openRepository, WorktreeActionError } from "./repository.js";
+import { findWorktree, identityArgs, openRepository, refuseFolderGone, worktreeAction, WorktreeActionError } from "./repository.js";
 
-export async function mergeWorktree(repoDir: string, target: string, options: { readonly base?: string } = {}): Promise<WorktreeMerge> {
-  try {
-    return await merge(repoDir, target, options.base);
-  } catch (error) {
-    throw asActionError(error);
-  }
+export function mergeWorktree(repoDir: string, target: string, options: { readonly base?: string } = {}): Promise<WorktreeMerge> {
+  return worktreeAction(() => merge(repoDir, target, options.base));
 }
 
 async function isAncestor(cwd: string, a: string, b: string): Promise<boolean> {
@@ -23,7 +19,7 @@ async function isAncestor(cwd: string, a: string, b: string): Promise<boolean> {
 async function merge(repoDir: string, target: string, wantedBase: string | undefined): Promise<WorktreeMerge> {
   const repo = await openRepository(repoDir);
   const w = await findWorktree(repo, target);
-  if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone`);
+  refuseFolderGone(w);
   const base = wantedBase ?? (await baseOf(repo, w));
   if (base === undefined || w.head === undefined) throw new WorktreeActionError("no-base", `${w.realPath} has no base branch to merge into`);
   const dirt = await dirtOf(w.realPath);

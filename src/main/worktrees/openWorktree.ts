@@ -2,19 +2,17 @@
 // checked against the repository's registered worktrees first, so only a worktree ever opens.
 import { openInDesktop, type OpenInDesktopOptions, type Opened } from "../desktop/openInDesktop.js";
 import type { DesktopTarget } from "../desktop/launchPlans.js";
-import { asActionError, findWorktree, openRepository, WorktreeActionError } from "./repository.js";
+import { findWorktree, openRepository, refuseFolderGone, worktreeAction, WorktreeActionError } from "./repository.js";
 
-export async function openWorktree(repoDir: string, target: string, where: DesktopTarget, options: OpenInDesktopOptions = {}): Promise<Opened> {
-  try {
+export function openWorktree(repoDir: string, target: string, where: DesktopTarget, options: OpenInDesktopOptions = {}): Promise<Opened> {
+  return worktreeAction(async () => {
     const repo = await openRepository(repoDir);
     const w = await findWorktree(repo, target);
-    if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone`);
+    refuseFolderGone(w);
     try {
       return await openInDesktop(where, w.realPath, options);
     } catch (error) {
       throw new WorktreeActionError("open-failed", error instanceof Error ? error.message : String(error));
     }
-  } catch (error) {
-    throw asActionError(error);
-  }
+  });
 }

@@ -10,7 +10,7 @@ import type { WorktreeRemoval } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { commitsText, dirtOf, unmergedCommits, unmergedCount } from "./inspect.js";
 import { commitSnapshot, snapshotWorktree } from "./snapshot.js";
-import { asActionError, findWorktree, identityArgs, openRepository, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
+import { findWorktree, identityArgs, openRepository, worktreeAction, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
 
 export interface RemoveOptions {
   readonly rescue?: boolean;
@@ -38,12 +38,8 @@ function refuseUnusable(w: RegisteredWorktree): void {
   if (w.locked) throw new WorktreeActionError("locked", `${w.realPath} is locked${w.lockReason === undefined ? "" : ` (${w.lockReason})`}: unlock it first ("git worktree unlock")`);
 }
 
-export async function removeWorktree(repoDir: string, target: string, options: RemoveOptions = {}): Promise<WorktreeRemoval> {
-  try {
-    return await remove(repoDir, target, options);
-  } catch (error) {
-    throw asActionError(error);
-  }
+export function removeWorktree(repoDir: string, target: string, options: RemoveOptions = {}): Promise<WorktreeRemoval> {
+  return worktreeAction(() => remove(repoDir, target, options));
 }
 
 async function remove(repoDir: string, target: string, options: RemoveOptions): Promise<WorktreeRemoval> {

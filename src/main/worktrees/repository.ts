@@ -85,6 +85,20 @@ export async function identityArgs(cwd: string): Promise<string[]> {
   return [...(name.code === 0 && name.stdout.trim() !== "" ? [] : ["-c", "user.name=Baton"]), ...(email.code === 0 && email.stdout.trim() !== "" ? [] : ["-c", "user.email=baton@localhost"])];
 }
 
+/** Runs a worktree action: whatever fails reaches the caller as a WorktreeActionError. */
+export async function worktreeAction<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw asActionError(error);
+  }
+}
+
+/** A worktree whose folder is gone has nothing to read, open or merge. */
+export function refuseFolderGone(w: RegisteredWorktree): void {
+  if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone`);
+}
+
 export function asActionError(error: unknown): WorktreeActionError {
   if (error instanceof WorktreeActionError) return error;
   if (error instanceof GitError) return new WorktreeActionError("git-failed", error.message);
