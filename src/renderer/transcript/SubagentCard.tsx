@@ -17,7 +17,7 @@ import { PermissionPrompt } from "./PermissionPrompt.js";
 import { useNow } from "./useNow.js";
 import { useSelected } from "./useSelected.js";
 import { Spinner } from "../util/Spinner.js";
-import { VisibleText } from "../util/VisibleText.js";
+import { VisibleText, visibleString } from "../util/VisibleText.js";
 
 export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId: string; block: Block }) {
   const call = block.call!;
@@ -100,7 +100,7 @@ export function WorktreeBadge({ tabId, record }: { tabId: string; record: Subage
   return (
     <button
       className="chip worktree"
-      title={title}
+      title={visibleString(title)}
       aria-label={`Show the worktree of ${record.description}`}
       onClick={(e) => {
         e.stopPropagation();
