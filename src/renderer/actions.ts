@@ -39,7 +39,8 @@ export function selectWhenShown(tabId: string, find: (store: TranscriptStore) =>
     unsubscribe();
     clearTimeout(timer);
   };
-  const unsubscribe = useApp.subscribe(() => {
+  const unsubscribe = useApp.subscribe((s, prev) => {
+    if (s.tabs[tabId]?.transcript === prev.tabs[tabId]?.transcript) return;
     const id = pick();
     if (id === undefined) return;
     stop();

@@ -31,6 +31,8 @@ interface Draft {
 
 const HunkHead = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
+const Utf8 = new TextEncoder();
+
 const Escapes: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
 
 /** A path as git prints it: `"a/\303\251.txt"` (C-quoted, octal bytes of UTF-8) or bare. */
@@ -41,7 +43,7 @@ export function unquoteGitPath(text: string): string {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== "\\") {
-      bytes.push(...new TextEncoder().encode(c));
+      bytes.push(...Utf8.encode(c));
       continue;
     }
     const next = body[i + 1] ?? "";

@@ -24,7 +24,7 @@ export function DockLayout() {
   const [layout, setLayout] = useState<Layout>(loadLayout);
   useEffect(() => saveLayout(layout), [layout]);
   const update = (patch: Partial<Layout>): void => setLayout((l) => ({ ...l, ...patch }));
-  const orphaned = useOrphanedWorktrees();
+  const orphaned = useOrphanedWorktrees(layout.bottomTab === "Worktrees");
   // An agent card's worktree badge brings the Worktrees tab forward.
   const worktreeSeq = useApp((s) => s.worktreeRequest?.seq);
   useEffect(() => {

@@ -53,11 +53,14 @@ export function useAgentName(tabId: string, agentId: string): string | undefined
   });
 }
 
+/** The block id of the card of the agent with agent (task) id `agentId`, at any depth, if the store holds it. */
+export function agentBlockId(store: TranscriptStore, agentId: string): string | undefined {
+  for (const [id, block] of store.blocksById) if (block.call?.subagent?.taskId === agentId) return id;
+  return undefined;
+}
+
 /** The subagent record with agent (task) id `agentId`, at any depth, if the store holds its card. */
 export function recordOfAgent(store: TranscriptStore, agentId: string): SubagentRecord | undefined {
-  for (const block of store.blocksById.values()) {
-    const record = block.call?.subagent;
-    if (record?.taskId === agentId) return record;
-  }
-  return undefined;
+  const id = agentBlockId(store, agentId);
+  return id === undefined ? undefined : store.blocksById.get(id)?.call?.subagent;
 }

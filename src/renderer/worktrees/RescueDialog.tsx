@@ -6,6 +6,7 @@ import { createPortal } from "react-dom";
 import type { WorktreeInfo, WorktreeRemoval } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { ChangedFiles } from "./ChangedFiles.js";
 import { IgnoredNote } from "./IgnoredNote.js";
 
 export interface Refusal {
@@ -20,6 +21,7 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
   const [state, setState] = useState<State>({ kind: "asking" });
   const w = refusal.worktree;
   const files = w.dirt?.files ?? [];
+  const moreCommits = (w.unmerged ?? 0) - (w.unmergedCommits?.length ?? 0);
   const rescue = async (): Promise<void> => {
     setState({ kind: "working" });
     const result = await api().removeWorktree(tabId, w.path, true);
@@ -44,13 +46,7 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
       {files.length > 0 ? (
         <>
           <div>Uncommitted files:</div>
-          <ul aria-label="Uncommitted files">
-            {files.map((f) => (
-              <li key={f.path}>
-                <code>{f.code}</code> <VisibleText text={f.path} />
-              </li>
-            ))}
-          </ul>
+          <ChangedFiles label="Uncommitted files" files={files} />
         </>
       ) : null}
       {(w.unmerged ?? 0) > 0 ? (
@@ -64,7 +60,7 @@ export function RescueDialog({ tabId, refusal, onChanged, onClose }: { tabId: st
                 <code>{c.shortSha}</code> <VisibleText text={c.subject} />
               </li>
             ))}
-            {(w.unmerged ?? 0) > (w.unmergedCommits?.length ?? 0) ? <li className="wt-dim">and {(w.unmerged ?? 0) - (w.unmergedCommits?.length ?? 0)} more</li> : null}
+            {moreCommits > 0 ? <li className="wt-dim">and {moreCommits} more</li> : null}
           </ul>
         </>
       ) : null}

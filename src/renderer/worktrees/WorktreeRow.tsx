@@ -1,12 +1,13 @@
 // One worktree in the Worktrees tab: what it is (branch, HEAD, ahead/behind, dirt, lock, why it
 // is orphaned, the agent that made it) and its actions. Text from git and the history is drawn
 // through VisibleText.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { WorktreeAgent, WorktreeInfo, WorktreeMerge, WorktreeOpenTarget } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { selectWhenShown, showSession } from "../actions.js";
 import { select, useApp } from "../store/appStore.js";
 import { agentCardId } from "./agentWorktree.js";
+import { ChangedFiles } from "./ChangedFiles.js";
 import { IgnoredNote } from "./IgnoredNote.js";
 import { WorktreeDiff } from "./WorktreeDiff.js";
 import { formatDuration } from "../util/format.js";
@@ -91,13 +92,7 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
         ) : null}
       </div>
       {open && files.length > 0 ? (
-        <ul className="wt-files" aria-label="Changed files">
-          {files.map((f) => (
-            <li key={f.path}>
-              <code>{f.code}</code> <VisibleText text={f.path} />
-            </li>
-          ))}
-        </ul>
+        <ChangedFiles className="wt-files" label="Changed files" files={files} />
       ) : null}
       {w.agent !== undefined ? <AgentLink tabId={tabId} agent={w.agent} /> : null}
       {w.agent === undefined && w.agentIdFromName !== undefined ? <div className="wt-dim">agent {w.agentIdFromName} (from the folder name)</div> : null}
@@ -147,10 +142,9 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
  * of another session, in that session's tab (opened from history when no tab has it).
  */
 function AgentLink({ tabId, agent }: { tabId: string; agent: WorktreeAgent }) {
-  const blockId = useApp((s) => {
-    const store = s.tabs[tabId]?.transcript;
-    return store === undefined ? undefined : agentCardId(store, agent);
-  });
+  // Searched when the tab's transcript changes, not on every change of the store.
+  const store = useApp((s) => s.tabs[tabId]?.transcript);
+  const blockId = useMemo(() => (store === undefined ? undefined : agentCardId(store, agent)), [store, agent]);
   const label = `${agent.agentType ?? "agent"} ${agent.description ?? agent.agentId}`;
   const openCard = async (): Promise<void> => {
     if (blockId !== undefined) return select(tabId, blockId, true);

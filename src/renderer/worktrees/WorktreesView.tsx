@@ -2,7 +2,7 @@
 // the history say of it, and its actions. A removal the main side refuses (uncommitted files,
 // commits no other branch holds) opens the rescue dialog; nothing here removes work unasked. An
 // agent card's worktree badge lands here with that agent's worktree picked out.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
@@ -24,13 +24,10 @@ function Worktrees({ tabId }: { tabId: string }) {
   const [refusal, setRefusal] = useState<Refusal>();
   const request = useApp((s) => (s.worktreeRequest?.tabId === tabId ? s.worktreeRequest : undefined));
   // Which request the listing shown was read for: "none is left" is said only of a listing read after it was asked.
-  const requestSeq = useRef(request?.seq);
-  useEffect(() => {
-    requestSeq.current = request?.seq; // before the effect below reads it: effects run in order
-  }, [request?.seq]);
   const [listedFor, setListedFor] = useState<number>();
   const refresh = useCallback(async () => {
-    const asked = requestSeq.current;
+    const r = useApp.getState().worktreeRequest;
+    const asked = r?.tabId === tabId ? r.seq : undefined;
     const result = await api().listWorktrees(tabId);
     if (result.ok) {
       noteListing(tabId, result.value);

@@ -4,6 +4,7 @@
 // neither does. Which card an agent of the listing has: by its agent id, else its Agent call's id.
 import type { TranscriptStore } from "../../shared/delta/index.js";
 import type { WorktreeAgent, WorktreeInfo } from "../../shared/worktrees.js";
+import { agentBlockId } from "../store/selectors.js";
 
 export function agentWorktree(worktrees: readonly WorktreeInfo[], agentId: string, path: string | undefined): WorktreeInfo | undefined {
   const byId = agentId === "" ? undefined : (worktrees.find((w) => w.agent?.agentId === agentId) ?? worktrees.find((w) => w.agentIdFromName === agentId));
@@ -11,6 +12,5 @@ export function agentWorktree(worktrees: readonly WorktreeInfo[], agentId: strin
 }
 
 export function agentCardId(store: TranscriptStore, agent: WorktreeAgent): string | undefined {
-  for (const [id, block] of store.blocksById) if (block.call?.subagent?.taskId === agent.agentId) return id;
-  return agent.toolUseId !== undefined && store.blocksById.has(agent.toolUseId) ? agent.toolUseId : undefined;
+  return agentBlockId(store, agent.agentId) ?? (agent.toolUseId !== undefined && store.blocksById.has(agent.toolUseId) ? agent.toolUseId : undefined);
 }

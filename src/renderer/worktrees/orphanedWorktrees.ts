@@ -21,16 +21,19 @@ export function noteListing(tabId: string, listing: WorktreeListing): void {
   });
 }
 
-/** The active tab's orphaned-worktree count, listing its repository the first time it is shown. */
-export function useOrphanedWorktrees(): number {
+/**
+ * The active tab's orphaned-worktree count, listing its repository the first time it is shown;
+ * not while `viewShown`: the Worktrees view lists it then, and notes the count itself.
+ */
+export function useOrphanedWorktrees(viewShown: boolean): number {
   const tabId = useApp((s) => s.activeTabId);
   const count = useApp((s) => (tabId === undefined ? undefined : s.orphanedWorktrees[tabId]));
   useEffect(() => {
-    if (tabId === undefined || count !== undefined) return;
+    if (tabId === undefined || count !== undefined || viewShown) return;
     void api()
       .listWorktrees(tabId)
       // Not a git repository (or git missing): nothing to count, and nothing to say.
       .then((r) => (r.ok ? noteListing(tabId, r.value) : setOrphanedWorktrees(tabId, 0)));
-  }, [tabId, count]);
+  }, [tabId, count, viewShown]);
   return count ?? 0;
 }
