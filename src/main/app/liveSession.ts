@@ -142,7 +142,7 @@ export class LiveSession {
    * steps. Undefined: no such subagent.
    */
   async loadSubagentBlocks(toolUseId: string): Promise<readonly Block[] | undefined> {
-    const record = this.record(toolUseId);
+    const record = this.recordOfCall(toolUseId);
     if (record === undefined) return undefined;
     if (!this.asked.has(toolUseId)) {
       this.asked.add(toolUseId);
@@ -154,7 +154,7 @@ export class LiveSession {
     // A Workflow's card holds the agents of its run; any other, its sidechain.
     const run = this.workflowRun(toolUseId, where);
     const events = run !== undefined ? await this.readWorkflow(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
-    const now = this.record(toolUseId) ?? record;
+    const now = this.recordOfCall(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return this.asShown(now.blocks);
     return this.asShown(ownBlocks(where.sessionId, toolUseId, events, now.status !== "running", this.model.agentKilled(toolUseId)));
   }
@@ -248,7 +248,7 @@ export class LiveSession {
    * the session DAG as it grows (sessionDagAudit.ts).
    */
   private audit(trail: AuditTrail, event: ClientEvent): void {
-    this.dag ??= new SessionDagAudit({ trail, sessionId: () => this.sessionId, record: (toolUseId) => this.record(toolUseId) });
+    this.dag ??= new SessionDagAudit({ trail, sessionId: () => this.sessionId, record: (toolUseId) => this.recordOfCall(toolUseId) });
     this.dag.note(event);
     if (event.kind === "permission_request") {
       this.asking.set(event.requestId, event);
@@ -311,7 +311,8 @@ export class LiveSession {
     this.flush();
   }
 
-  private record(toolUseId: string): SubagentRecord | undefined {
+  /** The subagent record of an Agent call, by the call's tool_use id. */
+  recordOfCall(toolUseId: string): SubagentRecord | undefined {
     return this.model.findToolCall(toolUseId)?.subagent;
   }
 
@@ -341,7 +342,7 @@ export class LiveSession {
       do {
         entry.again = false;
         const problems: HistoryProblem[] = [];
-        events = await workflowEvents(sessionId, toolUseId, run, problems, this.record(toolUseId)?.status === "running");
+        events = await workflowEvents(sessionId, toolUseId, run, problems, this.recordOfCall(toolUseId)?.status === "running");
         for (const p of problems) this.options.log.baton("warning", "could not read a Workflow agent's transcript", { path: p.path ?? "", error: p.message }, this.options.tabId);
         this.absorb(events);
       } while (entry.again && !this.stopped);
@@ -360,7 +361,7 @@ export class LiveSession {
    * an agent writes steps between the run's progress events (a long Bash, a slow model call).
    */
   private pollWorkflow(toolUseId: string, sessionId: string, run: string): void {
-    if (this.stopped || this.workflowPolls.has(toolUseId) || this.record(toolUseId)?.status !== "running") return;
+    if (this.stopped || this.workflowPolls.has(toolUseId) || this.recordOfCall(toolUseId)?.status !== "running") return;
     const timer = setTimeout(() => {
       this.workflowPolls.delete(toolUseId);
       this.readWorkflow(toolUseId, sessionId, run).catch((error: unknown) =>
@@ -383,7 +384,7 @@ export class LiveSession {
     if (this.unstreamed.size === 0) return paths;
     const where = this.location();
     for (const toolUseId of [...this.unstreamed]) {
-      const record = this.record(toolUseId);
+      const record = this.recordOfCall(toolUseId);
       // A Workflow's card: offered its run's folder once its launch receipt names the run and the
       // folder exists (both may come after the card), until the card asks.
       if (record?.subagentType === WorkflowType) {

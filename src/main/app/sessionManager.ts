@@ -176,7 +176,7 @@ export class SessionManager {
       decidePermission: policy !== undefined ? policy.decider(this.personFor(tabId, options.cwd)) : this.broker.deciderFor(tabId),
       log: this.log,
       onChange: () => this.changed(tabId),
-      ...(desk !== undefined ? { onApplied: () => desk.checkAgents((id) => live?.agentRecord(id)?.status) } : {}),
+      ...(desk !== undefined ? { onApplied: () => desk.checkAgents((id) => live?.recordOfCall(id)?.status) } : {}),
       ...(this.options.createClient ? { createClient: this.options.createClient } : {}),
       ...(this.options.audit ? { audit: this.options.audit } : {}),
       ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),

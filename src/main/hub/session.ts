@@ -14,7 +14,7 @@ import { onCommandLifecycle } from "./promptQueue.js";
 import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
 import { findCallAnywhere, Store, type Node } from "./store.js";
 import { onStreamDelta } from "./streaming.js";
-import { onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
+import { agentToolUseId, onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
 import { onApiRetry, onCompactBoundary, onInterruptMarker, onProcessExit, onSessionInit, onTurnResult, onUserPrompt } from "./turns.js";
 
@@ -107,8 +107,7 @@ export class SessionModel {
 
   /** The Agent call of the subagent with this agent (task) id, when its task events linked them. */
   agentCallOf(agentId: string): string | undefined {
-    const link = this.store.tasks.get(agentId);
-    return link?.kind === "agent" ? link.toolUseId : undefined;
+    return agentToolUseId(this, agentId, undefined);
   }
 
   /** The subagent records that hold this call, innermost first; empty for a call of the conductor or one not in the tree. */

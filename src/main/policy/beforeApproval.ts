@@ -49,9 +49,12 @@ export const ToolsBeforeApproval: readonly string[] = [
 ];
 
 /** Phases in which the table applies. */
-export function beforeApproval(phase: SubagentPhase | undefined): boolean {
+export function beforeApproval(phase: SubagentPhase | undefined): phase is "clarifying" | "review" {
   return phase === "clarifying" || phase === "review";
 }
+
+const ReadOnlyAllow = [...NEUTRAL_BUILTINS, ...ReadOnlyCommands];
+const AllowedBefore: ReadonlySet<string> = new Set(ToolsBeforeApproval.map(canonicalToolName));
 
 /** Why a call is refused before approval, or undefined when it may run. */
 export function beforeApprovalViolation(preset: Preset, phase: SubagentPhase, toolName: string, reading: CommandLineReading | undefined, line: string): string | undefined {
@@ -59,10 +62,10 @@ export function beforeApprovalViolation(preset: Preset, phase: SubagentPhase, to
   const waiting = phase === "review" ? "its plan is in review" : "it has not submitted a plan yet";
   const advice = phase === "review" ? "wait for the review of your plan" : "submit your plan first (submit_plan) and wait for its approval";
   if (tool === "Bash") {
-    const verdict = reading === undefined ? undefined : judgeReading(line, reading, [...NEUTRAL_BUILTINS, ...ReadOnlyCommands], []);
+    const verdict = reading === undefined ? undefined : judgeReading(line, reading, ReadOnlyAllow, []);
     if (verdict?.allowed === true && verdict.writes.length === 0) return undefined;
     return `${preset.name} may not run \`${line.trim()}\` yet: ${waiting}, and until it is approved only read-only commands run; ${advice}`;
   }
-  if (ToolsBeforeApproval.some((t) => canonicalToolName(t) === tool)) return undefined;
+  if (AllowedBefore.has(tool)) return undefined;
   return `${preset.name} may not use ${toolName} yet: ${waiting}, and until it is approved only reading and asking tools run (${ToolsBeforeApproval.join(", ")}); ${advice}`;
 }

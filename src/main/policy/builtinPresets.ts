@@ -19,15 +19,14 @@ const ConductorTools = [batonToolId("ask_conductor"), batonToolId("submit_plan")
 
 // Claude Code searches with Bash, so every preset with Bash may run the read-only commands
 // (beforeApproval.ts, where a Deliberate preset is held to them until its plan is approved).
-const ReadOnlyExec: readonly CommandPattern[] = ReadOnlyCommands;
 
 // The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find`, `curl`
 // and `wget` are left out of the read-only presets: `find -delete`, `curl -o` and `wget` write
 // files (WebFetch reads the web instead).
-const AnalystExec: readonly CommandPattern[] = [...ReadOnlyExec, "go test|vet"];
+const AnalystExec: readonly CommandPattern[] = [...ReadOnlyCommands, "go test|vet"];
 
 const CoderExec: readonly CommandPattern[] = [
-  ...ReadOnlyExec,
+  ...ReadOnlyCommands,
   "go test|vet|fmt",
   "gofmt",
   "goimports",
@@ -47,7 +46,7 @@ const CoderExec: readonly CommandPattern[] = [
 ];
 
 const WorkerExec: readonly CommandPattern[] = [
-  ...ReadOnlyExec,
+  ...ReadOnlyCommands,
   "go",
   "pnpm install|add|run|test|build",
   "bun install|add|run|test|build",
@@ -57,7 +56,7 @@ const WorkerExec: readonly CommandPattern[] = [
   "cargo",
 ];
 
-const CoordinatorExec: readonly CommandPattern[] = [...ReadOnlyExec, "go", "pnpm", "bun", "curl", "wget"];
+const CoordinatorExec: readonly CommandPattern[] = [...ReadOnlyCommands, "go", "pnpm", "bun", "curl", "wget"];
 
 const Refused: readonly RefusedCommand[] = [
   {
@@ -73,7 +72,7 @@ const scout = exploratory({
     "Read-only explorer: finds where things are in the code and on the web and reports back with paths and quotes. Runs only commands that read (ls, cat, grep, git log, …), changes nothing. Spawn several at once for independent questions.",
   role: "Your job is to look around and come back with findings: where things are, how they fit together, what the web says.",
   tools: [...SearchTools, "Bash", ...WebTools],
-  exec: ReadOnlyExec,
+  exec: ReadOnlyCommands,
 });
 
 const analyst = exploratory({

@@ -94,8 +94,8 @@ function decide(call: PolicyCall, context: PolicyContext): PolicyVerdict {
 function phaseViolation(preset: Preset, call: PolicyCall, reading: CommandLineReading | undefined): { rule: string; message: string } | undefined {
   if (preset.character !== "deliberate" || !beforeApproval(call.phase)) return undefined;
   const line = typeof call.input["command"] === "string" ? call.input["command"] : "";
-  const message = beforeApprovalViolation(preset, call.phase as SubagentPhase, call.toolName, reading, line);
-  return message === undefined ? undefined : { rule: `preset:${preset.name}/${call.phase as SubagentPhase}`, message };
+  const message = beforeApprovalViolation(preset, call.phase, call.toolName, reading, line);
+  return message === undefined ? undefined : { rule: `preset:${preset.name}/${call.phase}`, message };
 }
 
 /** The preset an agent runs as: only in orchestration mode, only for a subagent of a preset's type. */

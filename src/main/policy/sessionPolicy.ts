@@ -86,7 +86,7 @@ export class SessionPolicy {
       this.agents.forget(request.toolUseId);
       const context = this.context();
       const verdict = decidePolicy(
-        { agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent) },
+        { agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent, context) },
         context,
       );
       this.note(agent, request.toolUseId, request.toolName, request.input, verdict, "permission", context);
@@ -101,7 +101,7 @@ export class SessionPolicy {
     const toolUseId = request.tool_use_id ?? (typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : "");
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
     const context = this.context();
-    const verdict = decidePolicy({ agent, toolName, input: toolInput, ...this.phaseField(agent) }, context);
+    const verdict = decidePolicy({ agent, toolName, input: toolInput, ...this.phaseField(agent, context) }, context);
     this.note(agent, toolUseId, toolName, toolInput, verdict, "hook", context);
     if (verdict.decision !== "deny" && toolUseId !== "") this.noteSpawn(toolUseId, toolName, toolInput, context);
     // Decided here, no permission request follows: the card learns it from this event.
@@ -119,8 +119,10 @@ export class SessionPolicy {
     return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput, context));
   }
 
-  private phaseField(agent: PolicyAgent): { phase?: SubagentPhase } {
-    const phase = agent.kind === "subagent" && agent.agentId !== undefined ? this.options.phaseOf?.(agent.agentId) : undefined;
+  /** Only a Deliberate preset's calls read a phase: the others do not look it up. */
+  private phaseField(agent: PolicyAgent, context: PolicyContext): { phase?: SubagentPhase } {
+    if (agent.kind !== "subagent" || agent.agentId === undefined || presetOf(agent, context)?.character !== "deliberate") return {};
+    const phase = this.options.phaseOf?.(agent.agentId);
     return phase === undefined ? {} : { phase };
   }
 
