@@ -44,8 +44,29 @@ export interface Preset {
   readonly exec: readonly CommandPattern[];
   /** `none`: no file writes at all; `write-root`: only inside the session's cwd or its worktree. */
   readonly write: "none" | "write-root";
+  /**
+   * Hosts its Bash commands may reach, enforced by the OS sandbox's proxy (issue 31): host patterns
+   * (`registry.npmjs.org`, `*.pythonhosted.org`, optionally `:port`), or `["*"]` for any host;
+   * empty: no network at all.
+   */
+  readonly network: readonly NetworkPattern[];
   /** Presets it may spawn with the Agent tool; empty: none. */
   readonly spawns: readonly string[];
+}
+
+/** A host a preset's commands may reach: `example.com`, `*.example.com` (its subdomains), either with `:port`; or `*`, any host. */
+export type NetworkPattern = string;
+
+/** Why a network pattern cannot be used, or undefined when it can. Pure, so the presets file and the sandbox agree. */
+export function networkPatternProblem(pattern: string): string | undefined {
+  if (pattern === "*") return undefined;
+  const match = /^(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::(\d{1,5}))?$/i.exec(pattern);
+  if (match === null) return `"${pattern}" is not a host pattern: write example.com, *.example.com (its subdomains), either with :port, or * for any host`;
+  const [, wildcard, host = "", port] = match;
+  if (host.split(".").some((label) => label.startsWith("-") || label.endsWith("-"))) return `"${pattern}": a host name's parts cannot start or end with -`;
+  if (wildcard !== undefined && host.split(".").length < 2) return `"${pattern}" is too broad: a wildcard needs a domain with at least two parts (*.example.com)`;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return `"${pattern}": the port must be from 1 to 65535`;
+  return undefined;
 }
 
 /** A command no preset may run, with the reason the model is told. */

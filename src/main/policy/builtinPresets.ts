@@ -3,7 +3,7 @@
 // would get its own node_modules. The presets file (presetsFile.ts) starts as a copy of these;
 // the prompts are in presetPrompts.ts.
 
-import type { CommandPattern, Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
+import type { CommandPattern, NetworkPattern, Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
 import { batonToolId } from "../mcp/batonTools.js";
 import { ReadOnlyCommands } from "./beforeApproval.js";
 import { deliberatePrompt, exploratoryPrompt } from "./presetPrompts.js";
@@ -58,6 +58,29 @@ const WorkerExec: readonly CommandPattern[] = [
 
 const CoordinatorExec: readonly CommandPattern[] = [...ReadOnlyCommands, "go", "pnpm", "bun", "curl", "wget"];
 
+// What each preset's commands may reach over the network, enforced by the OS sandbox (issue 31):
+// curl and wget need any host; a worker's installs need the package registries of its tools.
+const AnyHost: readonly NetworkPattern[] = ["*"];
+const PackageRegistries: readonly NetworkPattern[] = [
+  // pnpm, bun
+  "registry.npmjs.org",
+  "registry.yarnpkg.com",
+  // uv, pip
+  "pypi.org",
+  "files.pythonhosted.org",
+  // cargo
+  "crates.io",
+  "index.crates.io",
+  "static.crates.io",
+  // go (modules through the proxy; the checksum database)
+  "proxy.golang.org",
+  "sum.golang.org",
+  // git dependencies of cargo, go and pnpm
+  "github.com",
+  "codeload.github.com",
+  "objects.githubusercontent.com",
+];
+
 const Refused: readonly RefusedCommand[] = [
   {
     pattern: "npm",
@@ -73,6 +96,7 @@ const scout = exploratory({
   role: "Your job is to look around and come back with findings: where things are, how they fit together, what the web says.",
   tools: [...SearchTools, "Bash", ...WebTools],
   exec: ReadOnlyCommands,
+  network: [],
 });
 
 const analyst = exploratory({
@@ -82,6 +106,7 @@ const analyst = exploratory({
   role: "Your job is to investigate and come back with an analysis: run the tests to see what fails, read the git history to see what changed, and explain why.",
   tools: [...SearchTools, "Bash", ...WebTools],
   exec: AnalystExec,
+  network: AnyHost,
 });
 
 const coder = deliberate({
@@ -91,6 +116,7 @@ const coder = deliberate({
   role: "You write code and verify it yourself with the project's tests, linters and formatters. Adding or upgrading packages, CI pipelines and deployment belong to the worker preset: when the task needs them, say so in your plan or report instead of trying.",
   tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools, ...ConductorTools],
   exec: CoderExec,
+  network: [],
 });
 
 const worker = deliberate({
@@ -100,6 +126,7 @@ const worker = deliberate({
   role: "You take the task all the way, infrastructure included: installing packages, builds, CI configuration. Install with pnpm or bun for JavaScript, uv or pip for Python, cargo and go for their own.",
   tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", ...WebTools, ...ConductorTools],
   exec: WorkerExec,
+  network: PackageRegistries,
 });
 
 const coordinator = deliberate({
@@ -112,6 +139,7 @@ const coordinator = deliberate({
   ].join("\n\n"),
   tools: [...SearchTools, "Bash", ...WriteTools, "TodoWrite", "Agent", "SendMessage", ...WebTools, ...ConductorTools],
   exec: CoordinatorExec,
+  network: AnyHost,
   spawns: ["scout", "analyst", "coder", "worker"],
 });
 
@@ -129,17 +157,18 @@ interface PresetDraft {
   readonly role: string;
   readonly tools: readonly string[];
   readonly exec: readonly CommandPattern[];
+  readonly network: readonly NetworkPattern[];
   readonly spawns?: readonly string[];
 }
 
 function exploratory(draft: PresetDraft): Preset {
-  const { name, description, tools, exec } = draft;
+  const { name, description, tools, exec, network } = draft;
   const prompt = exploratoryPrompt({ ...draft, refused: Refused });
-  return { name, character: "exploratory", description, prompt, tools, exec, write: "none", spawns: draft.spawns ?? [] };
+  return { name, character: "exploratory", description, prompt, tools, exec, write: "none", network, spawns: draft.spawns ?? [] };
 }
 
 function deliberate(draft: PresetDraft): Preset {
-  const { name, description, tools, exec } = draft;
+  const { name, description, tools, exec, network } = draft;
   const prompt = deliberatePrompt({ ...draft, refused: Refused });
-  return { name, character: "deliberate", description, prompt, tools, exec, write: "write-root", spawns: draft.spawns ?? [] };
+  return { name, character: "deliberate", description, prompt, tools, exec, write: "write-root", network, spawns: draft.spawns ?? [] };
 }

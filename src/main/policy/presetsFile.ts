@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
+import { networkPatternProblem, type Preset, type PresetSet, type RefusedCommand } from "../../shared/policy.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
 import { NotRegularFileError, readRegularFileTextSync } from "../history/regularFile.js";
 import { builtinPresetSet } from "./builtinPresets.js";
@@ -50,6 +50,11 @@ const Pattern = z.string(expected("a string")).superRefine((pattern, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
 });
 
+const Host = z.string(expected("a string")).superRefine((pattern, ctx) => {
+  const problem = networkPatternProblem(pattern);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /** Agent type names the CLI is given as `initialize.agents` keys. */
 const Name = z.string(expected("a string")).regex(/^[a-z][a-z0-9_-]*$/, "must be lowercase letters, digits, - or _, starting with a letter");
 
@@ -64,6 +69,7 @@ const PresetEntry = z.strictObject(
     // Left out: the safe side (no commands, no writes, no spawns).
     exec: z.array(Pattern, expected("an array of command patterns")).default([]),
     write: z.enum(["none", "write-root"], expected(`"none" or "write-root"`)).default("none"),
+    network: z.array(Host, expected("an array of host patterns")).default([]),
     spawns: z.array(Name, expected("an array of preset names")).default([]),
   },
   { error: "expected a preset object" },
