@@ -103,6 +103,12 @@ export interface PermissionRule {
   readonly createdAt: string;
 }
 
+/**
+ * What held a preset agent's Bash command (issue 31): the operating system's sandbox, or only the
+ * policy engine's reading of the line because the person chose "policy check only".
+ */
+export type SandboxProtection = "os-sandbox" | "policy-only";
+
 /** Which agent makes a call, as far as Baton can tell (hook `agent_type`, else agent id → record). */
 export type PolicyAgent =
   | { readonly kind: "main" }

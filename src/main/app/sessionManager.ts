@@ -28,6 +28,7 @@ import { tabTitle } from "./tabTitle.js";
 import { listTabWorktrees, mergeTabWorktree, openTabWorktree, removeTabWorktree, tabWorktreeDiff, type TabRepository } from "./tabWorktrees.js";
 import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "../../shared/worktrees.js";
 import type { PolicyService } from "../policy/policyService.js";
+import type { SessionPolicy } from "../policy/sessionPolicy.js";
 import { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "../orchestration/sessionEscalations.js";
 import type { EscalationDesk } from "../orchestration/escalationDesk.js";
@@ -69,7 +70,7 @@ export interface SessionManagerOptions {
 }
 
 type Tab =
-  | { readonly kind: "live"; readonly tabId: string; readonly cwd: string; readonly session: LiveSession }
+  | { readonly kind: "live"; readonly tabId: string; readonly cwd: string; readonly session: LiveSession; readonly policy?: SessionPolicy }
   | { readonly kind: "restored"; readonly tabId: string; readonly session: RestoredSession };
 
 export class SessionManager {
@@ -151,6 +152,7 @@ export class SessionManager {
         conductorTimeoutMs: this.options.conductorTimeoutMs ?? DefaultConductorTimeoutMs,
         graceMs: this.options.permissionGraceMs ?? 30_000,
         personPresent: () => this.broker.present,
+        ...(audit !== undefined ? { record: (entry) => audit.policyDecision(entry) } : {}),
         log: (message, fields) => this.log.baton("info", message, fields, tabId),
       });
       this.escalations.set(tabId, escalations);
@@ -182,7 +184,7 @@ export class SessionManager {
       ...(this.options.history?.projectsDir !== undefined ? { projectsDir: this.options.history.projectsDir } : {}),
     });
     live = session;
-    const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session };
+    const tab: Tab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}) };
     this.tabs.set(tabId, tab);
     this.starting.add(tabId);
     this.emitTabs();
@@ -396,8 +398,10 @@ export class SessionManager {
       this.broker.close();
       for (const e of this.escalations.values()) e.desk.close("Baton is quitting.");
       for (const tab of this.tabs.values()) if (tab.kind === "restored") tab.session.close?.();
-      const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t.session] : []));
-      await Promise.allSettled(live.map((s) => s.stop()));
+      const live = [...this.tabs.values()].flatMap((t) => (t.kind === "live" ? [t] : []));
+      await Promise.allSettled(live.map((t) => t.session.stop()));
+      // The CLIs are gone, and with them every command they ran in a sandbox.
+      for (const t of live) t.policy?.close();
       this.publisher.close();
       clearTimeout(this.infoTimer);
       this.tabs.clear();
@@ -423,8 +427,10 @@ export class SessionManager {
     this.tabs.delete(tabId);
     this.publisher.drop(tabId);
     this.emitTabs();
-    if (tab.kind === "live") await tab.session.stop();
-    else tab.session.close?.();
+    if (tab.kind === "live") {
+      await tab.session.stop();
+      tab.policy?.close();
+    } else tab.session.close?.();
   }
 
   private changed(tabId: string): void {

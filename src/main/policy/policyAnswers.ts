@@ -27,10 +27,10 @@ export function hookOutputFor(verdict: PolicyVerdict, updatedInput?: JsonObject)
   };
 }
 
-/** The answer to a `can_use_tool` request, or undefined when the person must decide. */
-export function permissionDecisionFor(verdict: PolicyVerdict): PermissionDecision | undefined {
+/** The answer to a `can_use_tool` request (an allow runs `updatedInput` when given), or undefined when the person must decide. */
+export function permissionDecisionFor(verdict: PolicyVerdict, updatedInput?: JsonObject): PermissionDecision | undefined {
   const decidedBy = `policy:${verdict.rule}`;
   if (verdict.decision === "deny") return { behavior: "deny", message: verdict.message, decidedBy };
-  if (verdict.decision === "allow") return { behavior: "allow", decidedBy };
+  if (verdict.decision === "allow") return { behavior: "allow", decidedBy, ...(updatedInput !== undefined ? { updatedInput } : {}) };
   return undefined;
 }

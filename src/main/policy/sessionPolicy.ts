@@ -2,15 +2,18 @@
 // for every tool, and in orchestration mode the presets as custom agents and the conductor's
 // guidance), the hook's answers, the decider that puts the engine before the person on
 // `can_use_tool`, and a record of every decision. The engine (decidePolicy.ts) stays pure; this
-// file gathers its context and delivers its verdicts.
+// file gathers its context and delivers its verdicts. A preset agent's Bash that the engine lets
+// through runs inside the operating system's sandbox (src/main/sandbox/): the allowed input is
+// the wrapped command, and the PostToolUse hooks say when it ended.
 
 import os from "node:os";
 import type { SubagentPhase } from "../../shared/escalation.js";
 import type { ClientEvent } from "../../shared/events.js";
-import type { HookCallbackRequest, InitializeRequest, JsonObject } from "../../shared/protocol/messages.js";
-import type { PermissionRule, PolicyAgent, PolicyVerdict, PresetSet } from "../../shared/policy.js";
+import type { HookCallbackRequest, HookMatcher, InitializeRequest, JsonObject } from "../../shared/protocol/messages.js";
+import type { PermissionRule, PolicyAgent, PolicyVerdict, PresetSet, SandboxProtection } from "../../shared/policy.js";
 import type { HookCallbackHandler } from "../cli/incomingRequests.js";
-import type { PermissionDecider } from "../cli/permissionGate.js";
+import type { PermissionDecider, PermissionDecision } from "../cli/permissionGate.js";
+import type { SessionSandbox } from "../sandbox/sessionSandbox.js";
 import type { AuditPolicyDecision } from "../store/audit.js";
 import { CallingAgents, type AgentTypeLookup } from "./callingAgent.js";
 import { conductorGuidance } from "./conductorGuidance.js";
@@ -21,6 +24,8 @@ import type { WritePathFs } from "./writeRoot.js";
 
 /** The hook callback id Baton registers; other ids (a test's, the CLI's own) are not the policy's. */
 export const PolicyHookId = "baton_policy";
+/** The PostToolUse and PostToolUseFailure callback: a sandboxed command ended. */
+export const SandboxDoneHookId = "baton_sandbox_done";
 
 export interface SessionPolicyOptions {
   readonly orchestration: boolean;
@@ -42,10 +47,22 @@ export interface SessionPolicyOptions {
   /** The policy let a Deliberate preset's Agent call through (its tool_use id): its phase starts. */
   readonly onDeliberateSpawn?: (toolUseId: string) => void;
   readonly log?: (message: string, fields: Record<string, unknown>) => void;
+  /** Orchestration mode: where preset agents' Bash commands are wrapped in the OS sandbox. */
+  readonly sandbox?: SessionSandbox;
+}
+
+/** What held a call: the policy's verdict, and for a preset's Bash the sandbox's part. */
+interface Guarded {
+  readonly verdict: PolicyVerdict;
+  /** The input the CLI runs when allowed: the sandboxed command. */
+  readonly input?: JsonObject;
+  readonly protection?: SandboxProtection;
 }
 
 export class SessionPolicy {
   private readonly agents: CallingAgents;
+  /** Where the hook said each call's agent runs its commands, for the call's permission request. */
+  private readonly agentCwds = new Map<string, string>();
 
   constructor(private readonly options: SessionPolicyOptions) {
     this.agents = new CallingAgents(options.agentType);
@@ -58,7 +75,8 @@ export class SessionPolicy {
 
   /** The fields of `initialize` the policy needs, merged over `base` (a caller's own hooks stay). */
   initialize(base: Omit<InitializeRequest, "subtype"> = {}): Omit<InitializeRequest, "subtype"> {
-    const hooks = { ...base.hooks, PreToolUse: [...(base.hooks?.["PreToolUse"] ?? []), { hookCallbackIds: [PolicyHookId] }] };
+    const ended: Record<string, HookMatcher[]> = this.options.sandbox === undefined ? {} : { PostToolUse: withHook(base, "PostToolUse", SandboxDoneHookId), PostToolUseFailure: withHook(base, "PostToolUseFailure", SandboxDoneHookId) };
+    const hooks = { ...base.hooks, PreToolUse: withHook(base, "PreToolUse", PolicyHookId), ...ended };
     if (!this.options.orchestration) return { ...base, hooks };
     const presets = this.options.presets().presets;
     const agents = Object.fromEntries(presets.map((p) => [p.name, { description: p.description, prompt: p.prompt, tools: [...p.tools] }]));
@@ -74,8 +92,12 @@ export class SessionPolicy {
   /** Answers Baton's PreToolUse hook; other callbacks go to `next` (or continue). */
   hookHandler(next?: HookCallbackHandler): HookCallbackHandler {
     return async (request, signal) => {
-      if (request.callback_id !== PolicyHookId) return next ? next(request, signal) : { continue: true };
-      return this.onPreToolUse(request);
+      if (request.callback_id === PolicyHookId) return this.onPreToolUse(request);
+      if (request.callback_id === SandboxDoneHookId) {
+        this.options.sandbox?.finished(toolUseIdOf(request));
+        return { continue: true };
+      }
+      return next ? next(request, signal) : { continue: true };
     };
   }
 
@@ -84,25 +106,63 @@ export class SessionPolicy {
     return async (request, signal) => {
       const agent = this.agents.fromPermission(request.agentId, request.toolUseId);
       this.agents.forget(request.toolUseId);
+      const agentCwd = this.agentCwds.get(request.toolUseId);
+      this.agentCwds.delete(request.toolUseId);
       const context = this.context();
-      const verdict = decidePolicy(
-        { agent, toolName: request.toolName, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent, context) },
-        context,
-      );
-      this.note(agent, request.toolUseId, request.toolName, request.input, verdict, "permission", context);
-      return permissionDecisionFor(verdict) ?? person(request, signal);
+      const call = { agent, toolName: request.toolName, toolUseId: request.toolUseId, ...(agentCwd !== undefined ? { agentCwd } : {}) };
+      const decided = await this.guard(call, request.input, decidePolicy({ ...call, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent, context) }, context), context);
+      this.note(agent, request.toolUseId, request.toolName, request.input, decided.verdict, "permission", context, decided.protection);
+      const answer = permissionDecisionFor(decided.verdict, decided.input) ?? (await person(request, signal));
+      // The person let a preset agent's command run: it runs in its sandbox like any other.
+      return answer.behavior === "allow" && decided.verdict.decision === "ask" ? this.sandboxedAnswer(call, request.input, answer, context) : answer;
     };
   }
 
-  private onPreToolUse(request: HookCallbackRequest): JsonObject {
+  /** The person's allow of a preset agent's Bash, with the command put in the agent's sandbox (or refused when it cannot be). */
+  private async sandboxedAnswer(call: GuardCall, input: JsonObject, answer: Extract<PermissionDecision, { behavior: "allow" }>, context: PolicyContext): Promise<PermissionDecision> {
+    const allowed = { decision: "allow" as const, rule: "person", message: "The person allowed it." };
+    const guarded = await this.guard(call, answer.updatedInput ?? input, allowed, context);
+    if (guarded.verdict.decision === "deny") {
+      this.note(call.agent, call.toolUseId, call.toolName, input, guarded.verdict, "permission", context);
+      return { behavior: "deny", message: guarded.verdict.message, decidedBy: `policy:${guarded.verdict.rule}` };
+    }
+    return guarded.input === undefined ? answer : { ...answer, updatedInput: guarded.input };
+  }
+
+  /**
+   * A preset agent's Bash the engine allows runs in the agent's OS sandbox: the verdict then
+   * carries the sandboxed input, or becomes a refusal when no sandbox can hold the command.
+   * Every other call is the verdict alone.
+   */
+  private async guard(call: GuardCall, input: JsonObject, verdict: PolicyVerdict, context: PolicyContext): Promise<Guarded> {
+    const sandbox = this.options.sandbox;
+    const preset = presetOf(call.agent, context);
+    if (sandbox === undefined || preset === undefined || call.toolName !== "Bash" || verdict.decision !== "allow") return { verdict };
+    const guarded = await sandbox.guard({
+      preset,
+      input,
+      toolUseId: call.toolUseId,
+      ...(call.agent.kind === "subagent" && call.agent.agentId !== undefined ? { agentId: call.agent.agentId } : {}),
+      ...(call.agentCwd !== undefined ? { agentCwd: call.agentCwd } : {}),
+    });
+    if (guarded.kind === "refused") return { verdict: { decision: "deny", rule: guarded.rule, message: guarded.message } };
+    const message = `${verdict.message} It ${guarded.note}.`;
+    return { verdict: { ...verdict, message }, protection: guarded.protection, ...(guarded.kind === "sandboxed" ? { input: guarded.input } : {}) };
+  }
+
+  private async onPreToolUse(request: HookCallbackRequest): Promise<JsonObject> {
     const input = request.input;
     const toolName = typeof input["tool_name"] === "string" ? input["tool_name"] : "";
     const toolInput = isObject(input["tool_input"]) ? input["tool_input"] : {};
-    const toolUseId = request.tool_use_id ?? (typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : "");
+    const toolUseId = toolUseIdOf(request);
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
+    const agentCwd = typeof input["cwd"] === "string" && input["cwd"] !== "" ? input["cwd"] : undefined;
     const context = this.context();
-    const verdict = decidePolicy({ agent, toolName, input: toolInput, ...this.phaseField(agent, context) }, context);
-    this.note(agent, toolUseId, toolName, toolInput, verdict, "hook", context);
+    const call = { agent, toolName, toolUseId, ...(agentCwd !== undefined ? { agentCwd } : {}) };
+    const { verdict, input: sandboxed, protection } = await this.guard(call, toolInput, decidePolicy({ ...call, input: toolInput, ...this.phaseField(agent, context) }, context), context);
+    // An ask goes on to a permission request, which must know where the agent runs.
+    if (verdict.decision === "ask" && agentCwd !== undefined && toolUseId !== "") this.rememberCwd(toolUseId, agentCwd);
+    this.note(agent, toolUseId, toolName, toolInput, verdict, "hook", context, protection);
     if (verdict.decision !== "deny" && toolUseId !== "") this.noteSpawn(toolUseId, toolName, toolInput, context);
     // Decided here, no permission request follows: the card learns it from this event.
     if (verdict.decision !== "ask" && toolUseId !== "") {
@@ -116,7 +176,19 @@ export class SessionPolicy {
         message: verdict.message,
       });
     }
-    return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : this.withEnvironment(toolName, toolInput, context));
+    return hookOutputFor(verdict, verdict.decision === "deny" ? undefined : (sandboxed ?? this.withEnvironment(toolName, toolInput, context)));
+  }
+
+  /** The session stops: its sandboxed commands' leases end. */
+  close(): void {
+    this.options.sandbox?.close();
+    this.agentCwds.clear();
+  }
+
+  private rememberCwd(toolUseId: string, cwd: string): void {
+    // Bounded like CallingAgents: a request that never came must not keep its entry forever.
+    if (this.agentCwds.size >= 10_000) this.agentCwds.delete(this.agentCwds.keys().next().value as string);
+    this.agentCwds.set(toolUseId, cwd);
   }
 
   /** Only a Deliberate preset's calls read a phase: the others do not look it up. */
@@ -164,7 +236,7 @@ export class SessionPolicy {
     return { ...input, prompt: `${prompt}\n\n${block}` };
   }
 
-  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission", context: PolicyContext): void {
+  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission", context: PolicyContext, _protection?: SandboxProtection): void {
     const sessionId = this.options.sessionId();
     if (this.options.record === undefined || sessionId === undefined) return;
     const preset = presetOf(agent, context);
@@ -183,6 +255,22 @@ export class SessionPolicy {
       origin,
     });
   }
+}
+
+interface GuardCall {
+  readonly agent: PolicyAgent;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly agentCwd?: string;
+}
+
+/** The hooks of `event` in `base`, with Baton's callback added. */
+function withHook(base: Omit<InitializeRequest, "subtype">, event: string, id: string): HookMatcher[] {
+  return [...(base.hooks?.[event] ?? []), { hookCallbackIds: [id] }];
+}
+
+function toolUseIdOf(request: HookCallbackRequest): string {
+  return request.tool_use_id ?? (typeof request.input["tool_use_id"] === "string" ? request.input["tool_use_id"] : "");
 }
 
 function isObject(value: unknown): value is JsonObject {
