@@ -341,6 +341,11 @@ export interface EscalationSettledEvent {
   /** An approval with edits: the plan the agent was given. */
   readonly approvedPlan?: string;
   readonly by: EscalationSettler;
+  /**
+   * Who answered, by agent id: `main` for the conductor (the desk checked the caller was the main
+   * agent), else `person` or `baton`. Absent only in events restored from an older trail.
+   */
+  readonly answeredBy?: string;
 }
 /** A Deliberate subagent's phase changed (orchestration mode). */
 export interface PhaseChangedEvent {

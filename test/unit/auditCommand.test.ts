@@ -102,6 +102,33 @@ describe("baton audit", () => {
     expect(rows[4]).toEqual({ kind: "interrupt", sessionId: "s1", time: "2026-01-01T00:00:05.000Z" });
   });
 
+  it("names who answered each escalation by agent id, and shows a conductor's tool refused to a subagent, by the hook or by Baton's MCP server", async () => {
+    const dbPath = path.join(tempDir(), "cfg", "history.db");
+    const store = new StoreService({ dbPath });
+    const gp = { agentId: "a9f00d", agentType: "general-purpose" } as const;
+    const settle = { sessionId: "s3", agentToolUseId: "toolu_coder", agentId: "a1b2", outcome: "approved" } as const;
+    const refusal = { ...gp, sessionId: "s3", toolName: "mcp__baton__review_subagent_plan", input: { agent: "a1b2", decision: "approved" }, decision: "deny", rule: "conductor-only", message: "Only the conductor (the main agent) may call review_subagent_plan" } as const;
+    store.recordOrchestration({ kind: "spawn", sessionId: "s3", time: "2026-01-01T00:00:01.000Z", agentToolUseId: "toolu_coder", agentId: "a1b2", subagentType: "coder" });
+    store.recordPolicyDecision(policyRecord({ ...refusal, time: "2026-01-01T00:00:02.000Z", toolUseId: "toolu_gp_review", origin: "hook" }));
+    store.recordPolicyDecision(policyRecord({ ...refusal, time: "2026-01-01T00:00:03.000Z", toolUseId: "toolu_gp_review2", origin: "mcp" }));
+    store.recordOrchestration({ kind: "review", ...settle, time: "2026-01-01T00:00:04.000Z", toolUseId: "toolu_plan1", by: "conductor", answeredBy: "main" });
+    // A conductor's review recorded before answers named their agent.
+    store.recordOrchestration({ kind: "review", ...settle, time: "2026-01-01T00:00:05.000Z", toolUseId: "toolu_plan2", by: "conductor" });
+    store.recordOrchestration({ kind: "answer", ...settle, outcome: "answered", time: "2026-01-01T00:00:06.000Z", toolUseId: "toolu_ask", by: "person", answeredBy: "person" });
+    store.close();
+    const { code, out } = await audit(["s3", "--db", dbPath]);
+    expect(code).toBe(0);
+    expect(out.trimEnd().split("\n").slice(2).map(cells).map((c) => [c[1], c[2], c[4], c[5]])).toEqual([
+      ["a9f00d/general-purpose/-", "mcp__baton__review_subagent_plan", "deny", "conductor-only"],
+      ["a9f00d/general-purpose/-", "mcp__baton__review_subagent_plan", "deny", "conductor-only"],
+      ["a1b2/coder", "submit_plan", "review", "by conductor (main)"],
+      ["a1b2/coder", "submit_plan", "review", "by conductor (agent not recorded)"],
+      ["a1b2/coder", "ask_conductor", "answer", "by person"],
+    ]);
+    const rows = JSON.parse((await audit(["s3", "--db", dbPath, "--json"])).out) as Record<string, unknown>[];
+    expect(rows.map((r) => r["origin"] ?? r["answeredBy"] ?? null)).toEqual([null, "hook", "mcp", "main", null, "person"]);
+  });
+
   it("finds the trail by default in $XDG_CONFIG_HOME/baton, and takes audit.sqlite itself as --db", async () => {
     const dir = tempDir();
     const dbPath = recorded(dir);

@@ -62,18 +62,18 @@ const chain: readonly ClientEvent[][] = [
   [{ kind: "phase_changed", agentToolUseId: CoderCall, phase: "clarifying", at: at(2) }],
   [{ kind: "escalation_opened", id: "toolu_ask_1", agentToolUseId: CoderCall, at: at(3), question: "Which parser, JSON or YAML?", routedTo: "conductor", routeReason: "the conductor's turn has ended" }],
   [{ kind: "escalation_routed", id: "toolu_ask_1", agentToolUseId: CoderCall, routedTo: "person", reason: "no answer in 120 s" }],
-  [{ kind: "escalation_settled", id: "toolu_ask_1", agentToolUseId: CoderCall, at: at(5), outcome: "answered", reply: "JSON", by: "person" }],
+  [{ kind: "escalation_settled", id: "toolu_ask_1", agentToolUseId: CoderCall, at: at(5), outcome: "answered", reply: "JSON", by: "person", answeredBy: "person" }],
   [{ kind: "phase_changed", agentToolUseId: CoderCall, phase: "review", at: at(6) }],
   [{ kind: "escalation_opened", id: "toolu_plan_1", agentToolUseId: CoderCall, at: at(6), plan: plan1, routedTo: "person", routeReason: "foreground agent: the conductor waits on it" }],
-  [{ kind: "escalation_settled", id: "toolu_plan_1", agentToolUseId: CoderCall, at: at(8), outcome: "rejected", reply: "Write the failing test first", by: "person" }],
+  [{ kind: "escalation_settled", id: "toolu_plan_1", agentToolUseId: CoderCall, at: at(8), outcome: "rejected", reply: "Write the failing test first", by: "person", answeredBy: "person" }],
   [{ kind: "escalation_opened", id: "toolu_plan_2", agentToolUseId: CoderCall, at: at(9), plan: plan2, routedTo: "person", routeReason: "foreground agent: the conductor waits on it" }],
   [
-    { kind: "escalation_settled", id: "toolu_plan_2", agentToolUseId: CoderCall, at: at(10), outcome: "approved", approvedPlan: "Goal: Fix the parser\n\n1. Write a failing test\n2. Fix it", by: "person" },
+    { kind: "escalation_settled", id: "toolu_plan_2", agentToolUseId: CoderCall, at: at(10), outcome: "approved", approvedPlan: "Goal: Fix the parser\n\n1. Write a failing test\n2. Fix it", by: "person", answeredBy: "person" },
     { kind: "phase_changed", agentToolUseId: CoderCall, phase: "executing", at: at(10) },
   ],
   // A question Baton had to fail: the turn was interrupted before anyone answered.
   [{ kind: "escalation_opened", id: "toolu_ask_2", agentToolUseId: CoderCall, at: at(20), question: "May I also touch the lexer?", routedTo: "conductor", routeReason: "background agent" }],
-  [{ kind: "escalation_settled", id: "toolu_ask_2", agentToolUseId: CoderCall, at: at(21), outcome: "failed", reply: "the session was interrupted", by: "baton" }],
+  [{ kind: "escalation_settled", id: "toolu_ask_2", agentToolUseId: CoderCall, at: at(21), outcome: "failed", reply: "the session was interrupted", by: "baton", answeredBy: "baton" }],
 ];
 
 /** Plays the dag session live: its lines as the stream gave them, the task events, and the chain while the coder runs. */
@@ -119,13 +119,13 @@ describe("the session DAG in the audit trail", () => {
     ]);
     expect(rows[3]).toMatchObject({ kind: "question", toolUseId: "toolu_ask_1", question: "Which parser, JSON or YAML?", routedTo: "conductor", reason: "the conductor's turn has ended", time: at(3) });
     expect(rows[4]).toMatchObject({ kind: "route", toolUseId: "toolu_ask_1", routedTo: "person", reason: "no answer in 120 s" });
-    expect(rows[5]).toMatchObject({ kind: "answer", toolUseId: "toolu_ask_1", outcome: "answered", reply: "JSON", by: "person", time: at(5) });
+    expect(rows[5]).toMatchObject({ kind: "answer", toolUseId: "toolu_ask_1", outcome: "answered", reply: "JSON", by: "person", answeredBy: "person", time: at(5) });
     expect(rows[7]).toMatchObject({ kind: "plan", toolUseId: "toolu_plan_1", plan: plan1, routedTo: "person" });
     expect(rows[8]).toMatchObject({ kind: "review", toolUseId: "toolu_plan_1", outcome: "rejected", reply: "Write the failing test first", by: "person" });
     expect(rows[9]).toMatchObject({ kind: "plan", toolUseId: "toolu_plan_2", plan: plan2 });
     expect(rows[10]).toMatchObject({ kind: "review", outcome: "approved", approvedPlan: "Goal: Fix the parser\n\n1. Write a failing test\n2. Fix it", by: "person" });
     // A failed question is still a question's answer, not a review.
-    expect(rows[13]).toMatchObject({ kind: "answer", toolUseId: "toolu_ask_2", outcome: "failed", reply: "the session was interrupted", by: "baton" });
+    expect(rows[13]).toMatchObject({ kind: "answer", toolUseId: "toolu_ask_2", outcome: "failed", reply: "the session was interrupted", by: "baton", answeredBy: "baton" });
   });
 
   it("interleaves with the decisions in one trail", async () => {
@@ -268,7 +268,7 @@ describe("a restored session shows its escalation chain as live", () => {
     const nestedChain: ClientEvent[][] = [
       [{ kind: "phase_changed", agentToolUseId: call, phase: "review", at: at(1) }],
       [{ kind: "escalation_opened", id: "toolu_plan_n", agentToolUseId: call, at: at(2), plan: plan1, routedTo: "conductor", routeReason: "background agent" }],
-      [{ kind: "escalation_settled", id: "toolu_plan_n", agentToolUseId: call, at: at(3), outcome: "approved", by: "conductor" }],
+      [{ kind: "escalation_settled", id: "toolu_plan_n", agentToolUseId: call, at: at(3), outcome: "approved", by: "conductor", answeredBy: "main" }],
       [{ kind: "phase_changed", agentToolUseId: call, phase: "executing", at: at(3) }],
     ];
     for (const read of nestedChain) await tab.read(read);

@@ -1,5 +1,5 @@
-// The policy engine's order of rules (decidePolicy.ts): who asks, the person's deny rules, the
-// preset's sandbox, calls only a person may answer, the person's ask and allow rules, what a
+// The policy engine's order of rules (decidePolicy.ts): who asks, who may call Baton's agent tools
+// (only the conductor answers and reviews), the person's deny rules, the preset's sandbox, calls only a person may answer, the person's ask and allow rules, what a
 // preset allows, and no rule at all. Real files for the write root (a temp folder with a link out).
 
 import fs from "node:fs";
@@ -91,6 +91,49 @@ describe("decidePolicy", () => {
   it("never lets a rule or a preset answer for the person where the CLI says only a person may", () => {
     const rules = [rule("allow", "AskUserQuestion")];
     expect(decidePolicy({ agent: { kind: "main" }, toolName: "AskUserQuestion", input: { questions: [] }, requiresUserInteraction: true }, context({ rules }))).toMatchObject({ decision: "ask", rule: "person-only" });
+  });
+
+  it("keeps the conductor's tools to the conductor: any subagent is refused, whatever the person's rules say (issue 31)", () => {
+    const review = { toolName: "mcp__baton__review_subagent_plan", input: { agent: "a1b2", decision: "approved" } };
+    const answer = { toolName: "mcp__baton__answer_subagent", input: { agent: "a1b2", answer: "yes" } };
+    const rules = [rule("allow", "mcp__baton__review_subagent_plan"), rule("allow", "mcp__baton__answer_subagent")];
+    for (const type of ["general-purpose", "coder", "scout", "coordinator", "repo-reviewer"]) {
+      for (const call of [review, answer]) {
+        const verdict = decidePolicy({ agent: as(type), ...call }, context({ rules }));
+        expect(verdict).toMatchObject({ decision: "deny", rule: "conductor-only" });
+        expect(verdict.message).toContain(`Only the conductor (the main agent) may call ${call.toolName.slice("mcp__baton__".length)}`);
+        expect(verdict.message).toContain(`you are a subagent (${type} a0123456789abcdef)`);
+      }
+    }
+    // A coder in review may not review its own plan either: conductor-only, not its phase, decides.
+    expect(decidePolicy({ agent: as("coder"), ...review, phase: "review" }, context())).toMatchObject({ decision: "deny", rule: "conductor-only" });
+    // The conductor's own calls run without a prompt; the person's deny rule still stands.
+    expect(decidePolicy({ agent: { kind: "main" }, ...review }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    expect(decidePolicy({ agent: { kind: "main" }, ...answer }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    expect(decidePolicy({ agent: { kind: "main" }, ...review }, context({ rules: [rule("deny", "mcp__baton__review_subagent_plan")] }))).toMatchObject({ decision: "deny", rule: "rule:deny mcp__baton__review_subagent_plan (project)" });
+    expect(decidePolicy({ agent: { kind: "main" }, ...review }, context({ rules: [rule("ask", "mcp__baton__review_subagent_plan")] }))).toMatchObject({ decision: "ask" });
+    // Outside orchestration mode Baton runs no such server: a person's own "baton" server is theirs to rule.
+    expect(decidePolicy({ agent: as("general-purpose"), ...review }, context({ orchestration: false }))).toMatchObject({ decision: "ask", rule: "default:ask" });
+  });
+
+  it("lets subagents ask the conductor, a Deliberate preset submit its plan, and refuses the rest with what to do instead", () => {
+    const ask = { toolName: "mcp__baton__ask_conductor", input: { question: "Which port?" } };
+    const submit = { toolName: "mcp__baton__submit_plan", input: { goal: "g", steps: ["s"] } };
+    expect(decidePolicy({ agent: as("coder"), ...ask, phase: "clarifying" }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    expect(decidePolicy({ agent: as("coder"), ...submit, phase: "clarifying" }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    expect(decidePolicy({ agent: as("worker"), ...submit, phase: "clarifying" }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    // general-purpose and a repository's type may ask (the desk routes any asker), not submit a plan (no phase an approval would move).
+    expect(decidePolicy({ agent: as("general-purpose"), ...ask }, context())).toMatchObject({ decision: "allow", rule: "baton-tool" });
+    const gpPlan = decidePolicy({ agent: as("general-purpose"), ...submit }, context());
+    expect(gpPlan).toMatchObject({ decision: "deny", rule: "deliberate-only" });
+    expect(gpPlan.message).toContain("submit_plan is for the Deliberate presets (coder, worker, coordinator)");
+    expect(decidePolicy({ agent: as("repo-reviewer"), ...submit }, context({ rules: [rule("allow", "mcp__baton__submit_plan")] }))).toMatchObject({ decision: "deny", rule: "deliberate-only" });
+    // An Exploratory preset's own tool list leaves them out.
+    expect(decidePolicy({ agent: as("scout"), ...ask }, context())).toMatchObject({ decision: "deny", rule: "preset:scout/tools" });
+    expect(decidePolicy({ agent: as("scout"), ...submit }, context())).toMatchObject({ decision: "deny", rule: "deliberate-only" });
+    // The conductor has nobody to ask through them.
+    expect(decidePolicy({ agent: { kind: "main" }, ...ask }, context())).toMatchObject({ decision: "deny", rule: "subagents-only", message: expect.stringContaining("AskUserQuestion") });
+    expect(decidePolicy({ agent: { kind: "main" }, ...submit }, context())).toMatchObject({ decision: "deny", rule: "subagents-only" });
   });
 
   it("denies, saying why, when anything in it fails", () => {

@@ -1,12 +1,15 @@
 // The escalation desk's rules (issue 24), with the session around it stubbed: where a question or
 // plan goes first, the conductor's timeout (on a fake clock: the rule is "after this long", so the
 // test moves the clock instead of waiting), the first answer winning, plan versions and phases,
-// and every way an open call ends without hanging. The real CLI runs it in escalationChain.test.ts.
+// and every way an open call ends without hanging; only the conductor answers and reviews (issue
+// 31), and every settlement names who answered by agent id. The real CLI runs it in
+// escalationChain.test.ts and conductorOnly.test.ts.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { SubagentRecord } from "../../src/shared/transcript.js";
-import { EscalationDesk, type AskingAgent } from "../../src/main/orchestration/escalationDesk.js";
+import type { BatonCaller } from "../../src/main/mcp/batonToolAccess.js";
+import { EscalationDesk, type AskingAgent, type RefusedCall } from "../../src/main/orchestration/escalationDesk.js";
 import type { ToolCallContext, ToolOutcome } from "../../src/main/mcp/toolRegistry.js";
 
 function record(toolUseId: string, taskId: string, background: boolean): SubagentRecord {
@@ -27,21 +30,30 @@ interface Harness {
   readonly desk: EscalationDesk;
   readonly events: ClientEvent[];
   readonly told: string[];
+  readonly refused: RefusedCall[];
   present: boolean;
   call(toolUseId: string): { readonly context: ToolCallContext; readonly abort: (reason: string) => void };
 }
 
-function harness(agents: Record<string, AskingAgent>): Harness {
+/**
+ * `agents`: the asking agent of each ask_conductor / submit_plan call. `callers`: who made other
+ * calls; any call not named there is the conductor's.
+ */
+function harness(agents: Record<string, AskingAgent>, callers: Record<string, BatonCaller> = {}): Harness {
   const events: ClientEvent[] = [];
   const told: string[] = [];
+  const refused: RefusedCall[] = [];
   const h: Harness = {
     events,
     told,
+    refused,
     present: true,
     desk: new EscalationDesk({
       emit: (e) => events.push(e),
       tellConductor: (text) => told.push(text),
       askingAgent: (id) => (id === undefined ? undefined : agents[id]),
+      callerOf: (id) => (id === undefined ? { kind: "unknown" } : (callers[id] ?? { kind: "conductor" })),
+      onRefused: (r) => refused.push(r),
       agentNamed: (name) => Object.values(agents).find((a) => a.record.taskId === name || a.record.toolUseId === name)?.record,
       conductorTimeoutMs: 60_000,
       personPresent: () => h.present,
@@ -221,5 +233,86 @@ describe("a plan", () => {
     await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved", feedback: "Keep it small." }, h.call("y").context);
     expect(text(await result)).toContain("Plan approved by the conductor");
     expect(text(await result)).toContain("Notes: Keep it small.");
+  });
+});
+
+describe("only the conductor answers and reviews", () => {
+  const coder = { toolu_plan1: { record: record("toolu_bg", "a1b2", true), conductorWaits: false } };
+  const helper: BatonCaller = { kind: "subagent", agentId: "f00d", agentType: "general-purpose", deliberate: false };
+  const settled = (h: Harness) => h.events.filter((e) => e.kind === "escalation_settled");
+
+  it("a general-purpose subagent's review_subagent_plan is refused: the plan stays in review, the refusal names the helper; the conductor then approves", async () => {
+    const h = harness(coder, { toolu_helper_review: helper });
+    h.desk.agentSpawned("toolu_bg");
+    const plan = h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    const refusal = await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved" }, h.call("toolu_helper_review").context);
+    expect(isError(refusal)).toBe(true);
+    expect(text(refusal)).toContain("Only the conductor (the main agent) may call review_subagent_plan");
+    expect(text(refusal)).toContain("general-purpose f00d");
+    expect(h.desk.phaseOf("toolu_bg")).toBe("review");
+    expect(settled(h)).toEqual([]);
+    expect(h.refused).toEqual([
+      {
+        tool: "review_subagent_plan",
+        toolUseId: "toolu_helper_review",
+        requestId: 1,
+        caller: helper,
+        args: { agent: "a1b2", decision: "approved" },
+        verdict: { allowed: false, rule: "conductor-only", message: text(refusal) },
+      },
+    ]);
+
+    expect(text(await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved" }, h.call("toolu_main_review").context))).toContain("Approved");
+    expect(text(await plan)).toContain("Plan approved by the conductor");
+    expect(h.desk.phaseOf("toolu_bg")).toBe("executing");
+    expect(settled(h)).toEqual([expect.objectContaining({ outcome: "approved", by: "conductor", answeredBy: "main" })]);
+  });
+
+  it("a preset subagent's answer_subagent is refused, even 'escalate', and the question stays open", async () => {
+    const asking = { toolu_ask: { record: record("toolu_bg", "a1b2", true), conductorWaits: false } };
+    const otherCoder: BatonCaller = { kind: "subagent", agentId: "beef", agentType: "coder", deliberate: true };
+    const h = harness(asking, { toolu_coder_answer: otherCoder, toolu_coder_escalate: otherCoder });
+    void h.desk.handlers().askConductor({ question: "Which port?" }, h.call("toolu_ask").context);
+    expect(isError(await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "8080" }, h.call("toolu_coder_answer").context))).toBe(true);
+    expect(isError(await h.desk.handlers().answerSubagent({ agent: "a1b2", answer: "escalate" }, h.call("toolu_coder_escalate").context))).toBe(true);
+    expect(h.events.filter((e) => e.kind === "escalation_settled" || e.kind === "escalation_routed")).toEqual([]);
+    expect(h.refused.map((r) => [r.tool, r.verdict.rule, r.caller])).toEqual([
+      ["answer_subagent", "conductor-only", otherCoder],
+      ["answer_subagent", "conductor-only", otherCoder],
+    ]);
+  });
+
+  it("a caller nobody can place is refused too (fail closed), a call without a tool_use id included", async () => {
+    const h = harness(coder, { toolu_who: { kind: "unknown" } });
+    void h.desk.handlers().submitPlan({ goal: "Add a limiter", steps: ["Write it"] }, h.call("toolu_plan1").context);
+    const unplaced = await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved" }, h.call("toolu_who").context);
+    expect(text(unplaced)).toContain("Baton cannot tell which agent called review_subagent_plan");
+    const controller = new AbortController();
+    const unnamed = await h.desk.handlers().reviewSubagentPlan({ agent: "a1b2", decision: "approved" }, { signal: controller.signal, toolUseId: undefined, requestId: 7 });
+    expect(isError(unnamed)).toBe(true);
+    expect(h.refused.map((r) => [r.verdict.rule, r.toolUseId, r.requestId])).toEqual([
+      ["unknown-agent", "toolu_who", 1],
+      ["unknown-agent", undefined, 7],
+    ]);
+    expect(settled(h)).toEqual([]);
+  });
+
+  it("every settlement names who answered: the person, and Baton when nobody could", async () => {
+    const asking = {
+      toolu_ask: { record: record("toolu_bg", "a1b2", true), conductorWaits: false },
+      toolu_ask2: { record: record("toolu_bg", "a1b2", true), conductorWaits: false },
+    };
+    const h = harness(asking);
+    const first = h.desk.handlers().askConductor({ question: "Which port?" }, h.call("toolu_ask").context);
+    h.desk.answerByPerson("toolu_ask", { kind: "answer", text: "9090" });
+    await first;
+    const second = h.call("toolu_ask2");
+    const withdrawn = h.desk.handlers().askConductor({ question: "And the host?" }, second.context);
+    second.abort("the turn was interrupted");
+    await withdrawn;
+    expect(settled(h).map((e) => [e.by, e.answeredBy])).toEqual([
+      ["person", "person"],
+      ["baton", "baton"],
+    ]);
   });
 });

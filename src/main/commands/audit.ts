@@ -21,13 +21,14 @@ import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 const HELP = `Usage: baton audit <sessionId> [--db <file>] [--json]
 
 Prints what Baton recorded for one session, oldest first, one row per line: each decision on a
-tool call (the policy engine's verdicts, from the PreToolUse hook or a permission request, and
-the person's answers, rule "person") with its agent (id/type/preset, or "main"), tool, input,
-decision, the rule that decided and the message; each interrupt Baton sent; and the session's
-agents (orchestration): each spawn (who called it, background or not), status change, question
+tool call (the policy engine's verdicts, from the PreToolUse hook or a permission request; Baton's
+MCP server refusing a conductor's tool to another agent, rule "conductor-only"; and the person's
+answers, rule "person") with its agent (id/type/preset, or "main"), tool, input, decision, the
+rule that decided and the message; each interrupt Baton sent; and the session's agents
+(orchestration): each spawn (who called it, background or not), status change, question
 (ask_conductor) and plan version (submit_plan) with where it was routed and why, each answer
-and review (approved, rejected, failed; by the conductor, the person or Baton) and each phase
-change. Those rows have the agent (id, else its Agent call's id, /type), the call, a digest
+and review (approved, rejected, failed) with who gave it by agent id ("by conductor (main)",
+"by person", "by baton") and each phase change. Those rows have the agent (id, else its Agent call's id, /type), the call, a digest
 (the question, the plan, the status, the phase), the kind in DECISION, who or where in RULE,
 and the reason, answer or feedback in MESSAGE.
 
@@ -181,9 +182,15 @@ function orchestrationCells(r: AuditOrchestration, agents: Agents): string[] {
       const tool = agents.escalationTool.get(r.toolUseId) ?? (r.kind === "answer" ? "ask_conductor" : "submit_plan");
       const outcome = r.approvedPlan !== undefined ? `${r.outcome} with edits` : r.outcome;
       const message = r.approvedPlan !== undefined ? `${r.reply !== undefined ? `${r.reply} ` : ""}edited plan: ${r.approvedPlan}` : (r.reply ?? "");
-      return row(tool, outcome, `by ${r.by}`, boundedDigest(message));
+      return row(tool, outcome, answeredBy(r), boundedDigest(message));
     }
   }
+}
+
+/** Who answered, by agent id (`by conductor (main)`); a conductor's answer recorded before ids were says so. */
+function answeredBy(r: Extract<AuditOrchestration, { kind: "answer" | "review" }>): string {
+  const id = r.answeredBy ?? (r.by === "conductor" ? "agent not recorded" : r.by);
+  return id === r.by ? `by ${r.by}` : `by ${r.by} (${id})`;
 }
 
 /** One table cell: neutralised before the widths are measured, and on one line. */

@@ -12,6 +12,12 @@
 // CLI withdraws (an interrupt), a session that ends or crashes, and a window gone past the grace
 // period each settle it as failed, with the reason on the card.
 //
+// Only the conductor answers (issue 31): answer_subagent and review_subagent_plan from any other
+// caller are refused here too, not only by the policy in the PreToolUse hook, so a call that
+// skipped the hook still cannot approve a plan. The refusal is the caller's tool error and goes
+// to `onRefused` (the audit trail); the escalation it named stays open. Every settlement names
+// who answered by agent id (`main`, `person`, `baton`).
+//
 // The desk also keeps each Deliberate agent's phase (clarifying → review → executing →
 // completed), which the policy reads to refuse changes before a plan is approved. Only an
 // executing agent completes: one that ends before its plan was approved keeps its phase, so a
@@ -22,7 +28,8 @@ import type { Escalation, EscalationReply, EscalationSettler, EscalationTarget, 
 import { planText } from "../../shared/escalation.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
-import type { AnswerSubagentArgs, AskConductorArgs, BatonToolHandlers, ReviewSubagentPlanArgs, SubmitPlanArgs } from "../mcp/batonTools.js";
+import { batonToolAccess, ConductorAgentId, type BatonCaller, type BatonToolVerdict } from "../mcp/batonToolAccess.js";
+import type { AnswerSubagentArgs, AskConductorArgs, BatonToolHandlers, BatonToolName, ReviewSubagentPlanArgs, SubmitPlanArgs } from "../mcp/batonTools.js";
 import type { ToolCallContext, ToolOutcome } from "../mcp/toolRegistry.js";
 import type { RestoredPhases } from "./restoredPhases.js";
 
@@ -40,6 +47,10 @@ export interface EscalationDeskOptions {
   readonly tellConductor: (text: string) => void;
   /** The subagent that made the MCP call with this tool_use id; undefined for the conductor or an agent Baton cannot place. */
   readonly askingAgent: (toolUseId: string | undefined) => AskingAgent | undefined;
+  /** Who made the MCP call with this tool_use id: only the conductor may answer and review. */
+  readonly callerOf: (toolUseId: string | undefined) => BatonCaller;
+  /** A conductor's tool called by another agent was refused (the audit trail records it). */
+  readonly onRefused?: (refusal: RefusedCall) => void;
   /** A subagent by the name the conductor gives (agent id, or its Agent call's tool_use id). */
   readonly agentNamed: (name: string) => SubagentRecord | undefined;
   /** How long the conductor has to answer before the person is asked. */
@@ -52,12 +63,29 @@ export interface EscalationDeskOptions {
   readonly now?: () => Date;
 }
 
+/** A call of a conductor's tool the desk refused, and why. */
+export interface RefusedCall {
+  readonly tool: BatonToolName;
+  /** The call's tool_use id, when the CLI named it. */
+  readonly toolUseId: string | undefined;
+  readonly requestId: ToolCallContext["requestId"];
+  readonly caller: BatonCaller;
+  /** The arguments it sent (the agent it named, the decision). */
+  readonly args: AnswerSubagentArgs | ReviewSubagentPlanArgs;
+  readonly verdict: BatonToolVerdict;
+}
+
 /** What a settled escalation tells the agent that waits on it. */
 interface Settlement {
   readonly outcome: "answered" | "approved" | "rejected" | "failed";
   readonly reply?: string;
   readonly approvedPlan?: string;
   readonly by: EscalationSettler;
+}
+
+/** Who answered, by agent id: the conductor is the main agent (the desk refuses anyone else). */
+function answeredBy(by: EscalationSettler): string {
+  return by === "conductor" ? ConductorAgentId : by;
 }
 
 interface Open {
@@ -97,8 +125,8 @@ export class EscalationDesk {
     return {
       askConductor: (args, call) => this.ask(args, call),
       submitPlan: (args, call) => this.submit(args, call),
-      answerSubagent: (args) => Promise.resolve(this.conductorAnswers(args)),
-      reviewSubagentPlan: (args) => Promise.resolve(this.conductorReviews(args)),
+      answerSubagent: (args, call) => Promise.resolve(this.refusal("answer_subagent", args, call) ?? this.conductorAnswers(args)),
+      reviewSubagentPlan: (args, call) => Promise.resolve(this.refusal("review_subagent_plan", args, call) ?? this.conductorReviews(args)),
     };
   }
 
@@ -278,6 +306,16 @@ export class EscalationDesk {
     this.startGraceIfWaiting();
   }
 
+  /** The caller's tool error when it is not the conductor; undefined when it is. */
+  private refusal(tool: BatonToolName, args: AnswerSubagentArgs | ReviewSubagentPlanArgs, call: ToolCallContext): ToolOutcome | undefined {
+    const caller = this.options.callerOf(call.toolUseId);
+    const verdict = batonToolAccess(tool, caller);
+    if (verdict.allowed) return undefined;
+    this.options.log?.("refused a conductor's tool to another caller", { tool, caller: caller.kind, rule: verdict.rule });
+    this.options.onRefused?.({ tool, toolUseId: call.toolUseId, requestId: call.requestId, caller, args, verdict });
+    return { text: verdict.message, isError: true };
+  }
+
   private conductorAnswers(args: AnswerSubagentArgs): ToolOutcome {
     const found = this.openFor(args.agent);
     if (typeof found === "string") return { text: found, isError: true };
@@ -328,6 +366,7 @@ export class EscalationDesk {
       ...(s.reply !== undefined ? { reply: s.reply } : {}),
       ...(s.approvedPlan !== undefined ? { approvedPlan: s.approvedPlan } : {}),
       by: s.by,
+      answeredBy: answeredBy(s.by),
     });
     if (entry.kind === "plan" && this.phases.has(entry.agent.toolUseId)) {
       if (s.outcome === "approved") this.setPhase(entry.agent.toolUseId, "executing");

@@ -1,13 +1,19 @@
 // The one decision every tool call of every agent passes (issue 22), for the PreToolUse hook, the
 // `can_use_tool` requests and `baton policy` alike. In order:
 //   1. an agent Baton cannot place, in orchestration mode: deny (fail closed);
+//      then, in orchestration mode, a call of one of Baton's agent tools by an agent it is not
+//      for (batonToolAccess.ts: the conductor's tools by any subagent, `conductor-only`): deny,
+//      whatever the person's rules say;
 //   2. the person's deny rules;
 //   3. a preset agent's sandbox (preset.ts): its tools, its commands, its write root, its spawns;
 //      then, for a Deliberate preset whose plan is not approved yet, only reading and asking
 //      (beforeApproval.ts); a preset's deny stands even against the person's allow rule;
 //   4. a request only a person may answer (AskUserQuestion, ExitPlanMode on 2.1.332): ask;
 //   5. the person's ask, then allow rules;
-//   6. what a preset allows runs without asking;
+//   6. a Baton agent tool called by an agent it is for (the conductor's tools by the conductor,
+//      ask_conductor by a subagent, submit_plan by a Deliberate preset's agent) runs without
+//      asking: with no blanket `--allowedTools`, this allow spares it the CLI's permission prompt;
+//      then what a preset allows runs without asking;
 //   7. no rule: ask (the hook then leaves the call to the CLI's own permission flow).
 // It never throws: any error is a deny that says so. The file system is reached only through
 // `context.fs` (real paths of write targets), so the decision is a function of its arguments.
@@ -15,6 +21,7 @@
 import type { SubagentPhase } from "../../shared/escalation.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PermissionRule, PolicyAgent, PolicyVerdict, Preset, PresetSet } from "../../shared/policy.js";
+import { batonToolAccess, batonToolOf, type BatonCaller, type BatonToolVerdict } from "../mcp/batonToolAccess.js";
 import { beforeApproval, beforeApprovalViolation } from "./beforeApproval.js";
 import { NoRuleDecided } from "./policyAnswers.js";
 import { presetViolation } from "./presetSandbox.js";
@@ -69,6 +76,8 @@ function decide(call: PolicyCall, context: PolicyContext): PolicyVerdict {
       message: `Baton cannot tell which agent ${call.agent.agentId} is, so it cannot apply that agent's sandbox; denied.`,
     };
   }
+  const baton = batonToolVerdict(call, context);
+  if (baton?.allowed === false) return { decision: "deny", rule: baton.rule, message: baton.message };
   const reading = call.toolName === "Bash" ? readBash(call.input) : undefined;
   const commands = reading?.ok === true ? reading.commands.map(argvOf) : undefined;
   const ruled = matchRules(context.rules, { toolName: call.toolName, input: call.input, ...(commands !== undefined ? { commands } : {}) }, context);
@@ -86,8 +95,32 @@ function decide(call: PolicyCall, context: PolicyContext): PolicyVerdict {
     return { decision: "ask", rule: "person-only", message: `Only you can answer ${call.toolName}.` };
   }
   if (ruled !== undefined) return fromRule(ruled, ruled.behavior);
+  if (baton !== undefined) return { decision: "allow", rule: baton.rule, message: baton.message };
   if (preset !== undefined) return { decision: "allow", rule: `preset:${preset.name}`, message: `${preset.name}'s sandbox allows it.` };
   return { decision: "ask", rule: NoRuleDecided, message: "No rule decides this call; the person is asked." };
+}
+
+/**
+ * Who may call Baton's agent tools (batonToolAccess.ts); undefined for every other tool, and
+ * outside orchestration mode, where Baton runs no such server (a person's own server may be named
+ * "baton").
+ */
+function batonToolVerdict(call: PolicyCall, context: PolicyContext): BatonToolVerdict | undefined {
+  const tool = context.orchestration ? batonToolOf(call.toolName) : undefined;
+  if (tool === undefined) return undefined;
+  const deliberate = context.presets.presets.filter((p) => p.character === "deliberate").map((p) => p.name);
+  return batonToolAccess(tool, batonCaller(call.agent, context), deliberate);
+}
+
+function batonCaller(agent: PolicyAgent, context: PolicyContext): BatonCaller {
+  if (agent.kind === "main") return { kind: "conductor" };
+  if (agent.kind === "unknown") return { kind: "subagent", agentId: agent.agentId, deliberate: false };
+  return {
+    kind: "subagent",
+    ...(agent.agentId !== undefined ? { agentId: agent.agentId } : {}),
+    agentType: agent.agentType,
+    deliberate: presetOf(agent, context)?.character === "deliberate",
+  };
 }
 
 /** A Deliberate preset before its plan is approved may only read and ask. */

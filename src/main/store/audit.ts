@@ -41,8 +41,12 @@ export interface AuditInterrupt {
   readonly time: string;
 }
 
-/** Where the policy engine decided: the PreToolUse hook, or a `can_use_tool` request. */
-export type AuditPolicyOrigin = "hook" | "permission";
+/**
+ * Where a decision was made: the policy engine in the PreToolUse hook or on a `can_use_tool`
+ * request, or Baton's MCP server (`mcp`: the escalation desk refused a conductor's tool to another
+ * caller, a call that had not been refused in the hook; a004ConductorOnly.ts).
+ */
+export type AuditPolicyOrigin = "hook" | "permission" | "mcp";
 
 /** One verdict of the policy engine on one tool call, as its caller hands it over. */
 export interface AuditPolicyDecision {
@@ -101,7 +105,7 @@ export function checkPermission(entry: AuditPermission): AuditPermission {
 }
 
 const PolicyDecisions: ReadonlySet<string> = new Set<PolicyDecision>(["allow", "deny", "ask"]);
-const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission"]);
+const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission", "mcp"]);
 
 export function checkPolicyRecord(entry: AuditPolicyRecord): AuditPolicyRecord {
   for (const key of ["sessionId", "toolUseId", "toolName", "time", "rule"] as const) {

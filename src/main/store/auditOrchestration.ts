@@ -1,6 +1,6 @@
 // The session DAG in the audit trail (issue 24, a003Orchestration.ts): spawns, subagent status
 // changes, and the escalation chain (questions, plans, where they went, how they were settled,
-// phases), each linked to its session, its agent's record and its tool call. Written from the
+// phases; who answered each, by agent id, from a004), each linked to its session, its agent's record and its tool call. Written from the
 // live session's events (LiveSession.audit), read back in the trail's order by `baton audit` and
 // by a restore (auditOverlay.ts), which turns the escalation rows back into the live events.
 import type Database from "better-sqlite3";
@@ -75,6 +75,11 @@ export interface AuditSettle extends OrchestrationBase {
   readonly reply?: string;
   readonly approvedPlan?: string;
   readonly by: EscalationSettler;
+  /**
+   * Who answered, by agent id (a004ConductorOnly.ts): `main` for the conductor, `person`, `baton`.
+   * Absent on a conductor's answer recorded before Baton checked who called.
+   */
+  readonly answeredBy?: string;
 }
 
 export interface AuditPhase extends OrchestrationBase {
@@ -144,6 +149,8 @@ export function checkOrchestration(entry: AuditOrchestration): AuditOrchestratio
       oneOf("by", Settlers);
       text("reply", false);
       text("approvedPlan", false);
+      text("answeredBy", false);
+      if (entry.answeredBy === "") fail("answeredBy must be a non-empty string when given");
       break;
   }
   return entry;
@@ -190,6 +197,8 @@ export function insertOrchestration(db: Database.Database, entry: AuditOrchestra
     case "answer":
     case "review":
       Object.assign(c, { tool_use_id: e.toolUseId, outcome: e.outcome, reply: e.reply ?? null, approved_plan: e.approvedPlan ?? null, settled_by: e.by });
+      // Named only when known, so a file before a004 (read and written by the migrations' tests) takes the row too.
+      if (e.answeredBy !== undefined) c["answered_by"] = e.answeredBy;
       break;
   }
   const columns = Object.keys(c);
@@ -219,6 +228,8 @@ interface OrchestrationRow {
   readonly reply: string | null;
   readonly approved_plan: string | null;
   readonly settled_by: EscalationSettler | null;
+  /** Undefined in a file before a004. */
+  readonly answered_by?: string | null;
   readonly phase: SubagentPhase | null;
 }
 
@@ -277,6 +288,7 @@ function fromRow(r: OrchestrationRow): AuditOrchestration {
         ...(r.reply !== null ? { reply: r.reply } : {}),
         ...(r.approved_plan !== null ? { approvedPlan: r.approved_plan } : {}),
         by: r.settled_by ?? "baton",
+        ...(typeof r.answered_by === "string" ? { answeredBy: r.answered_by } : {}),
       };
   }
 }
@@ -318,6 +330,7 @@ export function escalationRow(
         ...(event.reply !== undefined ? { reply: event.reply } : {}),
         ...(event.approvedPlan !== undefined ? { approvedPlan: event.approvedPlan } : {}),
         by: event.by,
+        ...(event.answeredBy !== undefined ? { answeredBy: event.answeredBy } : {}),
       };
     }
     case "phase_changed":
@@ -346,6 +359,7 @@ export function escalationEvent(row: AuditEscalationRow): EscalationOpenedEvent 
         ...(row.reply !== undefined ? { reply: row.reply } : {}),
         ...(row.approvedPlan !== undefined ? { approvedPlan: row.approvedPlan } : {}),
         by: row.by,
+        ...(row.answeredBy !== undefined ? { answeredBy: row.answeredBy } : {}),
       };
     case "phase":
       return { kind: "phase_changed", agentToolUseId, phase: row.phase, at: row.time };
