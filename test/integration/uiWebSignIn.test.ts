@@ -1,7 +1,8 @@
 // Web mode's sign-in in real Chromium. After a tab signs in with the printed link, the same browser
 // visits another local server (another port of 127.0.0.1): it receives Baton's cookie, as browsers
 // send cookies to every port, but replaying everything it learned from a script, Origin forged,
-// opens nothing. The signed-in tab keeps working (reload included); the link does not work twice;
+// opens nothing. The signed-in tab keeps working (reload included), a decoy session cookie planted
+// by a page on another port included; the link does not work twice;
 // a tab without a link is told what to do; and `--port 80` (no port in Host) signs in too.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -91,6 +92,26 @@ describe.skipIf(!hasChromium)("signing in to web mode in the browser", () => {
     expect(outcomes.every((o) => o === 401)).toBe(true);
 
     // The signed-in tab still works, after a reload too (its secret is kept per tab).
+    await app.page.reload();
+    await app.baton.waitReady();
+    await expectApiWorks(app.page);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("a page on another local port that plants a decoy session cookie (sent before the real one) locks no tab out", async () => {
+    app = await startApp();
+    const { web, browser } = app;
+    await expectApiWorks(app.page);
+    const planter = await startSpyServer();
+    const visit = await browser.context.newPage();
+    await visit.goto(`http://127.0.0.1:${planter.port}/`);
+    // What any script there may do: cookies ignore ports, and a longer path is sent first.
+    await visit.evaluate((name) => (document.cookie = `${name}=decoy; path=/ws`), `baton_session_${web.port}`);
+    await visit.close();
+    const sent = await browser.context.cookies(`http://127.0.0.1:${web.port}/ws`);
+    expect(sent.filter((c) => c.name === `baton_session_${web.port}`).map((c) => c.path).sort()).toEqual(["/", "/ws"]);
+
+    // The tab opens its socket again (a reload) with both cookies and keeps working.
     await app.page.reload();
     await app.baton.waitReady();
     await expectApiWorks(app.page);

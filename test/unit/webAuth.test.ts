@@ -104,6 +104,21 @@ describe("web mode access rules (pure)", () => {
     expect(decideUpgrade({ ...ok, host: "evil.example" }, port, view())).toMatchObject({ status: 403 });
     expect(decideUpgrade({ ...ok, url: "/other" }, port, view())).toMatchObject({ status: 404 });
   });
+
+  it("opens the socket when any of several session cookies is ours: a decoy planted from another port locks no tab out", () => {
+    const protocols = socketProtocols("tab-secret").join(", ");
+    const ok = { url: "/ws", host, origin, protocols };
+    // A page on another local port sets `baton_session_4321=decoy; path=/ws`: the browser sends it first.
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=decoy; baton_session_4321=cookie-456" }, port, view())).toEqual({ kind: "accept" });
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=cookie-456; baton_session_4321=decoy" }, port, view())).toEqual({ kind: "accept" });
+    const many = Array.from({ length: 40 }, (_, i) => `baton_session_4321=decoy-${i}`).join("; ");
+    expect(decideUpgrade({ ...ok, cookie: `${many}; other=1; baton_session_4321=cookie-456` }, port, view())).toEqual({ kind: "accept" });
+    // Several wrong ones are still no sign-in, and a value of ours under another name counts for nothing.
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=decoy; baton_session_4321=" }, port, view())).toMatchObject({ status: 401 });
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=decoy; baton_session_43210=cookie-456; xbaton_session_4321=cookie-456" }, port, view())).toMatchObject({ status: 401 });
+    // The cookie alone never was enough: the tab's secret is still needed.
+    expect(decideUpgrade({ ...ok, cookie: "baton_session_4321=decoy; baton_session_4321=cookie-456", protocols: "baton.v1" }, port, view())).toMatchObject({ status: 401 });
+  });
 });
 
 describe("web server", () => {
@@ -173,6 +188,15 @@ describe("web server", () => {
     expect(await socketOutcome(openSocket(server.port, bare, undefined, { cookie: `baton_session_${server.port}=wrong` }))).toBe(401);
     expect(await socketOutcome(openSocket(server.port, bare, undefined, { origin: "http://evil.example" }))).toBe(403);
     expect(await socketOutcome(openSocket(server.port, bare))).toBe("open");
+  });
+
+  it("opens the socket to a signed-in tab whose request also carries a decoy session cookie, before or after its own", async () => {
+    const tab = await signIn(server.newLink());
+    const name = `baton_session_${server.port}`;
+    const ours = `${name}=${fixture.credentials.cookie}`;
+    expect(await socketOutcome(openSocket(server.port, tab, undefined, { cookie: `${name}=decoy; ${ours}` }))).toBe("open");
+    expect(await socketOutcome(openSocket(server.port, tab, undefined, { cookie: `${ours}; ${name}=decoy` }))).toBe("open");
+    expect(await socketOutcome(openSocket(server.port, tab, undefined, { cookie: `${name}=decoy; ${name}=decoy-2` }))).toBe(401);
   });
 
   it("answers calls over the socket with Results, invalid arguments included", async () => {

@@ -59,19 +59,27 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
+/**
+ * Every value a Cookie header gives `name`, in the order sent. A browser sends several when pages
+ * set the name for different paths, or from another port of this host (cookies ignore ports): a
+ * page on another local port can plant `baton_session_<port>=decoy; Path=/ws`, which the browser
+ * then sends first. Node caps the header (16 KB by default), so the list is bounded.
+ */
+export function readCookies(header: string | undefined, name: string): readonly string[] {
+  if (header === undefined) return [];
+  const values: string[] = [];
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
     if (eq === -1) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
+/** Signed in when any of the request's session cookies is ours: a decoy planted beside it locks no one out. */
 export function hasSessionCookie(cookieHeader: string | undefined, port: number, view: CredentialView): boolean {
-  const value = readCookie(cookieHeader, cookieName(port));
-  return value !== undefined && safeEqual(value, view.cookie);
+  // Every value is compared (no early exit), so the time taken says nothing about which matched.
+  return readCookies(cookieHeader, cookieName(port)).reduce((found, value) => safeEqual(value, view.cookie) || found, false);
 }
 
 export function sessionCookie(port: number, view: CredentialView): string {
