@@ -183,6 +183,8 @@ export interface PolicyInfo {
   readonly rules: readonly PermissionRule[];
   /** Why the rules file's rules are not in force. */
   readonly rulesProblem?: string;
+  /** Why Baton does not read its settings file (not the person's alone); its defaults are in force. */
+  readonly settingsProblem?: string;
 }
 
 /** A rule the person adds (Rules view). `tabId` places it: a session rule is that tab's session's, a project rule its folder's. */

@@ -148,10 +148,32 @@ describe("baton doctor", () => {
     writeFileSync(path.join(path.dirname(settingsFile), "presets.json"), JSON.stringify({ version: 1, presets: [{ name: "coder" }], refused: [] }));
     const { code, out } = await doctor([], [path.join(root, "v332")], { settingsFile });
     expect(code).toBe(0);
-    expect(out).toContain("presets:   built-in (the file is broken: built-ins in force); orchestration on");
+    expect(out).toContain("presets:   built-in (the file is not used: built-ins in force); orchestration on");
     expect(out).toMatch(/note: .*presets\.json: preset "coder"/);
     const { report } = await json([path.join(root, "v332")], { settingsFile });
     expect(report.policy).toMatchObject({ orchestration: true, presets: "built-in", presetsProblem: expect.stringContaining("presets.json") });
+  });
+
+  it("names a config file it refuses (writable by others, a link to another user's file) with the problem, in text and --json", async () => {
+    const settingsFile = path.join(root, "doctor-untrusted", "settings.json");
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, JSON.stringify({ orchestration: true }));
+    chmodSync(settingsFile, 0o666);
+    const rules = path.join(path.dirname(settingsFile), "rules.json");
+    writeFileSync(rules, JSON.stringify({ version: 1, rules: [] }));
+    chmodSync(rules, 0o664);
+    const { code, out } = await doctor([], [path.join(root, "v332")], { settingsFile });
+    expect(code).toBe(0);
+    expect(out).toContain(`note: ${settingsFile} is writable by others (mode 0666): Baton does not read it (Baton's settings are at their defaults); run chmod 600 ${settingsFile}`);
+    expect(out).toContain(`note: ${rules} is writable by its group (mode 0664): Baton does not read it (none of its rules are in force); run chmod 600 ${rules}`);
+    expect(out).toContain("orchestration off");
+    const { report } = await json([path.join(root, "v332")], { settingsFile });
+    expect(report.policy).toMatchObject({
+      orchestration: false,
+      settingsProblem: expect.stringContaining(`${settingsFile} is writable by others`),
+      rulesProblem: expect.stringContaining(`${rules} is writable by its group`),
+    });
+    expect(report.policy.presetsProblem).toBeUndefined();
   });
 
   it("rejects unknown options with usage (exit 2)", async () => {

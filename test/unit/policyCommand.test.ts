@@ -72,6 +72,40 @@ describe("baton policy", () => {
     expect(JSON.parse(mended.out)).toMatchObject({ source: file });
   });
 
+  it("--list names a config file it refuses (presets 0666, rules group-writable, settings too), and none of them applies", async () => {
+    const config = path.dirname(settings);
+    const presets = path.join(config, "presets.json");
+    const rules = path.join(config, "rules.json");
+    const files = [presets, rules, settings];
+    fs.writeFileSync(presets, "{}");
+    fs.chmodSync(presets, 0o666);
+    fs.writeFileSync(rules, JSON.stringify({ version: 1, rules: [{ behavior: "deny", rule: "Bash(git push:*)", scope: "everywhere", origin: "file", createdAt: "2026-12-01T00:00:00.000Z" }] }));
+    fs.chmodSync(rules, 0o660);
+    fs.writeFileSync(settings, JSON.stringify({ orchestration: true }));
+    fs.chmodSync(settings, 0o646);
+    try {
+      const listed = await policy("--list");
+      expect(listed.out).toContain("Presets from built-in; orchestration mode is off.");
+      expect(listed.out).toContain(`Problem: ${presets} is writable by others (mode 0666): Baton does not read it (the built-in presets are in force); run chmod 600 ${presets}`);
+      expect(listed.out).toContain(`Problem: ${rules} is writable by its group (mode 0660): Baton does not read it (none of its rules are in force); run chmod 600 ${rules}`);
+      expect(listed.out).toContain(`Problem: ${settings} is writable by others (mode 0646): Baton does not read it (Baton's settings are at their defaults)`);
+      const json = JSON.parse((await policy("--list", "--json")).out) as Record<string, unknown>;
+      expect(json).toMatchObject({
+        orchestration: false,
+        source: "built-in",
+        problem: expect.stringContaining(`${presets} is writable by others`),
+        rulesProblem: expect.stringContaining(`${rules} is writable by its group`),
+        settingsProblem: expect.stringContaining(`${settings} is writable by others`),
+      });
+      // The refused rule does not decide.
+      const push = await policy("main", "Bash", JSON.stringify({ command: "git push origin main" }), "--cwd", cwd, "--json");
+      expect(JSON.parse(push.out)).toMatchObject({ decision: "ask" });
+      expect(push.err).toContain(`${rules} is writable by its group`);
+    } finally {
+      for (const file of files) fs.rmSync(file, { force: true });
+    }
+  });
+
   it("refuses input that is not a JSON object, and a call without its parts, with usage", async () => {
     expect(await policy("coder", "Bash", "{not json")).toMatchObject({ code: 2, err: expect.stringContaining("not JSON") });
     expect(await policy("coder", "Bash", "[1]")).toMatchObject({ code: 2, err: expect.stringContaining("JSON object") });

@@ -40,6 +40,7 @@ export class PolicyControl {
       presets: presets.presets.map((p) => ({ name: p.name, character: p.character, description: p.description })),
       rules: summary.rules,
       ...(summary.rulesProblem !== undefined ? { rulesProblem: summary.rulesProblem } : {}),
+      ...(summary.settingsProblem !== undefined ? { settingsProblem: summary.settingsProblem } : {}),
     };
   }
 

@@ -6,12 +6,16 @@
 // (issue 22: presets and their sandboxes) is the toolbar's toggle; `--orchestration` wins over it.
 // `conductorAnswerSeconds` (issue 24: how long the conductor has to answer a subagent's question
 // or plan before the person is asked) is the person's to write; read at start.
+// The file is read only when it is the person's alone (trustedConfigFile.ts); otherwise every
+// field reads as its default, the refusal is said once (PolicyService), and Baton does not write
+// over it: the person sees what was refused and decides. Baton writes it 0600 (its folder 0700).
 
-import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject } from "../ipc/check.js";
 import { defaultDbPath } from "../store/dbPath.js";
+import { ConfigRefusedError, readTrustedConfigFile, refusalMessage } from "./trustedConfigFile.js";
 
 export const SETTINGS_FILE_NAME = "settings.json";
 
@@ -24,6 +28,8 @@ export interface SettingsRead {
   readonly settings: BatonSettings;
   /** Why the file could not be used, when it exists but is damaged. */
   readonly problem?: string;
+  /** Why Baton does not read the file at all (not the person's alone); said by PolicyService, which reads the same file. */
+  readonly refused?: string;
 }
 
 /** Web mode's settings file: beside the default search index, in Baton's config folder. */
@@ -33,7 +39,7 @@ export function defaultSettingsFile(): string {
 
 export function readSettings(file: string): SettingsRead {
   const raw = readRaw(file);
-  if (!raw.ok) return { settings: {}, problem: raw.problem };
+  if (!raw.ok) return { settings: {}, ...(raw.problem !== undefined ? { problem: raw.problem } : {}), ...(raw.refused !== undefined ? { refused: raw.refused } : {}) };
   const { projectsDir } = raw.value;
   if (projectsDir !== undefined && (typeof projectsDir !== "string" || !path.isAbsolute(projectsDir))) {
     return { settings: {}, problem: `${file}: "projectsDir" is not an absolute path; it was ignored` };
@@ -50,11 +56,14 @@ export interface OrchestrationRead {
   readonly orchestration: boolean;
   /** Why the saved value was ignored. */
   readonly problem?: string;
+  /** Why Baton does not read the settings file at all (every field its default). */
+  readonly refused?: string;
 }
 
 /** Whether orchestration mode was left on; off when the file says nothing (or nothing usable). */
 export function readOrchestration(file: string): OrchestrationRead {
   const raw = readRaw(file);
+  if (!raw.ok && raw.refused !== undefined) return { orchestration: false, refused: raw.refused };
   if (!raw.ok || !Object.hasOwn(raw.value, "orchestration")) return { orchestration: false };
   const value = raw.value["orchestration"];
   if (typeof value === "boolean") return { orchestration: value };
@@ -94,30 +103,39 @@ export function readSessionLimit(file: string): SessionLimitRead {
   return { problem: `${file}: "maxRunningSessions" must be a whole number from ${min} to ${max}; it was ignored` };
 }
 
-/** Sets (or, with undefined, removes) fields and writes the file whole: a crash leaves the old or the new file, never half of one. */
+/**
+ * Sets (or, with undefined, removes) fields and writes the file whole: a crash leaves the old or the
+ * new file, never half of one. A file Baton refused to read is left as it is (ConfigRefusedError).
+ */
 export async function updateSettings(file: string, change: { readonly [K in keyof Required<SavedSettings>]?: Required<SavedSettings>[K] | undefined }): Promise<void> {
   const current = readRaw(file);
+  if (!current.ok && current.refused !== undefined) throw new ConfigRefusedError(current.refused);
   const next: Record<string, unknown> = current.ok ? { ...current.value } : {};
   for (const [key, value] of Object.entries(change)) {
     if (value === undefined) delete next[key];
     else next[key] = value;
   }
-  await fsp.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await fsp.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
-  await fsp.rename(temp, file);
+  const dir = path.dirname(file);
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
+  try {
+    await fsp.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    await fsp.rename(temp, file);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
 }
 
-function readRaw(file: string): { ok: true; value: Record<string, unknown> } | { ok: false; problem?: string } {
-  let text: string;
+type RawRead = { ok: true; value: Record<string, unknown> } | { ok: false; problem?: string; refused?: string };
+
+function readRaw(file: string): RawRead {
+  const read = readTrustedConfigFile(file);
+  if (read.kind === "missing") return { ok: true, value: {} };
+  if (read.kind === "refused") return { ok: false, refused: refusalMessage(read.refusal, "Baton's settings are at their defaults") };
+  if (read.kind === "unreadable") return { ok: false, problem: `${file} could not be read: ${read.error}` };
   try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, value: {} };
-    return { ok: false, problem: `${file} could not be read: ${(error as Error).message}` };
-  }
-  try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(read.text);
     if (isPlainObject(value)) return { ok: true, value };
   } catch {
     // reported below

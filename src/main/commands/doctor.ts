@@ -66,7 +66,7 @@ interface Report {
   };
   readonly projects: { readonly dir: string; readonly source: string; readonly exists: boolean; readonly projectCount: number };
   readonly node: { readonly version: string; readonly ok: boolean };
-  readonly policy: { readonly orchestration: boolean; readonly presets: string; readonly presetsProblem?: string; readonly rulesProblem?: string };
+  readonly policy: { readonly orchestration: boolean; readonly presets: string; readonly presetsProblem?: string; readonly rulesProblem?: string; readonly settingsProblem?: string };
   readonly problems: readonly string[];
   readonly notes: readonly string[];
 }
@@ -123,6 +123,7 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
   // Baton runs with the built-in presets (and without the broken rules file) meanwhile: notes, not problems.
   if (policy.presetsProblem !== undefined) notes.push(policy.presetsProblem);
   if (policy.rulesProblem !== undefined) notes.push(policy.rulesProblem);
+  if (policy.settingsProblem !== undefined) notes.push(policy.settingsProblem);
 
   return { ok: problems.length === 0, claude, projects, node, policy, problems, notes };
 }
@@ -130,8 +131,10 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
 function inspectPolicy(settingsFile: string, homeDir: string | undefined): Report["policy"] {
   const presets = readPresetsFile(presetsFileBeside(settingsFile));
   const rules = new RulesStore({ file: rulesFileBeside(settingsFile), ...(homeDir !== undefined ? { home: homeDir } : {}) });
+  const saved = readOrchestration(settingsFile);
   return {
-    orchestration: readOrchestration(settingsFile).orchestration,
+    orchestration: saved.orchestration,
+    ...(saved.refused !== undefined ? { settingsProblem: saved.refused } : {}),
     presets: presets.source,
     ...(presets.problem !== undefined ? { presetsProblem: presets.problem } : {}),
     ...(rules.problem !== undefined ? { rulesProblem: rules.problem } : {}),
@@ -216,7 +219,7 @@ function formatReport(report: Report): string {
     `projects:  ${projects.dir} (${projects.source}) ${projects.exists ? `exists, ${projects.projectCount} project folder(s)` : "does not exist"}`,
     `node:      ${node.version}${node.ok ? "" : " (too old)"}`,
     "tools:     Baton's agent tools run in-process (SDK MCP server over the control protocol, supported by every tested CLI)",
-    `presets:   ${report.policy.presets}${report.policy.presetsProblem !== undefined ? " (the file is broken: built-ins in force)" : ""}; orchestration ${report.policy.orchestration ? "on" : "off"}`,
+    `presets:   ${report.policy.presets}${report.policy.presetsProblem !== undefined ? " (the file is not used: built-ins in force)" : ""}; orchestration ${report.policy.orchestration ? "on" : "off"}`,
   ];
   if (!claude.found) lines.push("", "Searched:", ...claude.searched.map((s) => `  ${s}`));
   if (report.notes.length) lines.push("", ...report.notes.map((n) => `note: ${n}`));

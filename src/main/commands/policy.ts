@@ -1,6 +1,7 @@
 // `baton policy`: what the policy engine decides for one tool call, with the rule that decided
 // and the message the model would get; or, with --list, the presets in force and where they came
-// from; or, with --reset-presets, the built-ins put back. For "why was this denied?", and for
+// from (and why a presets, rules or settings file is not in force); or, with --reset-presets, the
+// built-ins put back. For "why was this denied?", and for
 // tests: it runs the same decidePolicy as the hook and the permission requests.
 
 import path from "node:path";
@@ -70,7 +71,8 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     return ExitCode.ok;
   }
   if (values.list === true) {
-    io.stdout(values.json === true ? `${terminalJson(presetList(service.presets, service.orchestration), 2)}\n` : renderPresets(service.presets, service.orchestration));
+    const files = otherFileProblems(service);
+    io.stdout(values.json === true ? `${terminalJson({ ...presetList(service.presets, service.orchestration), ...files }, 2)}\n` : renderPresets(service.presets, service.orchestration, [files.rulesProblem, files.settingsProblem]));
     return ExitCode.ok;
   }
   const [who, toolName, inputText, ...rest] = positionals;
@@ -121,9 +123,15 @@ function presetList(set: PresetSet, orchestration: boolean) {
   };
 }
 
-function renderPresets(set: PresetSet, orchestration: boolean): string {
+/** Beside the presets' own problem: why rules.json or settings.json is not in force (not the person's alone, broken). */
+function otherFileProblems(service: PolicyService): { rulesProblem?: string; settingsProblem?: string } {
+  const { rulesProblem, settingsProblem } = service.summary();
+  return { ...(rulesProblem !== undefined ? { rulesProblem } : {}), ...(settingsProblem !== undefined ? { settingsProblem } : {}) };
+}
+
+function renderPresets(set: PresetSet, orchestration: boolean, fileProblems: readonly (string | undefined)[]): string {
   const lines = [`Presets from ${set.source}; orchestration mode is ${orchestration ? "on" : "off"}.`];
-  if (set.problem !== undefined) lines.push(`Problem: ${set.problem}`);
+  for (const problem of [set.problem, ...fileProblems]) if (problem !== undefined) lines.push(`Problem: ${problem}`);
   for (const p of set.presets) {
     lines.push("", `${p.name} (${p.character}): ${p.description}`);
     lines.push(`  tools: ${p.tools.join(", ")}`);

@@ -1,10 +1,13 @@
 // The app's policy state (issue 22): the presets in force (presets.json beside settings.json, or
 // the built-ins when it is missing or broken), the person's rules (rules.json), and whether
 // orchestration mode is on (`--orchestration` over the setting). Sessions take their policy from
-// here when they start; a change of mode reaches the sessions started after it.
+// here when they start; a change of mode reaches the sessions started after it. A config file that
+// is not the person's alone (trustedConfigFile.ts) is refused here, said in the Console at start
+// and kept in the summary for the toolbar, `baton doctor` and `baton policy --list`.
 
 import type { PermissionRule, PresetSet } from "../../shared/policy.js";
 import { readOrchestration, updateSettings } from "../app/settingsFile.js";
+import { ConfigRefusedError } from "../app/trustedConfigFile.js";
 import { builtinPresetSet } from "./builtinPresets.js";
 import { presetsFileBeside, readPresetsFile, resetPresets } from "./presetsFile.js";
 import { RulesStore, rulesFileBeside } from "./rulesStore.js";
@@ -26,11 +29,14 @@ export interface PolicySummary {
   readonly rules: readonly PermissionRule[];
   /** Why the rules file is not in force, if it is not. */
   readonly rulesProblem?: string;
+  /** Why Baton does not read its settings file (its defaults are in force), if it does not. */
+  readonly settingsProblem?: string;
 }
 
 export class PolicyService {
   private presetSet: PresetSet;
   private mode: boolean;
+  private readonly settingsRefused: string | undefined;
   readonly rules: RulesStore | undefined;
 
   private constructor(private readonly options: PolicyServiceOptions) {
@@ -38,9 +44,11 @@ export class PolicyService {
     this.presetSet = file === undefined ? builtinPresetSet() : readPresetsFile(presetsFileBeside(file));
     const saved = file === undefined ? { orchestration: false } : readOrchestration(file);
     this.mode = options.orchestration ?? saved.orchestration;
+    this.settingsRefused = saved.refused;
     this.rules = file === undefined ? undefined : new RulesStore({ file: rulesFileBeside(file), ...(options.home !== undefined ? { home: options.home } : {}) });
     if (this.presetSet.problem !== undefined) options.log?.("error", this.presetSet.problem, { source: this.presetSet.source });
     if (saved.problem !== undefined) options.log?.("warning", saved.problem);
+    if (saved.refused !== undefined) options.log?.("error", saved.refused, { source: file });
     if (this.rules?.problem !== undefined) options.log?.("error", this.rules.problem);
   }
 
@@ -72,13 +80,23 @@ export class PolicyService {
       presets: this.presetSet,
       rules: this.rules?.list() ?? [],
       ...(this.rules?.problem !== undefined ? { rulesProblem: this.rules.problem } : {}),
+      ...(this.settingsRefused !== undefined ? { settingsProblem: this.settingsRefused } : {}),
     };
   }
 
-  /** Turns orchestration mode on or off for sessions started from now on, and saves it. */
+  /**
+   * Turns orchestration mode on or off for sessions started from now on, and saves it. A refused
+   * settings file is not written over: the mode then holds for this run only, and the Console says so.
+   */
   async setOrchestration(on: boolean): Promise<void> {
     this.mode = on;
-    if (this.options.settingsFile !== undefined) await updateSettings(this.options.settingsFile, { orchestration: on });
+    if (this.options.settingsFile === undefined) return;
+    try {
+      await updateSettings(this.options.settingsFile, { orchestration: on });
+    } catch (error) {
+      if (!(error instanceof ConfigRefusedError)) throw error;
+      this.options.log?.("warning", `orchestration mode is ${on ? "on" : "off"} for this run only, not saved: ${error.message}`);
+    }
   }
 
   /** Puts the built-in presets back in the presets file and in force. */

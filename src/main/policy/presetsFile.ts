@@ -10,7 +10,7 @@ import path from "node:path";
 import { z } from "zod";
 import { networkPatternProblem, type Preset, type PresetSet, type RefusedCommand } from "../../shared/policy.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
-import { NotRegularFileError, readRegularFileTextSync } from "../history/regularFile.js";
+import { readTrustedConfigFile, refusalMessage } from "../app/trustedConfigFile.js";
 import { builtinPresetSet } from "./builtinPresets.js";
 
 export const PRESETS_FILE_NAME = "presets.json";
@@ -88,19 +88,19 @@ const PresetsFileSchema = z.strictObject(
 
 type PresetsFileContent = z.output<typeof PresetsFileSchema>;
 
-/** The presets in force: the file's, or the built-ins when it is missing or broken (`problem` says why). */
+/**
+ * The presets in force: the file's, or the built-ins when it is missing, broken or not the
+ * person's alone (trustedConfigFile.ts: a file someone else can write would be their policy).
+ * `problem` says why.
+ */
 export function readPresetsFile(file: string): PresetSet {
-  let text: string;
-  try {
-    text = readRegularFileTextSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return builtinPresetSet();
-    const why = error instanceof NotRegularFileError ? error.message : `${file}: could not be read (${(error as Error).message})`;
-    return broken(why);
-  }
+  const read = readTrustedConfigFile(file);
+  if (read.kind === "missing") return builtinPresetSet();
+  if (read.kind === "refused") return { ...builtinPresetSet(), problem: refusalMessage(read.refusal, "the built-in presets are in force") };
+  if (read.kind === "unreadable") return broken(`${file}: could not be read (${read.error})`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(read.text);
   } catch (error) {
     return broken(`${file}: not valid JSON (${(error as Error).message})`);
   }

@@ -9,8 +9,12 @@
 //   overwritten: adding or deleting a stored rule is refused until the person fixes the file (and
 //   Baton reloads it) or sets it aside (`setAside`, which keeps its text under another name).
 // * Every write re-reads the file first (a hand edit since the last load is kept), runs one at a
-//   time, and is atomic: a temp file (0600) renamed over the old one.
+//   time, and is atomic: a temp file (0600, in a folder made 0700) renamed over the old one.
+// * A file that is not the person's alone (another's, writable by others, in a folder others can
+//   write, over 1 MB: trustedConfigFile.ts) is refused like a broken one: none of its rules hold,
+//   and it is not written over until the person fixes it or sets it aside.
 
+import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +23,7 @@ import type { PermissionRule, RuleBehavior, RuleScope } from "../../shared/polic
 import { canonicalRule } from "../../shared/ruleSyntax.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
 import { mayBeInsideDir, realPathSync } from "../history/containedPath.js";
-import { readRegularFileTextSync } from "../history/regularFile.js";
+import { readTrustedConfigFile, refusalMessage } from "../app/trustedConfigFile.js";
 
 export const RULES_FILE_NAME = "rules.json";
 export const RULES_FILE_VERSION = 1;
@@ -242,19 +246,18 @@ export class RulesStore {
   }
 }
 
-/** The rules a file holds, or why none of them are in force. A missing file holds none. */
+/**
+ * The rules a file holds, or why none of them are in force. A missing file holds none; a file that
+ * is not the person's alone (trustedConfigFile.ts) is not read: its writer could allow anything.
+ */
 export function readRulesFile(file: string): Read {
-  let text: string;
-  try {
-    // A FIFO or device named rules.json must not hang Baton's start.
-    text = readRegularFileTextSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, rules: [] };
-    return { ok: false, problem: `${file} could not be read (${(error as Error).message}); none of its rules are in force` };
-  }
+  const read = readTrustedConfigFile(file);
+  if (read.kind === "missing") return { ok: true, rules: [] };
+  if (read.kind === "refused") return { ok: false, problem: refusalMessage(read.refusal, "none of its rules are in force") };
+  if (read.kind === "unreadable") return { ok: false, problem: `${file} could not be read (${read.error}); none of its rules are in force` };
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(read.text);
   } catch (error) {
     return { ok: false, problem: `${file} is not JSON (${(error as Error).message}); none of its rules are in force` };
   }
@@ -296,9 +299,10 @@ function sameRule(a: RuleKey, b: RuleKey): boolean {
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   try {
-    await fsp.writeFile(temp, text, { mode: 0o600 });
+    // A new file only (wx): never through a link or over a file someone placed under the temp name.
+    await fsp.writeFile(temp, text, { mode: 0o600, flag: "wx" });
     await fsp.rename(temp, file);
   } catch (error) {
     await fsp.rm(temp, { force: true });

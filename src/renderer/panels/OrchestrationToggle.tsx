@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { api, report } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
+import { ConfigFileAlerts } from "./ConfigFileAlerts.js";
 import { VisibleText } from "../util/VisibleText.js";
 
 export function OrchestrationToggle() {
@@ -26,6 +27,7 @@ export function OrchestrationToggle() {
           ⚠ presets file not used (built-ins in force): <VisibleText text={policy.presetsProblem} />
         </span>
       ) : null}
+      <ConfigFileAlerts />
     </span>
   );
 }
