@@ -1,11 +1,13 @@
 // The five presets Baton ships (seed 003 "Presets", "SandboxConfig", "exec allowlist regex"),
-// adapted to Claude Code: its tool names, and npm refused everywhere because every git worktree
-// would get its own node_modules. The presets file (presetsFile.ts) starts as a copy of these;
-// the prompts are in presetPrompts.ts.
+// adapted to Claude Code: its tool names, and npm's installs refused everywhere because every git
+// worktree would get its own node_modules (each preset still runs the npm twins of its pnpm
+// patterns, `npm test`, `npm run <script>`: npmCommands.ts). The presets file (presetsFile.ts)
+// starts as a copy of these; the prompts are in presetPrompts.ts.
 
 import type { CommandPattern, NetworkPattern, Preset, PresetSet, RefusedCommand } from "../../shared/policy.js";
 import { batonToolId } from "../mcp/batonTools.js";
 import { ReadOnlyCommands } from "./beforeApproval.js";
+import { NpmInstallCommands, NpmInstallReason } from "./npmCommands.js";
 import { deliberatePrompt, exploratoryPrompt } from "./presetPrompts.js";
 
 export const BUILT_IN_SOURCE = "built-in";
@@ -81,12 +83,11 @@ const PackageRegistries: readonly NetworkPattern[] = [
   "objects.githubusercontent.com",
 ];
 
+// What npm would install (or remove, rebuild) is refused; `npx` and `npm exec` of a package the
+// project does not have are refused by npmCommands.ts, which a pattern cannot say.
 const Refused: readonly RefusedCommand[] = [
-  {
-    pattern: "npm",
-    reason: "npm is refused for every preset: in a git worktree it would create a whole node_modules (a flood of files); use pnpm or bun, which link packages from their store",
-  },
-  { pattern: "npx", reason: "npx is refused for every preset: it installs packages through npm into the worktree; use pnpm or bun instead" },
+  { pattern: `npm ${NpmInstallCommands.join("|")}`, reason: NpmInstallReason },
+  { pattern: "npm audit fix", reason: NpmInstallReason },
 ];
 
 const scout = exploratory({

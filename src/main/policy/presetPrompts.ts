@@ -4,11 +4,12 @@
 // Baton's ask_conductor tool and submits its plan with submit_plan (issue 24); each call waits for
 // the answer or the review. What it may use before approval comes from beforeApproval.ts, the
 // table the policy enforces. Each prompt states the preset's sandbox, so the model knows its
-// limits before it meets a denial.
+// limits before it meets a denial: its npm commands too (npmCommands.ts).
 
 import type { CommandPattern, RefusedCommand } from "../../shared/policy.js";
 import { batonToolId } from "../mcp/batonTools.js";
 import { ToolsBeforeApproval } from "./beforeApproval.js";
+import { npmTwinsShown, runsProgram } from "./npmCommands.js";
 
 export interface PromptParts {
   readonly name: string;
@@ -78,12 +79,32 @@ function sandbox(parts: PromptParts, writes: string): string {
       `Bash runs only these commands (a command named alone takes any arguments): ${parts.exec.flatMap(spelledOut).join(", ")}. Every command in a line must be on this list, including those in pipes, \`&&\` chains and substitutions.`,
     );
   }
+  const npm = npmSentence(parts.exec);
+  if (npm !== undefined) lines.push(npm);
   lines.push(writes);
-  for (const refused of parts.refused) lines.push(`${refused.reason}.`);
+  for (const reason of new Set(parts.refused.map((r) => r.reason))) lines.push(`${reason}.`);
   const spawns = parts.spawns ?? [];
   lines.push(spawns.length === 0 ? "You cannot start other agents." : `You may start these subagents, and no others: ${spawns.join(", ")}.`);
   lines.push("A refused call says why. Do not try to work around it: do what you can, and say in your report what needs another preset.");
   return lines.join("\n");
+}
+
+/** The npm commands the preset's pnpm patterns give it (npmCommands.ts), and how npm must be written to run. */
+function npmSentence(exec: readonly CommandPattern[]): string | undefined {
+  const twins = npmTwinsShown(exec);
+  if (twins.length === 0) return undefined;
+  const scripts = twins.filter((t) => !runsProgram(t)).flatMap((t) => (t === "npm run" ? ["`npm run <script>`"] : spelledOut(t)));
+  const programs = twins.filter(runsProgram);
+  const parts: string[] = [];
+  if (scripts.length > 0) parts.push(`${scripts.join(", ")} (and npm's short forms, such as \`npm t\`)`);
+  if (programs.length > 0) {
+    const named = programs.some((p) => p === "npx" || p === "npm exec") ? "`npx <program>` or `npm exec <program>`" : programs.flatMap(spelledOut).join(", ");
+    parts.push(`${named} only for a program the project already has in node_modules/.bin (npm would fetch and install any other)`);
+  }
+  return [
+    `In an npm project you may also run ${parts.join("; and ")}.`,
+    "Write npm's command first and the script's or program's own options after `--` (`npm test -- --watch=false`): npm takes only quiet options of its own (--silent, --if-present, --ignore-scripts) and refuses those that move it elsewhere (--prefix, -g, --workspace).",
+  ].join(" ");
 }
 
 /** `"go test|vet"` → `` `go test` ``, `` `go vet` ``. */

@@ -4,11 +4,12 @@
 // why, and who may ("installing packages belongs to worker; ask the conductor").
 
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { Preset, PresetSet } from "../../shared/policy.js";
+import type { CommandPattern, Preset, PresetSet } from "../../shared/policy.js";
 import { canonicalToolName, EDIT_TOOLS } from "../../shared/ruleSyntax.js";
 import type { PolicyCall, PolicyContext } from "./decidePolicy.js";
-import { allowlistsAllowing, judgeCommandLine, judgeReading, NEUTRAL_BUILTINS } from "./execPolicy.js";
-import type { CommandLineReading, ShellWrite } from "./shellCommands.js";
+import { allowlistsAllowing, judgeReading, NEUTRAL_BUILTINS } from "./execPolicy.js";
+import { npmProject, npmRefusal, npmTwins } from "./npmCommands.js";
+import { readCommandLine, type CommandLineReading, type ShellWrite } from "./shellCommands.js";
 import { checkWritePath } from "./writeRoot.js";
 
 export interface PresetViolation {
@@ -39,13 +40,16 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
   if (reading !== undefined && !reading.ok) {
     return violation(preset, "exec", `${preset.name} may not run this command: Baton cannot read it for certain (${reading.reason}); write it plainly or ${AskConductor}`);
   }
-  const allow = [...NEUTRAL_BUILTINS, ...preset.exec];
-  const verdict = reading !== undefined ? judgeReading(line, reading, allow, context.presets.refused) : judgeCommandLine(line, allow, context.presets.refused);
+  const read = reading ?? readCommandLine(line);
+  const allow = allowlistOf(preset);
+  const verdict = judgeReading(line, read, allow, context.presets.refused);
+  if (!verdict.allowed && verdict.why === "refused") return violation(preset, "exec", `${preset.name} may not run \`${verdict.command.trim()}\`: ${verdict.reason}`);
+  const npm = npmViolation(preset, read, context);
+  if (npm !== undefined) return npm;
   if (!verdict.allowed) {
     const command = verdict.command.trim();
-    if (verdict.why === "refused") return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}`);
     if (verdict.why === "not-allowed") {
-      const lists = context.presets.presets.filter((p) => p !== preset).map((p) => ({ name: p.name, allow: [...NEUTRAL_BUILTINS, ...p.exec] }));
+      const lists = context.presets.presets.filter((p) => p !== preset).map((p) => ({ name: p.name, allow: allowlistOf(p) }));
       const others = allowlistsAllowing(verdict.offender ?? command, lists, context.presets.refused);
       return violation(preset, "exec", `${preset.name} may not run \`${command}\`${belongs(others)}; ${AskConductor}`);
     }
@@ -62,6 +66,23 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** A preset's commands: the builtins that run nothing, its exec patterns, and their npm twins (npmCommands.ts). */
+function allowlistOf(preset: Preset): readonly CommandPattern[] {
+  return [...NEUTRAL_BUILTINS, ...preset.exec, ...npmTwins(preset.exec)];
+}
+
+/**
+ * npm's rules, for every preset (npmCommands.ts): the refused list has decided first, so an
+ * install keeps the seed's reason; then a package the project does not have, an option that moves
+ * npm out of the project, or a `cd` out before a script.
+ */
+function npmViolation(preset: Preset, reading: CommandLineReading, context: PolicyContext): PresetViolation | undefined {
+  if (!reading.ok) return undefined;
+  const roots = [context.cwd, ...(context.worktree !== undefined ? [context.worktree] : [])];
+  const refusal = npmRefusal(reading.commands, npmProject(context.cwd, roots, context.fs));
+  return refusal === undefined ? undefined : violation(preset, "exec", `${preset.name} may not run \`${refusal.command.text.trim()}\`: ${refusal.reason}`);
 }
 
 function shellWriteViolation(preset: Preset, write: ShellWrite, context: PolicyContext): PresetViolation | undefined {

@@ -1,5 +1,6 @@
-// The file system as the write-root check sees it (writeRoot.ts): the kernel's real path, and a
-// link's text. Kept apart so the check itself can be run against a made-up file system.
+// The file system as the write-root check sees it (writeRoot.ts): the kernel's real path, a
+// link's text, and whether a file may be executed (a project's own program, npmCommands.ts).
+// Kept apart so the check itself can be run against a made-up file system.
 
 import fs from "node:fs";
 import type { WritePathFs } from "./writeRoot.js";
@@ -25,6 +26,15 @@ export const nodeWritePathFs: WritePathFs = {
       // EINVAL: there, but not a link.
       if ((error as NodeJS.ErrnoException).code === "EINVAL" || Missing.has((error as NodeJS.ErrnoException).code ?? "")) return undefined;
       throw error;
+    }
+  },
+  isExecutable(p) {
+    try {
+      if (!fs.statSync(p).isFile()) return false;
+      fs.accessSync(p, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
     }
   },
 };

@@ -17,6 +17,11 @@ export interface WritePathFs {
   realPath(p: string): string | undefined;
   /** A symbolic link's text; undefined when `p` is not a link or is not there. Throws otherwise. */
   readLink(p: string): string | undefined;
+  /**
+   * Whether `p`, links followed, is a regular file this process may execute (npmCommands.ts: a
+   * program the project already has). A view without it has no such file: the answer is no.
+   */
+  isExecutable?(p: string): boolean;
 }
 
 export type WritePathVerdict =
