@@ -1,7 +1,8 @@
 // Orchestration mode and the person's rules in the browser (issue 22): the toolbar's toggle and
 // the presets file's problem beside it (and in the Console), the Rules view (add with the syntax
 // error shown in place, list, delete, restore the built-in presets after a confirm), and a
-// permission prompt's "Always allow in this project", whose rule then shows in the Rules view.
+// permission prompt's "Always allow in this project", whose rule then shows in the Rules view; a
+// rules.json and settings.json others can write are refused, said beside the toggle and elsewhere.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -105,6 +106,44 @@ describe.skipIf(!hasChromium)("orchestration and rules in the browser", () => {
     await pw(badge).toBeVisible();
     await badge.click();
     await pw(refused.getByLabel("Policy message")).toContainText("Denied by the person's rule deny Bash(rm:*) (everywhere)");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("says beside the switch, in the Console and in the Rules view that a rules.json and settings.json others can write are not read", async () => {
+    let configDir = "";
+    app = await startWebApp(
+      { main: [{ blocks: [text("unused")] }] },
+      {
+        cwdName: "policy-untrusted",
+        withPolicy: true,
+        prepare: async (env) => {
+          configDir = path.join(env.home, ".config", "baton");
+          fs.mkdirSync(configDir, { recursive: true });
+          const rules = { version: 1, rules: [{ behavior: "deny", rule: "Bash(rm:*)", scope: "everywhere", origin: "file", createdAt: "2026-12-01T00:00:00.000Z" }] };
+          fs.writeFileSync(path.join(configDir, "rules.json"), JSON.stringify(rules));
+          fs.chmodSync(path.join(configDir, "rules.json"), 0o666);
+          fs.writeFileSync(path.join(configDir, "settings.json"), JSON.stringify({ orchestration: true }));
+          fs.chmodSync(path.join(configDir, "settings.json"), 0o664);
+        },
+      },
+    );
+    const { baton, page } = app;
+    const rulesFile = path.join(configDir, "rules.json");
+    const settingsFile = path.join(configDir, "settings.json");
+    const toolbar = page.getByRole("toolbar", { name: "Session controls" });
+    const rulesAlert = toolbar.getByRole("alert", { name: "Rules problem" });
+    await pw(rulesAlert).toContainText(`${rulesFile} is writable by others (mode 0666)`);
+    expect(await rulesAlert.getAttribute("title")).toBe(`${rulesFile} is writable by others (mode 0666): Baton does not read it (none of its rules are in force); run chmod 600 ${rulesFile}`);
+    await pw(toolbar.getByRole("alert", { name: "Settings problem" })).toContainText(`${settingsFile} is writable by its group (mode 0664)`);
+    // The saved "on" is not read: the switch is off.
+    await pw(toolbar).toContainText("Orchestration off");
+    await pw(toolbar.getByRole("alert", { name: "Presets problem" })).toHaveCount(0);
+    await pw(baton.console).toContainText(`${rulesFile} is writable by others (mode 0666)`);
+    await pw(baton.console).toContainText(`${settingsFile} is writable by its group (mode 0664)`);
+    await page.getByRole("tablist", { name: "Right panels" }).getByRole("tab", { name: "Rules" }).click();
+    const rules = page.getByRole("region", { name: "Rules" });
+    await pw(rules.getByRole("alert", { name: "Rules file problem" })).toContainText("none of its rules are in force");
+    await pw(rules.getByRole("listitem", { name: "Rule deny Bash(rm:*)" })).toHaveCount(0);
     expect(app.pageErrors).toEqual([]);
   });
 });
