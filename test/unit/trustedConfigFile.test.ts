@@ -131,6 +131,10 @@ describe("a config file someone else could have written is refused, with what to
     fs.chmodSync(open, 0o757);
     expect(readTrustedConfigFile(target)).toMatchObject({ kind: "text" });
     expect(refused(readTrustedConfigFile(path.join(open, "rules.json")))).toContain(`is in ${open}, which is writable by others (mode 0757)`);
+    // A link on the way there counts as much as the first.
+    const first = path.join(dir, "safe", "presets.json");
+    fs.symlinkSync(path.join(open, "rules.json"), first);
+    expect(refused(readTrustedConfigFile(first))).toContain(`${first} (through the link ${path.join(open, "rules.json")}) is in ${open}`);
   });
 
   it("a link of the person's whose target lies in a folder writable by others: refused", () => {
@@ -140,7 +144,7 @@ describe("a config file someone else could have written is refused, with what to
     fs.chmodSync(open, 0o777);
     const link = path.join(dir, "rules.json");
     fs.symlinkSync(target, link);
-    expect(refused(readTrustedConfigFile(link))).toContain(`${link} is in ${open}, which is writable by others`);
+    expect(refused(readTrustedConfigFile(link))).toContain(`${link} (a link to ${target}) is in ${open}, which is writable by others`);
   });
 
   it("a FIFO, a folder or a loop of links in its place: refused at once, never waited on", () => {

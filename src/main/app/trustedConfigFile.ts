@@ -141,16 +141,17 @@ function checkFile(named: string, target: string, stat: fs.Stats, uid: number | 
 function checkFolders(named: string, followed: Followed, uid: number): void {
   const seen = new Set<string>();
   for (const place of [...followed.links, followed.target]) {
+    const what = place === named ? named : place === followed.target ? leadsTo(named, place) : `${named} (through the link ${place})`;
     for (let dir = fs.realpathSync(path.dirname(place)); !seen.has(dir); dir = path.dirname(dir)) {
       seen.add(dir);
       const stat = fs.statSync(dir);
       const sticky = (stat.mode & StickyBit) !== 0;
       if (stat.uid !== uid && stat.uid !== 0) {
-        throw new Refused({ what: `${named} is in ${dir}, which belongs to uid ${stat.uid}, not to you (uid ${uid}): its owner can put another file in its place`, fix: "keep Baton's config in a folder of your own" });
+        throw new Refused({ what: `${what} is in ${dir}, which belongs to uid ${stat.uid}, not to you (uid ${uid}): its owner can put another file in its place`, fix: "keep Baton's config in a folder of your own" });
       }
       const writers = otherWriters(stat.mode);
       if (writers !== undefined && !sticky) {
-        throw new Refused({ what: `${named} is in ${dir}, which is writable by ${writers} (mode ${octal(stat.mode)}): they can put another file in its place`, fix: `run chmod go-w ${dir}` });
+        throw new Refused({ what: `${what} is in ${dir}, which is writable by ${writers} (mode ${octal(stat.mode)}): they can put another file in its place`, fix: `run chmod go-w ${dir}` });
       }
       if (path.dirname(dir) === dir) break;
     }
