@@ -168,6 +168,25 @@ export interface PresetInfo {
   readonly name: string;
   readonly character: PresetCharacter;
   readonly description: string;
+  /** The Bash commands it may run (its exec patterns, as written: `go test|vet`). */
+  readonly exec: readonly string[];
+  /** The npm commands its pnpm patterns give it (src/main/policy/npmCommands.ts), ready to show. */
+  readonly npm: readonly string[];
+  /** What is refused for it whatever its commands, and why: the presets' refused list, then npm's own rules. */
+  readonly refused: readonly RefusalInfo[];
+  /** `none`, or `write-root`: inside the session's folder or its worktree. */
+  readonly write: "none" | "write-root";
+  /** Hosts its commands may reach (`["*"]`: any host; empty: none). */
+  readonly network: readonly string[];
+}
+
+/** A command refused and why, as the Rules view shows it. */
+export interface RefusalInfo {
+  /** What is refused, short enough to show (a long pattern's alternatives cut, ending in `…`). */
+  readonly what: string;
+  /** The refused list's pattern in full; absent for a rule no pattern can say. */
+  readonly pattern?: string;
+  readonly reason: string;
 }
 
 /** Orchestration mode, the presets in force and the person's rules (issue 22). */

@@ -209,4 +209,22 @@ describe("baton policy with npm", () => {
     expect(await verdict("coordinator", "npx jest", bare)).toMatchObject(denied("coordinator", NpxReason));
     expect(await verdict("coder", "npm i left-pad", project)).toMatchObject(denied("coder", NpmInstallReason));
   });
+
+  it("--list names each preset's npm commands, writes and network, and what is refused for every preset with why", async () => {
+    const { out } = await policy("--list");
+    const section = (name: string) => out.slice(out.indexOf(`\n${name} (`), out.indexOf("\n\n", out.indexOf(`\n${name} (`) + 1));
+    expect(section("coder")).toContain("  npm: npm test; npm run test|lint|format\n  write: inside the session's folder or its worktree\n  network: none\n");
+    expect(section("scout")).toContain("  npm: none\n  write: nothing\n  network: none\n");
+    expect(section("worker")).toContain("  network: registry.npmjs.org, registry.yarnpkg.com, pypi.org");
+    expect(section("coordinator")).toContain("npx <a program already in node_modules/.bin>");
+    expect(section("coordinator")).toContain("  network: any host\n");
+    const refused = out.slice(out.indexOf("Refused for every preset:"));
+    expect(refused).toContain(`  npm install|ci|install-test|install-ci-test|update|uninstall|link|rebuild|dedupe|prune|init|…: ${NpmInstallReason}\n`);
+    expect(refused).toContain(`  npx or npm exec of a package the project does not have: ${NpxReason}\n`);
+    expect(refused).toContain("npm --prefix, -g, --workspace");
+    const listed = JSON.parse((await policy("--list", "--json")).out) as { presets: { name: string; npm: string[]; network: string[] }[]; refused: { pattern: string }[]; npmRules: { what: string }[] };
+    expect(listed.presets.find((p) => p.name === "worker")).toMatchObject({ npm: ["npm run", "npm test"], network: expect.arrayContaining(["registry.npmjs.org"]) });
+    expect(listed.refused[0]!.pattern).toMatch(/^npm install\|ci\|.*\|innit$/);
+    expect(listed.npmRules.map((r) => r.what)).toEqual([expect.stringContaining("npx or npm exec"), expect.stringContaining("--prefix")]);
+  });
 });

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { rulesForCall } from "../../shared/ruleSuggestion.js";
 import { canonicalRule } from "../../shared/ruleSyntax.js";
 import type { PolicyService } from "../policy/policyService.js";
+import { presetInfo } from "../policy/presetSummary.js";
 import type { RulesStore } from "../policy/rulesStore.js";
 import { argvOf, readCommandLine } from "../policy/shellCommands.js";
 import { AppError } from "./appError.js";
@@ -37,7 +38,7 @@ export class PolicyControl {
       orchestration: summary.orchestration,
       presetsSource: presets.source,
       ...(presets.problem !== undefined ? { presetsProblem: presets.problem } : {}),
-      presets: presets.presets.map((p) => ({ name: p.name, character: p.character, description: p.description })),
+      presets: presets.presets.map((p) => presetInfo(p, presets)),
       rules: summary.rules,
       ...(summary.rulesProblem !== undefined ? { rulesProblem: summary.rulesProblem } : {}),
       ...(summary.settingsProblem !== undefined ? { settingsProblem: summary.settingsProblem } : {}),

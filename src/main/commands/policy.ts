@@ -8,10 +8,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PolicyAgent, PolicyVerdict, PresetSet } from "../../shared/policy.js";
+import { networkScope, writeScope } from "../../shared/presetScope.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { defaultSettingsFile } from "../app/settingsFile.js";
 import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
+import { NpmRules } from "../policy/npmCommands.js";
 import { PolicyService } from "../policy/policyService.js";
+import { presetInfo, refusalsOf } from "../policy/presetSummary.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton policy <preset|main> <toolName> '<input json>' [--cwd <dir>] [--orchestration] [--json]
@@ -118,8 +121,10 @@ function presetList(set: PresetSet, orchestration: boolean) {
     orchestration,
     source: set.source,
     ...(set.problem !== undefined ? { problem: set.problem } : {}),
-    presets: set.presets.map((p) => ({ name: p.name, character: p.character, description: p.description, tools: p.tools, exec: p.exec, write: p.write, spawns: p.spawns })),
+    presets: set.presets.map((p) => ({ name: p.name, character: p.character, description: p.description, tools: p.tools, exec: p.exec, npm: presetInfo(p, set).npm, write: p.write, network: p.network, spawns: p.spawns })),
     refused: set.refused,
+    // What no pattern can say (npmCommands.ts): npx of a package the project lacks, options that move npm.
+    npmRules: NpmRules,
   };
 }
 
@@ -136,9 +141,12 @@ function renderPresets(set: PresetSet, orchestration: boolean, fileProblems: rea
     lines.push("", `${p.name} (${p.character}): ${p.description}`);
     lines.push(`  tools: ${p.tools.join(", ")}`);
     lines.push(`  exec: ${p.exec.length === 0 ? "none" : p.exec.join("; ")}`);
-    lines.push(`  write: ${p.write === "none" ? "none" : "inside the session's folder or its worktree"}`);
+    const npm = presetInfo(p, set).npm;
+    lines.push(`  npm: ${npm.length === 0 ? "none" : npm.join("; ")}`);
+    lines.push(`  write: ${writeScope(p.write)}`);
+    lines.push(`  network: ${networkScope(p.network)}`);
     lines.push(`  spawns: ${p.spawns.length === 0 ? "none" : p.spawns.join(", ")}`);
   }
-  if (set.refused.length > 0) lines.push("", `Refused for every preset: ${set.refused.map((r) => r.pattern).join(", ")}`);
+  lines.push("", "Refused for every preset:", ...refusalsOf(set).map((r) => `  ${r.what}: ${r.reason}`));
   return `${lines.map((l) => terminalText(l)).join("\n")}\n`;
 }

@@ -27,16 +27,13 @@ import { checkWritePath, type WritePathFs } from "./writeRoot.js";
 
 const posix = path.posix;
 
-/** npm's commands (and aliases, lib/utils/cmd-list.js) that install, remove or rebuild packages. */
+/** npm's commands that install, remove or rebuild packages, then their aliases (lib/utils/cmd-list.js). */
 export const NpmInstallCommands: readonly string[] = [
-  ...["install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add"],
-  ...["ci", "clean-install", "ic", "install-clean", "isntall-clean"],
-  ...["install-test", "it", "install-ci-test", "cit", "clean-install-test", "sit"],
-  ...["update", "up", "upgrade", "udpate"],
-  ...["uninstall", "unlink", "remove", "rm", "r", "un"],
-  ...["link", "ln", "rebuild", "rb", "dedupe", "ddp", "prune"],
   // `npm init <x>` runs `npm exec create-<x>`.
-  ...["init", "create", "innit"],
+  ...["install", "ci", "install-test", "install-ci-test", "update", "uninstall", "link", "rebuild", "dedupe", "prune", "init"],
+  ...["i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add"],
+  ...["clean-install", "ic", "install-clean", "isntall-clean", "it", "cit", "clean-install-test", "sit"],
+  ...["up", "upgrade", "udpate", "unlink", "remove", "rm", "r", "un", "ln", "rb", "ddp", "create", "innit"],
 ];
 
 export const NpmInstallReason =
@@ -47,9 +44,9 @@ export const NpxReason =
 
 /** The rules above, for the Rules view and `baton policy --list`. */
 export const NpmRules: readonly { readonly what: string; readonly reason: string }[] = [
-  { what: "npx, npm exec: a package the project does not have", reason: NpxReason },
+  { what: "npx or npm exec of a package the project does not have", reason: NpxReason },
   {
-    what: "npm --prefix, -g, --workspace, --userconfig, --script-shell, … (and a cd out of the project before npm)",
+    what: "npm --prefix, -g, --workspace, --userconfig, --script-shell, …, or npm after a cd out of the project",
     reason: "npm runs only in the project's own folder, with its own settings: these point it at another folder, the global one, other settings or another shell",
   },
 ];

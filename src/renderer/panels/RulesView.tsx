@@ -1,13 +1,15 @@
 // The Rules view (issue 22): every rule of the person's in force, with what it does, where it
 // holds and who made it, each deletable; a form to add one (its syntax error shown in place); the
-// presets in force, where they came from, and a way back to the built-ins. Rule text may come from
-// the model (an "Always allow" answer keeps the model's command), so it is drawn through VisibleText.
+// presets in force, where they came from, each one's sandbox (PresetSandbox.tsx), and a way back to
+// the built-ins. Rule text may come from the model (an "Always allow" answer keeps the model's
+// command), so it is drawn through VisibleText.
 import { useState } from "react";
 import type { PolicyInfo } from "../../shared/api.js";
 import type { PermissionRule, RuleBehavior, RuleScope } from "../../shared/policy.js";
 import { api, report } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { PresetSandbox } from "./PresetSandbox.js";
 
 const Origins: Readonly<Record<string, string>> = { prompt: "a permission prompt", "rules-view": "the Rules view", file: "the rules file" };
 
@@ -147,9 +149,7 @@ function Presets({ policy }: { policy: PolicyInfo }) {
       ) : null}
       <ul className="preset-list">
         {policy.presets.map((p) => (
-          <li key={p.name} title={p.description}>
-            <b><VisibleText text={p.name} /></b> <span className="dim">{p.character}</span> <VisibleText text={p.description} />
-          </li>
+          <PresetSandbox key={p.name} preset={p} />
         ))}
       </ul>
       {confirming ? (
