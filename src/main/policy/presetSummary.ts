@@ -16,11 +16,17 @@ export function presetInfo(preset: Preset, set: PresetSet): PresetInfo {
     character: preset.character,
     description: preset.description,
     exec: preset.exec,
-    npm: npmTwinsShown(preset.exec).map((twin) => (runsProgram(twin) ? `${twin} <a program already in node_modules/.bin>` : twin)),
+    npm: npmTwinsShown(preset.exec).map(shownTwin),
     refused: refusalsOf(set),
     write: preset.write,
     network: preset.network,
   };
+}
+
+/** A twin that runs a program says that it must be the project's own. */
+function shownTwin(twin: CommandPattern): string {
+  if (!runsProgram(twin)) return twin;
+  return twin === "npx" || twin === "npm exec" ? `${twin} <a program already in node_modules/.bin>` : `${twin} (already in node_modules/.bin)`;
 }
 
 /** What no preset may run, and why: the refused list's patterns (cut to show), then npm's rules that no pattern can say. */
