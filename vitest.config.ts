@@ -23,6 +23,8 @@ const onBothClis = [
   "test/integration/policyEnforcement.test.ts",
   // Baton's in-process MCP server (its agent tools) over the control protocol.
   "test/integration/mcpSdkServer.test.ts",
+  // Only the conductor approves a plan (issue 31, N1): the hook's agent naming on every CLI.
+  "test/integration/conductorOnly.test.ts",
   // Where each CLI puts an agent's worktree and what it keeps (docs/protocol-notes.md).
   "test/integration/worktreeAgent.test.ts",
 ];

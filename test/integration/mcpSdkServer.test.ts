@@ -3,11 +3,15 @@
 // the test answers it, after the question has reached the client. The answer is what the model
 // reads next. An interrupt while a question is open cancels it (the handler learns why) and the
 // CLI goes on; so does Baton settling it with an error (nobody left to answer); stopping the
-// session settles an open question too. Runs on both CLIs.
+// session settles an open question too. No blanket --allowedTools: in default mode a PreToolUse
+// hook's allow (what Baton's policy answers for a legitimate caller) is what spares a call the
+// permission request, and without it the CLI asks. Runs on both CLIs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batonToolId, createBatonMcpServer, type AskConductorArgs } from "../../src/main/mcp/batonTools.js";
 import type { McpServer } from "../../src/main/mcp/mcpServer.js";
 import type { ToolCallContext } from "../../src/main/mcp/toolRegistry.js";
+import { hookOutputFor } from "../../src/main/policy/policyAnswers.js";
+import type { JsonObject } from "../../src/shared/protocol/messages.js";
 import type { LoggedRequest } from "../support/modelServer.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";
 
@@ -65,6 +69,16 @@ function toolResultIn(request: LoggedRequest, toolUseId: string | undefined): un
 
 const notUsed = async () => ({ text: "not part of this test", isError: true });
 
+/** The question the test's hook stays silent on, as if no rule decided it. */
+const UNDECIDED = "May I ask without a rule?";
+
+/** As Baton's policy answers a legitimate caller of its tools; silent on UNDECIDED and on every other tool. */
+function hook(input: JsonObject): JsonObject {
+  const toolInput = input["tool_input"] as { question?: unknown } | undefined;
+  if (typeof input["tool_name"] !== "string" || !input["tool_name"].startsWith("mcp__baton__") || toolInput?.question === UNDECIDED) return { continue: true };
+  return hookOutputFor({ decision: "allow", rule: "baton-tool", message: "A legitimate caller." });
+}
+
 describe("SDK MCP server: ask_conductor through the real CLI", () => {
   let session: Session;
   let server: McpServer;
@@ -80,6 +94,8 @@ describe("SDK MCP server: ask_conductor through the real CLI", () => {
           // Foreground on every CLI: 2.1.332 backgrounds an Agent call unless told not to.
           { blocks: [{ type: "tool_use", name: "Agent", input: { description: "Ask up", prompt: "[[SUB-A]] ask the conductor", subagent_type: "general-purpose", run_in_background: false } }] },
           { blocks: [{ type: "text", text: "agent done" }] },
+          { blocks: [ask(UNDECIDED)] },
+          { blocks: [{ type: "text", text: "asked after the prompt" }] },
           { blocks: [ask("Shall I wait?")] },
           { blocks: [{ type: "text", text: "still here" }] },
           { blocks: [ask("Is anyone watching?")] },
@@ -88,8 +104,14 @@ describe("SDK MCP server: ask_conductor through the real CLI", () => {
         ],
         "SUB-A": [{ blocks: [ask("May I touch the tests?")] }, { blocks: [{ type: "text", text: "sub done" }] }],
       },
-      // Default mode and no permission handler (every can_use_tool is denied): Baton's own tools must not ask.
-      { cwdName: "mcp-sdk-server", mcpServers: [server] },
+      // Default mode; every can_use_tool is recorded and allowed, so a test sees whether one came.
+      {
+        cwdName: "mcp-sdk-server",
+        mcpServers: [server],
+        initialize: { hooks: { PreToolUse: [{ hookCallbackIds: ["test_policy"] }] } },
+        onHookCallback: async (request) => hook(request.input),
+        decidePermission: async () => ({ behavior: "allow", decidedBy: "test" }),
+      },
     );
     await session.client.start();
   });
@@ -134,6 +156,18 @@ describe("SDK MCP server: ask_conductor through the real CLI", () => {
     expect(await turn).toMatchObject({ subtype: "success", result: "agent done" });
     const subNext = await session.server.waitForRequest((r) => r.agent === "SUB-A" && r.turn === 1);
     expect(JSON.stringify(toolResultIn(subNext, question.call.toolUseId))).toContain("Yes, only under test/.");
+    // The hook allowed it: the subagent's call was not put to the person either.
+    expect(session.log.of("permission_request").filter((e) => e.toolName === ASK)).toEqual([]);
+  });
+
+  it("asks for a call of Baton's tools the hook does not allow: nothing allows them wholesale", async () => {
+    const turn = session.turn("ask with no rule");
+    const question = await questions.next();
+    expect(question.args.question).toBe(UNDECIDED);
+    const asked = session.log.of("permission_request").filter((e) => e.toolName === ASK);
+    expect(asked.map((e) => e.toolUseId)).toEqual([question.call.toolUseId]);
+    question.answer("Asked, and answered.");
+    expect(await turn).toMatchObject({ subtype: "success", result: "asked after the prompt" });
   });
 
   it("settles an open question when the turn is interrupted, and the session goes on", async () => {
@@ -179,6 +213,6 @@ describe("SDK MCP server: ask_conductor through the real CLI", () => {
     expect(exit.requested).toBe(true);
     expect((await reason).message).toBe("Baton stopped this session.");
     expect(server.openCalls).toBe(0);
-    expect(questions.count).toBe(5);
+    expect(questions.count).toBe(6);
   });
 });

@@ -51,8 +51,10 @@ export interface ClaudeClientOptions extends SpawnArgsOptions {
   readonly onHookCallback?: HookCallbackHandler;
   /**
    * MCP servers run in Baton's process (src/main/mcp/), handed to the CLI in `initialize.sdkMcpServers`;
-   * their tools are `mcp__<server>__<tool>`, allowed without a permission prompt (the PreToolUse hook
-   * still sees every call). One server object per client: JSON-RPC ids are only unique per CLI.
+   * their tools are `mcp__<server>__<tool>`. Nothing allows them wholesale (no `--allowedTools`):
+   * which agent may call which is the policy's decision, and its allow through the PreToolUse hook
+   * spares the legitimate callers a permission prompt (docs/protocol-notes.md, "SDK MCP servers").
+   * One server object per client: JSON-RPC ids are only unique per CLI.
    */
   readonly mcpServers?: readonly McpServer[];
   /** Timeout for outgoing control requests (interrupt, set_model, …). Default 30 s. */
@@ -159,7 +161,7 @@ export class ClaudeClient {
 
   /** Spawns the CLI and completes `initialize`. Rejects with a typed error if either fails. */
   async start(): Promise<InitializeResult> {
-    return this.launch(buildSpawnArgs(this.spawnOptions()));
+    return this.launch(buildSpawnArgs(this.options));
   }
 
   /** Stops the current process (if any) and continues the same session in a new one. */
@@ -167,7 +169,7 @@ export class ClaudeClient {
     const sessionId = this.currentSessionId;
     if (!sessionId) throw new ClientNotRunningError("restart a session that has no session id yet");
     if (this.running) await this.stop();
-    return this.launch(buildSpawnArgs({ ...this.spawnOptions(), resume: sessionId, forkSession: false }));
+    return this.launch(buildSpawnArgs({ ...this.options, resume: sessionId, forkSession: false }));
   }
 
   /** Sends a user message; returns its uuid. The CLI folds it into a running turn if there is one. */
@@ -405,13 +407,6 @@ export class ClaudeClient {
       ...(error ? { error: error.message } : {}),
     });
     return exit;
-  }
-
-  /** The spawn options, plus `--allowedTools` for the tools of Baton's own MCP servers. */
-  private spawnOptions(): SpawnArgsOptions {
-    const names = this.options.mcpServers?.map((server) => `mcp__${server.name}`) ?? [];
-    if (names.length === 0) return this.options;
-    return { ...this.options, extraArgs: ["--allowedTools", names.join(","), ...(this.options.extraArgs ?? [])] };
   }
 
   private liveRun(operation: string): Run {
