@@ -1,7 +1,8 @@
 // `npm run build` / `npm start`: main (ESM, Node target), preload (CommonJS: Electron loads a
-// sandboxed preload as a classic script) and the React renderer. The store's worker threads are
-// entries of their own so the bundle has a file to start them from (out/main/storeWorker.js,
-// out/main/extractWorker.js), next to index.js where their callers look for them.
+// sandboxed preload as a classic script) and the React renderer. The store's worker threads and
+// the OS sandbox's host process are entries of their own so the bundle has a file to start them
+// from (out/main/storeWorker.js, out/main/extractWorker.js, out/main/sandboxHost.js), next to
+// index.js where their callers look for them.
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
 import { resolve } from "node:path";
@@ -14,6 +15,7 @@ export default defineConfig({
           index: resolve("src/main/index.ts"),
           storeWorker: resolve("src/main/store/storeWorker.ts"),
           extractWorker: resolve("src/main/store/extractWorker.ts"),
+          sandboxHost: resolve("src/main/sandbox/sandboxHost.ts"),
         },
       },
     },

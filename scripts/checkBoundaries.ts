@@ -28,7 +28,7 @@ const NODE_BUILTINS = new Set(builtinModules);
 // Packages that only make sense with a DOM (React) or only in Node (native/server code).
 const DOM_PACKAGES = ["react", "react-dom", "scheduler", "@tanstack/react-virtual", "zustand", "@xyflow/react"];
 const DOM_PACKAGE_EXCEPTIONS = new Set(["zustand/vanilla"]);
-const NODE_ONLY_PACKAGES = ["better-sqlite3", "ws", "playwright-core", "@anthropic-ai/claude-code"];
+const NODE_ONLY_PACKAGES = ["better-sqlite3", "ws", "playwright-core", "@anthropic-ai/claude-code", "@anthropic-ai/sandbox-runtime"];
 const DOM_GLOBALS = new Set([
   "window",
   "document",

@@ -21,6 +21,7 @@ const rendererDir = path.join(here, "../renderer");
 const preloadPath = path.join(here, "../preload/index.cjs");
 // The store's worker thread is an entry of its own in the bundle (electron.vite.config.ts).
 const storeWorkerEntry = pathToFileURL(path.join(here, "storeWorker.js"));
+const sandboxHostEntry = pathToFileURL(path.join(here, "sandboxHost.js"));
 // Set by `electron-vite dev`; a packaged app always loads its own files.
 const devServerUrl = app.isPackaged ? undefined : process.env["ELECTRON_RENDERER_URL"];
 const appOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
@@ -94,6 +95,7 @@ async function startCore(): Promise<void> {
     settingsFile: path.join(app.getPath("userData"), SETTINGS_FILE_NAME),
     dbPath: defaultDbPath(),
     storeRuntime: { workerEntry: storeWorkerEntry, ...(nativeBinding !== undefined ? { nativeBinding } : {}) },
+    sandboxHostEntry,
     // `npm start` puts this folder's node_modules/.bin first on PATH: its `claude` is for tests.
     batonDir: app.getAppPath(),
     service: { chooseDirectory },

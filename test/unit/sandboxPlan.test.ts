@@ -24,7 +24,7 @@ describe("sandboxPlan", () => {
 
   it("protects what runs code later inside every write root: git's config and hooks, Claude Code's settings, .mcp.json, shell start-up files", () => {
     const plan = sandboxPlan({ preset: preset("coder"), workspace, home });
-    for (const name of [".git/config", ".git/hooks", ".gitmodules", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".bashrc", ".zshrc", ".profile", ".envrc"]) {
+    for (const name of [".git/config", ".git/hooks", ".gitmodules", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".bashrc", ".zshrc", ".profile"]) {
       expect(plan.protectedPaths).toContain(path.join(workspace, name));
     }
   });

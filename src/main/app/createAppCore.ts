@@ -3,6 +3,7 @@
 // says "unavailable" without it), build the session manager and the service. `close()` shuts
 // down in order: sessions, then the store.
 
+import path from "node:path";
 import { findClaude } from "../cli/findClaude.js";
 import { auditMovedMessage } from "../store/auditDatabase.js";
 import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
@@ -16,6 +17,7 @@ import { LogBus } from "./logBus.js";
 import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
 import { readConductorAnswerSeconds, readSessionLimit } from "./settingsFile.js";
 import { PolicyService } from "../policy/policyService.js";
+import { SandboxService } from "../sandbox/sandboxService.js";
 
 /** What sessions try to run when no `claude` was found (the error then names it). */
 const NotFoundClaude = "claude (not found: run `baton doctor`)";
@@ -29,6 +31,8 @@ export interface AppCoreOptions {
   readonly dbPath?: string;
   /** How the bundled app starts the index: its emitted worker file, its Electron-ABI SQLite binary. */
   readonly storeRuntime?: Pick<OpenStoreOptions, "workerEntry" | "nativeBinding">;
+  /** How the bundled app starts the OS sandbox's host process: its emitted file. */
+  readonly sandboxHostEntry?: URL;
   /** An explicit `claude` binary; else BATON_CLAUDE_PATH, PATH, install dirs (never Baton's own node_modules). */
   readonly claudePath?: string;
   /** Baton's package folder, whose node_modules' test copy of `claude` is skipped (default: found from the module). */
@@ -91,13 +95,21 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (searchable) refreshIndex(store, projectsDir, log);
   });
   const home = (options.env ?? process.env)["HOME"];
+  // Preset agents' Bash runs in the OS sandbox (issue 31): its hosts start on the first command.
+  const sandbox = new SandboxService({
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.sandboxHostEntry !== undefined ? { hostEntry: options.sandboxHostEntry } : {}),
+    log: (level, message, fields) => log.baton(level, message, fields ?? {}),
+  });
   const policy = await PolicyService.open({
     ...(options.settingsFile !== undefined ? { settingsFile: options.settingsFile } : {}),
     ...(options.orchestration !== undefined ? { orchestration: options.orchestration } : {}),
     ...(home !== undefined && home !== "" ? { home } : {}),
+    sandbox,
+    ...(options.dbPath !== undefined ? { ownFiles: [path.dirname(options.dbPath)] } : {}),
     log: (level, message, fields) => log.baton(level, message, fields ?? {}),
   });
-  if (policy.orchestration) log.baton("info", "orchestration mode is on", { presets: policy.presets.source });
+  if (policy.orchestration) log.baton("info", "orchestration mode is on", { presets: policy.presets.source, protection: policy.sandboxState().message });
   const manager = new SessionManager({
     policy,
     // Not found: a name no PATH holds, so spawning fails with "not found" rather than running
@@ -126,6 +138,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       closing ??= (async () => {
         stopFollowingFolder();
         await manager.shutdown();
+        await sandbox.close(); // after the CLIs: their sandboxed commands are gone with them
         await audit?.flush(); // the decisions shutdown made are written before the store closes
         await store?.close();
       })();

@@ -5,7 +5,9 @@
 // running at once) is only ever written by the person; Baton reads it at start. `orchestration`
 // (issue 22: presets and their sandboxes) is the toolbar's toggle; `--orchestration` wins over it.
 // `conductorAnswerSeconds` (issue 24: how long the conductor has to answer a subagent's question
-// or plan before the person is asked) is the person's to write; read at start.
+// or plan before the person is asked) is the person's to write; read at start. `policyCheckOnly`
+// (issue 31) runs preset agents' commands without the operating system's sandbox, with the policy
+// engine's reading of each line as their only protection: the person's choice, shown as a warning.
 // The file is read only when it is the person's alone (trustedConfigFile.ts); otherwise every
 // field reads as its default, the refusal is said once (PolicyService), and Baton does not write
 // over it: the person sees what was refused and decides. Baton writes it 0600 (its folder 0700).
@@ -50,6 +52,16 @@ export function readSettings(file: string): SettingsRead {
 /** The fields the UI writes. */
 export interface SavedSettings extends BatonSettings {
   readonly orchestration?: boolean;
+  readonly policyCheckOnly?: boolean;
+}
+
+/** Whether the person chose "policy check only" (no OS sandbox for preset agents' commands); off when the file says nothing usable. */
+export function readPolicyCheckOnly(file: string): { readonly policyCheckOnly: boolean; readonly problem?: string } {
+  const raw = readRaw(file);
+  if (!raw.ok || !Object.hasOwn(raw.value, "policyCheckOnly")) return { policyCheckOnly: false };
+  const value = raw.value["policyCheckOnly"];
+  if (typeof value === "boolean") return { policyCheckOnly: value };
+  return { policyCheckOnly: false, problem: `${file}: "policyCheckOnly" must be true or false; it was ignored (the OS sandbox holds preset agents' commands)` };
 }
 
 export interface OrchestrationRead {

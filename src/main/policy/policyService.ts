@@ -3,10 +3,17 @@
 // orchestration mode is on (`--orchestration` over the setting). Sessions take their policy from
 // here when they start; a change of mode reaches the sessions started after it. A config file that
 // is not the person's alone (trustedConfigFile.ts) is refused here, said in the Console at start
-// and kept in the summary for the toolbar, `baton doctor` and `baton policy --list`.
+// and kept in the summary for the toolbar, `baton doctor` and `baton policy --list`. In
+// orchestration mode each session's preset agents run their Bash in the operating system's
+// sandbox (src/main/sandbox/), unless the person chose "policy check only".
 
+import os from "node:os";
+import path from "node:path";
 import type { PermissionRule, PresetSet } from "../../shared/policy.js";
-import { readOrchestration, updateSettings } from "../app/settingsFile.js";
+import { readOrchestration, readPolicyCheckOnly, updateSettings } from "../app/settingsFile.js";
+import type { SandboxService } from "../sandbox/sandboxService.js";
+import { SessionSandbox } from "../sandbox/sessionSandbox.js";
+import type { SandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ConfigRefusedError } from "../app/trustedConfigFile.js";
 import { builtinPresetSet } from "./builtinPresets.js";
 import { presetsFileBeside, readPresetsFile, resetPresets } from "./presetsFile.js";
@@ -20,7 +27,20 @@ export interface PolicyServiceOptions {
   /** `--orchestration`: on for this run, whatever the setting says. */
   readonly orchestration?: boolean;
   readonly home?: string;
+  /** The OS sandbox that holds preset agents' Bash in orchestration mode; absent: none (their Bash is refused). */
+  readonly sandbox?: SandboxService;
+  /** Baton's own files besides the settings folder (the index, the audit trail), never writable from a sandbox. */
+  readonly ownFiles?: readonly string[];
   readonly log?: (level: "info" | "warning" | "error", message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** What holds preset agents' commands (issue 31), for the toolbar, `baton doctor` and the Console. */
+export interface SandboxState {
+  /** `os`: the OS sandbox; `policy-only`: the person chose the policy's reading alone; `unavailable`: no sandbox can run, preset agents' Bash is refused. */
+  readonly state: "os" | "policy-only" | "unavailable";
+  readonly message: string;
+  /** What to install for the sandbox, when that is what is missing. */
+  readonly missing: readonly string[];
 }
 
 export interface PolicySummary {
@@ -37,6 +57,8 @@ export class PolicyService {
   private presetSet: PresetSet;
   private mode: boolean;
   private readonly settingsRefused: string | undefined;
+  private checkOnly: boolean;
+  private support: SandboxSupport | undefined;
   readonly rules: RulesStore | undefined;
 
   private constructor(private readonly options: PolicyServiceOptions) {
@@ -45,6 +67,9 @@ export class PolicyService {
     const saved = file === undefined ? { orchestration: false } : readOrchestration(file);
     this.mode = options.orchestration ?? saved.orchestration;
     this.settingsRefused = saved.refused;
+    const checkOnly = file === undefined ? { policyCheckOnly: false } : readPolicyCheckOnly(file);
+    this.checkOnly = checkOnly.policyCheckOnly;
+    if (checkOnly.problem !== undefined) options.log?.("warning", checkOnly.problem);
     this.rules = file === undefined ? undefined : new RulesStore({ file: rulesFileBeside(file), ...(options.home !== undefined ? { home: options.home } : {}) });
     if (this.presetSet.problem !== undefined) options.log?.("error", this.presetSet.problem, { source: this.presetSet.source });
     if (saved.problem !== undefined) options.log?.("warning", saved.problem);
@@ -63,7 +88,52 @@ export class PolicyService {
     } catch (error) {
       options.log?.("error", `the shell parser did not start (${error instanceof Error ? error.message : String(error)}); Bash calls cannot be read, so presets refuse them all`);
     }
-    return new PolicyService(options);
+    const service = new PolicyService(options);
+    service.support = await options.sandbox?.support();
+    service.sayProtection();
+    return service;
+  }
+
+  /** Whether the person chose "policy check only": preset agents' commands run without the OS sandbox. */
+  get policyCheckOnly(): boolean {
+    return this.checkOnly;
+  }
+
+  /** Baton's files no sandboxed command may write: its settings folder (settings, presets, rules) and the index's. */
+  get ownFiles(): readonly string[] {
+    const settings = this.options.settingsFile;
+    return [...(settings !== undefined ? [path.dirname(settings)] : []), ...(this.options.ownFiles ?? [])];
+  }
+
+  /** What holds preset agents' commands now. */
+  sandboxState(): SandboxState {
+    if (this.checkOnly) {
+      return { state: "policy-only", missing: [], message: "Policy check only: preset agents' commands run without the OS sandbox; only Baton's reading of each line holds them" };
+    }
+    const support = this.support;
+    if (support === undefined) return { state: "unavailable", missing: [], message: "No OS sandbox in this Baton: preset agents' Bash is refused" };
+    if (!support.ok) return { state: "unavailable", missing: support.missing, message: `${support.message}; until then preset agents' Bash is refused (or turn on policy check only)` };
+    return { state: "os", missing: [], message: support.message };
+  }
+
+  /** Turns "policy check only" on or off for the sessions started from now on, and saves it. */
+  async setPolicyCheckOnly(on: boolean): Promise<void> {
+    this.checkOnly = on;
+    this.sayProtection();
+    if (this.options.settingsFile === undefined) return;
+    try {
+      await updateSettings(this.options.settingsFile, { policyCheckOnly: on });
+    } catch (error) {
+      if (!(error instanceof ConfigRefusedError)) throw error;
+      this.options.log?.("warning", `policy check only is ${on ? "on" : "off"} for this run only, not saved: ${error.message}`);
+    }
+  }
+
+  /** In orchestration mode the Console says what holds preset agents' commands when it is not the OS sandbox. */
+  private sayProtection(): void {
+    if (!this.mode) return;
+    const state = this.sandboxState();
+    if (state.state !== "os") this.options.log?.(state.state === "unavailable" ? "error" : "warning", state.message, state.missing.length > 0 ? { install: state.missing.join(" ") } : {});
   }
 
   get orchestration(): boolean {
@@ -90,6 +160,7 @@ export class PolicyService {
    */
   async setOrchestration(on: boolean): Promise<void> {
     this.mode = on;
+    this.sayProtection();
     if (this.options.settingsFile === undefined) return;
     try {
       await updateSettings(this.options.settingsFile, { orchestration: on });
@@ -107,10 +178,24 @@ export class PolicyService {
   }
 
   /** The policy of a session starting now in `cwd`. */
-  forSession(session: Omit<SessionPolicyOptions, "orchestration" | "presets" | "rules" | "home">): SessionPolicy {
+  forSession(session: Omit<SessionPolicyOptions, "orchestration" | "presets" | "rules" | "home" | "sandbox">): SessionPolicy {
+    const checkOnly = this.checkOnly;
+    const sandbox = this.options.sandbox;
     return new SessionPolicy({
       ...session,
       orchestration: this.mode,
+      // Preset agents' Bash is held by the OS sandbox; with none, the session's guard refuses it.
+      ...(this.mode
+        ? {
+            sandbox: new SessionSandbox({
+              service: sandbox,
+              workspace: session.cwd,
+              home: this.options.home ?? os.homedir(),
+              batonFiles: this.ownFiles,
+              policyCheckOnly: () => checkOnly,
+            }),
+          }
+        : {}),
       presets: () => this.presetSet,
       rules: () => {
         const id = session.sessionId();

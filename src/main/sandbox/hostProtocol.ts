@@ -25,7 +25,8 @@ export type HostRequest =
   | { readonly id: number; readonly op: "release"; readonly count: number };
 
 export type HostMessage =
-  | { readonly op: "ready"; readonly temporaryFolder: string }
+  /** The host's private folders: the sandboxes' temporary folder, and where their wrapped commands are kept (no sandbox may write there). */
+  | { readonly op: "ready"; readonly temporaryFolder: string; readonly wrapsFolder: string }
   | { readonly op: "failed"; readonly error: string }
   | { readonly op: "reply"; readonly id: number; readonly ok: true; readonly value: string }
   | { readonly op: "reply"; readonly id: number; readonly ok: false; readonly error: string };

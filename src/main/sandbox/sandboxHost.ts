@@ -26,9 +26,15 @@ async function main(): Promise<void> {
     { network: { allowedDomains: network.kind === "hosts" ? [...network.hosts] : [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } },
     network.kind === "any" ? async () => true : undefined,
   );
-  const temporaryFolder = fs.mkdtempSync(path.join(os.tmpdir(), "baton-sandbox-"));
+  // Private to this user (mkdtemp makes it 0700): the sandboxes' temporary folder, and beside it
+  // the scripts that start them, which no sandbox may write.
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "baton-sandbox-"));
+  const temporaryFolder = path.join(base, "tmp");
+  const wrapsFolder = path.join(base, "wraps");
+  fs.mkdirSync(temporaryFolder, { mode: 0o700 });
+  fs.mkdirSync(wrapsFolder, { mode: 0o700 });
   const stop = (): void => {
-    fs.rmSync(temporaryFolder, { recursive: true, force: true });
+    fs.rmSync(base, { recursive: true, force: true });
     void SandboxManager.reset().finally(() => process.exit(0));
   };
   process.on("disconnect", stop);
@@ -38,7 +44,7 @@ async function main(): Promise<void> {
   process.on("message", (request: HostRequest) => {
     queue = queue.then(() => answer(request)).catch(() => undefined);
   });
-  send({ op: "ready", temporaryFolder });
+  send({ op: "ready", temporaryFolder, wrapsFolder });
 }
 
 async function answer(request: HostRequest): Promise<void> {

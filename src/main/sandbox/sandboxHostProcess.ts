@@ -25,6 +25,13 @@ export interface HostProcessOptions {
   readonly onExit?: (reason: string) => void;
 }
 
+export interface HostFolders {
+  /** The sandboxes' temporary folder. */
+  readonly temporaryFolder: string;
+  /** Where the scripts that start sandboxed commands are written; no sandbox may write it. */
+  readonly wrapsFolder: string;
+}
+
 type RequestBody = HostRequest extends infer R ? (R extends HostRequest ? Omit<R, "id"> : never) : never;
 
 const DefaultTimeoutMs = 30_000;
@@ -36,8 +43,8 @@ export class SandboxHostProcess {
   private nextId = 1;
   private gone: string | undefined;
   private stderr = "";
-  /** The host's private temporary folder, once it is up. */
-  readonly ready: Promise<string>;
+  /** The host's private folders, once it is up. */
+  readonly ready: Promise<HostFolders>;
 
   constructor(private readonly options: HostProcessOptions) {
     const entry = options.entry ?? defaultHostEntry();
@@ -55,13 +62,13 @@ export class SandboxHostProcess {
     this.child.stderr?.on("data", (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-4000);
     });
-    this.ready = new Promise<string>((resolve, reject) => {
+    this.ready = new Promise<HostFolders>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the sandbox host did not start within ${this.timeoutMs} ms`)), this.timeoutMs);
       timer.unref();
       this.child.on("message", (message: HostMessage) => {
         if (message.op === "ready") {
           clearTimeout(timer);
-          resolve(message.temporaryFolder);
+          resolve({ temporaryFolder: message.temporaryFolder, wrapsFolder: message.wrapsFolder });
         } else if (message.op === "failed") {
           clearTimeout(timer);
           reject(new Error(message.error));

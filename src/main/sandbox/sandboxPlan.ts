@@ -39,7 +39,11 @@ export interface PlanInput {
  * Names inside any write root that run code or change the rules when something else reads them
  * later: git's hooks and config (core.fsmonitor, aliases), submodule URLs, Claude Code's project
  * settings (hooks, permissions) and MCP servers, the agent and command definitions it loads, shell
- * start-up files, direnv's .envrc, editors' task files.
+ * start-up files, editors' task files. The sandbox runtime protects most of these itself in the
+ * folder it is run for (and finds them in nested repositories too); they are listed here so the
+ * plan says it, and Claude Code's settings, which the runtime leaves out, are protected as well.
+ * One that does not exist gets a placeholder while a command runs (a command's `git status` shows
+ * it), so the list stays short.
  */
 export const ProtectedNames: readonly string[] = [
   ".git/config",
@@ -53,19 +57,15 @@ export const ProtectedNames: readonly string[] = [
   ".mcp.json",
   ".bashrc",
   ".bash_profile",
-  ".bash_login",
   ".profile",
   ".zshrc",
-  ".zshenv",
   ".zprofile",
-  ".zlogin",
-  ".envrc",
   ".vscode",
   ".idea",
 ];
 
 /** What a home folder holds that must not change when a write root takes in the home folder itself. */
-const ProtectedInHome: readonly string[] = [".ssh", ".gnupg", ".claude", ".claude.json", ".config", ".local/bin", ".cargo/bin", ".npmrc"];
+const ProtectedInHome: readonly string[] = [".ssh", ".gnupg", ".claude", ".claude.json", ".config", ".local/bin", ".cargo/bin", ".npmrc", ".bash_login", ".zshenv", ".zlogin"];
 
 export function sandboxPlan(input: PlanInput): SandboxPlan {
   const { preset } = input;
@@ -125,9 +125,9 @@ export function sandboxEnvironment(plan: SandboxPlan, temporaryFolder: string): 
     XDG_CACHE_HOME: cache,
     GOCACHE: path.join(cache, "go-build"),
     npm_config_cache: path.join(cache, "npm"),
-    npm_config_store_dir: path.join(t, "pnpm-store"),
     BUN_INSTALL_CACHE_DIR: path.join(cache, "bun"),
-    ...(plan.network.kind !== "none" ? { GOMODCACHE: path.join(t, "go-mod"), CARGO_HOME: path.join(t, "cargo") } : {}),
+    // pnpm's store lives under XDG_DATA_HOME.
+    ...(plan.network.kind !== "none" ? { XDG_DATA_HOME: path.join(t, "data"), GOMODCACHE: path.join(t, "go-mod"), CARGO_HOME: path.join(t, "cargo") } : {}),
   };
 }
 

@@ -1,6 +1,11 @@
 // The app's operating-system sandbox (issue 31): one sandbox host per network policy, started
 // when a command first needs it (sandboxHostProcess.ts), and the lease of every wrapped command.
 //
+// The CLI runs a sandboxed command as a short line, `bash '<script>'`, whose script (written where
+// no sandbox may write) starts bubblewrap: the wrapped line itself is kilobytes long and names git
+// in the variables the runtime sets, which the CLI refuses to hand to a shell for an agent that
+// works in a worktree of its own (2.1.332, docs/protocol-notes.md).
+//
 // Why leases: to keep a command from creating a protected file that does not exist yet (a
 // `.mcp.json`, `.claude/settings.json`), bubblewrap mounts over an empty placeholder it creates on
 // the host; the runtime removes the placeholders when told the command ended. Removing one while
@@ -8,10 +13,11 @@
 // the mount), whichever host wrapped it. So placeholders are cleaned only when no wrapped command
 // of any host is running: each lease ends once, and the last one to end tells every host.
 
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxHostProcess } from "./sandboxHostProcess.js";
-import { networkKey, protectedPathsNow, sandboxEnvironment, withEnvironment, type DotGitKind, type NetworkPolicy, type SandboxPlan } from "./sandboxPlan.js";
+import { networkKey, protectedPathsNow, sandboxEnvironment, shellQuote, withEnvironment, type DotGitKind, type NetworkPolicy, type SandboxPlan } from "./sandboxPlan.js";
 import { probeSandboxSupport, type SandboxSupport } from "./sandboxSupport.js";
 
 export interface SandboxServiceOptions {
@@ -65,20 +71,29 @@ export class SandboxService {
     const support = await this.support();
     if (!support.ok) throw new SandboxUnavailableError(support);
     const host = this.hostFor(plan.network);
-    const temporaryFolder = await host.ready;
+    const { temporaryFolder, wrapsFolder } = await host.ready;
     const wrapped = await host.wrap({
       command: withEnvironment(command, sandboxEnvironment(plan, temporaryFolder)),
       cwd,
       allowWrite: [...plan.writeRoots, ...(plan.temporaryFolder ? [temporaryFolder] : [])],
-      denyWrite: protectedPathsNow(plan, dotGitKind),
+      denyWrite: [...protectedPathsNow(plan, dotGitKind), wrapsFolder],
     });
     this.running++;
+    let script: string;
+    try {
+      script = path.join(wrapsFolder, `${randomUUID()}.sh`);
+      fs.writeFileSync(script, `${wrapped}\n`, { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      this.commandEnded(host);
+      throw error;
+    }
     let released = false;
     return {
-      command: wrapped,
+      command: `bash ${shellQuote(script)}`,
       release: () => {
         if (released) return;
         released = true;
+        fs.rmSync(script, { force: true });
         this.commandEnded(host);
       },
     };

@@ -14,7 +14,8 @@ import { describeNetwork, sandboxPlan, type SandboxPlan } from "./sandboxPlan.js
 import { SandboxUnavailableError, type SandboxLease, type SandboxService } from "./sandboxService.js";
 
 export interface SessionSandboxOptions {
-  readonly service: SandboxService;
+  /** Absent: this Baton has no sandbox (its preset agents' Bash is refused). */
+  readonly service: SandboxService | undefined;
   /** The session's working directory: a writing preset's write root. */
   readonly workspace: string;
   readonly home: string;
@@ -59,9 +60,11 @@ export class SessionSandbox {
       home: this.options.home,
       ...(this.options.batonFiles !== undefined ? { batonFiles: this.options.batonFiles } : {}),
     });
+    const service = this.options.service;
+    if (service === undefined) return { kind: "refused", rule: "sandbox:unavailable", message: `${call.preset.name}'s commands run only inside the OS sandbox, and this Baton has none` };
     let lease: SandboxLease;
     try {
-      lease = await this.options.service.wrap(plan, command, plan.writeRoots[0] ?? call.agentCwd ?? this.options.workspace);
+      lease = await service.wrap(plan, command, plan.writeRoots[0] ?? call.agentCwd ?? this.options.workspace);
     } catch (error) {
       if (error instanceof SandboxUnavailableError) {
         return {
