@@ -134,6 +134,7 @@ describe("npm twins of the pnpm patterns", () => {
       ["npm run lint --fix", "npm reads `--fix` as a setting of its own; give the script's or program's options after `--` (`npm test -- --fix`)"],
       ["npm test $ARGS", "`$ARGS` is only known when the shell runs, and npm could read it as an option"],
       ["npm $CMD", "npm's command `$CMD` is only known when the shell runs"],
+      ["echo --prefix=/tmp | xargs npm test", "xargs gives npm words only known when it runs"],
       // npx guesses whether an option before the program takes the next word: `-s` would run `silent`.
       ["npx -s jest", "npx reads `-s` by guesswork; write the program first (`npx jest -s`)"],
       ["npm --registry=https://example.com test", "`--registry=https://example.com` before npm's command"],

@@ -12,8 +12,8 @@
 //   `--workspace`, `--userconfig`, `--script-shell`, `--node-options`, …), and any prefix of
 //   them, since npm takes an unambiguous prefix of a long option;
 // * a script, test or exec takes only a few harmless options of npm's own before `--` (npm reads
-//   any other as a setting); the script's own go after `--`. Words the shell computes there could
-//   be options, so they are refused too;
+//   any other as a setting); the script's own go after `--`. Words the shell computes there, or
+//   that xargs appends, could be options, so they are refused too;
 // * after a `cd`, a script runs only if every folder the line changes to is inside the project,
 //   and `npx`/`npm exec` not at all (Baton checks the working folder's node_modules/.bin).
 // Installs (`npm install`, `ci`, `update`, …) are in the presets' refused list (builtinPresets.ts).
@@ -160,6 +160,7 @@ export function npmRefusal(commands: readonly SimpleCommand[], project: NpmProje
     const read = readNpm(command.words, project);
     if (read === undefined) continue;
     if ("refused" in read) return { command, reason: read.refused };
+    if (command.wrappers.includes("xargs")) return { command, reason: "xargs gives npm words only known when it runs, and npm could read them as options" };
     runs ??= { command, kind: read.runs };
   }
   if (runs === undefined) return undefined;
