@@ -118,6 +118,8 @@ export interface WorktreeOpened {
 /** Why an action refused, for callers to branch on. */
 export type WorktreeErrorCode =
   | "not-a-repository"
+  /** The repository (its worktree's top, its .git) belongs to another user: Baton runs no git in it. */
+  | "not-owned"
   | "not-a-worktree"
   | "main-worktree"
   | "dirty"

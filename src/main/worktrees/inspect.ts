@@ -1,4 +1,6 @@
 // What git says about one worktree: HEAD, base, ahead/behind, commits no other ref holds, dirt.
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
 import { MaxNamedCommits, MaxNamedIgnored, type WorktreeCommit, type WorktreeDirt, type WorktreeHead, type WorktreeIgnored } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { parseStatus } from "./porcelain.js";
@@ -73,11 +75,47 @@ export function commitsText(commits: readonly WorktreeCommit[], count: number): 
 
 /** The ignored files a removal would delete; folders ignored as a whole count once (git's "traditional" mode). */
 export async function ignoredOf(worktreePath: string): Promise<WorktreeIgnored> {
-  const out = await git(["status", "--porcelain=v1", "-z", "--ignored=traditional", "--untracked-files=normal"], { cwd: worktreePath });
+  const out = await git(["status", "--porcelain=v1", "-z", "--ignored=traditional", "--untracked-files=normal", "--ignore-submodules=all"], { cwd: worktreePath });
   const paths = out.split("\0").filter((field) => field.startsWith("!! ")).map((field) => field.slice(3));
   return { count: paths.length, paths: paths.slice(0, MaxNamedIgnored) };
 }
 
-export async function dirtOf(worktreePath: string): Promise<WorktreeDirt> {
-  return parseStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"], { cwd: worktreePath }));
+/**
+ * Staged, unstaged and untracked changes, a submodule with changes inside it included (" M").
+ * git status would look inside submodules itself by starting git in each, and that git would read
+ * the submodule's own config, whose drivers Baton has not turned off; so status leaves their
+ * insides alone (`--ignore-submodules=dirty`) and Baton looks with its own git (git.ts) instead.
+ */
+export async function dirtOf(worktreePath: string, depth = 0): Promise<WorktreeDirt> {
+  const dirt = parseStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=dirty"], { cwd: worktreePath }));
+  const listed = new Set(dirt.files.map((f) => f.path));
+  const inside: string[] = [];
+  for (const sub of depth < MaxSubmoduleDepth ? await checkedOutSubmodules(worktreePath) : []) {
+    if (!listed.has(sub) && (await dirtOf(path.join(worktreePath, sub), depth + 1)).files.length > 0) inside.push(sub);
+  }
+  if (inside.length === 0) return dirt;
+  return { ...dirt, unstaged: dirt.unstaged + inside.length, files: [...dirt.files, ...inside.map((p) => ({ code: " M", path: p }))] };
+}
+
+const MaxSubmoduleDepth = 8;
+
+/**
+ * The submodules .gitmodules names (read as data: `git config --file` follows no include) that are
+ * checked out: a folder inside the worktree (no symlink on the way) holding a `.git`. A gitlink
+ * .gitmodules does not name is not looked into.
+ */
+async function checkedOutSubmodules(worktreePath: string): Promise<string[]> {
+  const file = await lstat(path.join(worktreePath, ".gitmodules")).catch(() => null);
+  if (file === null || !file.isFile()) return [];
+  const r = await gitRun(["config", "--null", "--file", ".gitmodules", "--get-regexp", "^submodule\\..*\\.path$"], { cwd: worktreePath });
+  if (r.code !== 0) return [];
+  const subs: string[] = [];
+  for (const entry of r.stdout.split("\0")) {
+    const newline = entry.indexOf("\n");
+    if (newline < 0) continue;
+    const where = path.resolve(worktreePath, entry.slice(newline + 1));
+    if (!where.startsWith(worktreePath + path.sep) || (await realpath(where).catch(() => null)) !== where) continue;
+    if ((await lstat(path.join(where, ".git")).catch(() => null)) !== null) subs.push(path.relative(worktreePath, where).split(path.sep).join("/"));
+  }
+  return subs;
 }

@@ -44,7 +44,7 @@ async function merge(repoDir: string, target: string, wantedBase: string | undef
   }
   const result = await gitRun([...(await identityArgs(cwd)), "merge", "--no-ff", "--no-edit", "-m", `Merge ${label} into ${base}`, source], { cwd });
   if (result.code === 0) return { kind: "merge-commit", base, commit: (await git(["rev-parse", "--verify", baseRef], { cwd })).trim() };
-  const conflicted = (await gitRun(["diff", "--name-only", "-z", "--diff-filter=U"], { cwd })).stdout.split("\0").filter((f) => f !== "");
+  const conflicted = (await gitRun(["diff", "--name-only", "-z", "--diff-filter=U", "--ignore-submodules=dirty"], { cwd })).stdout.split("\0").filter((f) => f !== "");
   const inProgress = (await gitRun(["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd })).code === 0;
   if (inProgress) await git(["merge", "--abort"], { cwd });
   const after = (await git(["rev-parse", "--verify", baseRef], { cwd })).trim();

@@ -50,7 +50,8 @@ async function remove(repoDir: string, target: string, options: RemoveOptions): 
   const unmerged = w.head === undefined ? 0 : await unmergedCount(repo.root, w.head, w.branchRef);
   const files = dirt.files.map((f) => f.path);
   if (dirt.files.length === 0 && unmerged === 0) {
-    await git(["worktree", "remove", w.realPath], { cwd: repo.root });
+    // git checks the worktree's status itself, with git run in the worktree.
+    await git(["worktree", "remove", w.realPath], { cwd: repo.root, alsoIn: [w.realPath] });
     return { kind: "removed", path: w.realPath };
   }
   if (options.rescue !== true) {
@@ -73,7 +74,7 @@ async function remove(repoDir: string, target: string, options: RemoveOptions): 
   }
   const clean = dirt.files.length === 0;
   const args = clean ? ["worktree", "remove", w.realPath] : ["worktree", "remove", "--force", w.realPath];
-  const result = await gitRun(args, { cwd: repo.root });
+  const result = await gitRun(args, { cwd: repo.root, alsoIn: [w.realPath] });
   if (result.code !== 0) throw new WorktreeActionError("git-failed", `the changes are safe on ${branch}, but removing ${w.realPath} failed: ${result.stderr.trim()}`);
   return { kind: "rescued-and-removed", path: w.realPath, rescueBranch: branch, rescueCommit: tip, files: dirt.files };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { WorktreeErrorCode } from "../../shared/worktrees.js";
 import { git, GitError, gitRun } from "./git.js";
 import { parseWorktreeList, type PorcelainWorktree } from "./porcelain.js";
+import { ensureOwnedRepository, RepositoryNotOwnedError } from "./repositoryOwner.js";
 
 /** A refusal or failure of a worktree action; `code` says which, the message says it for a person. */
 export class WorktreeActionError extends Error {
@@ -50,7 +51,7 @@ export async function openRepository(dir: string): Promise<Repository> {
   const cwd = await realOrNull(dir);
   if (cwd === null) throw new WorktreeActionError("not-a-repository", `${dir} does not exist`);
   const probe = await gitRun(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd }).catch((error: unknown) => {
-    throw new WorktreeActionError("git-failed", error instanceof Error ? error.message : String(error));
+    throw asActionError(error);
   });
   if (probe.code !== 0) throw new WorktreeActionError("not-a-repository", `${dir} is not in a git repository`);
   const commonDir = (await realOrNull(probe.stdout.trim())) ?? probe.stdout.trim();
@@ -63,6 +64,10 @@ export async function openRepository(dir: string): Promise<Repository> {
   }
   const main = worktrees[0];
   if (main === undefined || main.bare) throw new WorktreeActionError("not-a-repository", `${dir}: a bare repository has no main worktree`);
+  // `dir` may be a linked worktree: the main one, where most commands run, must be the person's too.
+  await ensureOwnedRepository(main.realPath).catch((error: unknown) => {
+    throw asActionError(error);
+  });
   return { root: main.realPath, commonDir, worktrees };
 }
 
@@ -101,6 +106,7 @@ export function refuseFolderGone(w: RegisteredWorktree): void {
 
 export function asActionError(error: unknown): WorktreeActionError {
   if (error instanceof WorktreeActionError) return error;
+  if (error instanceof RepositoryNotOwnedError) return new WorktreeActionError("not-owned", error.message);
   if (error instanceof GitError) return new WorktreeActionError("git-failed", error.message);
   return new WorktreeActionError("git-failed", error instanceof Error ? error.message : String(error));
 }

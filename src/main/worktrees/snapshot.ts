@@ -20,12 +20,11 @@ export async function snapshotWorktree(worktreePath: string): Promise<Snapshot> 
   const tempIndex = path.join(dir, "index");
   try {
     await copyFile(indexPath, tempIndex).catch(async () => {
-      await git(["read-tree", "HEAD"], { cwd, env: { GIT_INDEX_FILE: tempIndex } });
+      await git(["read-tree", "HEAD"], { cwd, indexFile: tempIndex });
     });
-    const env = { GIT_INDEX_FILE: tempIndex };
-    const stagedTree = (await git(["write-tree"], { cwd, env })).trim();
-    await git(["add", "-A", "--", "."], { cwd, env });
-    const workTree = (await git(["write-tree"], { cwd, env })).trim();
+    const stagedTree = (await git(["write-tree"], { cwd, indexFile: tempIndex })).trim();
+    await git(["add", "-A", "--", "."], { cwd, indexFile: tempIndex });
+    const workTree = (await git(["write-tree"], { cwd, indexFile: tempIndex })).trim();
     return { head, stagedTree, workTree };
   } finally {
     await rm(dir, { recursive: true, force: true });
