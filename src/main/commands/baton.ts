@@ -63,6 +63,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     "What the policy engine decides for a tool call, and why; the presets in force",
   ),
   lazyCommand(
+    "sandbox",
+    "./sandbox.js",
+    "<preset> [--cwd <dir>] [--worktree <dir>] -- <command…>",
+    "Run a command as a preset's agent would: Baton's policy first, then the OS sandbox",
+  ),
+  lazyCommand(
     "worktrees",
     "./worktrees.js",
     "[remove|diff|merge <path>] [--rescue] [--repo <dir>] [--projects-dir <dir>] [--json]",

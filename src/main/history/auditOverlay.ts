@@ -169,8 +169,9 @@ export class AuditOverlay {
 /** A restore's audit: the person's answers and interrupts, and (newer trails) every recorded row in order. */
 export type AuditWithTrail = SessionAudit & { readonly trail?: readonly AuditTrailRow[] };
 
+/** A verdict no permission request carried: the PreToolUse hook's, or the desk's refusal of a Baton tool (origin mcp). */
 function isHookVerdict(row: AuditTrailRow): boolean {
-  return row.kind === "decision" && row.origin === "hook" && (row.decision === "allow" || row.decision === "deny");
+  return row.kind === "decision" && (row.origin === "hook" || row.origin === "mcp") && (row.decision === "allow" || row.decision === "deny");
 }
 
 function latestAtOrBefore(sorted: readonly number[], t: number): number | undefined {

@@ -50,8 +50,10 @@ export interface PolicyContext {
   /** The project root for `/path` rules (the cwd unless known better). */
   readonly projectRoot: string;
   readonly home: string;
-  /** The agent's own worktree, also a write root. */
+  /** The agent's own worktree: then its only write root. */
   readonly worktree?: string;
+  /** Baton's own files (settings, rules, presets, the audit trail): never written by a preset agent. */
+  readonly batonFiles?: readonly string[];
   readonly fs: WritePathFs;
 }
 

@@ -131,7 +131,7 @@ export class PolicyService {
 
   /** In orchestration mode the Console says what holds preset agents' commands when it is not the OS sandbox. */
   private sayProtection(): void {
-    if (!this.mode) return;
+    if (!this.mode || this.options.sandbox === undefined) return;
     const state = this.sandboxState();
     if (state.state !== "os") this.options.log?.(state.state === "unavailable" ? "error" : "warning", state.message, state.missing.length > 0 ? { install: state.missing.join(" ") } : {});
   }
@@ -184,6 +184,7 @@ export class PolicyService {
     return new SessionPolicy({
       ...session,
       orchestration: this.mode,
+      batonFiles: this.ownFiles,
       // Preset agents' Bash is held by the OS sandbox; with none, the session's guard refuses it.
       ...(this.mode
         ? {

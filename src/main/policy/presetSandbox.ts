@@ -10,6 +10,7 @@ import type { PolicyCall, PolicyContext } from "./decidePolicy.js";
 import { allowlistsAllowing, judgeReading, NEUTRAL_BUILTINS } from "./execPolicy.js";
 import { npmProject, npmRefusal, npmTwins } from "./npmCommands.js";
 import { readCommandLine, type CommandLineReading, type ShellWrite } from "./shellCommands.js";
+import { protectedTarget } from "./protectedFiles.js";
 import { checkWritePath } from "./writeRoot.js";
 
 export interface PresetViolation {
@@ -30,7 +31,7 @@ export function presetViolation(preset: Preset, call: PolicyCall, reading: Comma
     return violation(preset, "tools", `${preset.name} may not use ${call.toolName}: its tools are ${preset.tools.join(", ")}${belongs(others)}; ${AskConductor}`);
   }
   if (tool === "Bash") return bashViolation(preset, call.input, reading, context);
-  if (EDIT_TOOLS.has(tool)) return writeViolation(preset, filePathOf(call.input), context);
+  if (EDIT_TOOLS.has(tool)) return writeViolation(preset, filePathOf(call.input, context.home), context);
   if (tool === "Agent") return spawnViolation(preset, call.input);
   return undefined;
 }
@@ -102,9 +103,13 @@ function writeViolation(preset: Preset, file: string | undefined, context: Polic
     return violation(preset, "write", `${preset.name} may not write files${file !== undefined ? ` (${file})` : ""}: it explores and reports${belongs(others)}; ${AskConductor}`);
   }
   if (file === undefined) return violation(preset, "write", `${preset.name} may not write: the call names no file`);
-  const roots = [context.cwd, ...(context.worktree !== undefined ? [context.worktree] : [])];
+  // An agent in a worktree of its own writes only there (its cwd is then that worktree too).
+  const roots = context.worktree !== undefined ? [context.worktree] : [context.cwd];
   const verdict = checkWritePath(file, roots, context.fs, preset.name);
-  return verdict.verdict === "inside" ? undefined : violation(preset, "write", verdict.message);
+  if (verdict.verdict !== "inside") return violation(preset, "write", verdict.message);
+  const shielded = protectedTarget(verdict.resolved, roots.map((root) => context.fs.realPath(root) ?? root), context.home, context.batonFiles);
+  if (shielded === undefined) return undefined;
+  return violation(preset, "write", `${preset.name} may not write ${verdict.resolved}: ${shielded} is protected even inside the write root (it runs code or changes the rules when git, Claude Code or a shell reads it later); ${AskConductor}`);
 }
 
 function spawnViolation(preset: Preset, input: JsonObject): PresetViolation | undefined {
@@ -114,10 +119,19 @@ function spawnViolation(preset: Preset, input: JsonObject): PresetViolation | un
   return violation(preset, "spawn", `${may}, not ${type}; ${AskConductor}`);
 }
 
-function filePathOf(input: JsonObject): string | undefined {
+/**
+ * The file an editing tool writes, read as Claude Code reads it: surrounding whitespace trimmed,
+ * a leading `~/` (or `~` alone) taken from the home folder. Read any other way, ` /etc/x` or
+ * `~/x` would look like names inside the working directory.
+ */
+function filePathOf(input: JsonObject, home: string): string | undefined {
   for (const key of ["file_path", "notebook_path", "path"]) {
     const value = input[key];
-    if (typeof value === "string" && value !== "") return value;
+    if (typeof value !== "string") continue;
+    const trimmed = value.trim();
+    if (trimmed === "") continue;
+    if (trimmed === "~") return home;
+    return trimmed.startsWith("~/") ? `${home.replace(/\/+$/, "")}/${trimmed.slice(2)}` : trimmed;
   }
   return undefined;
 }

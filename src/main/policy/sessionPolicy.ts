@@ -15,6 +15,7 @@ import type { HookCallbackHandler } from "../cli/incomingRequests.js";
 import type { PermissionDecider, PermissionDecision } from "../cli/permissionGate.js";
 import type { SessionSandbox } from "../sandbox/sessionSandbox.js";
 import type { AuditPolicyDecision } from "../store/audit.js";
+import { agentWorktree } from "./agentWorktree.js";
 import { CallingAgents, type AgentTypeLookup } from "./callingAgent.js";
 import { conductorGuidance } from "./conductorGuidance.js";
 import { decidePolicy, policyContext, presetOf, type PolicyContext } from "./decidePolicy.js";
@@ -24,8 +25,8 @@ import type { WritePathFs } from "./writeRoot.js";
 
 /** The hook callback id Baton registers; other ids (a test's, the CLI's own) are not the policy's. */
 export const PolicyHookId = "baton_policy";
-/** The PostToolUse and PostToolUseFailure callback: a sandboxed command ended. */
-export const SandboxDoneHookId = "baton_sandbox_done";
+/** The PostToolUse and PostToolUseFailure callback: a call ended (its sandbox's lease, what was remembered of it). */
+export const CallDoneHookId = "baton_call_done";
 
 export interface SessionPolicyOptions {
   readonly orchestration: boolean;
@@ -49,6 +50,8 @@ export interface SessionPolicyOptions {
   readonly log?: (message: string, fields: Record<string, unknown>) => void;
   /** Orchestration mode: where preset agents' Bash commands are wrapped in the OS sandbox. */
   readonly sandbox?: SessionSandbox;
+  /** Baton's own files, which no preset agent may write. */
+  readonly batonFiles?: readonly string[];
 }
 
 /** What held a call: the policy's verdict, and for a preset's Bash the sandbox's part. */
@@ -75,7 +78,7 @@ export class SessionPolicy {
 
   /** The fields of `initialize` the policy needs, merged over `base` (a caller's own hooks stay). */
   initialize(base: Omit<InitializeRequest, "subtype"> = {}): Omit<InitializeRequest, "subtype"> {
-    const ended: Record<string, HookMatcher[]> = this.options.sandbox === undefined ? {} : { PostToolUse: withHook(base, "PostToolUse", SandboxDoneHookId), PostToolUseFailure: withHook(base, "PostToolUseFailure", SandboxDoneHookId) };
+    const ended: Record<string, HookMatcher[]> = this.options.sandbox === undefined ? {} : { PostToolUse: withHook(base, "PostToolUse", CallDoneHookId), PostToolUseFailure: withHook(base, "PostToolUseFailure", CallDoneHookId) };
     const hooks = { ...base.hooks, PreToolUse: withHook(base, "PreToolUse", PolicyHookId), ...ended };
     if (!this.options.orchestration) return { ...base, hooks };
     const presets = this.options.presets().presets;
@@ -93,8 +96,11 @@ export class SessionPolicy {
   hookHandler(next?: HookCallbackHandler): HookCallbackHandler {
     return async (request, signal) => {
       if (request.callback_id === PolicyHookId) return this.onPreToolUse(request);
-      if (request.callback_id === SandboxDoneHookId) {
-        this.options.sandbox?.finished(toolUseIdOf(request));
+      if (request.callback_id === CallDoneHookId) {
+        const toolUseId = toolUseIdOf(request);
+        this.options.sandbox?.finished(toolUseId);
+        this.agents.forget(toolUseId);
+        this.agentCwds.delete(toolUseId);
         return { continue: true };
       }
       return next ? next(request, signal) : { continue: true };
@@ -104,12 +110,11 @@ export class SessionPolicy {
   /** The engine first; what it leaves to the person goes to `person`. */
   decider(person: PermissionDecider): PermissionDecider {
     return async (request, signal) => {
+      // What the hook named stays until the call ends (the desk asks who made a Baton tool's call).
       const agent = this.agents.fromPermission(request.agentId, request.toolUseId);
-      this.agents.forget(request.toolUseId);
       const agentCwd = this.agentCwds.get(request.toolUseId);
-      this.agentCwds.delete(request.toolUseId);
-      const context = this.context();
       const call = { agent, toolName: request.toolName, toolUseId: request.toolUseId, ...(agentCwd !== undefined ? { agentCwd } : {}) };
+      const context = this.context(call);
       const decided = await this.guard(call, request.input, decidePolicy({ ...call, input: request.input, requiresUserInteraction: request.requiresUserInteraction === true, ...this.phaseField(agent, context) }, context), context);
       this.note(agent, request.toolUseId, request.toolName, request.input, decided.verdict, "permission", context, decided.protection);
       const answer = permissionDecisionFor(decided.verdict, decided.input) ?? (await person(request, signal));
@@ -142,8 +147,8 @@ export class SessionPolicy {
       preset,
       input,
       toolUseId: call.toolUseId,
-      ...(call.agent.kind === "subagent" && call.agent.agentId !== undefined ? { agentId: call.agent.agentId } : {}),
       ...(call.agentCwd !== undefined ? { agentCwd: call.agentCwd } : {}),
+      ...(context.worktree !== undefined ? { worktree: context.worktree } : {}),
     });
     if (guarded.kind === "refused") return { verdict: { decision: "deny", rule: guarded.rule, message: guarded.message } };
     const message = `${verdict.message} It ${guarded.note}.`;
@@ -157,8 +162,8 @@ export class SessionPolicy {
     const toolUseId = toolUseIdOf(request);
     const agent = this.agents.fromHook(input, toolUseId === "" ? undefined : toolUseId);
     const agentCwd = typeof input["cwd"] === "string" && input["cwd"] !== "" ? input["cwd"] : undefined;
-    const context = this.context();
     const call = { agent, toolName, toolUseId, ...(agentCwd !== undefined ? { agentCwd } : {}) };
+    const context = this.context(call);
     const { verdict, input: sandboxed, protection } = await this.guard(call, toolInput, decidePolicy({ ...call, input: toolInput, ...this.phaseField(agent, context) }, context), context);
     // An ask goes on to a permission request, which must know where the agent runs.
     if (verdict.decision === "ask" && agentCwd !== undefined && toolUseId !== "") this.rememberCwd(toolUseId, agentCwd);
@@ -211,13 +216,23 @@ export class SessionPolicy {
     return this.agents.known(toolUseId);
   }
 
-  private context(): PolicyContext {
+  /**
+   * The decision's context. A subagent that works in a worktree of its own (the hook's `cwd` lies
+   * in it) has that worktree as its working directory and only write root; the session's folder
+   * stays the project root of the person's `/path` rules.
+   */
+  private context(call?: GuardCall): PolicyContext {
+    const agentId = call?.agent.kind === "subagent" ? call.agent.agentId : undefined;
+    const worktree = agentWorktree(agentId, call?.agentCwd);
     return policyContext({
       orchestration: this.options.orchestration,
       presets: this.options.presets(),
       rules: this.options.rules(),
-      cwd: this.options.cwd,
+      cwd: worktree ?? this.options.cwd,
+      projectRoot: this.options.cwd,
       home: this.options.home ?? os.homedir(),
+      ...(worktree !== undefined ? { worktree } : {}),
+      ...(this.options.batonFiles !== undefined ? { batonFiles: this.options.batonFiles } : {}),
       ...(this.options.fs !== undefined ? { fs: this.options.fs } : {}),
     });
   }

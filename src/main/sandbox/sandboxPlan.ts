@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { NetworkPattern, Preset } from "../../shared/policy.js";
 import { ReadOnlyCommands } from "../policy/beforeApproval.js";
+import { protectedPaths } from "../policy/protectedFiles.js";
 
 export type NetworkPolicy =
   | { readonly kind: "none" }
@@ -35,48 +36,13 @@ export interface PlanInput {
   readonly batonFiles?: readonly string[];
 }
 
-/**
- * Names inside any write root that run code or change the rules when something else reads them
- * later: git's hooks and config (core.fsmonitor, aliases), submodule URLs, Claude Code's project
- * settings (hooks, permissions) and MCP servers, the agent and command definitions it loads, shell
- * start-up files, editors' task files. The sandbox runtime protects most of these itself in the
- * folder it is run for (and finds them in nested repositories too); they are listed here so the
- * plan says it, and Claude Code's settings, which the runtime leaves out, are protected as well.
- * One that does not exist gets a placeholder while a command runs (a command's `git status` shows
- * it), so the list stays short.
- */
-export const ProtectedNames: readonly string[] = [
-  ".git/config",
-  ".git/hooks",
-  ".gitmodules",
-  ".gitconfig",
-  ".claude/settings.json",
-  ".claude/settings.local.json",
-  ".claude/agents",
-  ".claude/commands",
-  ".mcp.json",
-  ".bashrc",
-  ".bash_profile",
-  ".profile",
-  ".zshrc",
-  ".zprofile",
-  ".vscode",
-  ".idea",
-];
-
-/** What a home folder holds that must not change when a write root takes in the home folder itself. */
-const ProtectedInHome: readonly string[] = [".ssh", ".gnupg", ".claude", ".claude.json", ".config", ".local/bin", ".cargo/bin", ".npmrc", ".bash_login", ".zshenv", ".zlogin"];
-
 export function sandboxPlan(input: PlanInput): SandboxPlan {
   const { preset } = input;
   const writeRoots = preset.write === "none" ? [] : [input.worktree ?? input.workspace];
-  const inRoots = writeRoots.flatMap((root) => ProtectedNames.map((name) => path.join(root, name)));
-  const home = writeRoots.some((root) => isAtOrUnder(input.home, root)) ? ProtectedInHome.map((name) => path.join(input.home, name)) : [];
-  const baton = (input.batonFiles ?? []).filter((file) => writeRoots.some((root) => isAtOrUnder(file, root)));
   return {
     preset: preset.name,
     writeRoots,
-    protectedPaths: [...new Set([...inRoots, ...home, ...baton])],
+    protectedPaths: protectedPaths(writeRoots, input.home, input.batonFiles),
     temporaryFolder: needsTemporaryFolder(preset),
     network: networkPolicy(preset.network),
   };
@@ -171,9 +137,4 @@ function gitInternal(file: string): string | undefined {
   const parts = file.split(path.sep);
   const index = parts.lastIndexOf(".git");
   return index > 0 && index < parts.length - 1 ? parts.slice(0, index).join(path.sep) || path.sep : undefined;
-}
-
-function isAtOrUnder(p: string, dir: string): boolean {
-  const relative = path.relative(dir, p);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }

@@ -6,8 +6,6 @@
 // Where no sandbox can run, a preset's Bash is refused with what to install, unless the person
 // chose "policy check only".
 
-import fs from "node:fs";
-import path from "node:path";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { Preset, SandboxProtection } from "../../shared/policy.js";
 import { describeNetwork, sandboxPlan, type SandboxPlan } from "./sandboxPlan.js";
@@ -29,10 +27,10 @@ export interface BashCall {
   readonly preset: Preset;
   readonly input: JsonObject;
   readonly toolUseId: string;
-  /** The asking agent's id (its worktree is named after it). */
-  readonly agentId?: string;
   /** Where the CLI runs the agent's commands (the hook's `cwd`). */
   readonly agentCwd?: string;
+  /** The agent's own worktree (policy/agentWorktree.ts): then its only write root. */
+  readonly worktree?: string;
 }
 
 export type BashGuard =
@@ -56,7 +54,7 @@ export class SessionSandbox {
     const plan = sandboxPlan({
       preset: call.preset,
       workspace: this.options.workspace,
-      ...this.worktreeOf(call),
+      ...(call.worktree !== undefined ? { worktree: call.worktree } : {}),
       home: this.options.home,
       ...(this.options.batonFiles !== undefined ? { batonFiles: this.options.batonFiles } : {}),
     });
@@ -107,26 +105,6 @@ export class SessionSandbox {
     }
     this.leases.get(call.toolUseId)?.release();
     this.leases.set(call.toolUseId, lease);
-  }
-
-  /**
-   * The agent's own worktree, when the CLI runs it in one: `<repo>/.claude/worktrees/agent-<id>`
-   * (docs/protocol-notes.md), found where the CLI says the agent's commands run, and a real
-   * folder (not a link that leads elsewhere).
-   */
-  private worktreeOf(call: BashCall): { worktree?: string } {
-    if (call.agentId === undefined || call.agentCwd === undefined || !path.isAbsolute(call.agentCwd)) return {};
-    const marker = `${path.sep}.claude${path.sep}worktrees${path.sep}agent-${call.agentId}`;
-    const at = call.agentCwd.indexOf(marker);
-    if (at < 0) return {};
-    const end = at + marker.length;
-    if (end < call.agentCwd.length && call.agentCwd[end] !== path.sep) return {};
-    const worktree = call.agentCwd.slice(0, end);
-    try {
-      return fs.lstatSync(worktree).isDirectory() ? { worktree } : {};
-    } catch {
-      return {};
-    }
   }
 }
 
