@@ -204,6 +204,18 @@ export interface PolicyInfo {
   readonly rulesProblem?: string;
   /** Why Baton does not read its settings file (not the person's alone); its defaults are in force. */
   readonly settingsProblem?: string;
+  /** What holds preset agents' Bash commands (issue 31). */
+  readonly sandbox: SandboxInfo;
+}
+
+/** What holds preset agents' Bash commands in orchestration mode (issue 31). */
+export interface SandboxInfo {
+  /** `os`: the OS sandbox; `policy-only`: the person chose the policy's reading alone; `unavailable`: none can run, so preset agents' Bash is refused. */
+  readonly state: "os" | "policy-only" | "unavailable";
+  /** One line for the person: what runs, or what to install. */
+  readonly message: string;
+  /** Packages to install for the sandbox, when that is what is missing. */
+  readonly missing: readonly string[];
 }
 
 /** A rule the person adds (Rules view). `tabId` places it: a session rule is that tab's session's, a project rule its folder's. */
@@ -250,6 +262,8 @@ export interface BatonApi {
   getPolicy(): Promise<Result<PolicyInfo>>;
   /** Orchestration mode for sessions started from now on (saved in the settings file). */
   setOrchestration(on: boolean): Promise<Result<PolicyInfo>>;
+  /** "Policy check only": preset agents' commands run without the OS sandbox, for sessions started from now on (saved in the settings file). */
+  setPolicyCheckOnly(on: boolean): Promise<Result<PolicyInfo>>;
   /** Fails with "invalid_argument" and the syntax error for a rule Claude Code's syntax does not allow. */
   addRule(rule: NewRuleRequest): Promise<Result<PermissionRule>>;
   /** True when the rule was there. */
@@ -302,6 +316,7 @@ export const BatonMethodNames = [
   "setHistoryFolder",
   "getPolicy",
   "setOrchestration",
+  "setPolicyCheckOnly",
   "addRule",
   "deleteRule",
   "resetPresets",

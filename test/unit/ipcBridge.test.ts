@@ -73,6 +73,9 @@ describe("validateArgs", () => {
     expect(validateArgs("setOrchestration", [true])).toMatchObject({ ok: true });
     expect(validateArgs("setOrchestration", ["on"])).toMatchObject(invalid);
     expect(validateArgs("setOrchestration", [])).toMatchObject(invalid);
+    expect(validateArgs("setPolicyCheckOnly", [false])).toMatchObject({ ok: true });
+    expect(validateArgs("setPolicyCheckOnly", ["false"])).toMatchObject(invalid);
+    expect(validateArgs("setPolicyCheckOnly", [true, true])).toMatchObject(invalid);
     expect(validateArgs("addRule", [{ behavior: "allow", rule: "Bash(pnpm test:*)", scope: "project", tabId: "tab-1" }])).toMatchObject({ ok: true });
     expect(validateArgs("addRule", [{ behavior: "deny", rule: "WebFetch", scope: "everywhere" }])).toMatchObject({ ok: true });
     expect(validateArgs("addRule", [{ behavior: "maybe", rule: "Bash", scope: "project" }])).toMatchObject(invalid);

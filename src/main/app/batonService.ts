@@ -94,6 +94,8 @@ export class BatonService implements BatonApi {
         return this.policy().info();
       case "setOrchestration":
         return this.policy().setOrchestration(a[0] as boolean);
+      case "setPolicyCheckOnly":
+        return this.policy().setPolicyCheckOnly(a[0] as boolean);
       case "addRule":
         return this.policy().addRule(a[0] as NewRuleRequest);
       case "deleteRule":
@@ -139,6 +141,7 @@ export class BatonService implements BatonApi {
   setHistoryFolder = (dir: string | null) => this.call("setHistoryFolder", [dir]) as ReturnType<BatonApi["setHistoryFolder"]>;
   getPolicy = () => this.call("getPolicy", []) as ReturnType<BatonApi["getPolicy"]>;
   setOrchestration = (on: boolean) => this.call("setOrchestration", [on]) as ReturnType<BatonApi["setOrchestration"]>;
+  setPolicyCheckOnly = (on: boolean) => this.call("setPolicyCheckOnly", [on]) as ReturnType<BatonApi["setPolicyCheckOnly"]>;
   addRule = (rule: NewRuleRequest) => this.call("addRule", [rule]) as ReturnType<BatonApi["addRule"]>;
   deleteRule = (key: RuleKey) => this.call("deleteRule", [key]) as ReturnType<BatonApi["deleteRule"]>;
   resetPresets = () => this.call("resetPresets", []) as ReturnType<BatonApi["resetPresets"]>;

@@ -42,7 +42,14 @@ export class PolicyControl {
       rules: summary.rules,
       ...(summary.rulesProblem !== undefined ? { rulesProblem: summary.rulesProblem } : {}),
       ...(summary.settingsProblem !== undefined ? { settingsProblem: summary.settingsProblem } : {}),
+      sandbox: this.options.policy.sandboxState(),
     };
+  }
+
+  async setPolicyCheckOnly(on: boolean): Promise<PolicyInfo> {
+    await this.options.policy.setPolicyCheckOnly(on);
+    this.options.log(on ? "warning" : "info", on ? "policy check only is on for sessions started from now on: preset agents' commands run without the OS sandbox" : "the OS sandbox holds preset agents' commands again, for sessions started from now on");
+    return this.changed();
   }
 
   async setOrchestration(on: boolean): Promise<PolicyInfo> {

@@ -9,6 +9,7 @@
 
 import os from "node:os";
 import path from "node:path";
+import type { SandboxInfo } from "../../shared/api.js";
 import type { PermissionRule, PresetSet } from "../../shared/policy.js";
 import { readOrchestration, readPolicyCheckOnly, updateSettings } from "../app/settingsFile.js";
 import type { SandboxService } from "../sandbox/sandboxService.js";
@@ -32,15 +33,6 @@ export interface PolicyServiceOptions {
   /** Baton's own files besides the settings folder (the index, the audit trail), never writable from a sandbox. */
   readonly ownFiles?: readonly string[];
   readonly log?: (level: "info" | "warning" | "error", message: string, fields?: Record<string, unknown>) => void;
-}
-
-/** What holds preset agents' commands (issue 31), for the toolbar, `baton doctor` and the Console. */
-export interface SandboxState {
-  /** `os`: the OS sandbox; `policy-only`: the person chose the policy's reading alone; `unavailable`: no sandbox can run, preset agents' Bash is refused. */
-  readonly state: "os" | "policy-only" | "unavailable";
-  readonly message: string;
-  /** What to install for the sandbox, when that is what is missing. */
-  readonly missing: readonly string[];
 }
 
 export interface PolicySummary {
@@ -106,7 +98,7 @@ export class PolicyService {
   }
 
   /** What holds preset agents' commands now. */
-  sandboxState(): SandboxState {
+  sandboxState(): SandboxInfo {
     if (this.checkOnly) {
       return { state: "policy-only", missing: [], message: "Policy check only: preset agents' commands run without the OS sandbox; only Baton's reading of each line holds them" };
     }
@@ -119,7 +111,6 @@ export class PolicyService {
   /** Turns "policy check only" on or off for the sessions started from now on, and saves it. */
   async setPolicyCheckOnly(on: boolean): Promise<void> {
     this.checkOnly = on;
-    this.sayProtection();
     if (this.options.settingsFile === undefined) return;
     try {
       await updateSettings(this.options.settingsFile, { policyCheckOnly: on });

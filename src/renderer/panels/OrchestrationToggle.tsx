@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api, report } from "../apiClient.js";
 import { useApp } from "../store/appStore.js";
 import { ConfigFileAlerts } from "./ConfigFileAlerts.js";
+import { SandboxStatus } from "./SandboxStatus.js";
 import { VisibleText } from "../util/VisibleText.js";
 
 export function OrchestrationToggle() {
@@ -27,6 +28,7 @@ export function OrchestrationToggle() {
           ⚠ presets file not used (built-ins in force): <VisibleText text={policy.presetsProblem} />
         </span>
       ) : null}
+      <SandboxStatus />
       <ConfigFileAlerts />
     </span>
   );

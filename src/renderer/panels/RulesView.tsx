@@ -127,6 +127,31 @@ function AddRule() {
   );
 }
 
+/**
+ * What holds preset agents' commands, and the person's way out where the OS sandbox cannot run (or
+ * breaks a toolchain): "policy check only", for sessions started from now on.
+ */
+function Protection({ policy }: { policy: PolicyInfo }) {
+  const [busy, setBusy] = useState(false);
+  const checkOnly = policy.sandbox.state === "policy-only";
+  const toggle = async (on: boolean): Promise<void> => {
+    setBusy(true);
+    report("Policy check only", await api().setPolicyCheckOnly(on));
+    setBusy(false);
+  };
+  return (
+    <div className="protection" aria-label="What holds preset agents' commands">
+      <div className={policy.sandbox.state === "os" ? "dim" : "folder-problem"}>
+        <VisibleText text={policy.sandbox.message} />
+      </div>
+      <label title="Preset agents' Bash runs without the operating system's sandbox: only Baton's reading of each line holds it">
+        <input type="checkbox" aria-label="Policy check only" checked={checkOnly} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
+        Policy check only (no OS sandbox) for new sessions
+      </label>
+    </div>
+  );
+}
+
 function Presets({ policy }: { policy: PolicyInfo }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -152,6 +177,7 @@ function Presets({ policy }: { policy: PolicyInfo }) {
           <PresetSandbox key={p.name} preset={p} />
         ))}
       </ul>
+      <Protection policy={policy} />
       {confirming ? (
         <div className="confirm" role="group" aria-label="Confirm restoring the built-in presets">
           Replace the presets file with the built-in presets?{" "}

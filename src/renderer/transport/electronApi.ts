@@ -36,6 +36,7 @@ export function createElectronApi(bridge: unknown): BatonApi {
     setHistoryFolder: (dir) => api.setHistoryFolder(dir),
     getPolicy: () => api.getPolicy(),
     setOrchestration: (on) => api.setOrchestration(on),
+    setPolicyCheckOnly: (on) => api.setPolicyCheckOnly(on),
     addRule: (rule) => api.addRule(rule),
     deleteRule: (key) => api.deleteRule(key),
     resetPresets: () => api.resetPresets(),

@@ -171,6 +171,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     setHistoryFolder: (dir) => call("setHistoryFolder", [dir]),
     getPolicy: () => call("getPolicy", []),
     setOrchestration: (on) => call("setOrchestration", [on]),
+    setPolicyCheckOnly: (on) => call("setPolicyCheckOnly", [on]),
     addRule: (rule) => call("addRule", [rule]),
     deleteRule: (key) => call("deleteRule", [key]),
     resetPresets: () => call("resetPresets", []),

@@ -9,6 +9,7 @@ import { createHistorySource } from "../../../src/main/app/historySource.js";
 import { LogBus } from "../../../src/main/app/logBus.js";
 import { SessionManager } from "../../../src/main/app/sessionManager.js";
 import { PolicyService } from "../../../src/main/policy/policyService.js";
+import { SandboxService } from "../../../src/main/sandbox/sandboxService.js";
 import { openStore, type StoreClient } from "../../../src/main/store/storeClient.js";
 import { startWebServer, type WebServer } from "../../../src/main/web/webServer.js";
 import { createCliEnv, type CliEnv } from "../cliEnv.js";
@@ -41,7 +42,7 @@ export interface WebAppOptions {
   readonly withStore?: boolean;
   /** The web server's port (default: any free one). */
   readonly port?: number;
-  /** Run with Baton's policy (presets, the person's rules), its files in the temp HOME's `.config/baton/`. */
+  /** Run with Baton's policy (presets, the person's rules, the OS sandbox), its files in the temp HOME's `.config/baton/`. */
   readonly withPolicy?: boolean;
 }
 
@@ -53,11 +54,14 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
   await options.prepare?.(env);
   const store = options.withStore === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
   const log = new LogBus();
+  // Found on the CLI's PATH, as the app does: a test that takes bubblewrap off that PATH sees none.
+  const sandbox = options.withPolicy === true ? new SandboxService({ env: env.env, log: (level, message, fields) => log.baton(level, message, fields ?? {}) }) : undefined;
   const policy =
     options.withPolicy === true
       ? await PolicyService.open({
           settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
           home: env.home,
+          ...(sandbox !== undefined ? { sandbox } : {}),
           log: (level, message, fields) => log.baton(level, message, fields ?? {}),
         })
       : undefined;
@@ -75,6 +79,7 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
     web = await startWebServer({ service, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) });
   } catch (error) {
     await manager.shutdown();
+    await sandbox?.close();
     await store?.close();
     await model.close();
     await env.cleanup();
@@ -104,6 +109,7 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
       await browser.close();
       await web.close();
       await manager.shutdown();
+      await sandbox?.close();
       await store?.close();
       await model.close();
       await env.cleanup();
