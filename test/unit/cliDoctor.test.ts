@@ -154,6 +154,23 @@ describe("baton doctor", () => {
     expect(report.policy).toMatchObject({ orchestration: true, presets: "built-in", presetsProblem: expect.stringContaining("presets.json") });
   });
 
+  it("says what holds preset agents' commands: the OS sandbox, what to install for it, or policy check only", async () => {
+    // bubblewrap, socat and ripgrep where this machine has them (.ci/run installs them).
+    const sandboxDirs = [...new Set(["bwrap", "socat", "rg"].flatMap((p) => (process.env["PATH"] ?? "").split(path.delimiter).filter((d) => existsSync(path.join(d, p)))))];
+    const withSandbox = await doctor([], [path.join(root, "v332"), ...sandboxDirs]);
+    expect(withSandbox.out).toContain("sandbox:   OS sandbox: bubblewrap");
+    const without = await json([path.join(root, "v332")]);
+    expect(without.report.sandbox).toMatchObject({ state: "unavailable", missing: ["bubblewrap", "socat", "ripgrep"] });
+    const text = await doctor([], [path.join(root, "v332")]);
+    expect(text.out).toContain("sandbox:   none (install bubblewrap, socat, ripgrep)");
+    expect(text.out).toMatch(/note: No OS sandbox: install bubblewrap, socat and ripgrep .*orchestration mode refuses preset agents' Bash/);
+    const settingsFile = path.join(root, "doctor-check-only", "settings.json");
+    mkdirSync(path.dirname(settingsFile), { recursive: true, mode: 0o700 });
+    writeFileSync(settingsFile, JSON.stringify({ policyCheckOnly: true }), { mode: 0o600 });
+    const checkOnly = await doctor([], [path.join(root, "v332"), ...sandboxDirs], { settingsFile });
+    expect(checkOnly.out).toContain("sandbox:   policy check only (no OS sandbox)");
+  });
+
   it("names a config file it refuses (writable by others, a link to another user's file) with the problem, in text and --json", async () => {
     const settingsFile = path.join(root, "doctor-untrusted", "settings.json");
     mkdirSync(path.dirname(settingsFile), { recursive: true });

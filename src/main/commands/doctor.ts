@@ -1,8 +1,9 @@
 // `baton doctor`: can this machine run Baton? Finds the claude CLI the person uses (and says how:
 // which setting, which PATH entry, which install place), asks its version with a short timeout,
 // compares it with the versions Baton is tested with, checks the projects directory Baton reads
-// history from, the Node version, and the presets and rules in force (a broken presets file is a
-// note: the built-ins run meanwhile). Exit 1 when something Baton needs is missing, with what to
+// history from, the Node version, the presets and rules in force (a broken presets file is a
+// note: the built-ins run meanwhile), and what holds preset agents' commands (the OS sandbox, or
+// what to install for it). Exit 1 when something Baton needs is missing, with what to
 // do about it; a CLI of an untested version is a note, not a failure.
 
 import { readdirSync, statSync } from "node:fs";
@@ -13,9 +14,10 @@ import { describeVerdict, TestedCliVersions, testedVerdict, type TestedVerdict }
 import { terminalJson } from "../../shared/terminalText.js";
 import { claudeVersion } from "../cli/claudeVersion.js";
 import { describeSearch, describeSource, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
-import { defaultSettingsFile, readOrchestration } from "../app/settingsFile.js";
+import { defaultSettingsFile, readOrchestration, readPolicyCheckOnly } from "../app/settingsFile.js";
 import { presetsFileBeside, readPresetsFile } from "../policy/presetsFile.js";
 import { RulesStore, rulesFileBeside } from "../policy/rulesStore.js";
+import { probeSandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton doctor [--claude <path>] [--projects-dir <dir>] [--json]
@@ -67,6 +69,8 @@ interface Report {
   readonly projects: { readonly dir: string; readonly source: string; readonly exists: boolean; readonly projectCount: number };
   readonly node: { readonly version: string; readonly ok: boolean };
   readonly policy: { readonly orchestration: boolean; readonly presets: string; readonly presetsProblem?: string; readonly rulesProblem?: string; readonly settingsProblem?: string };
+  /** What holds preset agents' commands in orchestration mode (issue 31). */
+  readonly sandbox: { readonly state: "os" | "policy-only" | "unavailable"; readonly message: string; readonly missing: readonly string[] };
   readonly problems: readonly string[];
   readonly notes: readonly string[];
 }
@@ -125,7 +129,20 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
   if (policy.rulesProblem !== undefined) notes.push(policy.rulesProblem);
   if (policy.settingsProblem !== undefined) notes.push(policy.settingsProblem);
 
-  return { ok: problems.length === 0, claude, projects, node, policy, problems, notes };
+  // Without a sandbox Baton runs, but refuses preset agents' Bash: a note, said loudest in orchestration mode.
+  const sandbox = await inspectSandbox(options.settingsFile ?? defaultSettingsFile(), env);
+  if (sandbox.state !== "os") notes.push(`${sandbox.message}${sandbox.state === "unavailable" ? "; meanwhile orchestration mode refuses preset agents' Bash (or turn on policy check only)" : ""}`);
+
+  return { ok: problems.length === 0, claude, projects, node, policy, sandbox, problems, notes };
+}
+
+/** The sandbox as the app would find it: on the CLI's PATH, unless the person chose policy check only. */
+async function inspectSandbox(settingsFile: string, env: NodeJS.ProcessEnv): Promise<Report["sandbox"]> {
+  const support = await probeSandboxSupport(env);
+  if (readPolicyCheckOnly(settingsFile).policyCheckOnly) {
+    return { state: "policy-only", missing: support.missing, message: `policy check only is on: preset agents' commands run without the OS sandbox (${support.message})` };
+  }
+  return { state: support.ok ? "os" : "unavailable", missing: support.missing, message: support.message };
 }
 
 function inspectPolicy(settingsFile: string, homeDir: string | undefined): Report["policy"] {
@@ -220,6 +237,7 @@ function formatReport(report: Report): string {
     `node:      ${node.version}${node.ok ? "" : " (too old)"}`,
     "tools:     Baton's agent tools run in-process (SDK MCP server over the control protocol, supported by every tested CLI)",
     `presets:   ${report.policy.presets}${report.policy.presetsProblem !== undefined ? " (the file is not used: built-ins in force)" : ""}; orchestration ${report.policy.orchestration ? "on" : "off"}`,
+    `sandbox:   ${report.sandbox.state === "os" ? report.sandbox.message : report.sandbox.state === "policy-only" ? "policy check only (no OS sandbox)" : `none (${report.sandbox.missing.length > 0 ? `install ${report.sandbox.missing.join(", ")}` : "see the note below"})`}`,
   ];
   if (!claude.found) lines.push("", "Searched:", ...claude.searched.map((s) => `  ${s}`));
   if (report.notes.length) lines.push("", ...report.notes.map((n) => `note: ${n}`));
