@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import { run as auditRun } from "../../src/main/commands/audit.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
@@ -192,5 +193,18 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
     expect(step.call?.status).toBe("completed");
     expect(step.call?.result?.text).toMatch(/from-worktree\.txt: Read-only file system/);
     expect(fs.existsSync(path.join(env.cwd, "from-worktree.txt"))).toBe(false);
+  });
+
+  it("records in the audit trail that the coder's allowed commands ran in the OS sandbox", async () => {
+    await core.close(); // flushes the trail
+    const out: string[] = [];
+    const code = await auditRun([finished.sessionId, "--db", path.join(env.home, ".config", "baton", "index.sqlite"), "--json"], { stdout: (t) => out.push(t), stderr: () => undefined });
+    expect(code).toBe(0);
+    const rows = JSON.parse(out.join("")) as { kind: string; toolName?: string; preset?: string; decision?: string; inputDigest?: string; protection?: string }[];
+    const bash = rows.filter((r) => r.kind === "decision" && r.toolName === "Bash" && r.preset === "coder");
+    expect(bash.find((r) => r.inputDigest?.includes("made-inside"))).toMatchObject({ decision: "allow", protection: "os-sandbox" });
+    expect(bash.find((r) => r.inputDigest?.includes("npm test"))).toMatchObject({ decision: "allow", protection: "os-sandbox" });
+    expect(bash.find((r) => r.inputDigest?.includes(".git/config"))).toMatchObject({ decision: "deny" });
+    expect(bash.find((r) => r.inputDigest?.includes(".git/config"))).not.toHaveProperty("protection");
   });
 });

@@ -120,7 +120,9 @@ export function renderTrail(trail: readonly AuditTrailRow[]): string {
 }
 
 function decisionCells(r: AuditTrailDecision): string[] {
-  return [r.time, agentOf(r), r.toolName, r.inputDigest ?? "-", r.decision, r.rule, r.message ?? ""];
+  // What held an allowed preset Bash (issue 31): the OS sandbox, or only the policy's reading.
+  const held = r.protection === "os-sandbox" ? " (in the OS sandbox)" : r.protection === "policy-only" ? " (policy check only, no OS sandbox)" : "";
+  return [r.time, agentOf(r), r.toolName, r.inputDigest ?? "-", `${r.decision}${held}`, r.rule, r.message ?? ""];
 }
 
 /** `id/type/preset` with `-` for what is not known; none of them: the main agent. */

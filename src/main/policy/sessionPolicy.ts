@@ -251,7 +251,7 @@ export class SessionPolicy {
     return { ...input, prompt: `${prompt}\n\n${block}` };
   }
 
-  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission", context: PolicyContext, _protection?: SandboxProtection): void {
+  private note(agent: PolicyAgent, toolUseId: string, toolName: string, input: JsonObject, verdict: PolicyVerdict, origin: "hook" | "permission", context: PolicyContext, protection?: SandboxProtection): void {
     const sessionId = this.options.sessionId();
     if (this.options.record === undefined || sessionId === undefined) return;
     const preset = presetOf(agent, context);
@@ -268,6 +268,7 @@ export class SessionPolicy {
       rule: verdict.rule,
       message: verdict.message,
       origin,
+      ...(protection !== undefined ? { protection } : {}),
     });
   }
 }

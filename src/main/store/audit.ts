@@ -6,7 +6,7 @@
 // leaves "rejected" results in the sidechains), so a restore reads the answers and interrupts
 // back from here (src/main/history/auditOverlay.ts), and `baton audit` the whole ordered trail.
 import type Database from "better-sqlite3";
-import type { PolicyDecision } from "../../shared/policy.js";
+import type { PolicyDecision, SandboxProtection } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { auditInputDigest, boundedDigest } from "./auditDigest.js";
 import { readOrchestration } from "./auditOrchestration.js";
@@ -67,6 +67,8 @@ export interface AuditPolicyDecision {
   readonly rule: string;
   readonly message?: string;
   readonly origin: AuditPolicyOrigin;
+  /** What held a preset agent's Bash the policy let through: the OS sandbox, or the person's policy check only. */
+  readonly protection?: SandboxProtection;
 }
 
 /** A policy decision as stored and sent to the store worker: the input replaced by its digest. */
@@ -106,6 +108,7 @@ export function checkPermission(entry: AuditPermission): AuditPermission {
 
 const PolicyDecisions: ReadonlySet<string> = new Set<PolicyDecision>(["allow", "deny", "ask"]);
 const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission", "mcp"]);
+const Protections: ReadonlySet<string> = new Set<SandboxProtection>(["os-sandbox", "policy-only"]);
 
 export function checkPolicyRecord(entry: AuditPolicyRecord): AuditPolicyRecord {
   for (const key of ["sessionId", "toolUseId", "toolName", "time", "rule"] as const) {
@@ -117,6 +120,7 @@ export function checkPolicyRecord(entry: AuditPolicyRecord): AuditPolicyRecord {
   if (typeof entry.inputDigest !== "string") throw new TypeError("audit policy decision: inputDigest must be a string");
   if (!PolicyDecisions.has(entry.decision)) throw new TypeError(`audit policy decision: unknown decision ${String(entry.decision)}`);
   if (!PolicyOrigins.has(entry.origin)) throw new TypeError(`audit policy decision: unknown origin ${String(entry.origin)}`);
+  if (entry.protection !== undefined && !Protections.has(entry.protection)) throw new TypeError(`audit policy decision: unknown protection ${String(entry.protection)}`);
   return entry;
 }
 
@@ -138,13 +142,14 @@ export function insertPermission(db: Database.Database, entry: AuditPermission):
 export function insertPolicyDecision(db: Database.Database, entry: AuditPolicyRecord): void {
   const e = checkPolicyRecord(entry);
   db.prepare(
+    // `protection` only when there is one, so a file before a005 (the migrations' tests) takes the row too.
     `INSERT INTO audit_policy_decisions
-       (session_id, time, tool_use_id, tool_name, agent_id, agent_type, preset, input_digest, decision, rule, message, origin)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (session_id, time, tool_use_id, tool_name, agent_id, agent_type, preset, input_digest, decision, rule, message, origin${e.protection !== undefined ? ", protection" : ""})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${e.protection !== undefined ? ", ?" : ""})`,
   ).run(
     e.sessionId, e.time, e.toolUseId, e.toolName, e.agentId ?? null, e.agentType ?? null, e.preset ?? null,
     // Bounded here too: the worker's message may not have come through policyRecord.
-    boundedDigest(e.inputDigest), e.decision, e.rule, e.message ?? null, e.origin,
+    boundedDigest(e.inputDigest), e.decision, e.rule, e.message ?? null, e.origin, ...(e.protection !== undefined ? [e.protection] : []),
   );
 }
 
@@ -185,6 +190,8 @@ interface PolicyRow {
   readonly rule: string;
   readonly message: string | null;
   readonly origin: AuditPolicyOrigin;
+  /** Undefined in a file before a005. */
+  readonly protection?: SandboxProtection | null;
 }
 
 export function readSessionAudit(db: Database.Database, sessionId: string): SessionTrail {
@@ -201,7 +208,7 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
   const policyRows = db
     .prepare(
       `SELECT seq, session_id AS sessionId, time, tool_use_id AS toolUseId, tool_name AS toolName, agent_id AS agentId,
-              agent_type AS agentType, preset, input_digest AS inputDigest, decision, rule, message, origin
+              agent_type AS agentType, preset, input_digest AS inputDigest, decision, rule, message, origin${hasProtection(db) ? ", protection" : ""}
        FROM audit_policy_decisions WHERE session_id = ? ORDER BY id`,
     )
     .all(sessionId) as PolicyRow[];
@@ -213,6 +220,12 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
     interrupts: interrupts.map((i) => i.row),
     trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId)),
   };
+}
+
+/** Whether the decisions table has a005's column (a file read before its upgrade has not). */
+function hasProtection(db: Database.Database): boolean {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('audit_policy_decisions')").pluck().all() as string[];
+  return columns.includes("protection");
 }
 
 function fromPolicyRow(r: PolicyRow): AuditPolicyRecord {
@@ -229,6 +242,7 @@ function fromPolicyRow(r: PolicyRow): AuditPolicyRecord {
     rule: r.rule,
     ...(r.message !== null ? { message: r.message } : {}),
     origin: r.origin,
+    ...(typeof r.protection === "string" ? { protection: r.protection } : {}),
   };
 }
 
