@@ -25,6 +25,8 @@ const onBothClis = [
   "test/integration/mcpSdkServer.test.ts",
   // Only the conductor approves a plan (issue 31, N1): the hook's agent naming on every CLI.
   "test/integration/conductorOnly.test.ts",
+  // A preset agent's Bash in the OS sandbox through the hook's updatedInput (issue 31).
+  "test/integration/sandboxEnforcement.test.ts",
   // Where each CLI puts an agent's worktree and what it keeps (docs/protocol-notes.md).
   "test/integration/worktreeAgent.test.ts",
 ];
