@@ -23,6 +23,10 @@ gone, lock holder gone, session ended, unregistered), and below the table each w
 uncommitted files, the commits no other branch holds and the ignored files a removal would
 delete (git keeps no copy of those, and no rescue commits them). Nothing is pruned.
 
+Git runs only in a repository you own, and with nothing the repository configures: no hook,
+fsmonitor, filter, diff or merge driver, pager, editor, signing or transport (a file whose merge
+driver the repository names is a conflict; see docs/configuration.md).
+
   remove   Removes a clean worktree (git worktree remove). A worktree with uncommitted changes or
            with commits no other branch holds is refused (exit 1, files named) unless --rescue:
            then everything, untracked files included, is committed to a new branch
