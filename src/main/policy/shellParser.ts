@@ -8,6 +8,7 @@
 
 import { createRequire } from "node:module";
 import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+import { heredocScanCost, lexCost, NODE_COST, PARSE_REPORT_COST, SCRIPT_COST, ShellBudget } from "./shellBudget.js";
 
 /**
  * One node of the tree, copied out of wasm memory in a single cursor walk: every property read on
@@ -53,21 +54,39 @@ export function shellParserLoaded(): boolean {
   return parser !== undefined;
 }
 
-/** The tree of `source`, or why it cannot be read; undefined when the parser is not loaded yet. */
-export function parseShell(source: string): ShellTree | undefined {
+/**
+ * The tree of `source`, or why it cannot be read; undefined when the parser is not loaded yet.
+ * The work is charged to `budget` (shellBudget.ts): the text and heredoc scanning before the
+ * parser starts, its operations while it runs (it is cancelled when they would pass the budget),
+ * and the nodes copied out. Past the budget: TooComplex.
+ */
+export function parseShell(source: string, budget: ShellBudget = new ShellBudget()): ShellTree | undefined {
   if (parser === undefined || language === undefined) return undefined;
-  const tree = parser.parse(source);
-  if (tree === null) return undefined;
+  budget.charge(SCRIPT_COST + lexCost(source.length), "too much text to read");
+  budget.charge(heredocScanCost(source), "a heredoc with long lines of expansions");
+  let reports = 0;
+  const allowed = Math.floor(budget.left / PARSE_REPORT_COST);
+  const tree = parser.parse(source, null, { progressCallback: () => ++reports > allowed });
+  if (tree === null) {
+    // A cancelled parse would be resumed by the next call: start over instead.
+    parser.reset();
+    if (reports > allowed) budget.exhaust("too much for the shell parser");
+    return undefined;
+  }
   try {
+    budget.charge(reports * PARSE_REPORT_COST, "too much for the shell parser");
     if (tree.rootNode.hasError) return { ok: false, reason: describeError(tree.rootNode, source) };
-    return { ok: true, root: copyTree(tree, language) };
+    const { root, nodes } = copyTree(tree, language);
+    budget.charge(nodes * NODE_COST, "too many parts");
+    return { ok: true, root };
   } finally {
     tree.delete();
   }
 }
 
-function copyTree(tree: Tree, lang: Language): ShellNode {
+function copyTree(tree: Tree, lang: Language): { root: ShellNode; nodes: number } {
   const cursor = tree.walk();
+  let nodes = 1;
   try {
     const node = (parentField: string | null): ShellNode & { children: ShellNode[] } => ({
       type: lang.types[cursor.nodeTypeId] ?? cursor.nodeType,
@@ -79,16 +98,17 @@ function copyTree(tree: Tree, lang: Language): ShellNode {
     });
     const root = node(null);
     const open = [root];
-    if (!cursor.gotoFirstChild()) return root;
+    if (!cursor.gotoFirstChild()) return { root, nodes };
     for (;;) {
       const child = node(lang.fields[cursor.currentFieldId] ?? null);
+      nodes++;
       open[open.length - 1]!.children.push(child);
       if (cursor.gotoFirstChild()) {
         open.push(child);
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || open.length <= 1) return root;
+        if (!cursor.gotoParent() || open.length <= 1) return { root, nodes };
         open.pop();
       }
     }
