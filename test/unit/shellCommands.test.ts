@@ -47,7 +47,7 @@ describe("every simple command of a line", () => {
     ["for ((i = 0; i < 3; i++)); do go test; done", ["go test"]],
     ["case $x in a) npm i;; b|c) go test;; esac", ["npm i", "go test"]],
     ["[[ -f x && $(npm i) ]]", ["npm i"]],
-    ["(( x = $(npm i) + 1 ))", ["npm i"]],
+    ["(( x = 1 )) && npm i", ["npm i"]],
     ["echo $((1 + 2))", ["echo ⟨$((1 + 2))⟩"]],
     ["cat <<< $(npm i)", ["cat", "npm i"]],
     ["go test # npm i", ["go test"]],
@@ -100,7 +100,8 @@ describe("wrappers are looked through, assignments stripped", () => {
     ["timeout 5 npm i", ["npm i"]],
     ["timeout -s KILL --kill-after=3 5m npm i", ["npm i"]],
     ["find . -name x | xargs npm i", ["find . -name x", "npm i"]],
-    ["xargs -0 -n 1 -I {} npm i {}", ["npm i {}"]],
+    // `{}` stands for each input: only known when xargs runs.
+    ["xargs -0 -n 1 -I {} npm i {}", ["npm i ⟨{}⟩"]],
     ["xargs", ["echo"]],
     ["sudo -u x npm i", ["npm i"]],
     ["sudo -E -u x FOO=1 npm i", ["npm i"]],
@@ -233,6 +234,8 @@ describe("what cannot be read is refused", () => {
     // Bash joins the two halves into `npm`; the grammar splits them: refused rather than misread.
     ["n\\\npm i"],
     ["exec 3<> f"],
+    // Arithmetic evaluates the substitution's output as an expression (shellEvaluation.ts).
+    ["(( x = $(npm i) + 1 ))"],
     // The grammar reads these reserved words as command names; refused rather than misread.
     ["! if true; then npm i; fi"],
     ["! { npm i; }"],
@@ -245,9 +248,9 @@ describe("what cannot be read is refused", () => {
   });
 
   it("reads very long lines to the end", () => {
-    const line = Array.from({ length: 2000 }, (_, i) => `echo ${i} "a b" 'c'`).join(" && ") + " && npm i";
+    const line = Array.from({ length: 500 }, (_, i) => `echo ${i} "a b" 'c'`).join(" && ") + " && npm i";
     const commands = commandsOf(line);
-    expect(commands).toHaveLength(2001);
+    expect(commands).toHaveLength(501);
     expect(commands.at(-1)).toBe("npm i");
   });
 

@@ -4,10 +4,11 @@
 // Each syntax lists every option that takes a value, so a value is never read as an option or an
 // operand; a value-taking option left out only ever makes Baton see more writes, never fewer.
 
-import { CWD, has, literal, operandsOr, optionValues, READS_OPTIONS, type EffectSink, type ProgramSpec } from "./effectSpec.js";
+import { CWD, has, literal, operandsOr, optionValues, READS_OPTIONS, within, type EffectSink, type ProgramSpec } from "./effectSpec.js";
 import { mayBeOption, scanOptions, type Scan } from "./optionScan.js";
 import type { ShellWord } from "./shellWords.js";
 import { INSTALLERS } from "./installEffects.js";
+import { PACKAGE_MANAGERS } from "./packageManagerEffects.js";
 import { TOOLCHAINS } from "./toolchainEffects.js";
 
 const sort: ProgramSpec = {
@@ -66,23 +67,42 @@ const everyOperand = (valued: string, longValued: readonly string[]): ProgramSpe
   },
 });
 
+// Every long option of curl (docs/options-in-versions, to 8.17): any of them may be abbreviated.
+const CurlLongOptions: readonly string[] = [
+  ...["abstract-unix-socket", "alt-svc", "anyauth", "append", "aws-sigv4", "basic", "ca-native", "cacert", "capath", "cert", "cert-status", "cert-type", "ciphers", "compressed", "compressed-ssh", "config", "connect-timeout", "connect-to", "continue-at", "cookie", "cookie-jar", "create-dirs", "create-file-mode", "crlf", "crlfile", "curves"],
+  ...["data", "data-ascii", "data-binary", "data-raw", "data-urlencode", "delegation", "digest", "disable", "disable-eprt", "disable-epsv", "disallow-username-in-url", "dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "dns-servers", "doh-cert-status", "doh-insecure", "doh-url", "dump-ca-embed", "dump-header"],
+  ...["ech", "egd-file", "engine", "etag-compare", "etag-save", "expect100-timeout", "fail", "fail-early", "fail-with-body", "false-start", "follow", "form", "form-escape", "form-string", "ftp-account", "ftp-alternative-to-user", "ftp-create-dirs", "ftp-method", "ftp-pasv", "ftp-port", "ftp-pret", "ftp-skip-pasv-ip", "ftp-ssl-ccc", "ftp-ssl-ccc-mode", "ftp-ssl-control"],
+  ...["get", "globoff", "happy-eyeballs-timeout-ms", "haproxy-clientip", "haproxy-protocol", "head", "header", "help", "hostpubmd5", "hostpubsha256", "hsts", "http0.9", "http1.0", "http1.1", "http2", "http2-prior-knowledge", "http3", "http3-only", "ignore-content-length", "insecure", "interface", "ip-tos", "ipfs-gateway", "ipv4", "ipv6"],
+  ...["json", "junk-session-cookies", "keepalive-cnt", "keepalive-time", "key", "key-type", "knownhosts", "krb", "libcurl", "limit-rate", "list-only", "local-port", "location", "location-trusted", "login-options", "mail-auth", "mail-from", "mail-rcpt", "mail-rcpt-allowfails", "manual", "max-filesize", "max-redirs", "max-time", "metalink", "mptcp"],
+  ...["negotiate", "netrc", "netrc-file", "netrc-optional", "next", "no-alpn", "no-buffer", "no-clobber", "no-keepalive", "no-npn", "no-progress-meter", "no-sessionid", "noproxy", "ntlm", "ntlm-wb", "oauth2-bearer", "out-null", "output", "output-dir", "parallel", "parallel-immediate", "parallel-max", "parallel-max-host", "pass", "path-as-is", "pinnedpubkey"],
+  ...["post301", "post302", "post303", "preproxy", "progress-bar", "proto", "proto-default", "proto-redir", "proxy", "proxy-anyauth", "proxy-basic", "proxy-ca-native", "proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type", "proxy-ciphers", "proxy-crlfile", "proxy-digest", "proxy-header", "proxy-http2", "proxy-insecure", "proxy-key", "proxy-key-type"],
+  ...["proxy-negotiate", "proxy-ntlm", "proxy-pass", "proxy-pinnedpubkey", "proxy-service-name", "proxy-ssl-allow-beast", "proxy-ssl-auto-client-cert", "proxy-tls13-ciphers", "proxy-tlsauthtype", "proxy-tlspassword", "proxy-tlsuser", "proxy-tlsv1", "proxy-user", "proxy1.0", "proxytunnel", "pubkey", "quote", "random-file", "range", "rate", "raw", "referer"],
+  ...["remote-header-name", "remote-name", "remote-name-all", "remote-time", "remove-on-error", "request", "request-mode", "request-target", "resolve", "retry", "retry-all-errors", "retry-connrefused", "retry-delay", "retry-max-time", "sasl-authzid", "sasl-ir", "service-name", "show-error", "show-headers", "sigalgs", "silent", "skip-existing"],
+  ...["socks4", "socks4a", "socks5", "socks5-basic", "socks5-gssapi", "socks5-gssapi-nec", "socks5-gssapi-service", "socks5-hostname", "speed-limit", "speed-time", "ssl", "ssl-allow-beast", "ssl-auto-client-cert", "ssl-no-revoke", "ssl-reqd", "ssl-revoke-best-effort", "ssl-sessions", "sslv2", "sslv3", "stderr", "styled-output"],
+  ...["suppress-connect-headers", "tcp-fastopen", "tcp-nodelay", "telnet-option", "tftp-blksize", "tftp-no-options", "time-cond", "tls-earlydata", "tls-max", "tls13-ciphers", "tlsauthtype", "tlspassword", "tlsuser", "tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3", "tr-encoding", "trace", "trace-ascii", "trace-config", "trace-ids", "trace-time"],
+  ...["unix-socket", "upload-file", "upload-flags", "url", "url-query", "use-ascii", "user", "user-agent", "variable", "verbose", "version", "vlan-priority", "write-out", "xattr"],
+];
+
 const curl: ProgramSpec = {
   syntax: {
     style: "gnu",
     valued: "EKCbcdDFPHmoUQreXYytzTuAwx",
     longValued: [
       ...["cert", "config", "continue-at", "cookie", "cookie-jar", "data", "dump-header", "form", "ftp-port", "header", "max-time", "output", "proxy-user", "quote", "range", "referer", "request", "speed-limit", "speed-time", "telnet-option", "time-cond", "upload-file", "user", "user-agent", "write-out", "proxy"],
-      ...["abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert-type", "ciphers", "connect-timeout", "connect-to", "create-file-mode", "crlfile", "curves", "data-ascii", "data-binary", "data-raw", "data-urlencode", "delegation", "dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "dns-servers", "doh-url", "egd-file", "engine", "etag-compare", "etag-save", "expect100-timeout", "form-string", "ftp-account", "ftp-alternative-to-user", "ftp-method", "ftp-ssl-ccc-mode", "happy-eyeballs-timeout-ms", "hostpubmd5", "hostpubsha256", "hsts", "interface", "json", "keepalive-time", "key", "key-type", "krb", "libcurl", "limit-rate", "local-port", "login-options", "mail-auth", "mail-from", "mail-rcpt", "max-filesize", "max-redirs", "netrc-file", "noproxy", "oauth2-bearer", "output-dir", "parallel-max", "pass", "pinnedpubkey", "proto", "proto-default", "proto-redir", "proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type", "proxy-ciphers", "proxy-crlfile", "proxy-header", "proxy-key", "proxy-key-type", "proxy-pass", "proxy-pinnedpubkey", "proxy-service-name", "proxy-tls13-ciphers", "proxy-tlsauthtype", "proxy-tlspassword", "proxy-tlsuser", "pubkey", "random-file", "rate", "request-target", "resolve", "retry", "retry-delay", "retry-max-time", "sasl-authzid", "service-name", "socks4", "socks4a", "socks5", "socks5-gssapi-service", "socks5-hostname", "stderr", "tftp-blksize", "tls-max", "tls13-ciphers", "tlsauthtype", "tlspassword", "tlsuser", "trace", "trace-ascii", "unix-socket", "url", "url-query", "variable"],
+      ...["abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert-type", "ciphers", "connect-timeout", "connect-to", "create-file-mode", "crlfile", "curves", "data-ascii", "data-binary", "data-raw", "data-urlencode", "delegation", "dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "dns-servers", "doh-url", "ech", "egd-file", "engine", "etag-compare", "etag-save", "expect100-timeout", "form-string", "ftp-account", "ftp-alternative-to-user", "ftp-method", "ftp-ssl-ccc-mode", "happy-eyeballs-timeout-ms", "haproxy-clientip", "hostpubmd5", "hostpubsha256", "hsts", "interface", "ip-tos", "ipfs-gateway", "json", "keepalive-cnt", "keepalive-time", "key", "key-type", "knownhosts", "krb", "libcurl", "limit-rate", "local-port", "login-options", "mail-auth", "mail-from", "mail-rcpt", "max-filesize", "max-redirs", "netrc-file", "noproxy", "oauth2-bearer", "output-dir", "parallel-max", "parallel-max-host", "pass", "pinnedpubkey", "preproxy", "proto", "proto-default", "proto-redir", "proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type", "proxy-ciphers", "proxy-crlfile", "proxy-header", "proxy-key", "proxy-key-type", "proxy-pass", "proxy-pinnedpubkey", "proxy-service-name", "proxy-tls13-ciphers", "proxy-tlsauthtype", "proxy-tlspassword", "proxy-tlsuser", "pubkey", "random-file", "rate", "request-mode", "request-target", "resolve", "retry", "retry-delay", "retry-max-time", "sasl-authzid", "service-name", "sigalgs", "socks4", "socks4a", "socks5", "socks5-gssapi-service", "socks5-hostname", "ssl-sessions", "stderr", "tftp-blksize", "tls-max", "tls13-ciphers", "tlsauthtype", "tlspassword", "tlsuser", "trace", "trace-ascii", "trace-config", "unix-socket", "upload-flags", "url", "url-query", "variable", "vlan-priority"],
     ],
+    // curl takes a long option's unambiguous prefix (`--output-d` for `--output-dir`): a prefix counts as every name it begins.
+    abbreviates: CurlLongOptions,
   },
-  writes: ["-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--output-dir"],
+  writes: ["-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--output-dir", "--ssl-sessions"],
   opaque: { "-K": READS_OPTIONS, "--config": READS_OPTIONS },
   environment: /^(?:CURL_HOME|XDG_CONFIG_HOME|HOME)$/,
   then: (scan, sink) => {
-    // `-o -` is standard output.
-    for (const output of optionValues(scan, "-o", "--output")) if (output.dynamic || output.value !== "-") sink.write("option", output);
+    // `-o f` lands in `--output-dir`'s folder when f is relative; `-o -` is standard output.
+    const dir = optionValues(scan, "--output-dir")[0];
+    for (const output of optionValues(scan, "-o", "--output")) if (output.dynamic || output.value !== "-") sink.write("option", within(dir, output));
     // `-O` saves under the URL's name, in the cwd or `--output-dir`.
-    if (has(scan, "-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name")) sink.write("implicit", optionValues(scan, "--output-dir")[0] ?? CWD);
+    if (has(scan, "-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name")) sink.write("implicit", dir ?? CWD);
     for (const format of optionValues(scan, "-w", "--write-out")) {
       if (format.dynamic || format.value.includes("%output{")) sink.refuse(`curl --write-out \`${format.value}\` can name a file to write`);
     }
@@ -218,4 +238,5 @@ export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = new Map<string, Progra
   ["tar", tar],
   ...TOOLCHAINS,
   ...INSTALLERS,
+  ...PACKAGE_MANAGERS,
 ]);

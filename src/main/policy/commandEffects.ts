@@ -14,6 +14,7 @@
 import { PROGRAMS } from "./commandEffectTable.js";
 import { programName } from "./commandWrappers.js";
 import { applySpec, type CommandEffects, type EffectRun, type EffectSink, type EffectWrite } from "./effectSpec.js";
+import { runtimeVariableEffect } from "./runtimeVariables.js";
 import type { ShellWord } from "./shellWords.js";
 
 export type { CommandEffects, EffectRun, EffectWrite, EffectWriteKind } from "./effectSpec.js";
@@ -39,6 +40,11 @@ export function commandEffects(words: readonly ShellWord[], appended = false): C
     run: (run, via, base) => {
       if (run.length > 0) runs.push({ words: run, via, ...(base !== undefined ? { base } : {}) });
     },
+    launch: (run, via, options) => {
+      if (run.length === 0) return;
+      const base = options?.base;
+      runs.push({ words: run, via, launched: true, ...(options?.script === true ? { script: true } : {}), ...(base !== undefined ? { base } : {}) });
+    },
     refuse: (reason) => {
       opaque ??= reason;
     },
@@ -48,8 +54,15 @@ export function commandEffects(words: readonly ShellWord[], appended = false): C
   return { writes, runs, ...(opaque !== undefined ? { opaque } : {}) };
 }
 
-/** Why variables set for `words` (`GIT_EXTERNAL_DIFF=x git diff`) make it unknowable; undefined when they do not. */
+/**
+ * Why variables set for `words` make it unknowable (`GIT_EXTERNAL_DIFF=x git diff`, `LD_PRELOAD=x
+ * ls`: runtimeVariables.ts for those that change any program); undefined when they do not.
+ */
 export function environmentEffect(words: readonly ShellWord[], variables: readonly string[]): string | undefined {
+  for (const variable of variables) {
+    const any = runtimeVariableEffect(variable);
+    if (any !== undefined) return any;
+  }
   const head = words[0];
   const name = head === undefined ? undefined : programName(head);
   const pattern = name === undefined ? undefined : PROGRAMS.get(name)?.environment;

@@ -4,19 +4,23 @@
 // it stays the command, and no allowlist names a wrapper, so the line is not allowed (fail closed).
 // Shells given `-c` and `eval` hand back their script, which shellCommands.ts parses again.
 
+import { harmlessAssignment } from "./runtimeVariables.js";
 import { literalWord, type ShellWord } from "./shellWords.js";
 
 export type Unwrapped =
   /** `words` run (empty: nothing runs, e.g. a bare `exec`). */
   | { readonly kind: "run"; readonly words: readonly ShellWord[]; readonly assigns: readonly string[]; readonly wrappers: readonly string[] }
-  /** A shell script to parse again (`bash -c S`, `eval S`); `script` may be dynamic. */
-  | { readonly kind: "script"; readonly script: ShellWord; readonly assigns: readonly string[]; readonly wrappers: readonly string[] };
+  /** A shell script to parse again (`bash -c S`, `eval S`); `script` may be dynamic, and `why` says what computes it. */
+  | { readonly kind: "script"; readonly script: ShellWord; readonly assigns: readonly string[]; readonly wrappers: readonly string[]; readonly why?: string };
 
 interface OptionSpec {
   /** Short letters that take no value. */
   readonly flags: string;
   /** Short letters that take a value (attached or the next word). */
   readonly valued: string;
+  /** Short letters whose value, if any, is the rest of their word (`xargs -i{}`); long names with an optional `=value`. */
+  readonly optionalValued: string;
+  readonly longOptionalValued: readonly string[];
   readonly longFlags: readonly string[];
   readonly longValued: readonly string[];
   /** Options after which the wrapper does not run its operand as given: not unwrapped. */
@@ -33,6 +37,8 @@ interface OptionSpec {
 const spec = (s: Partial<OptionSpec>): OptionSpec => ({
   flags: "",
   valued: "",
+  optionalValued: "",
+  longOptionalValued: [],
   longFlags: [],
   longValued: [],
   opaque: "",
@@ -59,13 +65,14 @@ const WRAPPERS: Readonly<Record<string, OptionSpec>> = {
   exec: spec({ flags: "cl", valued: "a" }),
   nice: spec({ valued: "n", longValued: ["adjustment"], numeric: true }),
   timeout: spec({ flags: "v", valued: "sk", longFlags: ["preserve-status", "foreground", "verbose"], longValued: ["signal", "kill-after"], operands: 1 }),
+  // `-I R`, `-i[R]`, `--replace[=R]`: R in the command's words stands for each input (xargsReplacement).
   xargs: spec({
     flags: "0rtpxo",
     valued: "InLPsdEa",
+    optionalValued: "ile",
     longFlags: ["null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty"],
-    longValued: ["arg-file", "delimiter", "max-args", "max-lines", "max-procs", "max-chars", "process-slot-var"],
-    opaque: "ile",
-    longOpaque: ["replace", "eof"],
+    longValued: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
+    longOptionalValued: ["replace", "eof", "max-lines"],
   }),
   sudo: spec({
     flags: "AbEHknPSB",
@@ -112,15 +119,21 @@ export function unwrapCommand(words: readonly ShellWord[], assigns: readonly str
     if (name === undefined) break;
     if (SHELLS.has(name)) {
       const script = shellScript(rest);
+      if (script === undefined && wrappers.includes("xargs") && givesDashC(rest)) {
+        const why = `xargs passes its input to \`${name} -c\` as the script`;
+        return { kind: "script", script: { value: `${name} -c (its input)`, dynamic: true }, assigns: allAssigns, wrappers: [...wrappers, `${name} -c`], why };
+      }
       if (script === undefined) break;
-      return { kind: "script", script, assigns: allAssigns, wrappers: [...wrappers, `${name} -c`] };
+      const why = script.dynamic ? `\`${name} -c\` runs a script only known when the shell runs it (\`${script.value}\`)` : undefined;
+      return { kind: "script", script, assigns: allAssigns, wrappers: [...wrappers, `${name} -c`], ...(why !== undefined ? { why } : {}) };
     }
     if (name === "eval") {
       const args = rest.slice(1);
       const script = args.some((w) => w.dynamic)
         ? { value: args.map((w) => w.value).join(" "), dynamic: true }
         : literalWord(args.map((w) => w.value).join(" "));
-      return { kind: "script", script, assigns: allAssigns, wrappers: [...wrappers, "eval"] };
+      const why = script.dynamic ? `eval runs a script only known when the shell runs it (\`${script.value}\`)` : undefined;
+      return { kind: "script", script, assigns: allAssigns, wrappers: [...wrappers, "eval"], ...(why !== undefined ? { why } : {}) };
     }
     // `command -v go` asks where go is; it runs nothing, and stays as written.
     if (name === "command" && asksWhere(rest)) break;
@@ -135,7 +148,8 @@ export function unwrapCommand(words: readonly ShellWord[], assigns: readonly str
       break;
     }
     wrappers.push(name);
-    rest = after;
+    const replace = name === "xargs" ? xargsReplacement(rest.slice(1, rest.length - after.length)) : undefined;
+    rest = replace === undefined ? after : after.map((w) => (!w.dynamic && w.value.includes(replace) ? { value: w.value, dynamic: true } : w));
   }
   return { kind: "run", words: rest, assigns: allAssigns, wrappers };
 }
@@ -157,7 +171,7 @@ function skipOptions(args: readonly ShellWord[], options: OptionSpec, assigns: s
     if (v.startsWith("--")) {
       const [long, attached] = splitLong(v.slice(2));
       if (options.longOpaque.includes(long)) return undefined;
-      if (options.longFlags.includes(long)) i += 1;
+      if (options.longFlags.includes(long) || options.longOptionalValued.includes(long)) i += 1;
       else if (options.longValued.includes(long)) i += attached ? 1 : 2;
       else return undefined;
       continue;
@@ -173,7 +187,7 @@ function skipOptions(args: readonly ShellWord[], options: OptionSpec, assigns: s
       continue;
     }
     if (options.assigns && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
-      assigns.push(v.slice(0, v.indexOf("=")));
+      assign(v, assigns);
       i++;
       continue;
     }
@@ -181,11 +195,39 @@ function skipOptions(args: readonly ShellWord[], options: OptionSpec, assigns: s
   }
   // Assignments may still follow `--` (`env -- FOO=1 go`), and operands come before the command.
   while (options.assigns && i < args.length && !args[i]!.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value)) {
-    assigns.push(args[i]!.value.slice(0, args[i]!.value.indexOf("=")));
+    assign(args[i]!.value, assigns);
     i++;
   }
   if (args.length - i < options.operands) return undefined;
   return args.slice(i + options.operands);
+}
+
+/** `NAME=value` given to env or sudo; a value known to change nothing (`GIT_PAGER=cat`) is left out. */
+function assign(word: string, assigns: string[]): void {
+  const eq = word.indexOf("=");
+  if (!harmlessAssignment(word.slice(0, eq), word.slice(eq + 1))) assigns.push(word.slice(0, eq));
+}
+
+/** What xargs replaces in its command's words (`-I R`, `-i[R]`, `--replace[=R]`), given its options. */
+function xargsReplacement(options: readonly ShellWord[]): string | undefined {
+  let replace: string | undefined;
+  for (let i = 0; i < options.length; i++) {
+    const v = options[i]!.value;
+    if (v === "--") break;
+    if (v === "--replace" || v.startsWith("--replace=")) replace = v.includes("=") ? v.slice(v.indexOf("=") + 1) : "{}";
+    else if (/^-[^-]/.test(v)) {
+      const at = v.search(/[Ii]/);
+      // Letters before it that take a value would have taken the rest (`-n1` has no -i).
+      if (at < 0 || /[nLPsdEa]/.test(v.slice(1, at))) continue;
+      if (v[at] === "i") replace = v.slice(at + 1) || "{}";
+      else replace = v.slice(at + 1) || options[++i]?.value;
+    }
+  }
+  return replace === "" ? undefined : replace;
+}
+
+function givesDashC(words: readonly ShellWord[]): boolean {
+  return words.slice(1).some((w) => !w.dynamic && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.value));
 }
 
 function asksWhere(words: readonly ShellWord[]): boolean {
@@ -206,6 +248,7 @@ function shortCluster(letters: string, options: OptionSpec): number | undefined 
   for (let j = 0; j < letters.length; j++) {
     const letter = letters[j]!;
     if (options.opaque.includes(letter)) return undefined;
+    if (options.optionalValued.includes(letter)) return 1;
     if (options.valued.includes(letter)) return j === letters.length - 1 ? 2 : 1;
     if (!options.flags.includes(letter)) return undefined;
   }

@@ -23,6 +23,18 @@ export interface EffectRun {
   readonly via: string;
   /** The folder it runs in when not the cwd (`find -execdir`): its relative writes land there. */
   readonly base?: ShellWord;
+  /**
+   * Run by a launcher whose whole command the allowlist judged (`pnpm exec`, `bun x`, `uv run`):
+   * judged by the refused list (SimpleCommand.launchedBy).
+   */
+  readonly launched?: boolean;
+  /** The words, joined, are a script for a shell (`pnpm -c exec 'npm i'`). */
+  readonly script?: boolean;
+}
+
+export interface LaunchOptions {
+  readonly script?: boolean;
+  readonly base?: ShellWord;
 }
 
 export interface CommandEffects {
@@ -36,6 +48,8 @@ export interface CommandEffects {
 export interface EffectSink {
   write(kind: EffectWriteKind, target: ShellWord | undefined): void;
   run(words: readonly ShellWord[], via: string, base?: ShellWord): void;
+  /** A launcher runs `words` (EffectRun.launched). */
+  launch(words: readonly ShellWord[], via: string, options?: LaunchOptions): void;
   refuse(reason: string): void;
 }
 
@@ -108,6 +122,7 @@ export function rebased(sink: EffectSink, base: ShellWord | undefined): EffectSi
     // An install's target is where it lands whatever the folder.
     write: (kind, target) => sink.write(kind, target === undefined || kind === "install" ? target : within(base, target)),
     run: (words, via, runBase) => sink.run(words, via, runBase === undefined ? base : within(base, runBase)),
+    launch: (words, via, options) => sink.launch(words, via, { ...options, base: options?.base === undefined ? base : within(base, options.base) }),
     refuse: (reason) => sink.refuse(reason),
   };
 }

@@ -12,6 +12,10 @@
 // * An allowed command whose options make it unknowable (`git -c k=v log`, `prettier --config f`,
 //   commandEffects.ts) or run with variables that change what it runs (`GIT_EXTERNAL_DIFF=x git
 //   diff`) is `unreadable`. What its options write is in `writes`, for the write root to judge.
+// * A program another program launches (`pnpm exec x`, `bun x x`, `uv run x`: SimpleCommand's
+//   launchedBy) is judged by the refused list only, since the allowlist judged the launcher.
+// * Variables that make any program run other code (`LD_PRELOAD`, `BASH_ENV`, runtimeVariables.ts)
+//   make an allowed command unreadable, as a program's own ones do.
 // * A refused command anywhere in the line is what the verdict names, since its reason is what
 //   the model needs; otherwise the first command that is not allowed.
 
@@ -56,16 +60,38 @@ export function judgeCommandLine(line: string, allow: readonly CommandPattern[],
 export function judgeReading(line: string, reading: CommandLineReading, allow: readonly CommandPattern[], refused: readonly RefusedCommand[]): ExecVerdict {
   if (!reading.ok) return { allowed: false, why: "unreadable", command: line, reason: reading.reason, writes: [] };
   const { commands, writes } = reading;
-  const pathChanged = reading.assigned.includes("PATH");
+  const assigned = lineAssignments(reading.assigned);
   for (const command of commands) {
     const refusal = refusedBy(command, refused);
     if (refusal !== undefined) return { allowed: false, why: "refused", command: command.text, offender: command, reason: refusal.reason, writes };
   }
   for (const command of commands) {
-    const problem = problemWith(command, allow, pathChanged, reading.assigned);
+    const problem = problemWith(command, allow, assigned);
     if (problem !== undefined) return { allowed: false, ...problem, command: command.text, offender: command, writes };
   }
   return { allowed: true, commands, writes };
+}
+
+/** What the line assigns, judged once per program rather than once per command (a line can hold thousands of both). */
+interface LineAssignments {
+  readonly pathChanged: boolean;
+  effect(words: readonly ShellWord[]): string | undefined;
+}
+
+const NOTHING_ASSIGNED: LineAssignments = { pathChanged: false, effect: () => undefined };
+
+function lineAssignments(names: readonly string[]): LineAssignments {
+  if (names.length === 0) return NOTHING_ASSIGNED;
+  const unique = [...new Set(names)];
+  const byProgram = new Map<string, string | undefined>();
+  return {
+    pathChanged: unique.includes("PATH"),
+    effect: (words) => {
+      const key = words[0]?.dynamic === false ? words[0].value : "";
+      if (!byProgram.has(key)) byProgram.set(key, environmentEffect(words, unique));
+      return byProgram.get(key);
+    },
+  };
 }
 
 export interface NamedAllowlist {
@@ -80,24 +106,21 @@ export interface NamedAllowlist {
 export function allowlistsAllowing(command: string | SimpleCommand, lists: readonly NamedAllowlist[], refused: readonly RefusedCommand[] = []): readonly string[] {
   if (typeof command === "string") return lists.filter((list) => judgeCommandLine(command, list.allow, refused).allowed).map((list) => list.name);
   if (refusedBy(command, refused) !== undefined) return [];
-  return lists.filter((list) => problemWith(command, list.allow, false, []) === undefined).map((list) => list.name);
+  return lists.filter((list) => problemWith(command, list.allow, NOTHING_ASSIGNED) === undefined).map((list) => list.name);
 }
 
-function problemWith(
-  command: SimpleCommand,
-  allow: readonly CommandPattern[],
-  pathChanged: boolean,
-  assigned: readonly string[],
-): { readonly why: ExecRefusal; readonly reason: string } | undefined {
+function problemWith(command: SimpleCommand, allow: readonly CommandPattern[], assigned: LineAssignments): { readonly why: ExecRefusal; readonly reason: string } | undefined {
   const head = command.words[0];
   if (head === undefined) return undefined;
-  if (head.dynamic) return { why: "dynamic", reason: `the command word \`${head.value}\` is only known when the shell runs it` };
-  if (pathChanged || command.assigns.includes("PATH")) {
+  if (head.dynamic) return { why: "dynamic", reason: command.opaque ?? `the command word \`${head.value}\` is only known when the shell runs it` };
+  if (assigned.pathChanged || command.assigns.includes("PATH")) {
     return { why: "dynamic", reason: "the line changes PATH, so Baton cannot know which program a command word runs" };
   }
+  // A launcher's program (`pnpm exec x`): the allowlist judged the launcher; the refused list judges it.
+  if (command.launchedBy !== undefined) return command.opaque === undefined ? undefined : { why: "unreadable", reason: command.opaque };
   if (allow.length === 0) return { why: "not-allowed", reason: "no command may run" };
   if (allow.some((p) => matchesPattern(command.words, p)) || NEUTRAL_BUILTINS.some((p) => matchesPattern(command.words, p))) {
-    const unknowable = command.opaque ?? environmentEffect(command.words, [...command.assigns, ...assigned]);
+    const unknowable = command.opaque ?? environmentEffect(command.words, command.assigns) ?? assigned.effect(command.words);
     return unknowable === undefined ? undefined : { why: "unreadable", reason: unknowable };
   }
   return { why: "not-allowed", reason: `\`${command.words.map((w) => w.value).join(" ")}\` is not in the allowlist` };

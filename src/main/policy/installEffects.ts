@@ -21,7 +21,7 @@ const word = (w: ShellWord | undefined): string | undefined => (w === undefined 
  * installed for the user whatever their options. Other subcommands (`run`, `test`) pass their
  * words on to a script, so a `-g` there is the script's.
  */
-function nodeInstaller(name: string, syntax: Syntax, installs: ReadonlySet<string>, always: ReadonlySet<string>, where: string): (args: readonly ShellWord[], sink: EffectSink) => void {
+export function nodeInstaller(name: string, syntax: Syntax, installs: ReadonlySet<string>, always: ReadonlySet<string>, where: string): (args: readonly ShellWord[], sink: EffectSink) => void {
   return (args, sink) => {
     const globals = scanOptions(args, { ...syntax, stopAtOperand: true });
     const sub = word(globals.rest[0]);
@@ -33,25 +33,32 @@ function nodeInstaller(name: string, syntax: Syntax, installs: ReadonlySet<strin
   };
 }
 
-// pnpm reads its options with nopt, which takes any unambiguous prefix of a long name.
-const PnpmSyntax: Syntax = {
+// pnpm reads its options with nopt, which takes any unambiguous prefix of a long name: the names
+// of every option that writes are listed, so that a prefix of one counts as it.
+export const PnpmSyntax: Syntax = {
   style: "gnu",
   valued: "CF",
-  longValued: ["dir", "filter", "filter-prod", "reporter", "loglevel", "store-dir", "virtual-store-dir", "modules-dir", "global-dir", "global-bin-dir", "lockfile-dir", "workspace-concurrency", "test-pattern", "changed-files-ignore-pattern", "node-linker", "package-import-method", "network-concurrency", "child-concurrency", "registry", "allow-build", "cpu", "os", "libc"],
-  abbreviates: ["global"],
+  longValued: ["dir", "prefix", "filter", "filter-prod", "reporter", "loglevel", "store-dir", "virtual-store-dir", "modules-dir", "global-dir", "global-bin-dir", "lockfile-dir", "cache-dir", "state-dir", "workspace-concurrency", "test-pattern", "changed-files-ignore-pattern", "node-linker", "package-import-method", "network-concurrency", "child-concurrency", "registry", "allow-build", "cpu", "os", "libc", "resume-from", "package"],
+  abbreviates: ["global", "dir", "prefix", "store-dir", "virtual-store-dir", "modules-dir", "global-dir", "global-bin-dir", "lockfile-dir", "cache-dir", "state-dir", "shell-mode"],
 };
 const PnpmInstalls = new Set(["add", "install", "i", "update", "up", "upgrade", "remove", "rm", "uninstall", "un", "link", "ln", "unlink", "env"]);
 // `pnpm setup` edits the shell's startup files; `self-update` replaces pnpm itself.
 const PnpmAlways = new Set(["setup", "self-update"]);
 // PNPM_HOME: ~/.local/share/pnpm on Linux, ~/Library/pnpm on macOS.
 const PnpmGlobal = "(pnpm's global folder)";
+export const pnpmInstalls = nodeInstaller("pnpm", PnpmSyntax, PnpmInstalls, PnpmAlways, PnpmGlobal);
 
-const BunSyntax: Syntax = { style: "gnu", valued: "cF", longValued: ["cwd", "config", "backend", "registry", "cache-dir", "ca", "cafile", "network-concurrency", "concurrent-scripts", "omit", "linker", "filter"] };
+export const BunSyntax: Syntax = {
+  style: "gnu",
+  valued: "cF",
+  longValued: ["cwd", "config", "backend", "registry", "cache-dir", "ca", "cafile", "network-concurrency", "concurrent-scripts", "omit", "linker", "filter", "eval", "print", "preload", "env-file", "install", "conditions", "main-fields", "tsconfig-override", "port", "define", "loader", "jsx-factory", "jsx-fragment", "jsx-import-source", "jsx-runtime", "extension-order", "inspect", "inspect-wait", "inspect-brk", "elide-lines", "console-depth", "user-agent"],
+};
 const BunInstalls = new Set(["add", "a", "install", "i", "remove", "rm", "update", "link", "unlink"]);
 // `bun upgrade` replaces bun itself, in ~/.bun/bin.
 const BunAlways = new Set(["upgrade"]);
 // bunfig's `install.globalDir` defaults to ~/.bun/install/global.
 const BunGlobal = "~/.bun/install/global";
+export const bunInstalls = nodeInstaller("bun", BunSyntax, BunInstalls, BunAlways, BunGlobal);
 
 // ---- pip ----
 
@@ -86,8 +93,8 @@ function pip(args: readonly ShellWord[], sink: EffectSink): void {
 
 // ---- uv ----
 
-const UvGlobals = ["directory", "project", "cache-dir", "config-file", "python", "color", "allow-insecure-host", "python-preference"];
-const UvSyntax: Syntax = { style: "gnu", valued: "p", longValued: UvGlobals };
+export const UvGlobals = ["directory", "project", "cache-dir", "config-file", "python", "color", "allow-insecure-host", "python-preference"];
+export const UvSyntax: Syntax = { style: "gnu", valued: "p", longValued: UvGlobals };
 
 const uvPipInstall: ProgramSpec = {
   syntax: {
@@ -98,7 +105,8 @@ const uvPipInstall: ProgramSpec = {
       ...["requirements", "requirement", "editable", "constraints", "overrides", "excludes", "build-constraints", "extra", "group", "index", "default-index", "index-url", "extra-index-url", "find-links", "upgrade-package", "reinstall-package", "index-strategy", "keyring-provider", "config-setting", "config-settings-package", "no-build-isolation-package", "exclude-newer", "exclude-newer-package", "link-mode", "resolution", "prerelease", "fork-strategy", "no-binary", "only-binary", "target", "prefix", "python-version", "python-platform", "torch-backend", "no-build-package", "no-binary-package", "only-binary-package", "refresh-package"],
     ],
   },
-  writes: ["--target", "--prefix", "--cache-dir"],
+  // `--cache-dir` is uv's own option, counted with the others (packageManagerEffects.ts).
+  writes: ["--target", "--prefix"],
   opaque: { "--config-file": "reads a configuration file Baton cannot see, and it can say where uv installs (`system = true`)" },
   then: (scan, sink) => {
     if (has(scan, "--system")) installsOutside(sink, "(the system Python's site-packages)");
@@ -108,7 +116,8 @@ const uvPipInstall: ProgramSpec = {
 // `uv tool install|upgrade|uninstall`: ~/.local/share/uv/tools and ~/.local/bin, unless XDG's variables move them.
 const UvToolChanges = new Set(["install", "upgrade", "uninstall"]);
 
-function uv(args: readonly ShellWord[], sink: EffectSink): void {
+/** `uv pip install` and `uv tool install|upgrade|uninstall`: installs outside the project. */
+export function uvInstalls(args: readonly ShellWord[], sink: EffectSink): void {
   const globals = scanOptions(args, { ...UvSyntax, stopAtOperand: true });
   const [sub, action] = [word(globals.rest[0]), word(globals.rest[1])];
   const installs = sub === "pip" && action === "install";
@@ -125,9 +134,10 @@ function uv(args: readonly ShellWord[], sink: EffectSink): void {
   applySpec("uv pip install", uvPipInstall, rest, rebased(sink, base));
 }
 
+export const UV_ENVIRONMENT = /^(?:UV_SYSTEM_PYTHON|UV_TOOL_DIR|UV_TOOL_BIN_DIR|UV_CONFIG_FILE)$/;
+export const PNPM_ENVIRONMENT = /^(?:npm|pnpm)_config_global\w*$/i;
+
+// pnpm, bun and uv are in packageManagerEffects.ts, which uses the install rules above.
 export const INSTALLERS: readonly (readonly [string, ProgramSpec])[] = [
-  ["pnpm", { syntax: PnpmSyntax, custom: nodeInstaller("pnpm", PnpmSyntax, PnpmInstalls, PnpmAlways, PnpmGlobal), environment: /^(?:npm|pnpm)_config_global\w*$/i }],
-  ["bun", { syntax: BunSyntax, custom: nodeInstaller("bun", BunSyntax, BunInstalls, BunAlways, BunGlobal) }],
   ...["pip", "pip3"].map((name) => [name, { syntax: PipSyntax, custom: pip, environment: /^(?:PIP_(?:USER|TARGET|PREFIX|ROOT|SRC|LOG|LOG_FILE|CACHE_DIR|REPORT|CONFIG_FILE)|PYTHONUSERBASE)$/ }] as const),
-  ["uv", { syntax: UvSyntax, custom: uv, environment: /^(?:UV_SYSTEM_PYTHON|UV_TOOL_DIR|UV_TOOL_BIN_DIR|UV_CONFIG_FILE)$/ }],
 ];

@@ -1,53 +1,32 @@
 // A Bash line read into what it would run: every simple command, wherever it sits (lists,
 // pipelines, subshells, groups, `$(…)`, backticks, `<(…)`, function bodies, control structures,
 // heredoc bodies that expand), with wrappers looked through (commandWrappers.ts) and the scripts of
-// `bash -c` / `eval` read again; and every write its redirections, `tee` and `dd of=` would make.
-// What a command's options do (commandEffects.ts) adds writes (`sort -o f`), commands of their own
-// (`find -exec rm {} ;`) and a reason a command cannot be known (`git -c …`: `opaque`).
-// Whatever cannot be read for certain is `{ ok: false }`: the exec policy denies it.
+// `bash -c`, `eval`, `trap` and `let` read again; and every write its redirections, `tee` and `dd
+// of=` would make, with the folder change it may come after. What a command's options do
+// (commandEffects.ts) adds writes (`sort -o f`), commands of their own (`find -exec rm {} ;`, `pnpm
+// exec npm`) and a reason a command cannot be known (`git -c …`: `opaque`). Where bash runs data as
+// code (shellEvaluation.ts, shellBuiltins.ts) the line is read as bash would or refused.
+// Whatever cannot be read for certain is `{ ok: false }`: the exec policy denies it. Reading is
+// bounded by a work budget (shellBudget.ts): past it, the line is "too complex to check".
 
-import { commandEffects, type EffectWriteKind } from "./commandEffects.js";
-import { programName, unwrapCommand } from "./commandWrappers.js";
+import { commandEffects } from "./commandEffects.js";
+import { unwrapCommand } from "./commandWrappers.js";
 import { within } from "./effectSpec.js";
+import { harmlessAssignment } from "./runtimeVariables.js";
+import { backtickScript, heredocBacktickScripts } from "./shellBackticks.js";
+import { COMMAND_COST, NODE_COST, ShellBudget, WORK_BUDGET } from "./shellBudget.js";
+import { readBuiltin, type BuiltinScript } from "./shellBuiltins.js";
+import { assignedName, readDeclaration, readUnset } from "./shellDeclarations.js";
+import { checkArithmetic, checkExpansion, checkSubscript, checkTest, loopVariable, readAssignment, shown } from "./shellEvaluation.js";
 import { parseShell, type ShellNode } from "./shellParser.js";
+import type { CommandLineReading, Reader, SimpleCommand } from "./shellReading.js";
 import { checkComments, checkGaps, droppedDash, EndsCommandHere, isReservedWord, textOf, Unreadable } from "./shellTreeChecks.js";
+import { A_NUMBER, assignVariable, LineFacts, ShellScope } from "./shellVariables.js";
+import { addWrite, commandWrites, readRedirect, redirectExtras, settledWrites } from "./shellWrites.js";
 import { literalWord, readWord, type ShellWord } from "./shellWords.js";
 
 export type { ShellWord } from "./shellWords.js";
-
-export interface SimpleCommand {
-  /** The command as written (the innermost source that holds it, e.g. inside a `bash -c` string). */
-  readonly text: string;
-  /** What runs: the command word first, after wrappers and assignment prefixes are removed. */
-  readonly words: readonly ShellWord[];
-  /** Variables set for this command only (`FOO=1 go test`, `env FOO=1 …`, and outer ones of `bash -c`). */
-  readonly assigns: readonly string[];
-  /** The wrappers looked through, outermost first: `["sudo", "env"]`, `["bash -c"]`. */
-  readonly wrappers: readonly string[];
-  /** Why Baton cannot know what it would do, although its words are known (`git -c k=v log`). */
-  readonly opaque?: string;
-}
-
-/** A redirection, `tee`, `dd`, or what a command's options do (commandEffects.ts). */
-export type WriteOperator = ">" | ">>" | ">|" | "&>" | "&>>" | ">&" | "<>" | "tee" | "dd" | EffectWriteKind;
-
-export interface ShellWrite {
-  readonly operator: WriteOperator;
-  /** The file written; dynamic when the shell would compute it (`> "$out"`). */
-  readonly target: ShellWord;
-  /** The redirection or the command that writes, as written. */
-  readonly text: string;
-}
-
-export type CommandLineReading =
-  | {
-      readonly ok: true;
-      readonly commands: readonly SimpleCommand[];
-      readonly writes: readonly ShellWrite[];
-      /** Variables the line sets for what follows (`PATH=…`, `export PATH=…`, `declare`, `local`). */
-      readonly assigned: readonly string[];
-    }
-  | { readonly ok: false; readonly reason: string };
+export type { CommandLineReading, ShellWrite, SimpleCommand, WriteOperator } from "./shellReading.js";
 
 /** Longer lines are not read (a pathological input must not stall the hook). */
 export const MAX_LINE_LENGTH = 200_000;
@@ -57,38 +36,34 @@ const MAX_NESTING = 250;
 /** Places per script where a `;` is put back for the grammar (EndsCommandHere). */
 const MAX_REPAIRS = 64;
 
-const WRITE_OPERATORS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
-const NOT_FILES = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
-
-interface Reader {
-  readonly source: string;
-  readonly depth: number;
-  /** Outer wrappers and assignments of the `bash -c` this script came from. */
-  readonly wrappers: readonly string[];
-  readonly assigns: readonly string[];
-  readonly commands: SimpleCommand[];
-  readonly writes: ShellWrite[];
-  readonly assigned: string[];
-  /** Where `-<<` tokens start whose dash readRedirected placed as an argument. */
-  readonly placedTokens: Set<number>;
-  /** Words tree-sitter filed outside the command they belong to (readRedirected). */
-  readonly extraWords: Map<ShellNode, readonly ShellWord[]>;
-  /** Where relative writes land when not the cwd (a command `find -execdir` runs). */
-  readonly base?: ShellWord;
-}
-
 export function readCommandLine(line: string): CommandLineReading {
-  if (line.length > MAX_LINE_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_LINE_LENGTH} characters` };
-  const reader: Reader = { source: line, depth: 0, wrappers: [], assigns: [], commands: [], writes: [], assigned: [], placedTokens: new Set(), extraWords: new Map() };
+  if (line.length > MAX_LINE_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_LINE_LENGTH} characters`, work: 0 };
+  const budget = new ShellBudget(WORK_BUDGET);
+  const reader: Reader = {
+    source: line,
+    depth: 0,
+    wrappers: [],
+    assigns: [],
+    commands: [],
+    writes: [],
+    assigned: [],
+    placedTokens: new Set(),
+    extraWords: new Map(),
+    budget,
+    shell: ShellScope.fresh(),
+    facts: new LineFacts(),
+  };
   try {
     const read = readScript(reader, line);
-    if (read !== undefined) return { ok: false, reason: read };
+    if (read !== undefined) return { ok: false, reason: read, work: budget.used };
   } catch (error) {
-    if (error instanceof Unreadable) return { ok: false, reason: error.message };
-    if (error instanceof RangeError) return { ok: false, reason: "the command is nested too deeply to read" };
+    if (error instanceof Unreadable) return { ok: false, reason: error.message, work: budget.used };
+    if (error instanceof RangeError) return { ok: false, reason: "the command is nested too deeply to read", work: budget.used };
     throw error;
   }
-  return { ok: true, commands: reader.commands, writes: reader.writes, assigned: reader.assigned };
+  const afterAll = reader.facts.verify();
+  if (afterAll !== undefined) return { ok: false, reason: afterAll, work: budget.used };
+  return { ok: true, commands: reader.commands, writes: settledWrites(reader.writes, reader.facts.firstMove), assigned: reader.assigned, work: budget.used };
 }
 
 /** The words' values, for callers that match argv lists (the person's rules). */
@@ -96,17 +71,19 @@ export function argvOf(command: SimpleCommand): readonly string[] {
   return command.words.map((w) => w.value);
 }
 
-/** Reads `script` into `into` (its commands, writes, assigned); a reason when it cannot be read. */
+/** Reads `script` into `into` (its commands, writes, assigned, shell state); a reason when it cannot be read. */
 function readScript(into: Reader, script: string): string | undefined {
   let source = script;
   for (let repairs = 0; repairs <= MAX_REPAIRS; repairs++) {
-    const attempt: Reader = { ...into, source, commands: [], writes: [], assigned: [], placedTokens: new Set(), extraWords: new Map() };
+    // A repair reads the script again from the state it started in.
+    into.budget.charge(into.shell.numbers.size + into.facts.notNumbers.size + into.facts.trusted.size, "too many variables");
+    const attempt: Reader = { ...into, source, commands: [], writes: [], assigned: [], placedTokens: new Set(), extraWords: new Map(), shell: into.shell.copy(), facts: into.facts.copy() };
     let endsAt: number | undefined;
-    const tree = parseShell(source);
+    const tree = parseShell(source, into.budget);
     if (tree === undefined) return "the shell parser is not loaded";
     if (!tree.ok) return tree.reason;
     try {
-      visit(tree.root, attempt, 0, false);
+      visit(tree.root, attempt, 0);
     } catch (error) {
       if (!(error instanceof EndsCommandHere)) throw error;
       endsAt = error.at;
@@ -115,9 +92,11 @@ function readScript(into: Reader, script: string): string | undefined {
       source = `${source.slice(0, endsAt)};${source.slice(endsAt)}`;
       continue;
     }
-    into.commands.push(...attempt.commands);
-    into.writes.push(...attempt.writes);
-    into.assigned.push(...attempt.assigned);
+    for (const command of attempt.commands) into.commands.push(command);
+    for (const write of attempt.writes) into.writes.push(write);
+    for (const name of attempt.assigned) into.assigned.push(name);
+    into.shell.adopt(attempt.shell);
+    into.facts.adopt(attempt.facts);
     return undefined;
   }
   return "cannot tell where its commands end";
@@ -125,9 +104,14 @@ function readScript(into: Reader, script: string): string | undefined {
 
 const named = (node: ShellNode): ShellNode[] => node.children.filter((c) => c.named);
 const text = (node: ShellNode, r: Reader): string => textOf(node, r.source);
+/** A copy of `r` for a subshell: what it changes in its shell stays inside. */
+const subshell = (r: Reader): Reader => ({ ...r, shell: r.shell.copy() });
 
-function visit(node: ShellNode, r: Reader, nesting: number, inCommand: boolean): void {
+type Owner = "command" | "declaration" | undefined;
+
+function visit(node: ShellNode, r: Reader, nesting: number, owner?: Owner): void {
   if (nesting > MAX_NESTING) throw new Unreadable("the command is nested too deeply to read");
+  r.budget.charge(NODE_COST, "too many parts");
   checkComments(node);
   if (node.type !== "redirected_statement") checkGaps(node, r.source, r.placedTokens);
   switch (node.type) {
@@ -137,34 +121,123 @@ function visit(node: ShellNode, r: Reader, nesting: number, inCommand: boolean):
     case "pipeline":
       visitChain(node, r, nesting);
       return;
-    case "command":
-      readCommand(node, r, r.extraWords.get(node) ?? []);
-      break;
     case "redirected_statement":
       readRedirected(node, r, nesting);
       return;
+    case "command":
+      readCommand(node, r, r.extraWords.get(node) ?? []);
+      break;
     case "declaration_command":
-    case "unset_command":
       readDeclaration(node, r);
       break;
+    case "unset_command":
+      readUnset(node, r);
+      break;
     case "variable_assignment":
-      if (!inCommand) r.assigned.push(assignedName(node, r));
+      // A declaration reads its own assignments.
+      if (owner !== "declaration") readAssignment(node, r, shown(node, r.source), owner === "command");
       break;
     case "file_redirect":
       readRedirect(node, r);
       break;
+    case "heredoc_redirect":
+      for (const script of heredocBacktickScripts(node, r.source)) readSubstitution(script, node, r);
+      break;
+    case "command_substitution": {
+      const escaped = backtickScript(node, r.source);
+      if (escaped !== undefined) readSubstitution(escaped, node, r);
+      else visitChildren(node, subshell(r), nesting);
+      return;
+    }
+    case "subshell":
+    case "process_substitution":
+      visitChildren(node, subshell(r), nesting);
+      return;
+    case "arithmetic_expansion":
+      for (const child of named(node)) checkArithmetic(child, r, shown(node, r.source));
+      break;
+    case "compound_statement":
+      if (node.children[0]?.type === "((") for (const child of named(node)) checkArithmetic(child, r, shown(node, r.source));
+      break;
+    case "c_style_for_statement":
+      readArithmeticFor(node, r);
+      visitLater(node, r, nesting, false);
+      return;
+    case "for_statement":
+      loopVariable(node, r, shown(node, r.source));
+      visitLater(node, r, nesting, false);
+      return;
+    case "while_statement":
+      visitLater(node, r, nesting, false);
+      return;
+    case "function_definition":
+      visitLater(node, r, nesting, true);
+      return;
+    case "subscript":
+      checkSubscript(node, r, shown(node, r.source));
+      break;
+    case "expansion":
+      checkExpansion(node, r, shown(node, r.source));
+      break;
+    case "test_command":
+      checkTest(node, r, shown(node, r.source));
+      break;
     default:
       break;
   }
-  const own = node.type === "command" || node.type === "declaration_command";
-  for (const child of node.children) if (child.named) visit(child, r, nesting + 1, own);
+  const owns: Owner = node.type === "command" ? "command" : node.type === "declaration_command" ? "declaration" : undefined;
+  for (const child of node.children) if (child.named) visit(child, r, nesting + 1, owns);
+}
+
+/** A command substitution bash reads from text the tree does not show (shellBackticks.ts). */
+function readSubstitution(script: string, node: ShellNode, r: Reader): void {
+  if (r.depth + 1 > MAX_SCRIPT_DEPTH) throw new Unreadable(`substitutions inside substitutions deeper than ${MAX_SCRIPT_DEPTH} levels: \`${shown(node, r.source)}\``);
+  const failed = readScript({ ...subshell(r), depth: r.depth + 1 }, script);
+  if (failed !== undefined) throw new Unreadable(`cannot read \`${shown(node, r.source)}\`: ${failed}`);
+}
+
+function visitChildren(node: ShellNode, r: Reader, nesting: number): void {
+  for (const child of node.children) if (child.named) visit(child, r, nesting + 1);
+}
+
+/**
+ * A loop's or a function's body runs when the text does not say: its writes may come after any
+ * folder change of the line. A function body knows nothing of the variables it will meet, and a
+ * folder change in it moves its caller's shell from then on.
+ */
+function visitLater(node: ShellNode, r: Reader, nesting: number, isFunction: boolean): void {
+  const inner: Reader = isFunction ? { ...r, shell: r.shell.later() } : r;
+  const wasDeferred = inner.shell.deferred;
+  inner.shell.deferred = true;
+  try {
+    visitChildren(node, inner, nesting);
+  } finally {
+    inner.shell.deferred = wasDeferred;
+  }
+  if (isFunction && inner.shell.movedBy !== r.shell.movedBy) r.shell.movedBy = inner.shell.movedBy;
+}
+
+/** `for ((i = 0; i < n; i++))`: each part is arithmetic; the initializer's assignments give numbers. */
+function readArithmeticFor(node: ShellNode, r: Reader): void {
+  const where = shown(node, r.source);
+  for (const part of node.children) {
+    if (part.field !== "initializer" && part.field !== "condition" && part.field !== "update") continue;
+    if (part.type !== "variable_assignment") {
+      checkArithmetic(part, r, where);
+      continue;
+    }
+    const value = part.children.find((c) => c.field === "value");
+    if (value !== undefined) checkArithmetic(value, r, where);
+    assignVariable(r, assignedName(part, r), A_NUMBER, where);
+  }
 }
 
 /**
  * `a && b || c …` is a left-leaning chain as deep as it is long; walked down its spine so a long
- * line is not mistaken for a deeply nested one.
+ * line is not mistaken for a deeply nested one. Each command of a pipeline runs in a subshell.
  */
 function visitChain(node: ShellNode, r: Reader, nesting: number): void {
+  const pipeline = node.type === "pipeline";
   const spine = [node];
   for (let first = node.children.find((c) => c.named); first?.type === node.type; first = first.children.find((c) => c.named)) {
     checkGaps(first, r.source, r.placedTokens);
@@ -173,7 +246,7 @@ function visitChain(node: ShellNode, r: Reader, nesting: number): void {
   for (let i = spine.length - 1; i >= 0; i--) {
     const inner = spine[i + 1];
     for (const child of spine[i]!.children) {
-      if (child.named && child !== inner) visit(child, r, nesting + 1, false);
+      if (child.named && child !== inner) visit(child, pipeline ? subshell(r) : r, nesting + 1);
     }
   }
 }
@@ -181,11 +254,13 @@ function visitChain(node: ShellNode, r: Reader, nesting: number): void {
 /**
  * `cmd > a b` runs `cmd b`: tree-sitter files `b` under the redirect, bash passes it to the
  * command. tree-sitter also hangs the redirects of `a && b > f` on the whole list; bash gives them
- * (and those words) to the last command, `b`.
+ * (and those words) to the last command, `b`. A redirection is opened before its command or
+ * compound runs, so a `cd` inside that does not move where it writes.
  */
 function readRedirected(node: ShellNode, r: Reader, nesting: number): void {
   const bodyAt = node.children.findIndex((c) => c.field === "body");
-  const target = lastCommand(node.children[bodyAt]);
+  const body = node.children[bodyAt];
+  const target = lastCommand(body);
   const dash = droppedDash(target, node.children[bodyAt + 1], r.source, r.placedTokens);
   checkGaps(node, r.source, r.placedTokens, dash);
   const extras: ShellWord[] = dash === undefined ? [] : [literalWord("-")];
@@ -193,10 +268,23 @@ function readRedirected(node: ShellNode, r: Reader, nesting: number): void {
     if (redirect.field === "redirect" && redirect.type === "file_redirect") extras.push(...redirectExtras(redirect, r));
   }
   if (extras.length > 0) {
-    if (target === undefined) throw new Unreadable(`cannot tell what runs in \`${text(node, r)}\``);
+    if (target === undefined) throw new Unreadable(`cannot tell what runs in \`${shown(node, r.source)}\``);
     r.extraWords.set(target, extras);
   }
-  for (const child of named(node)) visit(child, r, nesting + 1, false);
+  // The redirections of a command or compound are opened before it runs: in the folder the shell
+  // was in then. (Those tree-sitter hangs on a list belong to its last command: after the rest.)
+  const openedBefore = body !== undefined && body.type !== "list" && body.type !== "pipeline" ? r.shell.movedBy : undefined;
+  const opensBefore = body !== undefined && body.type !== "list" && body.type !== "pipeline";
+  for (const child of named(node)) {
+    if (child === body || !opensBefore) {
+      visit(child, r, nesting + 1);
+      continue;
+    }
+    const movedAfterBody = r.shell.movedBy;
+    r.shell.movedBy = openedBefore;
+    visit(child, r, nesting + 1);
+    r.shell.movedBy = movedAfterBody;
+  }
 }
 
 function lastCommand(node: ShellNode | undefined): ShellNode | undefined {
@@ -211,115 +299,92 @@ function readCommand(node: ShellNode, r: Reader, trailing: readonly ShellWord[])
   const words: ShellWord[] = [];
   const reserved = new Set<number>();
   for (const child of node.children) {
-    if (child.type === "variable_assignment") assigns.push(assignedName(child, r));
-    else if (child.field === "name" || child.field === "argument") {
+    if (child.type === "variable_assignment") {
+      if (!harmlessPrefix(child, r)) assigns.push(assignedName(child, r));
+    } else if (child.field === "name" || child.field === "argument") {
       if (isReservedWord(child, r.source)) reserved.add(words.length);
       words.push(readWord(child, r.source));
     } else if (child.type === "file_redirect") words.push(...redirectExtras(child, r));
     else if (child.named && !/_redirect$/.test(child.type) && child.type !== "comment") {
-      throw new Unreadable(`cannot read \`${text(child, r)}\` in \`${text(node, r)}\``);
+      throw new Unreadable(`cannot read \`${text(child, r)}\` in \`${shown(node, r.source)}\``);
     }
   }
   words.push(...trailing);
   addCommand(text(node, r), words, assigns, r, reserved);
 }
 
-function addCommand(text: string, words: readonly ShellWord[], assigns: readonly string[], r: Reader, reserved: ReadonlySet<number>): void {
+/** `GIT_PAGER=cat git log`: a value known to change nothing is no assignment worth judging. */
+function harmlessPrefix(assignment: ShellNode, r: Reader): boolean {
+  const value = assignment.children.find((c) => c.field === "value");
+  const word = value === undefined ? literalWord("") : readWord(value, r.source);
+  return !word.dynamic && harmlessAssignment(assignedName(assignment, r), word.value);
+}
+
+function addCommand(written: string, words: readonly ShellWord[], assigns: readonly string[], r: Reader, reserved: ReadonlySet<number>): void {
+  r.budget.charge(COMMAND_COST + words.length, "too many commands");
   const unwrapped = unwrapCommand(words, [...r.assigns, ...assigns]);
   const wrappers = [...r.wrappers, ...unwrapped.wrappers];
+  const where = brief(written);
   if (unwrapped.kind === "run") {
     if (unwrapped.words.length === 0) return;
     // Wrappers only drop leading words, so the command word's place in `words` is known.
-    if (reserved.has(words.length - unwrapped.words.length)) throw new Unreadable(`cannot read \`${text}\`: a reserved word where a command should be`);
+    if (reserved.has(words.length - unwrapped.words.length)) throw new Unreadable(`cannot read \`${where}\`: a reserved word where a command should be`);
     const effects = commandEffects(unwrapped.words, unwrapped.wrappers.includes("xargs"));
-    r.commands.push({ text, words: unwrapped.words, assigns: unwrapped.assigns, wrappers, ...(effects.opaque !== undefined ? { opaque: effects.opaque } : {}) });
-    commandWrites(text, unwrapped.words, r);
-    for (const write of effects.writes) addWrite(write.kind, write.target, text, r);
+    r.commands.push({
+      text: written,
+      words: unwrapped.words,
+      assigns: unwrapped.assigns,
+      wrappers,
+      ...(effects.opaque !== undefined ? { opaque: effects.opaque } : {}),
+      ...(r.launchedBy !== undefined ? { launchedBy: r.launchedBy } : {}),
+    });
+    for (const script of readBuiltin(unwrapped.words, where, r)) readBuiltinScript(script, written, r);
+    commandWrites(written, unwrapped.words, r);
+    for (const write of effects.writes) addWrite(write.kind, write.target, written, r);
     for (const run of effects.runs) {
       const base = run.base === undefined ? r.base : within(r.base, run.base);
-      addCommand(text, run.words, [], { ...r, wrappers: [...wrappers, run.via], assigns: unwrapped.assigns, ...(base !== undefined ? { base } : {}) }, new Set());
+      const launched = run.launched === true ? { launchedBy: run.via } : r.launchedBy !== undefined ? { launchedBy: r.launchedBy } : {};
+      const inner: Reader = { ...r, wrappers: [...wrappers, run.via], assigns: unwrapped.assigns, ...(base !== undefined ? { base } : {}), ...launched };
+      if (run.script === true) readInnerScript(inner, written, literalOrDynamic(run.words), run.via, false);
+      else addCommand(written, run.words, [], inner, new Set());
     }
     return;
   }
-  if (unwrapped.script.dynamic) {
-    // A script Baton cannot know: its first word is what the policy judges, and it is dynamic.
-    r.commands.push({ text, words: [unwrapped.script], assigns: unwrapped.assigns, wrappers });
+  readInnerScript({ ...r, wrappers, assigns: unwrapped.assigns }, written, unwrapped.script, unwrapped.wrappers.at(-1) ?? "", unwrapped.wrappers.at(-1) === "eval", unwrapped.why);
+}
+
+/** The words of a shell-mode launcher (`pnpm -c exec …`) joined into the script it runs. */
+function literalOrDynamic(words: readonly ShellWord[]): ShellWord {
+  return { value: words.map((w) => w.value).join(" "), dynamic: words.some((w) => w.dynamic) };
+}
+
+/**
+ * A script a command hands to a shell (`bash -c S`, `eval S`): read again, in the same shell for
+ * `eval`, in a new one (that starts in this one's folder) otherwise. Baton cannot know a script
+ * the shell computes: its first word is what the policy judges, and it is dynamic.
+ */
+function readInnerScript(r: Reader, written: string, script: ShellWord, via: string, sameShell: boolean, why?: string): void {
+  if (script.dynamic) {
+    const opaque = why ?? `${via === "" ? "the shell" : via} runs a script only known when the shell runs it`;
+    r.commands.push({ text: written, words: [script], assigns: r.assigns, wrappers: r.wrappers, opaque, ...(r.launchedBy !== undefined ? { launchedBy: r.launchedBy } : {}) });
     return;
   }
-  if (r.depth + 1 > MAX_SCRIPT_DEPTH) throw new Unreadable(`shells inside shells deeper than ${MAX_SCRIPT_DEPTH} levels: \`${text}\``);
-  const inner: Reader = { ...r, depth: r.depth + 1, wrappers, assigns: unwrapped.assigns };
-  const failed = readScript(inner, unwrapped.script.value);
-  if (failed !== undefined) throw new Unreadable(`cannot read the script of \`${text}\`: ${failed}`);
+  if (r.depth + 1 > MAX_SCRIPT_DEPTH) throw new Unreadable(`shells inside shells deeper than ${MAX_SCRIPT_DEPTH} levels: \`${brief(written)}\``);
+  const shell = sameShell ? r.shell : ShellScope.fresh(r.shell.movedBy, r.shell.deferred);
+  const inner: Reader = { ...r, depth: r.depth + 1, shell };
+  const failed = readScript(inner, script.value);
+  if (failed !== undefined) throw new Unreadable(`cannot read the script of \`${brief(written)}\`: ${failed}`);
 }
 
-/** `export PATH=… X`, `local x=$(…)`, `unset X`: a builtin with words; what it assigns lasts. */
-function readDeclaration(node: ShellNode, r: Reader): void {
-  const words: ShellWord[] = [];
-  for (const child of node.children) {
-    if (!child.named) {
-      if (words.length === 0) words.push(literalWord(child.type));
-      continue;
-    }
-    if (child.type === "comment") continue;
-    if (child.type === "variable_assignment") {
-      const name = assignedName(child, r);
-      r.assigned.push(name);
-      const value = child.children.find((c) => c.field === "value");
-      const read = value === undefined ? literalWord("") : readWord(value, r.source);
-      words.push({ value: `${name}=${read.value}`, dynamic: read.dynamic });
-    } else words.push(readWord(child, r.source));
-  }
-  if (words.length > 0) r.commands.push({ text: text(node, r), words, assigns: [...r.assigns], wrappers: [...r.wrappers] });
+/** Code a builtin runs: `let`'s expressions now, `trap`'s handler later (its folder change moves the shell then). */
+function readBuiltinScript(script: BuiltinScript, written: string, r: Reader): void {
+  const inner: Reader = { ...r, wrappers: [...r.wrappers, script.via], shell: script.later ? r.shell.later() : r.shell };
+  readInnerScript(inner, written, script.script, script.via, true, `${script.via} runs code only known when the shell runs it`);
+  if (script.later && inner.shell.movedBy !== r.shell.movedBy) r.shell.movedBy = inner.shell.movedBy;
 }
 
-function assignedName(assignment: ShellNode, r: Reader): string {
-  const nameNode = assignment.children.find((c) => c.field === "name");
-  const name = text(nameNode ?? assignment, r);
-  const bracket = name.indexOf("[");
-  return bracket < 0 ? name : name.slice(0, bracket);
-}
-
-/** The destinations after the first: words of the command (see readRedirected). */
-function redirectExtras(redirect: ShellNode, r: Reader): ShellWord[] {
-  return redirect.children
-    .filter((c) => c.field === "destination")
-    .slice(1)
-    .map((c) => readWord(c, r.source));
-}
-
-function readRedirect(node: ShellNode, r: Reader): void {
-  const operator = node.children.find((c) => !c.named)?.type ?? "";
-  const destination = node.children.find((c) => c.field === "destination");
-  if (!WRITE_OPERATORS.has(operator) || destination === undefined) return;
-  const target = readWord(destination, r.source);
-  // `>&2` and `2>&1` duplicate a descriptor; `>& file` writes the file.
-  if (operator === ">&" && !target.dynamic && /^(?:\d+|-)$/.test(target.value)) return;
-  addWrite(operator as WriteOperator, target, text(node, r), r);
-}
-
-function addWrite(operator: WriteOperator, target: ShellWord, written: string, r: Reader): void {
-  if (!target.dynamic && NOT_FILES.test(target.value)) return;
-  r.writes.push({ operator, target: within(r.base, target), text: written });
-}
-
-const TEE_FLAGS = /^-(?:[aip]+|-append|-ignore-interrupts|-output-error(?:=.*)?)$/;
-
-function commandWrites(written: string, words: readonly ShellWord[], r: Reader): void {
-  const name = words[0] === undefined ? undefined : programName(words[0]);
-  if (name === "tee") {
-    let options = true;
-    for (const word of words.slice(1)) {
-      if (options && !word.dynamic && word.value === "--") {
-        options = false;
-        continue;
-      }
-      if (options && !word.dynamic && TEE_FLAGS.test(word.value)) continue;
-      addWrite("tee", word, written, r);
-    }
-  } else if (name === "dd") {
-    for (const word of words.slice(1)) {
-      if (!word.dynamic && word.value.startsWith("of=")) addWrite("dd", literalWord(word.value.slice(3)), written, r);
-      else if (word.dynamic && /^["']?of=/.test(word.value)) addWrite("dd", word, written, r);
-    }
-  }
+/** A command for a message: its first line, cut. */
+function brief(written: string): string {
+  const line = written.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
