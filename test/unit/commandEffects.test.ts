@@ -263,6 +263,8 @@ describe("what Baton cannot know", () => {
     expect(judge("export GIT_CONFIG_GLOBAL=/tmp/c; git log", "scout")).toMatchObject(unreadable("GIT_CONFIG_GLOBAL"));
     expect(judge("GOFLAGS=-toolexec=x go test ./...", "analyst")).toMatchObject(unreadable("GOFLAGS"));
     expect(judge("CARGO_TARGET_DIR=/tmp/t cargo test", "coder")).toMatchObject(unreadable("CARGO_TARGET_DIR"));
+    // A pager is a program git runs; `cat` (or none) is the one a line may name.
+    expect(judge("GIT_PAGER=./x git log", "scout")).toMatchObject(unreadable("GIT_PAGER"));
     expect(judge("GIT_PAGER=cat git log", "scout")).toMatchObject({ allowed: true });
     expect(judge("GOOS=linux go vet ./...", "analyst")).toMatchObject({ allowed: true });
   });
@@ -365,12 +367,107 @@ describe("installs outside the project", () => {
     expect(writes("uv pip install --target vendor requests", "worker")).toEqual(["option vendor"]);
     expect(writes("uv pip install --prefix /opt/py requests", "worker")).toEqual(["option /opt/py"]);
     expect(writes("uv tool install ruff", ["uv"])).toEqual(["install (uv's tool folder)"]);
-    expect(writes("uv --directory sub tool install ruff", ["uv"])).toEqual(["install (uv's tool folder)"]);
+    expect(writes("uv --directory sub tool install ruff", ["uv"])).toEqual(["option sub", "install (uv's tool folder)"]);
     expect(writes("uv pip install requests", "worker")).toEqual([]);
     expect(judge('uv run pytest -k "$name"', "worker")).toMatchObject({ allowed: true, writes: [] });
     expect(judge("UV_SYSTEM_PYTHON=1 uv pip install requests", "worker")).toMatchObject(unreadable("UV_SYSTEM_PYTHON"));
     expect(decide("worker", "uv pip install --system requests")).toMatchObject(outside);
     expect(decide("worker", "uv pip install --target vendor requests")).toMatchObject({ decision: "allow" });
     expect(decide("worker", "uv pip install --prefix /opt/py requests")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+  });
+});
+
+// Options of the toolchains that write somewhere else than the working folder (issue 31): each
+// write is reported with its target, so the write root judges it.
+describe("toolchain options that write elsewhere", () => {
+  it("cargo new / init write the crate's folder; --manifest-path moves target/", () => {
+    expect(writes("cargo new ../x", ["cargo"])).toEqual(["operand ../x"]);
+    expect(writes("cargo new --vcs none --name y /tmp/y", ["cargo"])).toEqual(["operand /tmp/y"]);
+    expect(writes("cargo init sub", ["cargo"])).toEqual(["operand sub"]);
+    expect(writes("cargo init", ["cargo"])).toEqual(["operand ."]);
+    expect(writes("cargo build --manifest-path ../o/Cargo.toml", ["cargo"])).toEqual(["implicit ../o/target"]);
+    expect(writes("cargo test --target-dir /tmp/t", ["cargo"])).toEqual(["option /tmp/t"]);
+    expect(writes("cargo -C ../o build", ["cargo"])).toEqual(["implicit ../o/target"]);
+    expect(decide("worker", "cargo new ../y")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+    expect(decide("worker", "cargo new crates/x")).toMatchObject({ decision: "allow" });
+  });
+
+  it("go mod edit writes go.mod (or the file named, or -modfile's); go work; go build -o", () => {
+    expect(writes("go mod edit -require x@v1", ["go"])).toEqual(["implicit go.mod"]);
+    expect(writes("go mod edit -fmt ../o/go.mod", ["go"])).toEqual(["operand ../o/go.mod"]);
+    expect(writes("go mod edit -modfile=/tmp/alt.mod -fmt", ["go"])).toEqual(["option /tmp/alt.mod", "implicit /tmp/alt.sum"]);
+    expect(writes("go build -modfile ../alt.mod ./...", ["go"])).toEqual(["option ../alt.mod", "implicit .", "implicit ../alt.sum"]);
+    expect(writes("go mod tidy", ["go"])).toEqual(["implicit go.mod", "implicit go.sum"]);
+    expect(writes("go mod vendor -o /tmp/v", ["go"])).toEqual(["option /tmp/v"]);
+    expect(writes("go work init ./a ../b", ["go"])).toEqual(["implicit go.work"]);
+    expect(writes("go work edit -use=x ../w/go.work", ["go"])).toEqual(["operand ../w/go.work"]);
+    expect(judge("go work sync", ["go"])).toMatchObject(unreadable("go.work"));
+    expect(writes("go build -o /tmp/x ./cmd/x", ["go"])).toEqual(["option /tmp/x"]);
+    expect(writes("go -C ../o mod tidy", ["go"])).toEqual(["implicit ../o/go.mod", "implicit ../o/go.sum"]);
+    expect(decide("worker", "go mod edit -modfile=/tmp/alt.mod -fmt")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+    expect(decide("worker", "go mod tidy")).toMatchObject({ decision: "allow" });
+  });
+
+  it("uv --directory, --project and --cache-dir", () => {
+    expect(writes("uv run --directory ../o pytest", "worker")).toEqual(["option ../o"]);
+    expect(writes("uv --directory /tmp/o sync", "worker")).toEqual(["option /tmp/o"]);
+    expect(writes("uv run --project ../p pytest", "worker")).toEqual(["option ../p"]);
+    expect(writes("uv --directory d run --project p pytest", "worker")).toEqual(["option d", "option d/p"]);
+    expect(writes("uv sync --cache-dir /tmp/c", "worker")).toEqual(["option /tmp/c"]);
+    expect(writes("uv venv /tmp/v", ["uv"])).toEqual(["operand /tmp/v"]);
+    expect(writes("uv export -o ../req.txt", ["uv"])).toEqual(["option ../req.txt"]);
+    expect(writes("uv build --out-dir /tmp/d", ["uv"])).toEqual(["option /tmp/d"]);
+    expect(writes("uv run pytest", "worker")).toEqual([]);
+    expect(decide("worker", "uv run --directory ../o pytest")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+    expect(decide("worker", "uv sync")).toMatchObject({ decision: "allow" });
+  });
+
+  it("pnpm --dir / -C / --prefix and the folders of its store and modules", () => {
+    expect(writes("pnpm --dir ../o install", "worker")).toEqual(["option ../o"]);
+    expect(writes("pnpm -C /tmp/o run build", "worker")).toEqual(["option /tmp/o"]);
+    expect(writes("pnpm --prefix=../o add x", "worker")).toEqual(["option ../o"]);
+    expect(writes("pnpm --di ../o install", "worker")).toEqual(["option ../o"]);
+    expect(writes("pnpm install --store-dir /tmp/s", "worker")).toEqual(["option /tmp/s"]);
+    expect(writes("pnpm install --modules-dir=../nm", "worker")).toEqual(["option ../nm"]);
+    expect(writes("pnpm run build", "worker")).toEqual([]);
+    expect(writes("pnpm install --dir ../o", "worker")).toEqual(["option ../o"]);
+    expect(decide("worker", "pnpm install --dir ../o")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+  });
+
+  it("bun build --outdir / --outfile, bun --cwd", () => {
+    expect(writes("bun build ./a.ts --outdir ../dist", "worker")).toEqual(["option ../dist"]);
+    expect(writes("bun build ./a.ts --outfile=/tmp/a.js", "worker")).toEqual(["option /tmp/a.js"]);
+    expect(writes("bun build --compile ./a.ts", "worker")).toEqual(["implicit ."]);
+    expect(writes("bun --cwd ../o run build", "worker")).toEqual(["option ../o"]);
+    expect(writes("bun build ./a.ts", "worker")).toEqual([]);
+    expect(decide("worker", "bun build ./a.ts --outdir ../dist")).toMatchObject({ decision: "deny", rule: "preset:worker/write" });
+  });
+
+  it("curl's output options, in every abbreviation curl accepts", () => {
+    // An ambiguous prefix counts as every option it begins (curl itself refuses it).
+    expect(writes("curl --out f https://example.com")).toContain("option f");
+    expect(writes("curl --outp /tmp/f https://example.com")).toContain("option /tmp/f");
+    expect(writes("curl --output-d /tmp/d -O https://example.com/a")).toEqual(["option /tmp/d", "implicit /tmp/d"]);
+    expect(writes("curl --output-dir d -o f https://example.com/a")).toEqual(["option d", "option d/f"]);
+    expect(writes("curl -J -O https://example.com/a")).toEqual(["implicit ."]);
+    expect(writes("curl --remote-n https://example.com/a")).toEqual(["implicit ."]);
+    expect(writes("curl --dump /tmp/h https://example.com")).toEqual(["option /tmp/h"]);
+    expect(writes("curl --cookie-j /tmp/j https://example.com")).toEqual(["option /tmp/j"]);
+    expect(writes("curl --trace-a /tmp/t https://example.com")).toEqual(["option /tmp/t"]);
+    expect(writes("curl --stde /tmp/e https://example.com")).toEqual(["option /tmp/e"]);
+    expect(writes("curl --libc /tmp/c https://example.com")).toEqual(["option /tmp/c"]);
+    expect(writes("curl --etag-s /tmp/e https://example.com")).toEqual(["option /tmp/e"]);
+    expect(writes("curl --ssl-sessions /tmp/s https://example.com")).toEqual(["option /tmp/s"]);
+    expect(writes("curl --create-dirs -o a/b/c https://example.com")).toEqual(["option a/b/c"]);
+    expect(judge("curl --conf cfg https://example.com")).toMatchObject(unreadable("reads more options from a file"));
+    expect(writes("curl -sS --compressed https://example.com")).toEqual([]);
+    expect(decide("coordinator", "curl --out /etc/x https://example.com")).toMatchObject({ decision: "deny", rule: "preset:coordinator/write" });
+  });
+
+  it("wget's output options, in every abbreviation wget accepts", () => {
+    expect(writes("wget --output-d /tmp/f https://example.com")).toEqual(["option /tmp/f"]);
+    expect(writes("wget --directory-p /tmp/d https://example.com")).toEqual(["option /tmp/d"]);
+    expect(writes("wget --output-f /tmp/log -O - https://example.com")).toEqual(["option /tmp/log"]);
+    expect(writes("wget -P d -O f https://example.com")).toEqual(["option d", "option f"]);
   });
 });

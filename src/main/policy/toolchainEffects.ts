@@ -4,7 +4,7 @@
 // cannot see, so naming one makes the command opaque.
 
 import { applySpec, CWD, globbed, has, installsOutside, literal, operandsOr, optionValues, rebased, within, type EffectSink, type ProgramSpec } from "./effectSpec.js";
-import { scanOptions, type Syntax } from "./optionScan.js";
+import { scanOptions, type Scan, type Syntax } from "./optionScan.js";
 import type { ShellWord } from "./shellWords.js";
 
 const CONFIG = "reads a configuration file Baton cannot see, and it can name files to write or code to load";
@@ -55,6 +55,8 @@ const GoSyntax: Syntax = {
   style: "go",
   longValued: [
     ...["C", "o", "p", "asmflags", "buildmode", "compiler", "gccgoflags", "gcflags", "installsuffix", "ldflags", "mod", "modfile", "overlay", "pgo", "pkgdir", "tags", "toolexec", "exec", "vettool", "coverpkg", "covermode"],
+    // `go mod edit` and `go work edit`.
+    ...["module", "go", "toolchain", "godebug", "dropgodebug", "require", "droprequire", "exclude", "dropexclude", "replace", "dropreplace", "retract", "dropretract", "use", "dropuse", "tool", "droptool", "ignore", "dropignore"],
     ...withTestPrefix([...GoProfiles, "memprofilerate", "blockprofilerate", "mutexprofilefraction", "run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "vet"]),
   ],
 };
@@ -71,7 +73,7 @@ function goSubcommand(sub: string): ProgramSpec {
   return spec;
 }
 
-const GoWrites = ["-o", "-pkgdir", ...withTestPrefix(GoProfiles).map((n) => `-${n}`)];
+const GoWrites = ["-o", "-pkgdir", "-modfile", ...withTestPrefix(GoProfiles).map((n) => `-${n}`)];
 
 const makeGoSubcommand = (sub: string): ProgramSpec => ({
   syntax: GoSyntax,
@@ -91,8 +93,26 @@ const makeGoSubcommand = (sub: string): ProgramSpec => ({
     // Into $GOBIN, else $GOPATH/bin, else ~/go/bin (`go help install`); GOBIN and GOPATH on the line are opaque.
     if (sub === "install" && !has(scan, "-n")) installsOutside(sink, "~/go/bin");
     if (sub === "env" && has(scan, "-w", "-u")) sink.refuse("go env -w changes go's settings for every later go command (GOFLAGS can name programs go runs)");
+    // `-modfile f.mod` reads and updates f.mod and its f.sum instead of go.mod and go.sum.
+    const modfile = optionValues(scan, "-modfile")[0];
+    if (modfile !== undefined) sink.write("implicit", modfile.dynamic ? modfile : literal(modfile.value.replace(/(?:\.mod)?$/, ".sum")));
+    if (sub === "mod" || sub === "work") moduleFiles(sub, scan, sink, modfile !== undefined);
   },
 });
+
+/** `go mod …` and `go work …`: the go.mod, go.sum and go.work files they write, in the cwd unless named. */
+function moduleFiles(sub: "mod" | "work", scan: Scan, sink: EffectSink, modfile: boolean): void {
+  const [action, ...files] = [...scan.operands, ...scan.afterDashes];
+  const name = action === undefined || action.dynamic ? "" : action.value;
+  const own = sub === "mod" ? "go.mod" : "go.work";
+  if (name === "edit") {
+    if (files.length > 0) for (const file of files) sink.write("operand", file);
+    else if (!modfile) sink.write("implicit", literal(own));
+  } else if (name === "init" || (sub === "work" && name === "use")) sink.write("implicit", literal(own));
+  else if (sub === "mod" && name === "tidy" && !modfile) for (const file of ["go.mod", "go.sum"]) sink.write("implicit", literal(file));
+  else if (name === "vendor" && !has(scan, "-o")) sink.write("implicit", literal("vendor"));
+  else if (sub === "work" && name === "sync") sink.refuse("go work sync writes the go.mod of every module go.work names, which can be outside the project");
+}
 
 function splitCommand(value: ShellWord): readonly ShellWord[] {
   if (value.dynamic) return [value];
@@ -133,7 +153,7 @@ const cargoSpec: ProgramSpec = {
   syntax: {
     style: "gnu",
     valued: "pjZFC",
-    longValued: ["target-dir", "manifest-path", "config", "package", "jobs", "features", "target", "color", "profile", "bin", "example", "test", "bench", "exclude", "message-format", "lockfile-path", "artifact-dir", "out-dir", "explain", "root"],
+    longValued: ["target-dir", "manifest-path", "config", "package", "jobs", "features", "target", "color", "profile", "bin", "example", "test", "bench", "exclude", "message-format", "lockfile-path", "artifact-dir", "out-dir", "explain", "root", "vcs", "name", "edition", "registry"],
   },
   writes: ["--target-dir", "--artifact-dir", "--out-dir", "--root"],
   opaque: { "--config": "sets cargo configuration, which can name programs cargo runs (build.rustc-wrapper, target runners)" },
@@ -149,6 +169,11 @@ const cargoSpec: ProgramSpec = {
     // `cargo install` and `uninstall` change ~/.cargo/bin unless `--root` names the folder (counted above).
     if ((name === "install" || name === "uninstall") && !has(scan, "--root", "--list")) installsOutside(sink, "~/.cargo/bin");
     if ((name === "fmt" && !checks) || name === "fix" || (name === "clippy" && has(scan, "--fix"))) sink.write("implicit", crate ?? CWD);
+    // `cargo new PATH` and `cargo init [PATH]` make a crate in that folder.
+    if (name === "new" || name === "init") {
+      const path = scan.operands[scan.operands.indexOf(sub!) + 1] ?? scan.afterDashes[0];
+      sink.write("operand", path ?? (name === "init" ? CWD : undefined));
+    }
   },
 };
 
