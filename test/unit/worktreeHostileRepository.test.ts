@@ -223,6 +223,23 @@ describe("what reaches git besides the repository", () => {
     expect(r.markers()).toEqual([]);
   });
 
+  it("a repository's core.worktree does not move where Baton looks or merges: plain git works in the folder it names", async () => {
+    const r = repository(false);
+    const decoy = path.join(r.root, "decoy");
+    fs.mkdirSync(decoy);
+    plainGit(r.repo, "config", "core.worktree", decoy);
+    expect(plainGit(r.repo, "status", "--porcelain")).toContain(" D a.txt");
+
+    const listing = await listTabWorktrees(tab(r));
+    expect(entry(listing, r.repo).dirt?.files).toEqual([]);
+    expect(entry(listing, r.ff).dirt?.files).toEqual([]);
+    expect(await mergeTabWorktree(tab(r), r.ff)).toMatchObject({ kind: "fast-forward", base: "main" });
+    expect(fs.readFileSync(path.join(r.repo, "a.txt"), "utf8")).toBe(FirstChanged);
+    expect(await mergeTabWorktree(tab(r), r.mc)).toMatchObject({ kind: "merge-commit", base: "main" });
+    expect(fs.readFileSync(path.join(r.repo, "b.inc"), "utf8")).toBe(FirstChanged);
+    expect(fs.readdirSync(decoy)).toEqual([]);
+  });
+
   it("Baton's own GIT_* environment steers nothing: not GIT_DIR, GIT_EXTERNAL_DIFF, GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT or GIT_INDEX_FILE", async () => {
     const other = repository(false);
     const r = repository(true);

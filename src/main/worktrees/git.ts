@@ -1,11 +1,12 @@
 // Git as a child process: an argument array (never a shell), standard input closed, a timeout, a
 // bounded output, and nothing a repository configures: before each command the folder's owner is
 // checked (repositoryOwner.ts) and its config read, and the command runs under the overrides and
-// the clean environment of hardenedGit.ts. The only way Baton runs git.
+// the clean environment of hardenedGit.ts, in the work tree the repository's .git is in. The only
+// way Baton runs git.
 import { spawn } from "node:child_process";
 import { findOnPath } from "../desktop/openInDesktop.js";
 import { driverOverrides, hardenedEnv, overridesApplied, parseConfigKeys } from "./hardenedGit.js";
-import { ensureOwnedRepository } from "./repositoryOwner.js";
+import { ownedRepositoryTop } from "./repositoryOwner.js";
 
 export const GitTimeoutMs = 30_000;
 const MaxOutput = 64 * 1024 * 1024;
@@ -111,11 +112,14 @@ async function configKeys(program: string, cwd: string): Promise<string[]> {
 export async function gitRun(args: readonly string[], options: GitOptions): Promise<GitResult> {
   const program = await gitProgram();
   const keys = new Set<string>();
-  for (const folder of [options.cwd, ...(options.alsoIn ?? [])]) {
-    await ensureOwnedRepository(folder);
-    for (const key of await configKeys(program, folder)) keys.add(key);
-  }
-  const env = hardenedEnv(process.env, { overrides: driverOverrides(keys), ...(options.indexFile !== undefined ? { indexFile: options.indexFile } : {}) });
+  const workTree = await ownedRepositoryTop(options.cwd);
+  for (const folder of options.alsoIn ?? []) await ownedRepositoryTop(folder);
+  for (const folder of [options.cwd, ...(options.alsoIn ?? [])]) for (const key of await configKeys(program, folder)) keys.add(key);
+  const env = hardenedEnv(process.env, {
+    overrides: driverOverrides(keys),
+    ...(workTree !== undefined ? { workTree } : {}),
+    ...(options.indexFile !== undefined ? { indexFile: options.indexFile } : {}),
+  });
   return execute(program, args, options.cwd, env, options.timeoutMs ?? GitTimeoutMs);
 }
 

@@ -182,6 +182,12 @@ export interface HardenedEnvOptions {
   readonly overrides?: readonly Rule[];
   /** A temporary index (the rescue's snapshot). */
   readonly indexFile?: string;
+  /**
+   * The folder the repository's `.git` is in. Set explicitly because the repository's
+   * core.worktree would otherwise move where git reads and writes its files (a merge's checkout
+   * anywhere on disk); GIT_WORK_TREE outranks it.
+   */
+  readonly workTree?: string;
 }
 
 /** The whole environment a git command of Baton's gets. */
@@ -211,5 +217,6 @@ export function hardenedEnv(source: NodeJS.ProcessEnv, options: HardenedEnvOptio
     env[`GIT_CONFIG_VALUE_${i}`] = rule.value;
   });
   if (options.indexFile !== undefined) env["GIT_INDEX_FILE"] = options.indexFile;
+  if (options.workTree !== undefined) env["GIT_WORK_TREE"] = options.workTree;
   return env;
 }

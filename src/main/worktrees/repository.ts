@@ -5,7 +5,7 @@ import path from "node:path";
 import type { WorktreeErrorCode } from "../../shared/worktrees.js";
 import { git, GitError, gitRun } from "./git.js";
 import { parseWorktreeList, type PorcelainWorktree } from "./porcelain.js";
-import { ensureOwnedRepository, RepositoryNotOwnedError } from "./repositoryOwner.js";
+import { ownedRepositoryTop, RepositoryNotOwnedError } from "./repositoryOwner.js";
 
 /** A refusal or failure of a worktree action; `code` says which, the message says it for a person. */
 export class WorktreeActionError extends Error {
@@ -65,7 +65,7 @@ export async function openRepository(dir: string): Promise<Repository> {
   const main = worktrees[0];
   if (main === undefined || main.bare) throw new WorktreeActionError("not-a-repository", `${dir}: a bare repository has no main worktree`);
   // `dir` may be a linked worktree: the main one, where most commands run, must be the person's too.
-  await ensureOwnedRepository(main.realPath).catch((error: unknown) => {
+  await ownedRepositoryTop(main.realPath).catch((error: unknown) => {
     throw asActionError(error);
   });
   return { root: main.realPath, commonDir, worktrees };

@@ -70,27 +70,29 @@ async function checkRepository(top: string, dotGit: string, uid: number): Promis
 }
 
 /**
- * Refuses (RepositoryNotOwnedError) when the repository git would find from `dir` is not the
- * person's. Found as git finds it: the nearest `.git` above, not across a file system boundary.
- * A folder in no repository passes; git then says so itself.
+ * The top folder of the repository git would find from `dir` (as git finds it: the nearest `.git`
+ * above, not across a file system boundary), once checked to be the person's: a
+ * RepositoryNotOwnedError otherwise. Undefined for a folder in no repository (git says so itself).
  */
-export async function ensureOwnedRepository(dir: string): Promise<void> {
-  const uid = process.getuid?.();
-  if (uid === undefined || process.platform === "win32") return;
+export async function ownedRepositoryTop(dir: string): Promise<string | undefined> {
+  const uid = process.platform === "win32" ? undefined : process.getuid?.();
   let current: string;
   try {
     current = await realpath(dir);
   } catch {
-    return; // a folder that does not exist: git fails to start in it
+    return undefined; // a folder that does not exist: git fails to start in it
   }
   const device = (await stat(current)).dev;
   for (;;) {
     const dotGit = path.join(current, ".git");
-    if ((await statOrNull(dotGit, false)) !== null) return checkRepository(current, dotGit, uid);
+    if ((await statOrNull(dotGit, false)) !== null) {
+      if (uid !== undefined) await checkRepository(current, dotGit, uid);
+      return current;
+    }
     const parent = path.dirname(current);
-    if (parent === current) return;
+    if (parent === current) return undefined;
     const info = await statOrNull(parent, true);
-    if (info === null || info.dev !== device) return;
+    if (info === null || info.dev !== device) return undefined;
     current = parent;
   }
 }
