@@ -74,7 +74,12 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
     outside = path.join(env.home, "outside");
     fs.mkdirSync(outside);
     execFileSync("git", ["init", "-q"], { cwd: env.cwd });
-    execFileSync("git", ["-c", "user.email=a@b.c", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "start"], { cwd: env.cwd });
+    // The committed package.json is what an agent's worktree starts from: its test script writes
+    // its own folder and the main workspace, which only the kernel sees.
+    const worktreeScript = `echo w > in-worktree.txt; echo m > ${path.join(env.cwd, "from-worktree.txt")}; echo worktree-script-ran`;
+    fs.writeFileSync(path.join(env.cwd, "package.json"), JSON.stringify({ name: "victim", version: "1.0.0", scripts: { lint: worktreeScript } }));
+    execFileSync("git", ["add", "package.json"], { cwd: env.cwd });
+    execFileSync("git", ["-c", "user.email=a@b.c", "-c", "user.name=T", "commit", "-q", "-m", "start"], { cwd: env.cwd });
     fs.symlinkSync(outside, path.join(env.cwd, "link-out"));
     const pkg = JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: script(outside) } }, null, 2);
     model = await startModelServer({
@@ -91,6 +96,8 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
         { blocks: [bashCall(commands.toolchain, "Toolchain option")] },
         { blocks: [bashCall(commands.gitConfig, "Git config")] },
         { blocks: [bashCall(commands.gitHook, "Git hook")] },
+        // Claude Code writes a file that is there only after reading it.
+        { blocks: [{ type: "tool_use", name: "Read", input: { file_path: path.join(env.cwd, "package.json") } }] },
         { blocks: [{ type: "tool_use", name: "Write", input: { file_path: path.join(env.cwd, "package.json"), content: pkg } }] },
         { blocks: [bashCall(commands.npmTest, "Run the tests")] },
         { blocks: [text("Coder done.")] },
@@ -98,7 +105,8 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
       SCOUT: [{ blocks: [bashCall("curl -sS http://example.com", "Fetch")] }, { blocks: [text("Scout done.")] }],
       ISOLATED: [
         { blocks: [{ type: "tool_use", name: SUBMIT, input: { goal: "Work in my worktree", steps: ["Write"] } }] },
-        { blocks: [bashCall(`echo w > in-worktree.txt; echo m > ${path.join(env.cwd, "from-worktree.txt")}; git status --short`, "Write in the worktree")] },
+        { blocks: [bashCall(`echo m > ${path.join(env.cwd, "from-worktree.txt")}`, "Write the main workspace")] },
+        { blocks: [bashCall("npm run lint", "Lint in the worktree")] },
         { blocks: [text("Isolated done.")] },
       ],
     });
@@ -188,11 +196,17 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
     expect(output).not.toMatch(/^network-not-refused$/m);
   });
 
-  it("gives an agent in a worktree of its own only that worktree to write", () => {
-    const step = bashStep(finished, "coder", "in-worktree.txt");
-    expect(step.call?.status).toBe("completed");
-    expect(step.call?.result?.text).toMatch(/from-worktree\.txt: Read-only file system/);
+  it("gives an agent in a worktree of its own only that worktree to write: the policy says so where it reads the line, the kernel holds the rest", () => {
+    const direct = bashStep(finished, "coder", "from-worktree.txt");
+    expect(direct.call).toMatchObject({ status: "denied", permission: { decidedBy: "policy:preset:coder/write" } });
+    expect(direct.call?.result?.text).toMatch(/agent-[0-9a-f]+ .*from-worktree\.txt is outside|outside/);
+    const script = bashStep(finished, "coder", "npm run lint");
+    expect(script?.call?.result?.text).toContain("worktree-script-ran");
+    expect(script?.call?.result?.text).toMatch(/from-worktree\.txt: Read-only file system/);
     expect(fs.existsSync(path.join(env.cwd, "from-worktree.txt"))).toBe(false);
+    const worktrees = path.join(env.cwd, ".claude", "worktrees");
+    const made = fs.readdirSync(worktrees).filter((name) => fs.existsSync(path.join(worktrees, name, "in-worktree.txt")));
+    expect(made).toHaveLength(1);
   });
 
   it("records in the audit trail that the coder's allowed commands ran in the OS sandbox", async () => {
