@@ -22,10 +22,12 @@ const ConductorTools = [batonToolId("ask_conductor"), batonToolId("submit_plan")
 // Claude Code searches with Bash, so every preset with Bash may run the read-only commands
 // (beforeApproval.ts, where a Deliberate preset is held to them until its plan is approved).
 
-// The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find`, `curl`
-// and `wget` are left out of the read-only presets: `find -delete`, `curl -o` and `wget` write
-// files (WebFetch reads the web instead).
-const AnalystExec: readonly CommandPattern[] = [...ReadOnlyCommands, "go test|vet"];
+// The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find` is left
+// out of the read-only presets (`find -delete`, `-exec`). The analyst's `curl` and `wget` are back
+// since the OS sandbox holds what they write (the analyst writes nothing but its temporary folder;
+// the policy refuses `curl -o` and `wget -O` with a reason where it reads them) and lets them
+// reach any host (issue 31); the scout reads the web with WebFetch.
+const AnalystExec: readonly CommandPattern[] = [...ReadOnlyCommands, "go test|vet", "curl", "wget"];
 
 const CoderExec: readonly CommandPattern[] = [
   ...ReadOnlyCommands,
