@@ -234,6 +234,11 @@ describe("what cannot be read is refused", () => {
     // Bash joins the two halves into `npm`; the grammar splits them: refused rather than misread.
     ["n\\\npm i"],
     ["exec 3<> f"],
+    // Bash ends a heredoc only at a line that is exactly its delimiter: these run `$(npm i)` as
+    // part of the body; the grammar ends the heredoc early and reads a quoted string.
+    ["cat <<EOF\nx\nEOF; echo '$(npm i)'"],
+    ["cat <<EOF\nx\nEOF \necho '$(npm i)'"],
+    ["cat <<EOF\nx\n EOF\necho '$(npm i)'"],
     // Arithmetic evaluates the substitution's output as an expression (shellEvaluation.ts).
     ["(( x = $(npm i) + 1 ))"],
     // The grammar reads these reserved words as command names; refused rather than misread.

@@ -20,7 +20,7 @@ import { assignedName, readDeclaration, readUnset } from "./shellDeclarations.js
 import { checkArithmetic, checkExpansion, checkSubscript, checkTest, loopVariable, readAssignment, shown } from "./shellEvaluation.js";
 import { parseShell, type ShellNode } from "./shellParser.js";
 import type { CommandLineReading, Reader, SimpleCommand } from "./shellReading.js";
-import { checkComments, checkGaps, droppedDash, EndsCommandHere, isReservedWord, textOf, Unreadable } from "./shellTreeChecks.js";
+import { checkComments, checkGaps, checkHeredocEnd, droppedDash, EndsCommandHere, isReservedWord, textOf, Unreadable } from "./shellTreeChecks.js";
 import { A_NUMBER, assignVariable, LineFacts, ShellScope } from "./shellVariables.js";
 import { addWrite, commandWrites, readRedirect, redirectExtras, settledWrites } from "./shellWrites.js";
 import { literalWord, readWord, type ShellWord } from "./shellWords.js";
@@ -141,6 +141,7 @@ function visit(node: ShellNode, r: Reader, nesting: number, owner?: Owner): void
       readRedirect(node, r);
       break;
     case "heredoc_redirect":
+      checkHeredocEnd(node, r.source);
       for (const script of heredocBacktickScripts(node, r.source)) readSubstitution(script, node, r);
       break;
     case "command_substitution": {

@@ -135,3 +135,20 @@ export function droppedDash(body: ShellNode | undefined, next: ShellNode | undef
   }
   return /^[ \t]+-[ \t]+$/.test(source.slice(body.end, next.start)) ? body.end : undefined;
 }
+
+/**
+ * Bash ends a heredoc only at a line that is exactly its delimiter (after tabs, for `<<-`);
+ * tree-sitter-bash ends it at a line that begins with it, and reads the rest of that line as
+ * commands where bash reads it as the body: `EOF; echo '$(cmd)'` runs cmd in bash.
+ */
+export function checkHeredocEnd(redirect: ShellNode, source: string): void {
+  const end = redirect.children.find((c) => c.type === "heredoc_end");
+  if (end === undefined) return;
+  const lineStart = source.lastIndexOf("\n", end.start - 1) + 1;
+  const before = source.slice(lineStart, end.start);
+  const tabs = redirect.children[0]?.type === "<<-" || textOf(redirect.children[0] ?? redirect, source) === "<<-";
+  const after = source[end.end];
+  if ((tabs ? /^\t*$/ : /^$/).test(before) && (after === undefined || after === "\n")) return;
+  const line = source.slice(lineStart, source.indexOf("\n", end.end) < 0 ? source.length : source.indexOf("\n", end.end));
+  throw new Unreadable(`the heredoc's end \`${line.length > 60 ? `${line.slice(0, 57)}…` : line}\` is not a line of its own: bash would read it, and what follows, as the heredoc's body`);
+}
