@@ -62,6 +62,8 @@ describe("assignments that change PATH or what a program runs", () => {
     "readarray PATH < f; go test",
     "builtin export PATH=./bin; go test",
     "command declare PATH=./bin; go test",
+    "f() { local PATH; go test; }; f",
+    "declare -- PATH=./bin; go test",
   ])("%j changes PATH", (line) => {
     expect(judge(line)).toMatchObject({ allowed: false, why: "dynamic", reason: expect.stringContaining("PATH") });
   });
@@ -99,6 +101,7 @@ describe("assignments that change PATH or what a program runs", () => {
   it("variables that change nothing a program runs are fine", () => {
     expect(judge("CI=1 go test ./...")).toMatchObject({ allowed: true });
     expect(judge("x=1; export y=2; go test")).toMatchObject({ allowed: true });
+    expect(judge("export -n CI; readonly PATH; go test")).toMatchObject({ allowed: true });
     expect(judge("GIT_AUTHOR_NAME=x git log")).toMatchObject({ allowed: true });
   });
 });

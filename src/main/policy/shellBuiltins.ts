@@ -59,6 +59,7 @@ export function readBuiltin(words: readonly ShellWord[], where: string, r: Varia
 /** A word given to a declaration builtin, as an option, a name or an assignment. */
 export function wordArg(word: ShellWord, builtin: string, where: string, r: Variables): DeclarationArg {
   if (!word.dynamic && /^[-+][A-Za-z]+$/.test(word.value)) return { kind: "options", letters: word.value.slice(1), on: word.value.startsWith("-") };
+  if (!word.dynamic && word.value === "--") return { kind: "options", letters: "", on: true };
   if (!word.dynamic) {
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\[.*\])?\+?=(.*)$/s.exec(word.value);
     if (assignment !== null) {
@@ -77,7 +78,8 @@ export function wordArg(word: ShellWord, builtin: string, where: string, r: Vari
 /** `declare`, `typeset`, `local`, `export`, `readonly` with their arguments. */
 export function applyDeclaration(builtin: string, args: readonly DeclarationArg[], r: Variables, where: string): void {
   const letters = args.filter((a): a is Extract<DeclarationArg, { kind: "options" }> => a.kind === "options" && a.on).map((a) => a.letters).join("");
-  if (letters.includes("n")) {
+  // `export -n` takes the export away; for the others `-n` makes a nameref.
+  if (letters.includes("n") && builtin !== "export") {
     throw new Unreadable(`\`${where}\` makes a nameref (\`${builtin} -n\`): assigning to it sets the variable its value names, which could be PATH or any other`);
   }
   // Functions (`-f`) and printing (`-p`) set no variable.
@@ -88,7 +90,11 @@ export function applyDeclaration(builtin: string, args: readonly DeclarationArg[
     if (arg.kind === "options") continue;
     if (letters.includes("A")) r.shell.assoc.add(arg.name);
     if (integer) declareInteger(r, arg.name, where);
-    if (arg.kind === "name") continue;
+    // `local PATH` (and `declare PATH` in a function) is a new, empty variable: PATH unset makes bash search the cwd.
+    if (arg.kind === "name") {
+      if (!(builtin === "export" || builtin === "readonly")) unsetVariable(r, arg.name);
+      continue;
+    }
     if (integer && !arg.value.number) {
       throw new Unreadable(`\`${where}\` assigns to an integer variable, so bash evaluates the value as an arithmetic expression, and a value like \`a[$(cmd)]\` runs cmd`);
     }
