@@ -26,9 +26,9 @@ export const PARSE_REPORT_COST = 500;
 export const SCRIPT_COST = 200;
 /** Units per node copied out of the tree and per node visited. */
 export const NODE_COST = 3;
-/** Units per command and per write found. */
+/** Units per command found; per write found, which the write root then resolves on disk (up to 100 µs each). */
 export const COMMAND_COST = 10;
-export const WRITE_COST = 400;
+export const WRITE_COST = 1000;
 
 /** The line is more than the budget allows. */
 export class TooComplex extends Unreadable {
