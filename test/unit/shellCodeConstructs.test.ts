@@ -103,6 +103,8 @@ describe("assignments that change PATH or what a program runs", () => {
     expect(judge("x=1; export y=2; go test")).toMatchObject({ allowed: true });
     expect(judge("export -n CI; readonly PATH; go test")).toMatchObject({ allowed: true });
     expect(judge("GIT_AUTHOR_NAME=x git log")).toMatchObject({ allowed: true });
+    expect(judge("NODE_OPTIONS='--max-old-space-size=4096 --enable-source-maps' pnpm test")).toMatchObject({ allowed: true });
+    expect(judge("export NODE_OPTIONS=--no-warnings; pnpm test")).toMatchObject({ allowed: true });
   });
 });
 

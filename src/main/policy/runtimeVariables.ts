@@ -31,11 +31,13 @@ const RUNTIME: readonly RuntimeVariable[] = [
   { name: /^(?:PERL5LIB|PERL5OPT|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH)$/, why: "makes an interpreter load other code" },
 ];
 
-/** Values that are known to run nothing, for variables that name a program (`GIT_PAGER=cat`). */
-const HARMLESS: Readonly<Record<string, readonly string[]>> = {
-  GIT_PAGER: ["", "cat"],
-  PAGER: ["", "cat"],
-  MANPAGER: ["", "cat"],
+/** Values known to run nothing: no pager but `cat`, node options that only tune the runtime. */
+const NO_PAGER = /^(?:|cat)$/;
+const HARMLESS: Readonly<Record<string, RegExp>> = {
+  GIT_PAGER: NO_PAGER,
+  PAGER: NO_PAGER,
+  MANPAGER: NO_PAGER,
+  NODE_OPTIONS: /^(?:\s*--(?:max-old-space-size=\d+|max-semi-space-size=\d+|stack-size=\d+|enable-source-maps|no-warnings|no-deprecation|trace-warnings|trace-uncaught|experimental-vm-modules|unhandled-rejections=[a-z-]+))*\s*$/,
 };
 
 /** Why setting `name` makes any command unknowable; undefined when it does not. */
@@ -46,5 +48,5 @@ export function runtimeVariableEffect(name: string): string | undefined {
 
 /** Whether `name=value` (a literal value) is known to change nothing a program runs. */
 export function harmlessAssignment(name: string, value: string): boolean {
-  return HARMLESS[name]?.includes(value) ?? false;
+  return HARMLESS[name]?.test(value) ?? false;
 }
