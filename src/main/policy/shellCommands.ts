@@ -274,15 +274,15 @@ function readRedirected(node: ShellNode, r: Reader, nesting: number): void {
   }
   // The redirections of a command or compound are opened before it runs: in the folder the shell
   // was in then. (Those tree-sitter hangs on a list belong to its last command: after the rest.)
-  const openedBefore = body !== undefined && body.type !== "list" && body.type !== "pipeline" ? r.shell.movedBy : undefined;
   const opensBefore = body !== undefined && body.type !== "list" && body.type !== "pipeline";
+  const movedBefore = r.shell.movedBy;
   for (const child of named(node)) {
     if (child === body || !opensBefore) {
       visit(child, r, nesting + 1);
       continue;
     }
     const movedAfterBody = r.shell.movedBy;
-    r.shell.movedBy = openedBefore;
+    r.shell.movedBy = movedBefore;
     visit(child, r, nesting + 1);
     r.shell.movedBy = movedAfterBody;
   }
