@@ -47,6 +47,15 @@ describe("protected files inside the write root", () => {
   });
 });
 
+describe("writes after a cd", () => {
+  it("lets a subshell's cd alone (its redirection is opened before it), and refuses a relative write after a cd", () => {
+    expect(decide("Bash", { command: "(cd src && ls) > listing.txt" }).decision).toBe("allow");
+    const after = decide("Bash", { command: "cd /etc && echo hi > x" });
+    expect(after).toMatchObject({ decision: "deny", rule: "preset:coder/write" });
+    expect(after.message).toContain("after `cd /etc`");
+  });
+});
+
 describe("a file path as Claude Code reads it", () => {
   it("trims surrounding whitespace, so a path outside cannot pass as a name inside", () => {
     const verdict = decide("Write", { file_path: "  /etc/cron.d/x  ", content: "x" });

@@ -21,9 +21,6 @@ export interface PresetViolation {
 
 const AskConductor = "ask the conductor";
 
-/** Builtins that change the folder the rest of the line runs in. */
-const DirectoryChanges: ReadonlySet<string> = new Set(["cd", "pushd", "popd"]);
-
 export function presetViolation(preset: Preset, call: PolicyCall, reading: CommandLineReading | undefined, context: PolicyContext): PresetViolation | undefined {
   const tool = canonicalToolName(call.toolName);
   if (!preset.tools.some((t) => canonicalToolName(t) === tool)) {
@@ -56,11 +53,11 @@ function bashViolation(preset: Preset, input: JsonObject, reading: CommandLineRe
     }
     return violation(preset, "exec", `${preset.name} may not run \`${command}\`: ${verdict.reason}; ${AskConductor}`);
   }
-  // After a `cd` the shell resolves relative names from another folder than the one Baton checks.
-  const moves = verdict.commands.find((c) => DirectoryChanges.has(c.words[0]?.value ?? ""));
-  const relative = verdict.writes.find((w) => w.operator !== "install" && !w.target.dynamic && !w.target.value.startsWith("/"));
-  if (moves !== undefined && relative !== undefined) {
-    return violation(preset, "write", `${preset.name} may not write \`${relative.target.value}\` after \`${moves.text.trim()}\`: a relative path then lands where Baton cannot check; give the write an absolute path`);
+  // After a `cd` the shell resolves relative names from another folder than the one Baton checks;
+  // the reading says which writes may come after one (`(cd src && ls) > f` opens f before it).
+  const relative = verdict.writes.find((w) => w.afterCd !== undefined && w.operator !== "install" && !w.target.dynamic && !w.target.value.startsWith("/"));
+  if (relative !== undefined) {
+    return violation(preset, "write", `${preset.name} may not write \`${relative.target.value}\` after \`${relative.afterCd}\`: a relative path then lands where Baton cannot check; give the write an absolute path`);
   }
   for (const write of verdict.writes) {
     const problem = shellWriteViolation(preset, write, context);
