@@ -7,19 +7,16 @@
 // conductor approves the plan itself, without a permission prompt, the coder executes and
 // completes, and the trail's one review names the conductor by agent id (`main`).
 
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { SubagentPhase } from "../../src/shared/escalation.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { run as auditRun } from "../../src/main/commands/audit.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
 import type { AuditTrailRow } from "../../src/main/store/audit.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type LoggedRequest, type ModelServer } from "../support/modelServer.js";
 import { agentCall, text } from "../support/scenarios/types.js";
-import { watchTab, type TabWatch } from "../support/tabWatch.js";
+import { openOrchestrationApp, value, type OrchestrationApp } from "../support/orchestrationApp.js";
+import type { TabWatch } from "../support/tabWatch.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 
 const WaitMs = 90_000;
@@ -28,11 +25,6 @@ const REVIEW = batonToolId("review_subagent_plan");
 const Refused = "Only the conductor (the main agent) may call review_subagent_plan";
 
 type Body = Readonly<Record<string, unknown>>;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** The text of the request's last user message (its text blocks and tool results). */
 function lastUserText(request: Body): string {
@@ -53,8 +45,7 @@ function told(requests: readonly LoggedRequest[], agent: string, fragment: strin
 describe("N1: a general-purpose subagent cannot approve a coder's plan", () => {
   let env: CliEnv;
   let model: ModelServer;
-  let core: AppCore;
-  let release: () => void;
+  let app: OrchestrationApp;
   let tab: TabWatch;
   let tabId: string;
   let refusedAt: Transcript;
@@ -98,18 +89,9 @@ describe("N1: a general-purpose subagent cannot approve a coder's plan", () => {
       CODER: Array.from({ length: 4 }, () => ({ blocks: coder })),
     });
     env.env["ANTHROPIC_BASE_URL"] = model.url;
-    core = await createAppCore({
-      claudePath: env.claudePath,
-      env: env.env,
-      settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
-      dbPath: path.join(env.home, ".config", "baton", "index.sqlite"),
-      projectsDir: env.projectsDir,
-      orchestration: true,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
-    release = core.manager.acquirePresence();
-    tabId = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" })).tabId;
-    tab = watchTab(core.service, tabId, WaitMs);
+    app = await openOrchestrationApp(env, WaitMs);
+    ({ tab, tabId } = app);
+    const core = app.core;
 
     value(await core.service.sendPrompt(tabId, "conduct the work"));
     // Not idle: the coder runs on in the background, waiting for its review.
@@ -122,18 +104,11 @@ describe("N1: a general-purpose subagent cannot approve a coder's plan", () => {
       const t = tab.transcript();
       return recordOf(t, "coder")?.status === "completed" && t.status === "idle" ? t : undefined;
     });
-    const sessionId = finished.sessionId;
-    await core.close(); // flushes the trail
-    const out: string[] = [];
-    const code = await auditRun([sessionId, "--db", path.join(env.home, ".config", "baton", "index.sqlite"), "--json"], { stdout: (t) => out.push(t), stderr: () => undefined });
-    expect(code).toBe(0);
-    trail = JSON.parse(out.join("")) as AuditTrailRow[];
+    trail = await app.auditRows<AuditTrailRow>(finished.sessionId);
   }, 240_000);
   afterAll(async () => {
     // Also when the run above failed half way (close is idempotent).
-    tab?.stop();
-    release?.();
-    await core?.close();
+    await app?.close();
     await model?.close();
     await env?.cleanup();
   });

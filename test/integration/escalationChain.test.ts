@@ -18,10 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
 import type { Escalation, SubagentPhase } from "../../src/shared/escalation.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import type { AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { openOrchestrationApp } from "../support/orchestrationApp.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 import { startModelServer, type LoggedRequest, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
@@ -71,18 +72,8 @@ async function start(name: string, script: Record<string, ScriptTurn[]>): Promis
   const env = await createCliEnv({ baseUrl: "http://127.0.0.1:1", cwdName: name });
   const model = await startModelServer(script);
   env.env["ANTHROPIC_BASE_URL"] = model.url;
-  const core = await createAppCore({
-    claudePath: env.claudePath,
-    env: env.env,
-    settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
-    dbPath: path.join(env.home, ".config", "baton", "index.sqlite"),
-    projectsDir: env.projectsDir,
-    orchestration: true,
-    clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-  });
-  const release = core.manager.acquirePresence();
-  const tabId = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" })).tabId;
-  const tab = watchTab(core.service, tabId, WaitMs);
+  const app = await openOrchestrationApp(env, WaitMs);
+  const { core, tabId, tab } = app;
   return {
     core,
     env,
@@ -90,9 +81,7 @@ async function start(name: string, script: Record<string, ScriptTurn[]>): Promis
     tabId,
     tab,
     async close() {
-      tab.stop();
-      release();
-      await core.close();
+      await app.close();
       await model.close();
       await env.cleanup();
     },

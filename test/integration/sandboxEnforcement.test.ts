@@ -9,24 +9,16 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { run as auditRun } from "../../src/main/commands/audit.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
-import { watchTab, type TabWatch } from "../support/tabWatch.js";
+import { openOrchestrationApp, value, type OrchestrationApp } from "../support/orchestrationApp.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 
 const WaitMs = 120_000;
 const SUBMIT = batonToolId("submit_plan");
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** The steps of every agent of `type`, at any depth. */
 function stepsOf(t: Transcript, type: string): readonly Block[] {
@@ -42,9 +34,7 @@ function bashStep(t: Transcript, type: string, fragment: string): Block {
 describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
   let env: CliEnv;
   let model: ModelServer;
-  let core: AppCore;
-  let tab: TabWatch;
-  let release: () => void;
+  let app: OrchestrationApp;
   let outside: string;
   let finished: Transcript;
   const done = "Conductor done.";
@@ -111,18 +101,8 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
       ],
     });
     env.env["ANTHROPIC_BASE_URL"] = model.url;
-    core = await createAppCore({
-      claudePath: env.claudePath,
-      env: env.env,
-      settingsFile: path.join(env.home, ".config", "baton", "settings.json"),
-      dbPath: path.join(env.home, ".config", "baton", "index.sqlite"),
-      projectsDir: env.projectsDir,
-      orchestration: true,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
-    release = core.manager.acquirePresence();
-    const tabId = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" })).tabId;
-    tab = watchTab(core.service, tabId, WaitMs);
+    app = await openOrchestrationApp(env, WaitMs);
+    const { core, tabId, tab } = app;
     value(await core.service.sendPrompt(tabId, "conduct the work"));
     // The person approves each coder's plan (the conductor waits on its foreground coder).
     const approved = new Set<string>();
@@ -144,9 +124,7 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
   }, 300_000);
 
   afterAll(async () => {
-    tab?.stop();
-    release?.();
-    await core?.close();
+    await app?.close();
     await model?.close();
     await env?.cleanup();
   });
@@ -210,11 +188,7 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
   });
 
   it("records in the audit trail that the coder's allowed commands ran in the OS sandbox", async () => {
-    await core.close(); // flushes the trail
-    const out: string[] = [];
-    const code = await auditRun([finished.sessionId, "--db", path.join(env.home, ".config", "baton", "index.sqlite"), "--json"], { stdout: (t) => out.push(t), stderr: () => undefined });
-    expect(code).toBe(0);
-    const rows = JSON.parse(out.join("")) as { kind: string; toolName?: string; preset?: string; decision?: string; inputDigest?: string; protection?: string }[];
+    const rows = await app.auditRows<{ kind: string; toolName?: string; preset?: string; decision?: string; inputDigest?: string; protection?: string }>(finished.sessionId);
     const bash = rows.filter((r) => r.kind === "decision" && r.toolName === "Bash" && r.preset === "coder");
     expect(bash.find((r) => r.inputDigest?.includes("made-inside"))).toMatchObject({ decision: "allow", protection: "os-sandbox" });
     expect(bash.find((r) => r.inputDigest?.includes("npm test"))).toMatchObject({ decision: "allow", protection: "os-sandbox" });

@@ -5,6 +5,7 @@
 // agent's Bash is refused with that reason.
 import fs from "node:fs";
 import path from "node:path";
+import type { Locator } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CliEnv } from "../support/cliEnv.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -34,6 +35,16 @@ const analystLooks = {
   ANALYST: [{ blocks: [bashCall("ls", "List the folder")] }, { blocks: [text("Analyst done.")] }],
 };
 
+/** Starts a session, has the analyst run `ls`, and returns that step's card inside the analyst's. */
+async function analystsLs({ baton }: WebApp): Promise<Locator> {
+  await baton.newSession();
+  await baton.send("look around");
+  await pw(baton.transcript).toContainText("Conductor done.", { timeout: 90_000 });
+  const card = baton.subagentCard("analyst", "Look around");
+  await card.getByRole("button", { name: /expand/i }).first().click();
+  return baton.toolCards("Bash", card).filter({ hasText: "ls" }).first();
+}
+
 describe.skipIf(!hasChromium)("the OS sandbox in the toolbar and on the cards", () => {
   it("says the OS sandbox holds preset agents' commands, and shows policy check only in the warning colour once chosen", async () => {
     let settings = "";
@@ -43,12 +54,7 @@ describe.skipIf(!hasChromium)("the OS sandbox in the toolbar and on the cards", 
     await pw(toolbar.getByLabel("OS sandbox")).toContainText("OS sandbox");
 
     // A preset's allowed Bash ran in its sandbox, and its card says what that sandbox allows.
-    await baton.newSession();
-    await baton.send("look around");
-    await pw(baton.transcript).toContainText("Conductor done.", { timeout: 90_000 });
-    const card = baton.subagentCard("analyst", "Look around");
-    await card.getByRole("button", { name: /expand/i }).first().click();
-    const ls = baton.toolCards("Bash", card).filter({ hasText: "ls" }).first();
+    const ls = await analystsLs(app);
     await ls.getByRole("button", { name: /allowed by/ }).click();
     await pw(ls.getByLabel("Policy message")).toContainText("runs in the OS sandbox: writes only its temporary folder; network: any host");
 
@@ -87,12 +93,7 @@ describe.skipIf(!hasChromium)("the OS sandbox in the toolbar and on the cards", 
     const toolbar = page.getByRole("toolbar", { name: "Session controls" });
     await pw(toolbar.getByRole("alert", { name: "No OS sandbox" })).toContainText("install bubblewrap, socat, ripgrep");
     await pw(baton.console).toContainText("No OS sandbox: install bubblewrap, socat and ripgrep");
-    await baton.newSession();
-    await baton.send("look around");
-    await pw(baton.transcript).toContainText("Conductor done.", { timeout: 90_000 });
-    const card = baton.subagentCard("analyst", "Look around");
-    await card.getByRole("button", { name: /expand/i }).first().click();
-    const ls = baton.toolCards("Bash", card).filter({ hasText: "ls" }).first();
+    const ls = await analystsLs(app);
     await ls.getByRole("button", { name: /denied/ }).click();
     await pw(ls.getByLabel("Policy message")).toContainText("run only inside the OS sandbox, and none can run on this machine");
     expect(app.pageErrors).toEqual([]);
