@@ -5,7 +5,11 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { repoRoot } from "./buildRenderer.js";
 
-export const ScreenshotDir = path.join(repoRoot, "docs", "screenshots");
+/**
+ * Where the browser tests draw the window: an ignored folder, so `npm test` rewrites no tracked
+ * file. `npm run screenshots` copies them into docs/screenshots, which the README shows.
+ */
+export const ScreenshotDir = path.join(repoRoot, "test-results", "screenshots");
 
 export class BatonPage {
   constructor(
