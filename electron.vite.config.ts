@@ -14,7 +14,7 @@ export default defineConfig({
         input: {
           index: resolve("src/main/index.ts"),
           storeWorker: resolve("src/main/store/storeWorker.ts"),
-          extractWorker: resolve("src/main/store/extractWorker.ts"),
+          extractWorker: resolve("src/main/search/extractWorker.ts"),
           sandboxHost: resolve("src/main/sandbox/sandboxHost.ts"),
         },
       },

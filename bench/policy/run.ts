@@ -10,13 +10,13 @@
 //
 //   node --import tsx bench/policy/run.ts [lines]
 
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import os from "node:os";
 import type { PermissionRule, PolicyVerdict } from "../../src/shared/policy.js";
 import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
-import { WORK_BUDGET } from "../../src/main/policy/shellBudget.js";
-import { readCommandLine } from "../../src/main/policy/shellCommands.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { WORK_BUDGET } from "../../src/main/policy/shell/shellBudget.js";
+import { readCommandLine } from "../../src/main/policy/shell/shellCommands.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { commandCorpus, recordedCommands } from "./commandCorpus.js";
 import { pathologicalCorpus } from "./pathologicalCorpus.js";
 import { tableRow } from "../tableRow.js";

@@ -69,6 +69,29 @@ export function networkPatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Claude Code searches with Bash (it has no Grep or Glob tool), so exploring needs a few commands
+ * that only read: every preset with Bash may run them, and a Deliberate one before approval only
+ * them. `find` and `rg` are left out: their options run programs (`-exec`, `--pre`) and delete files.
+ */
+export const ReadOnlyCommands: readonly CommandPattern[] = [
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "grep|egrep|fgrep",
+  "sort",
+  "uniq",
+  "cut",
+  "tr",
+  "diff",
+  "file",
+  "stat",
+  "tree",
+  "git log|diff|status|show|blame|grep|ls-files",
+];
+
 /** A command no preset may run, with the reason the model is told. */
 export interface RefusedCommand {
   readonly pattern: CommandPattern;

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
 import type { PermissionDecision } from "../../src/main/cli/permissionGate.js";
-import { PermissionBroker } from "../../src/main/app/permissionBroker.js";
-import { decisionFor } from "../../src/main/app/permissionAnswers.js";
+import { PermissionBroker } from "../../src/main/core/permissionBroker.js";
+import { decisionFor } from "../../src/main/core/permissionAnswers.js";
 
 const request = (requestId: string, extra: Partial<PermissionRequestEvent> = {}): PermissionRequestEvent => ({
   kind: "permission_request",

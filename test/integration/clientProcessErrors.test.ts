@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClaudeClient } from "../../src/main/cli/claudeClient.js";
 import { ClaudeNotFoundError, ClaudeProcessError } from "../../src/main/cli/errors.js";
-import { projectFolderName } from "../../src/main/history/projectsDir.js";
+import { projectFolderName } from "../../src/main/platform/projectsDir.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";
 
 describe("client: missing or crashing claude", () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentPhase } from "../../src/shared/escalation.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
-import type { AuditTrailRow } from "../../src/main/store/audit.js";
+import type { AuditTrailRow } from "../../src/main/audit/audit.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type LoggedRequest, type ModelServer } from "../support/modelServer.js";
 import { agentCall, text } from "../support/scenarios/types.js";

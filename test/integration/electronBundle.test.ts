@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunksInWorker } from "../../src/main/store/chunkSource.js";
-import { StoreError } from "../../src/main/store/errors.js";
-import type { PackedChunk } from "../../src/main/store/chunkWire.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
-import { SideIndex } from "../../src/main/store/sideIndex.js";
+import { chunksInWorker } from "../../src/main/search/chunkSource.js";
+import { StoreError } from "../../src/main/platform/sqlite/errors.js";
+import type { PackedChunk } from "../../src/main/search/chunkWire.js";
+import { emptyFacts } from "../../src/main/search/extract.js";
+import { SideIndex } from "../../src/main/search/sideIndex.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 

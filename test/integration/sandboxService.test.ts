@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Preset } from "../../src/shared/policy.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { sandboxPlan } from "../../src/main/sandbox/sandboxPlan.js";
 import { SandboxService, SandboxUnavailableError, type SandboxLease } from "../../src/main/sandbox/sandboxService.js";
 

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
-import { NpmInstallReason, NpxReason } from "../../src/main/policy/npmCommands.js";
-import { presetsFileText } from "../../src/main/policy/presetsFile.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
+import { NpmInstallReason, NpxReason } from "../../src/main/policy/presets/npmCommands.js";
+import { presetsFileText } from "../../src/main/policy/presets/presetsFile.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";

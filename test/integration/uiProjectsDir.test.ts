@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+import { startWebServer, type WebServer } from "../../src/main/transport/web/webServer.js";
 import { claudeBinaryPath } from "../support/cliEnv.js";
 import { chromiumAvailable, launchBrowser, type LaunchedBrowser } from "../support/ui/browser.js";
 import { BatonPage } from "../support/ui/batonPage.js";

@@ -1,7 +1,7 @@
 // A SessionManager that runs the real CLI of a test's isolated environment, with stop timeouts
 // short enough for tests; `withHistory` reads that environment's projects folder.
-import { createHistorySource } from "../../src/main/app/historySource.js";
-import { SessionManager, type SessionManagerOptions } from "../../src/main/app/sessionManager.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
+import { SessionManager, type SessionManagerOptions } from "../../src/main/core/sessionManager.js";
 import type { CliEnv } from "./cliEnv.js";
 
 export function managerFor(env: CliEnv, options: { readonly withHistory?: boolean } & Partial<SessionManagerOptions> = {}): SessionManager {

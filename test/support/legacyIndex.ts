@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "vitest";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { MIGRATIONS } from "../../src/main/store/migrations/index.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
+import { MIGRATIONS } from "../../src/main/search/migrations/index.js";
 
 export const FIRST_TIME = "2026-01-01T00:00:00.000Z";
 

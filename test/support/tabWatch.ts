@@ -3,7 +3,7 @@
 import type { PendingPermission } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
-import type { BatonService } from "../../src/main/app/batonService.js";
+import type { BatonService } from "../../src/main/core/batonService.js";
 
 export interface TabWatch {
   transcript(): Transcript;

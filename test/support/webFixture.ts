@@ -4,10 +4,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
-import { createCredentials, type WebCredentials, type WebCredentialsOptions } from "../../src/main/web/webCredentials.js";
-import { startWebServer, type WebServer } from "../../src/main/web/webServer.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
+import { createCredentials, type WebCredentials, type WebCredentialsOptions } from "../../src/main/transport/web/webCredentials.js";
+import { startWebServer, type WebServer } from "../../src/main/transport/web/webServer.js";
 
 export interface WebFixture {
   server: WebServer;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { run } from "../../src/main/commands/audit.js";
 import { main } from "../../src/main/commands/baton.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
-import { policyRecord, type AuditPolicyDecision } from "../../src/main/store/audit.js";
+import { policyRecord, type AuditPolicyDecision } from "../../src/main/audit/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

@@ -15,7 +15,7 @@ import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { modelOf } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
-import type { AuditOrchestration, AuditTrailRow } from "../../src/main/store/audit.js";
+import type { AuditOrchestration, AuditTrailRow } from "../../src/main/audit/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { CoderCall, DagSessionId, dagLineEvents, recordingTab, trailOver, writeDagSession } from "../support/auditDagSession.js";
 import { mainTranscriptFiles, needRecording, readJsonlLines } from "../support/recordings.js";

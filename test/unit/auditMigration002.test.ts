@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { insertInterrupt, insertPermission, insertPolicyDecision, readSessionAudit, type AuditPolicyRecord } from "../../src/main/store/audit.js";
-import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/store/auditMigrations/index.js";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
+import { insertInterrupt, insertPermission, insertPolicyDecision, readSessionAudit, type AuditPolicyRecord } from "../../src/main/audit/audit.js";
+import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

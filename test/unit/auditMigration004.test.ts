@@ -16,9 +16,9 @@ import {
   readSessionAudit,
   type AuditOrchestration,
   type AuditPolicyRecord,
-} from "../../src/main/store/audit.js";
-import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/store/auditMigrations/index.js";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
+} from "../../src/main/audit/audit.js";
+import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AuditPolicyDecision } from "../../src/main/store/audit.js";
-import { DIGEST_MAX_CHARS } from "../../src/main/store/auditDigest.js";
+import type { AuditPolicyDecision } from "../../src/main/audit/audit.js";
+import { DIGEST_MAX_CHARS } from "../../src/main/audit/auditDigest.js";
 import { createAuditTrail } from "../../src/main/store/auditTrail.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
 

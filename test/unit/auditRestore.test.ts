@@ -14,7 +14,7 @@ import { modelOf } from "../../src/main/hub/index.js";
 import { readStdinRecording, recordingEvents } from "../../src/main/hub/recordingEvents.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
-import type { AuditPermission, SessionAudit } from "../../src/main/store/audit.js";
+import type { AuditPermission, SessionAudit } from "../../src/main/audit/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
 import { blockShapes } from "../support/transcriptWalk.js";

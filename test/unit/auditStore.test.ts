@@ -6,12 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AuditPermission } from "../../src/main/store/audit.js";
-import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/store/auditMigrations/index.js";
+import type { AuditPermission } from "../../src/main/audit/audit.js";
+import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { createAuditReader, createAuditTrail } from "../../src/main/store/auditTrail.js";
-import { StoreError } from "../../src/main/store/errors.js";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { LATEST_VERSION, MIGRATIONS } from "../../src/main/store/migrations/index.js";
+import { StoreError } from "../../src/main/platform/sqlite/errors.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
+import { LATEST_VERSION, MIGRATIONS } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 

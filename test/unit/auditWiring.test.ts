@@ -15,8 +15,8 @@ import { run as indexRun } from "../../src/main/commands/indexCommand.js";
 import { run as searchRun } from "../../src/main/commands/search.js";
 import { followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { modelOf } from "../../src/main/hub/index.js";
-import type { AuditPermission } from "../../src/main/store/audit.js";
-import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
+import type { AuditPermission } from "../../src/main/audit/audit.js";
+import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

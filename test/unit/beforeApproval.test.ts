@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentPhase } from "../../src/shared/escalation.js";
 import type { PolicyAgent } from "../../src/shared/policy.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
-import { ToolsBeforeApproval } from "../../src/main/policy/beforeApproval.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { ToolsBeforeApproval } from "../../src/main/policy/presets/beforeApproval.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 
 let root: string;

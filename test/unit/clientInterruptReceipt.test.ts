@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { JsonObject, OutgoingControlRequest } from "../../src/shared/protocol/messages.js";
 import { ClaudeClient, type ClaudeClientOptions, type ClientListener } from "../../src/main/cli/claudeClient.js";
-import { LiveSession } from "../../src/main/app/liveSession.js";
-import { LogBus } from "../../src/main/app/logBus.js";
+import { LiveSession } from "../../src/main/core/liveSession.js";
+import { LogBus } from "../../src/main/platform/logBus.js";
 import { ev, recordOf } from "./hubTestKit.js";
 
 /** Answers an interrupt as a CLI would: `before` events, then the answer body, then `after` events (unless held). */

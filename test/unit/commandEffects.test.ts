@@ -8,10 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
-import { judgeCommandLine, NEUTRAL_BUILTINS, type ExecVerdict } from "../../src/main/policy/execPolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { judgeCommandLine, NEUTRAL_BUILTINS, type ExecVerdict } from "../../src/main/policy/presets/execPolicy.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 import type { CommandPattern } from "../../src/shared/policy.js";
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readConductorAnswerSeconds } from "../../src/main/app/settingsFile.js";
+import { readConductorAnswerSeconds } from "../../src/main/platform/settingsFile.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "baton-conductor-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

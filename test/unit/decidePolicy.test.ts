@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PermissionRule, PolicyAgent } from "../../src/shared/policy.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 
 let root: string;

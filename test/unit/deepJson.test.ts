@@ -13,14 +13,14 @@ import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { createHistorySource } from "../../src/main/app/historySource.js";
-import { LogBus } from "../../src/main/app/logBus.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
+import { LogBus } from "../../src/main/platform/logBus.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
 import { readJsonlSync } from "../../src/main/history/jsonlReader.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { modelOf } from "../../src/main/hub/index.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
-import { extractFile, type FileChunk } from "../../src/main/store/extractFile.js";
+import { emptyFacts } from "../../src/main/search/extract.js";
+import { extractFile, type FileChunk } from "../../src/main/search/extractFile.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const Depth = 20_000;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { DeltaPublisher } from "../../src/main/app/deltaPublisher.js";
+import { DeltaPublisher } from "../../src/main/core/deltaPublisher.js";
 
 function transcriptWith(count: number): Transcript {
   return {

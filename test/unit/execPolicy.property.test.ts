@@ -10,10 +10,10 @@
 // ways: never allowed to a built-in preset that may not write, always reported for the others.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy } from "../../src/main/policy/decidePolicy.js";
-import { judgeCommandLine, allowlistsAllowing, NEUTRAL_BUILTINS } from "../../src/main/policy/execPolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { judgeCommandLine, allowlistsAllowing, NEUTRAL_BUILTINS } from "../../src/main/policy/presets/execPolicy.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 import type { CommandPattern, RefusedCommand } from "../../src/shared/policy.js";
 

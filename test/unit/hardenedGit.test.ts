@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { listTabWorktrees } from "../../src/main/app/tabWorktrees.js";
+import { listTabWorktrees } from "../../src/main/core/tabWorktrees.js";
 import { driverOverrides, FailingShellCommand, hardenedEnv, Nowhere, parseConfigKeys } from "../../src/main/worktrees/hardenedGit.js";
 import { plainGit } from "../support/armedRepository.js";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { run as sessionsRun } from "../../src/main/commands/sessions.js";
-import { projectFolderName, resolveProjectsDir } from "../../src/main/history/projectsDir.js";
+import { projectFolderName, resolveProjectsDir } from "../../src/main/platform/projectsDir.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 

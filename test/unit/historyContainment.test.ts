@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHistorySource } from "../../src/main/app/historySource.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { listSessions } from "../../src/main/history/sessionList.js";

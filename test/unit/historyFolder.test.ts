@@ -7,9 +7,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseAppSwitches } from "../../src/main/app/appSwitches.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { HistoryFolderSetting } from "../../src/main/app/historyFolder.js";
-import { readSettings } from "../../src/main/app/settingsFile.js";
-import { chooseProjectsDir } from "../../src/main/history/projectsDir.js";
+import { HistoryFolderSetting } from "../../src/main/core/historyFolder.js";
+import { readSettings } from "../../src/main/platform/settingsFile.js";
+import { chooseProjectsDir } from "../../src/main/platform/projectsDir.js";
 import { writePromptSession } from "../support/historyFiles.js";
 
 const dirs: string[] = [];

@@ -5,8 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { HistoryFolderSetting } from "../../src/main/app/historyFolder.js";
-import { checkDbPath } from "../../src/main/store/dbPath.js";
+import { HistoryFolderSetting } from "../../src/main/core/historyFolder.js";
+import { checkDbPath } from "../../src/main/platform/dbPath.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tabTitle } from "../../src/main/app/tabTitle.js";
+import { tabTitle } from "../../src/main/core/tabTitle.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { StoreService } from "../../src/main/store/storeService.js";

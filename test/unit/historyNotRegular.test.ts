@@ -11,7 +11,7 @@ import { readJsonl } from "../../src/main/history/jsonlReader.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessionsWithProblems } from "../../src/main/history/sessionList.js";
-import { discoverTranscripts, DirCache, type SkippedEntry } from "../../src/main/store/discover.js";
+import { discoverTranscripts, DirCache, type SkippedEntry } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const SessionId = "5a5a5a5a-1111-4222-8333-444444444444";

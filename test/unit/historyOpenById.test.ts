@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { createHistorySource } from "../../src/main/app/historySource.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { writePromptSession } from "../support/historyFiles.js";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
-import { discoverTranscripts } from "../../src/main/store/discover.js";
+import { discoverTranscripts } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import type { Block } from "../../src/shared/transcript.js";
 import { writeSideConversations, type Project } from "../support/sideConversationFiles.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { restoreSession } from "../../src/main/history/restore.js";
-import { createHistorySource } from "../../src/main/app/historySource.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 
 let dir: string;

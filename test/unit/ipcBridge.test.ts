@@ -4,11 +4,11 @@
 
 import { describe, expect, it } from "vitest";
 import { BatonMethodNames, IpcChannels, type Result } from "../../src/shared/api.js";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
-import { registerIpc, type FrameLike, type IpcEventLike, type WebContentsLike } from "../../src/main/ipc/registerIpc.js";
-import { isTrustedSender } from "../../src/main/ipc/senderPolicy.js";
-import { validateArgs } from "../../src/main/ipc/validators.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
+import { registerIpc, type FrameLike, type IpcEventLike, type WebContentsLike } from "../../src/main/transport/ipc/registerIpc.js";
+import { isTrustedSender } from "../../src/main/transport/ipc/senderPolicy.js";
+import { validateArgs } from "../../src/main/core/validators.js";
 
 describe("validateArgs: the person's answer to a subagent's question or plan (issue 24)", () => {
   it("takes an answer, an approval (with or without an edited plan) or a rejection with feedback, and nothing else", () => {

@@ -8,8 +8,8 @@ import type { ClientEvent } from "../../src/shared/events.js";
 import type { ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
 import { EmittingClient } from "../support/emittingClient.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
-import { LiveSession } from "../../src/main/app/liveSession.js";
-import { LogBus } from "../../src/main/app/logBus.js";
+import { LiveSession } from "../../src/main/core/liveSession.js";
+import { LogBus } from "../../src/main/platform/logBus.js";
 import { findRecording, readJsonlLines } from "../support/recordings.js";
 import { freshJson } from "./hubTestKit.js";
 

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyAgent, Preset, PresetSet } from "../../src/shared/policy.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/policy.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
-import { NpmInstallReason, npmProject, npmTwins, npmTwinsShown, NpxReason } from "../../src/main/policy/npmCommands.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { NpmInstallReason, npmProject, npmTwins, npmTwinsShown, NpxReason } from "../../src/main/policy/presets/npmCommands.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 
 let root: string;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { PendingPermission } from "../../src/shared/api.js";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
-import { decisionFor } from "../../src/main/app/permissionAnswers.js";
-import { PermissionBroker } from "../../src/main/app/permissionBroker.js";
+import { decisionFor } from "../../src/main/core/permissionAnswers.js";
+import { PermissionBroker } from "../../src/main/core/permissionBroker.js";
 
 const suggestion = { type: "addRules" as const, rules: [{ toolName: "Bash", ruleContent: "pnpm test:*" }], behavior: "allow" as const, destination: "localSettings" as const };
 const pending: PendingPermission = {

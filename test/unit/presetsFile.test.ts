@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
-import { parsePresetsFile, presetsFileBeside, presetsFileText, readPresetsFile, resetPresets } from "../../src/main/policy/presetsFile.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
+import { parsePresetsFile, presetsFileBeside, presetsFileText, readPresetsFile, resetPresets } from "../../src/main/policy/presets/presetsFile.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -6,10 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BatonService } from "../../src/main/app/batonService.js";
+import { BatonService } from "../../src/main/core/batonService.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
-import { readSessionLimit } from "../../src/main/app/settingsFile.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
+import { readSessionLimit } from "../../src/main/platform/settingsFile.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
 import type { PermissionDecider } from "../../src/main/cli/permissionGate.js";
 

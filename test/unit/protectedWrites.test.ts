@@ -5,10 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookCallbackRequest, JsonObject } from "../../src/shared/protocol/messages.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
 import { PolicyHookId, SessionPolicy } from "../../src/main/policy/sessionPolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 
 let home: string;
 let root: string;

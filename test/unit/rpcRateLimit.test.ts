@@ -3,9 +3,9 @@
 // is the test's, so nothing waits.
 import { afterEach, describe, expect, it } from "vitest";
 import type { WsServerMessage } from "../../src/shared/api.js";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
-import { createRpcConnection } from "../../src/main/web/rpcConnection.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
+import { createRpcConnection } from "../../src/main/transport/web/rpcConnection.js";
 
 const managers: SessionManager[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // lines that need every part allowed and are denied by any part, path patterns anchored four
 // ways, and domains that name one host. Bash lines come as the shell parser's argv lists.
 import { describe, expect, it } from "vitest";
-import { matchRules, type RuleCall, type RuleContext, type SimpleCommands } from "../../src/main/policy/ruleMatch.js";
+import { matchRules, type RuleCall, type RuleContext, type SimpleCommands } from "../../src/main/policy/rules/ruleMatch.js";
 import type { PermissionRule, RuleBehavior } from "../../src/shared/policy.js";
 
 const context: RuleContext = { cwd: "/home/user/code/app", projectRoot: "/home/user/code/app", home: "/home/user" };

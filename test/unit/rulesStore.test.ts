@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RULES_FILE_NAME, RulesStore, rulesFileBeside } from "../../src/main/policy/rulesStore.js";
+import { RULES_FILE_NAME, RulesStore, rulesFileBeside } from "../../src/main/policy/rules/rulesStore.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Preset } from "../../src/shared/policy.js";
 import { networkPatternProblem } from "../../src/shared/policy.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { networkKey, protectedPathsNow, sandboxEnvironment, sandboxPlan, withEnvironment, type DotGitKind } from "../../src/main/sandbox/sandboxPlan.js";
 import { sandboxSupport } from "../../src/main/sandbox/sandboxSupport.js";
 

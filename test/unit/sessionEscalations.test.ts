@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { PolicyAgent } from "../../src/shared/policy.js";
 import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
-import type { LiveSession } from "../../src/main/app/liveSession.js";
-import { createSessionEscalations } from "../../src/main/orchestration/sessionEscalations.js";
+import type { LiveSession } from "../../src/main/core/liveSession.js";
+import { createSessionEscalations } from "../../src/main/core/sessionEscalations.js";
 import type { SessionPolicy } from "../../src/main/policy/sessionPolicy.js";
-import type { AuditPolicyDecision } from "../../src/main/store/audit.js";
+import type { AuditPolicyDecision } from "../../src/main/audit/audit.js";
 
 const coder: SubagentRecord = {
   toolUseId: "toolu_coder",

@@ -10,13 +10,13 @@ import type { ClientEvent } from "../../src/shared/events.js";
 import type { HookCallbackRequest, JsonObject } from "../../src/shared/protocol/messages.js";
 import type { PermissionRule } from "../../src/shared/policy.js";
 import { parseAppSwitches } from "../../src/main/app/appSwitches.js";
-import { readOrchestration } from "../../src/main/app/settingsFile.js";
+import { readOrchestration } from "../../src/main/platform/settingsFile.js";
 import type { PermissionDecider } from "../../src/main/cli/permissionGate.js";
-import type { AuditPolicyDecision } from "../../src/main/store/audit.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import type { AuditPolicyDecision } from "../../src/main/audit/audit.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { PolicyService } from "../../src/main/policy/policyService.js";
 import { PolicyHookId, SessionPolicy, type SessionPolicyOptions } from "../../src/main/policy/sessionPolicy.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { memorySections } from "../../src/main/policy/subagentContext.js";
 
 let dir: string;

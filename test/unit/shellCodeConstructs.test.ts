@@ -3,10 +3,10 @@
 // names the construct. Each case is judged with a coder-like allowlist (the neutral builtins, go,
 // git, pnpm, bun, uv run) and the npm refusal, so a misread shows as an `allowed` verdict.
 import { beforeAll, describe, expect, it } from "vitest";
-import { judgeCommandLine, NEUTRAL_BUILTINS, type ExecVerdict } from "../../src/main/policy/execPolicy.js";
-import { WORK_BUDGET } from "../../src/main/policy/shellBudget.js";
-import { readCommandLine, type ShellWrite } from "../../src/main/policy/shellCommands.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { judgeCommandLine, NEUTRAL_BUILTINS, type ExecVerdict } from "../../src/main/policy/presets/execPolicy.js";
+import { WORK_BUDGET } from "../../src/main/policy/shell/shellBudget.js";
+import { readCommandLine, type ShellWrite } from "../../src/main/policy/shell/shellCommands.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import type { CommandPattern, RefusedCommand } from "../../src/shared/policy.js";
 
 beforeAll(async () => {

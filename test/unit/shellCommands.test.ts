@@ -2,9 +2,9 @@
 // the exact simple commands (words as bash would pass them; ⟨…⟩ marks a word only known at run
 // time) and the exact files it would write. A misread here is a policy hole or a false denial.
 import { beforeAll, describe, expect, it } from "vitest";
-import { readCommandLine, type ShellWrite, type SimpleCommand } from "../../src/main/policy/shellCommands.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
-import type { ShellWord } from "../../src/main/policy/shellWords.js";
+import { readCommandLine, type ShellWrite, type SimpleCommand } from "../../src/main/policy/shell/shellCommands.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
+import type { ShellWord } from "../../src/main/policy/shell/shellWords.js";
 
 beforeAll(async () => {
   await loadShellParser();

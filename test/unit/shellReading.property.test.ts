@@ -9,10 +9,10 @@
 //   sits and however it is wrapped.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { judgeCommandLine, NEUTRAL_BUILTINS } from "../../src/main/policy/execPolicy.js";
-import { WORK_BUDGET } from "../../src/main/policy/shellBudget.js";
-import { readCommandLine } from "../../src/main/policy/shellCommands.js";
-import { loadShellParser } from "../../src/main/policy/shellParser.js";
+import { judgeCommandLine, NEUTRAL_BUILTINS } from "../../src/main/policy/presets/execPolicy.js";
+import { WORK_BUDGET } from "../../src/main/policy/shell/shellBudget.js";
+import { readCommandLine } from "../../src/main/policy/shell/shellCommands.js";
+import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import type { CommandPattern, RefusedCommand } from "../../src/shared/policy.js";
 
 beforeAll(async () => {

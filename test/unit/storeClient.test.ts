@@ -5,8 +5,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateArchive } from "../../bench/history/generateArchive.js";
-import { StoreError } from "../../src/main/store/errors.js";
-import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
+import { StoreError } from "../../src/main/platform/sqlite/errors.js";
+import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 
 let tmp: string;

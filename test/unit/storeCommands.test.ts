@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as indexRun } from "../../src/main/commands/indexCommand.js";
 import { run as searchRun } from "../../src/main/commands/search.js";
-import type { SearchHit } from "../../src/main/store/search.js";
+import type { SearchHit } from "../../src/main/search/search.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const nested = path.resolve(repoRoot, "../shared/recordings/e-nested-agents/projects");

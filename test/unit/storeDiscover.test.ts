@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DirCache, discoverTranscripts } from "../../src/main/store/discover.js";
+import { DirCache, discoverTranscripts } from "../../src/main/search/discover.js";
 
 let root: string;
 let project: string;

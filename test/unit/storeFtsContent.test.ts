@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TOOL_TEXT } from "../../src/main/store/extract.js";
+import { MAX_TOOL_TEXT } from "../../src/main/search/extract.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const sessionId = "5e5e5e5e-1111-4222-8333-444444444444";

@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreError } from "../../src/main/store/errors.js";
-import { toFtsQuery } from "../../src/main/store/ftsQuery.js";
+import { StoreError } from "../../src/main/platform/sqlite/errors.js";
+import { toFtsQuery } from "../../src/main/search/ftsQuery.js";
 
 const db = new Database(":memory:");
 db.exec("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')");

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { MIGRATIONS } from "../../src/main/store/migrations/index.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
+import { MIGRATIONS } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

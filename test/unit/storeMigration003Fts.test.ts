@@ -1,7 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/store/migrations/m003FtsTuning.js";
+import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { expectUpgraded, ftsConfig, indexedAt, promptLine, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
 

@@ -5,9 +5,9 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main as baton } from "../../src/main/commands/baton.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
-import { checkDbPath, defaultDbPath } from "../../src/main/store/dbPath.js";
-import { StoreError } from "../../src/main/store/errors.js";
-import { LATEST_VERSION } from "../../src/main/store/migrations/index.js";
+import { checkDbPath, defaultDbPath } from "../../src/main/platform/dbPath.js";
+import { StoreError } from "../../src/main/platform/sqlite/errors.js";
+import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const dirs: string[] = [];

@@ -7,11 +7,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateArchive, type ArchiveStats } from "../../bench/history/generateArchive.js";
-import { chunksInline, chunksInWorker } from "../../src/main/store/chunkSource.js";
-import type { PackedChunk } from "../../src/main/store/chunkWire.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
-import type { FileJob } from "../../src/main/store/extractFile.js";
-import { decodePlace, PLACE_BYTES } from "../../src/main/store/rowPlaces.js";
+import { chunksInline, chunksInWorker } from "../../src/main/search/chunkSource.js";
+import type { PackedChunk } from "../../src/main/search/chunkWire.js";
+import { emptyFacts } from "../../src/main/search/extract.js";
+import type { FileJob } from "../../src/main/search/extractFile.js";
+import { decodePlace, PLACE_BYTES } from "../../src/main/search/rowPlaces.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 let tmp: string;

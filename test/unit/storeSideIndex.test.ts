@@ -8,11 +8,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateArchive } from "../../bench/history/generateArchive.js";
-import { chunksInWorker } from "../../src/main/store/chunkSource.js";
-import type { PackedChunk } from "../../src/main/store/chunkWire.js";
-import { emptyFacts } from "../../src/main/store/extract.js";
-import type { SearchHit } from "../../src/main/store/search.js";
-import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/store/sideIndex.js";
+import { chunksInWorker } from "../../src/main/search/chunkSource.js";
+import type { PackedChunk } from "../../src/main/search/chunkWire.js";
+import { emptyFacts } from "../../src/main/search/extract.js";
+import type { SearchHit } from "../../src/main/search/search.js";
+import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/search/sideIndex.js";
 import { StoreService, type StoreServiceOptions } from "../../src/main/store/storeService.js";
 
 let tmp: string;

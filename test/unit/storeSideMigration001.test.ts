@@ -4,10 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, schemaVersion } from "../../src/main/store/migrate.js";
-import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/store/migrations/m003FtsTuning.js";
-import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/store/sideIndex.js";
-import { SIDE_LATEST_VERSION, SIDE_MIGRATIONS } from "../../src/main/store/sideMigrations/index.js";
+import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
+import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
+import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/search/sideIndex.js";
+import { SIDE_LATEST_VERSION, SIDE_MIGRATIONS } from "../../src/main/search/sideMigrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { ftsConfig, removeTempDirs, tempDir } from "../support/legacyIndex.js";
 

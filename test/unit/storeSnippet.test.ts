@@ -4,8 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseQuery } from "../../src/main/store/ftsQuery.js";
-import { snippetOf } from "../../src/main/store/snippet.js";
+import { parseQuery } from "../../src/main/search/ftsQuery.js";
+import { snippetOf } from "../../src/main/search/snippet.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 
 const marks = { open: "«", close: "»", ellipsis: "…" };

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverTranscripts } from "../../src/main/store/discover.js";
+import { discoverTranscripts } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { needRecording } from "../support/recordings.js";
 

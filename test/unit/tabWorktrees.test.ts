@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toApiError } from "../../src/main/app/appError.js";
-import { listTabWorktrees, openTabWorktree, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/app/tabWorktrees.js";
+import { toApiError } from "../../src/main/core/appError.js";
+import { listTabWorktrees, openTabWorktree, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/core/tabWorktrees.js";
 
 let root: string;
 let repo: string;

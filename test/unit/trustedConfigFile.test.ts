@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigFileMaxBytes, readTrustedConfigFile, refusalMessage, type ConfigFileRead } from "../../src/main/app/trustedConfigFile.js";
+import { ConfigFileMaxBytes, readTrustedConfigFile, refusalMessage, type ConfigFileRead } from "../../src/main/platform/trustedConfigFile.js";
 
 const uid = process.getuid?.() ?? -1;
 /** Only root can give a file away. */

@@ -8,12 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readConductorAnswerSeconds, readOrchestration, readSessionLimit, readSettings, updateSettings } from "../../src/main/app/settingsFile.js";
-import { ConfigRefusedError } from "../../src/main/app/trustedConfigFile.js";
-import { builtinPresetSet } from "../../src/main/policy/builtinPresets.js";
+import { readConductorAnswerSeconds, readOrchestration, readSessionLimit, readSettings, updateSettings } from "../../src/main/platform/settingsFile.js";
+import { ConfigRefusedError } from "../../src/main/platform/trustedConfigFile.js";
+import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
 import { PolicyService } from "../../src/main/policy/policyService.js";
-import { presetsFileText, resetPresets } from "../../src/main/policy/presetsFile.js";
+import { presetsFileText, resetPresets } from "../../src/main/policy/presets/presetsFile.js";
 import type { PolicyVerdict } from "../../src/shared/policy.js";
 
 const asRoot = process.getuid?.() === 0;

@@ -3,11 +3,11 @@
 // are JSON text parsed as the WebSocket parses it, so `__proto__` arrives as an own field.
 import { describe, expect, it } from "vitest";
 import type { PendingPermission, PermissionAnswer, WsServerMessage } from "../../src/shared/api.js";
-import { BatonService } from "../../src/main/app/batonService.js";
-import { decisionFor } from "../../src/main/app/permissionAnswers.js";
-import { SessionManager } from "../../src/main/app/sessionManager.js";
-import { validateArgs } from "../../src/main/ipc/validators.js";
-import { createRpcConnection } from "../../src/main/web/rpcConnection.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import { decisionFor } from "../../src/main/core/permissionAnswers.js";
+import { SessionManager } from "../../src/main/core/sessionManager.js";
+import { validateArgs } from "../../src/main/core/validators.js";
+import { createRpcConnection } from "../../src/main/transport/web/rpcConnection.js";
 
 const Inherited = ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__", "toLocaleString"];
 const invalid = { ok: false, error: { code: "invalid_argument" } };

@@ -6,9 +6,9 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { LinkExpiredMessage, LinkUsedMessage } from "../../src/shared/webSignIn.js";
-import { decideHttp, decideSignIn, decideUpgrade, isAllowedHost, isAllowedOrigin, linkUrl, type CredentialView, type LinkRecord } from "../../src/main/web/webAuth.js";
-import { DefaultLinkTtlMs } from "../../src/main/web/webCredentials.js";
-import type { WebServer } from "../../src/main/web/webServer.js";
+import { decideHttp, decideSignIn, decideUpgrade, isAllowedHost, isAllowedOrigin, linkUrl, type CredentialView, type LinkRecord } from "../../src/main/transport/web/webAuth.js";
+import { DefaultLinkTtlMs } from "../../src/main/transport/web/webCredentials.js";
+import type { WebServer } from "../../src/main/transport/web/webServer.js";
 import { startWebFixture, type WebFixture } from "../support/webFixture.js";
 import { openSocket, postSignIn, signIn, socketOutcome, socketProtocols } from "../support/webSignIn.js";
 

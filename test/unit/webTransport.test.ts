@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import type { TabInfo } from "../../src/shared/api.js";
-import type { WebServer } from "../../src/main/web/webServer.js";
+import type { WebServer } from "../../src/main/transport/web/webServer.js";
 import { startWebFixture, type WebFixture } from "../support/webFixture.js";
 import { signIn as signInFromNode, type SignedIn } from "../support/webSignIn.js";
 import { createWebSocketApi, type SocketLike } from "../../src/renderer/transport/webSocketApi.js";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_ENTRY_URL, APP_ORIGIN, resolveAppAsset } from "../../src/main/window/appProtocol.js";
-import { contentSecurityPolicy } from "../../src/main/window/contentSecurityPolicy.js";
+import { contentSecurityPolicy } from "../../src/main/platform/contentSecurityPolicy.js";
 import { isAllowedExternalUrl, windowOpenHandler } from "../../src/main/window/externalLinks.js";
 import { decideNavigation, shouldAllowNavigation } from "../../src/main/window/navigationPolicy.js";
 import { createWindowOptions } from "../../src/main/window/windowOptions.js";

@@ -5,17 +5,17 @@
 
 import path from "node:path";
 import { findClaude } from "../cli/findClaude.js";
-import { auditMovedMessage } from "../store/auditDatabase.js";
+import { auditMovedMessage } from "../audit/auditDatabase.js";
 import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
-import { checkDbPath, processDbPathEnv } from "../store/dbPath.js";
-import { StoreError } from "../store/errors.js";
+import { checkDbPath, processDbPathEnv } from "../platform/dbPath.js";
+import { StoreError } from "../platform/sqlite/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
-import { BatonService, type BatonServiceOptions } from "./batonService.js";
-import { HistoryFolderSetting } from "./historyFolder.js";
-import { createHistorySource, switchableHistorySource } from "./historySource.js";
-import { LogBus } from "./logBus.js";
-import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "./sessionManager.js";
-import { readConductorAnswerSeconds, readSessionLimit } from "./settingsFile.js";
+import { BatonService, type BatonServiceOptions } from "../core/batonService.js";
+import { HistoryFolderSetting } from "../core/historyFolder.js";
+import { createHistorySource, switchableHistorySource } from "../core/historySource.js";
+import { LogBus } from "../platform/logBus.js";
+import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "../core/sessionManager.js";
+import { readConductorAnswerSeconds, readSessionLimit } from "../platform/settingsFile.js";
 import { PolicyService } from "../policy/policyService.js";
 import { SandboxService } from "../sandbox/sandboxService.js";
 

@@ -6,8 +6,8 @@
 
 import os from "node:os";
 import path from "node:path";
-import { containedFile } from "../history/containedPath.js";
-import { NotRegularFileError, openRegularFile } from "../history/regularFile.js";
+import { containedFile } from "../platform/containedPath.js";
+import { NotRegularFileError, openRegularFile } from "../platform/regularFile.js";
 
 /** Plans are a page or two; a bigger file is not a plan Baton should load into a prompt. */
 export const MaxPlanBytes = 512 * 1024;

@@ -10,11 +10,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../store/audit.js";
-import { boundedDigest } from "../store/auditDigest.js";
-import { AuditDatabase, auditMovedMessage } from "../store/auditDatabase.js";
-import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../store/dbPath.js";
-import { StoreError } from "../store/errors.js";
+import type { AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../audit/audit.js";
+import { boundedDigest } from "../audit/auditDigest.js";
+import { AuditDatabase, auditMovedMessage } from "../audit/auditDatabase.js";
+import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../platform/dbPath.js";
+import { StoreError } from "../platform/sqlite/errors.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 

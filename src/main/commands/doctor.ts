@@ -14,9 +14,9 @@ import { describeVerdict, TestedCliVersions, testedVerdict, type TestedVerdict }
 import { terminalJson } from "../../shared/terminalText.js";
 import { claudeVersion } from "../cli/claudeVersion.js";
 import { describeSearch, describeSource, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
-import { defaultSettingsFile, readOrchestration, readPolicyCheckOnly } from "../app/settingsFile.js";
-import { presetsFileBeside, readPresetsFile } from "../policy/presetsFile.js";
-import { RulesStore, rulesFileBeside } from "../policy/rulesStore.js";
+import { defaultSettingsFile, readOrchestration, readPolicyCheckOnly } from "../platform/settingsFile.js";
+import { presetsFileBeside, readPresetsFile } from "../policy/presets/presetsFile.js";
+import { RulesStore, rulesFileBeside } from "../policy/rules/rulesStore.js";
 import { probeSandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 

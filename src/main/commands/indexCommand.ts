@@ -1,8 +1,8 @@
 // `baton index`: builds or refreshes the history index and says what it did.
 import { parseArgs } from "node:util";
 import { terminalText } from "../../shared/terminalText.js";
-import { formatBytes, STORE_OPTIONS_HELP, storeLocation } from "../store/commandOptions.js";
-import { StoreError } from "../store/errors.js";
+import { formatBytes, STORE_OPTIONS_HELP, storeLocation } from "./storeOptions.js";
+import { StoreError } from "../platform/sqlite/errors.js";
 import type { IndexResult } from "../store/storeService.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";

@@ -10,11 +10,11 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PolicyAgent, PolicyVerdict, PresetSet } from "../../shared/policy.js";
 import { networkScope, writeScope } from "../../shared/presetScope.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
-import { defaultSettingsFile } from "../app/settingsFile.js";
+import { defaultSettingsFile } from "../platform/settingsFile.js";
 import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
-import { NpmRules } from "../policy/npmCommands.js";
+import { NpmRules } from "../policy/presets/npmCommands.js";
 import { PolicyService } from "../policy/policyService.js";
-import { presetInfo, refusalsOf } from "../policy/presetSummary.js";
+import { presetInfo, refusalsOf } from "../policy/presets/presetSummary.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton policy <preset|main> <toolName> '<input json>' [--cwd <dir>] [--orchestration] [--json]

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { terminalText } from "../../shared/terminalText.js";
-import { defaultSettingsFile } from "../app/settingsFile.js";
+import { defaultSettingsFile } from "../platform/settingsFile.js";
 import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
 import { PolicyService } from "../policy/policyService.js";
 import { sandboxPlan } from "../sandbox/sandboxPlan.js";

@@ -1,8 +1,8 @@
 // `baton search "<query>"`: refreshes the index (only new bytes), then prints the best matches.
 import { parseArgs } from "node:util";
-import { STORE_OPTIONS_HELP, storeLocation } from "../store/commandOptions.js";
-import { StoreError } from "../store/errors.js";
-import type { SearchHit } from "../store/search.js";
+import { STORE_OPTIONS_HELP, storeLocation } from "./storeOptions.js";
+import { StoreError } from "../platform/sqlite/errors.js";
+import type { SearchHit } from "../search/search.js";
 import { openStore } from "../store/storeClient.js";
 import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";

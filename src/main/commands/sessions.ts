@@ -2,7 +2,7 @@
 // Reads only; never writes under ~/.claude.
 
 import { parseArgs } from "node:util";
-import { resolveProjectsDir } from "../history/projectsDir.js";
+import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { listSessionsWithProblems, type SessionSummary } from "../history/sessionList.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";

@@ -1,6 +1,6 @@
 // What a command says on stderr about the store it opened: a damaged audit file that was moved
 // aside holds the decisions recorded until then, so the person must learn where it went.
-import { auditMovedMessage } from "../store/auditDatabase.js";
+import { auditMovedMessage } from "../audit/auditDatabase.js";
 import type { StoreClient } from "../store/storeClient.js";
 import type { CommandIO } from "./commandIO.js";
 

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { LogEntry } from "../../shared/api.js";
 import { createAppCore } from "../app/createAppCore.js";
-import { defaultSettingsFile } from "../app/settingsFile.js";
-import { defaultDbPath } from "../store/dbPath.js";
-import { requestNewLink, startLinkControl, type LinkControl } from "../web/linkControl.js";
-import { startWebServer } from "../web/webServer.js";
+import { defaultSettingsFile } from "../platform/settingsFile.js";
+import { defaultDbPath } from "../platform/dbPath.js";
+import { requestNewLink, startLinkControl, type LinkControl } from "../transport/web/linkControl.js";
+import { startWebServer } from "../transport/web/webServer.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton web [--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] [--orchestration]

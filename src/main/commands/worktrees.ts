@@ -4,7 +4,7 @@
 // remove (refused for a dirty or unmerged worktree unless --rescue), diff, merge.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { resolveProjectsDir } from "../history/projectsDir.js";
+import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { diffWorktree, listWorktrees, mergeWorktree, removeWorktree, WorktreeActionError } from "../worktrees/index.js";
 import type { WorktreeInfo, WorktreeListing, WorktreeMerge, WorktreeRemoval } from "../../shared/worktrees.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";

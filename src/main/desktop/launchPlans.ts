@@ -8,6 +8,7 @@
 // is a program name, never a command line to split. The folder must be absolute, which also means
 // it can never start with `-` and be read as an option.
 import path from "node:path";
+import type { Env } from "../platform/findOnPath.js";
 
 export type DesktopTarget = "folder" | "terminal";
 
@@ -16,8 +17,6 @@ export interface Launch {
   readonly args: readonly string[];
   readonly cwd: string;
 }
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Terminals tried on Linux and other Unixes after $TERMINAL, with the flag naming the folder where

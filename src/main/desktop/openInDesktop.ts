@@ -2,10 +2,8 @@
 // PATH is started detached, without a shell, and left running. Resolves once it has started; it
 // never waits for the program to exit (a terminal lives as long as the person keeps it open).
 import { spawn as nodeSpawn } from "node:child_process";
-import { constants } from "node:fs";
-import { access } from "node:fs/promises";
-import path from "node:path";
-import { launchPlans, type DesktopTarget, type Env, type Launch } from "./launchPlans.js";
+import { findOnPath, type Env } from "../platform/findOnPath.js";
+import { launchPlans, type DesktopTarget, type Launch } from "./launchPlans.js";
 
 export interface OpenInDesktopOptions {
   readonly platform?: NodeJS.Platform;
@@ -29,45 +27,6 @@ export class DesktopLaunchError extends Error {
     super(message);
     this.name = "DesktopLaunchError";
   }
-}
-
-async function executable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Names to try for `command` in one PATH folder; on Windows, with PATHEXT's extensions. */
-function candidateNames(command: string, platform: NodeJS.Platform, env: Env): string[] {
-  if (platform !== "win32") return [command];
-  // A .bat or .cmd would run through cmd.exe's parser, which is what this module never uses.
-  const extensions: readonly string[] = (env["PATHEXT"] ?? ".COM;.EXE")
-    .split(";")
-    .map((e) => e.toLowerCase())
-    .filter((e) => e === ".exe" || e === ".com");
-  const own = path.win32.extname(command).toLowerCase();
-  if (own !== "") return extensions.includes(own) ? [command] : [];
-  return extensions.map((e) => command + e);
-}
-
-/** The file `command` names, searched on PATH like a shell would (no implicit current folder). */
-export async function findOnPath(command: string, platform: NodeJS.Platform, env: Env): Promise<string | undefined> {
-  const p = platform === "win32" ? path.win32 : path.posix;
-  if (p.isAbsolute(command)) return (await executable(command)) ? command : undefined;
-  // A relative path with a separator would resolve against Baton's own cwd: never meant.
-  if (command.includes("/") || (platform === "win32" && command.includes("\\"))) return undefined;
-  const pathVar = (platform === "win32" ? (env["PATH"] ?? env["Path"]) : env["PATH"]) ?? "";
-  for (const folder of pathVar.split(platform === "win32" ? ";" : ":")) {
-    if (folder === "" || !p.isAbsolute(folder)) continue;
-    for (const name of candidateNames(command, platform, env)) {
-      const file = p.join(folder, name);
-      if (await executable(file)) return file;
-    }
-  }
-  return undefined;
 }
 
 function start(file: string, launch: Launch, env: Env, spawn: typeof nodeSpawn): Promise<void> {

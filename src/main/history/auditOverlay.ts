@@ -25,8 +25,8 @@
 
 import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../store/audit.js";
-import { escalationEvent, isEscalationRow } from "../store/auditOrchestration.js";
+import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../audit/audit.js";
+import { escalationEvent, isEscalationRow } from "../audit/auditOrchestration.js";
 
 /** What the CLI writes for a tool cut off by an interrupt or TaskStop (PROTOCOL.md, i1 recording), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import type { SessionAudit } from "../store/audit.js";
+import type { SessionAudit } from "../audit/audit.js";
 import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import { windowSidechainFiles } from "./firstScreenSidechains.js";
@@ -14,8 +14,8 @@ import { TailLineParser, chooseStart, oldestStart, windowLine, type WindowLine }
 import { createHistorySession, MainFileReader, type HistorySession } from "./historySession.js";
 import { emptyStats, readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
-import { sessionIdFromPath } from "./projectsDir.js";
-import { openRegularFile } from "./regularFile.js";
+import { sessionIdFromPath } from "../platform/projectsDir.js";
+import { openRegularFile } from "../platform/regularFile.js";
 import { annotatedTranscript, linkForkedSidechains, resolveSessionFile } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./lineInserts.js";

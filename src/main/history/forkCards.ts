@@ -10,7 +10,7 @@ import type { ClientEvent } from "../../shared/events.js";
 import { obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
-import { notRegularAt } from "./regularFile.js";
+import { notRegularAt } from "../platform/regularFile.js";
 import { insideProject, isCompactionAgent, readMeta, subagentsFolder } from "./sidechains.js";
 
 export interface LineInsert {

@@ -1,7 +1,7 @@
 // Reading Claude Code's on-disk history (PROTOCOL.md §6–7) into the same events and reducer as
 // the live stream. Baton only reads under the projects folder; it never writes there.
 
-export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
+export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
 export { readJsonl, readAllJsonl, DefaultMaxLineBytes, type JsonlRecord, type JsonlStats, type JsonlProblem, type ReadJsonlResult } from "./jsonlReader.js";
 export { diskLineToEvents } from "./diskToEvents.js";
 export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";

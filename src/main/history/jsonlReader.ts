@@ -7,7 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { heavyVerdict, isHeavyLine } from "./heavyLines.js";
-import { openRegularFile, openRegularFileSync } from "./regularFile.js";
+import { openRegularFile, openRegularFileSync } from "../platform/regularFile.js";
 import { parseJsonLine } from "./splitJson.js";
 
 /** Real transcripts hold 1.25 MB lines; a line past this cap is counted and skipped. */

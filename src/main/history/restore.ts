@@ -5,7 +5,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
-import type { SessionAudit } from "../store/audit.js";
+import type { SessionAudit } from "../audit/audit.js";
 import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import {
@@ -18,8 +18,8 @@ import {
 } from "./historySession.js";
 import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
-import { containedFile, containedPath, isPlainId, quotedId } from "./containedPath.js";
-import { resolveProjectsDir, sessionIdFromPath } from "./projectsDir.js";
+import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
+import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
 import { findLineInserts } from "./lineInserts.js";
 

@@ -9,7 +9,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { emptyStats, readJsonl, type JsonlStats } from "./jsonlReader.js";
 import { TailLineParser } from "./firstScreenWindow.js";
 import { isHeavyLine } from "./heavyLines.js";
-import { openRegularFile } from "./regularFile.js";
+import { openRegularFile } from "../platform/regularFile.js";
 import { TailReader } from "./tailReader.js";
 
 /** Lines starting in the file's first HeadBytes are read, and the last TailBytes of lines. */

@@ -7,10 +7,10 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
 import { DiskMapper } from "./diskMapper.js";
-import { containedPath } from "./containedPath.js";
+import { containedPath } from "../platform/containedPath.js";
 import { refusedPath, type HistoryProblem } from "./problems.js";
-import { isMainTranscriptName, sessionIdFromPath } from "./projectsDir.js";
-import { NotRegularFileError, notRegularMessage } from "./regularFile.js";
+import { isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
+import { NotRegularFileError, notRegularMessage } from "../platform/regularFile.js";
 import { readSessionEnds } from "./sessionEnds.js";
 import { isSideConversation } from "./sideConversations.js";
 

@@ -10,7 +10,7 @@ import { mapDiskLine } from "./diskToEvents.js";
 import type { LineInsert } from "./forkCards.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
-import { notRegularAt } from "./regularFile.js";
+import { notRegularAt } from "../platform/regularFile.js";
 import { insideProject, readMeta, subagentsFolder } from "./sidechains.js";
 import { isSideQuestion } from "./sideConversations.js";
 

@@ -12,9 +12,9 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AgentCall } from "./diskMapper.js";
 import { isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
-import { containedPath } from "./containedPath.js";
+import { containedPath } from "../platform/containedPath.js";
 import { refusedPath, type HistoryProblem } from "./problems.js";
-import { notRegularAt, notRegularMessage, readRegularFileText } from "./regularFile.js";
+import { notRegularAt, notRegularMessage, readRegularFileText } from "../platform/regularFile.js";
 import { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
 
 export interface SidechainMeta {

@@ -6,11 +6,11 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ClientEvent } from "../../shared/events.js";
-import type { SessionAudit } from "../store/audit.js";
+import type { SessionAudit } from "../audit/audit.js";
 import { AuditOverlay } from "./auditOverlay.js";
 import { DiskMapper } from "./diskMapper.js";
 import { readJsonl, type JsonlRecord } from "./jsonlReader.js";
-import { sessionIdFromPath } from "./projectsDir.js";
+import { sessionIdFromPath } from "../platform/projectsDir.js";
 
 export interface FollowOptions {
   /** Start here (e.g. where a restore stopped); default 0. */

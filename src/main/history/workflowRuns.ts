@@ -20,9 +20,9 @@ import { boundJsonDepth } from "../../shared/boundedJson.js";
 import { isObject, num, str } from "../../shared/jsonFields.js";
 import { DiskMapper } from "./diskMapper.js";
 import { readJsonl } from "./jsonlReader.js";
-import { containedPath, isPlainId, quotedId } from "./containedPath.js";
+import { containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { lineProblems, refusedPath, type HistoryProblem } from "./problems.js";
-import { readRegularFileText } from "./regularFile.js";
+import { readRegularFileText } from "../platform/regularFile.js";
 
 /** Where the run's agents keep their transcripts. */
 export function workflowRunDir(sessionDir: string, runId: string): string {

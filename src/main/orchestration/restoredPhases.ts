@@ -4,7 +4,7 @@
 // run's model has no record of an earlier run's agents, so their agent ids (which the policy
 // hooks name) are read from the trail too.
 import type { SubagentPhase } from "../../shared/escalation.js";
-import type { AuditTrailRow } from "../store/audit.js";
+import type { AuditTrailRow } from "../audit/audit.js";
 
 export interface RestoredPhases {
   /** By the agent's Agent call. */

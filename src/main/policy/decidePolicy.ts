@@ -22,11 +22,11 @@ import type { SubagentPhase } from "../../shared/escalation.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PermissionRule, PolicyAgent, PolicyVerdict, Preset, PresetSet } from "../../shared/policy.js";
 import { batonToolAccess, batonToolOf, type BatonCaller, type BatonToolVerdict } from "../mcp/batonToolAccess.js";
-import { beforeApproval, beforeApprovalViolation } from "./beforeApproval.js";
+import { beforeApproval, beforeApprovalViolation } from "./presets/beforeApproval.js";
 import { NoRuleDecided } from "./policyAnswers.js";
-import { presetViolation } from "./presetSandbox.js";
-import { matchRules, type RuleMatch } from "./ruleMatch.js";
-import { argvOf, readCommandLine, type CommandLineReading } from "./shellCommands.js";
+import { presetViolation } from "./presets/presetSandbox.js";
+import { matchRules, type RuleMatch } from "./rules/ruleMatch.js";
+import { argvOf, readCommandLine, type CommandLineReading } from "./shell/shellCommands.js";
 import { nodeWritePathFs } from "./writePathFs.js";
 import type { WritePathFs } from "./writeRoot.js";
 

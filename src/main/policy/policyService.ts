@@ -11,16 +11,16 @@ import os from "node:os";
 import path from "node:path";
 import type { SandboxInfo } from "../../shared/api.js";
 import type { PermissionRule, PresetSet } from "../../shared/policy.js";
-import { readOrchestration, readPolicyCheckOnly, updateSettings } from "../app/settingsFile.js";
+import { readOrchestration, readPolicyCheckOnly, updateSettings } from "../platform/settingsFile.js";
 import type { SandboxService } from "../sandbox/sandboxService.js";
 import { SessionSandbox } from "../sandbox/sessionSandbox.js";
 import type { SandboxSupport } from "../sandbox/sandboxSupport.js";
-import { ConfigRefusedError } from "../app/trustedConfigFile.js";
-import { builtinPresetSet } from "./builtinPresets.js";
-import { presetsFileBeside, readPresetsFile, resetPresets } from "./presetsFile.js";
-import { RulesStore, rulesFileBeside } from "./rulesStore.js";
+import { ConfigRefusedError } from "../platform/trustedConfigFile.js";
+import { builtinPresetSet } from "./presets/builtinPresets.js";
+import { presetsFileBeside, readPresetsFile, resetPresets } from "./presets/presetsFile.js";
+import { RulesStore, rulesFileBeside } from "./rules/rulesStore.js";
 import { SessionPolicy, type SessionPolicyOptions } from "./sessionPolicy.js";
-import { loadShellParser } from "./shellParser.js";
+import { loadShellParser } from "./shell/shellParser.js";
 
 export interface PolicyServiceOptions {
   /** Baton's settings file; presets.json and rules.json live beside it. Absent: built-ins, rules kept in memory only. */

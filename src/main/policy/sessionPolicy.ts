@@ -14,10 +14,10 @@ import type { PermissionRule, PolicyAgent, PolicyVerdict, PresetSet, SandboxProt
 import type { HookCallbackHandler } from "../cli/incomingRequests.js";
 import type { PermissionDecider, PermissionDecision } from "../cli/permissionGate.js";
 import type { SessionSandbox } from "../sandbox/sessionSandbox.js";
-import type { AuditPolicyDecision } from "../store/audit.js";
+import type { AuditPolicyDecision } from "../audit/audit.js";
 import { agentWorktree } from "./agentWorktree.js";
 import { CallingAgents, type AgentTypeLookup } from "./callingAgent.js";
-import { conductorGuidance } from "./conductorGuidance.js";
+import { conductorGuidance } from "./presets/conductorGuidance.js";
 import { decidePolicy, policyContext, presetOf, type PolicyContext } from "./decidePolicy.js";
 import { hookOutputFor, permissionDecisionFor } from "./policyAnswers.js";
 import { environmentBlock, readMemorySections } from "./subagentContext.js";

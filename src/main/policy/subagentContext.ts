@@ -5,7 +5,7 @@
 // unreadable MEMORY.md adds nothing (it is the person's file, not Baton's).
 
 import path from "node:path";
-import { readRegularFileTextSync } from "../history/regularFile.js";
+import { readRegularFileTextSync } from "../platform/regularFile.js";
 
 /** More than this of MEMORY.md is not read: the sections are short by design. */
 const MaxMemoryBytes = 256 * 1024;

@@ -5,9 +5,8 @@
 // engine explains; this is what the kernel holds, whatever the command line says.
 
 import path from "node:path";
-import type { NetworkPattern, Preset } from "../../shared/policy.js";
-import { ReadOnlyCommands } from "../policy/beforeApproval.js";
-import { protectedPaths } from "../policy/protectedFiles.js";
+import { ReadOnlyCommands, type NetworkPattern, type Preset } from "../../shared/policy.js";
+import { protectedPaths } from "./protectedFiles.js";
 
 export type NetworkPolicy =
   | { readonly kind: "none" }

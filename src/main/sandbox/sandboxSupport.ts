@@ -4,7 +4,7 @@
 // The decision is pure (`sandboxSupport`); `probeSandboxSupport` looks at this machine.
 
 import { spawn } from "node:child_process";
-import { findOnPath } from "../desktop/openInDesktop.js";
+import { findOnPath } from "../platform/findOnPath.js";
 
 export interface SandboxSupport {
   readonly ok: boolean;

@@ -1,7 +1,7 @@
 // The main process's side of the audit trail: fire-and-forget writes to the store worker. A
 // write never delays the decision or the interrupt it records (the CLI gets its answer first);
 // a write that fails is reported to `onError` (the Console), never retried into the UI's path.
-import { policyRecord, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "./audit.js";
+import { policyRecord, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "../audit/audit.js";
 import type { StoreClient } from "./storeClient.js";
 
 export interface AuditTrail {

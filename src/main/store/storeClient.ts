@@ -1,11 +1,11 @@
 // The async face of the store: every call is a message to the store worker, answered by id.
 // The owner calls close(), which closes the database and terminates the worker.
 import { Worker } from "node:worker_threads";
-import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
-import { StoreError, type StoreErrorInfo } from "./errors.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import { StoreError, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
-import type { SearchHit, SearchOptions } from "./search.js";
-import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "./sessions.js";
+import type { SearchHit, SearchOptions } from "../search/search.js";
+import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
 import type { StoreMethod, StoreMethods, StoreResponse, StoreWorkerData } from "./workerProtocol.js";
 
 export interface StoreClient {
@@ -59,7 +59,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreClient>
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   };
   // A .ts entry (tests, `npx baton` under tsx) needs the bootstrap that registers tsx first.
-  const script = entry.pathname.endsWith(".ts") ? new URL("./workerBoot.mjs", here) : entry;
+  const script = entry.pathname.endsWith(".ts") ? new URL("../platform/workerBoot.mjs", here) : entry;
   const worker = new Worker(script, { workerData });
   const conn = new Connection(worker);
   try {

@@ -3,17 +3,18 @@
 // trail's; index runs are serialised, searches may run between an index run's batches.
 import fs from "node:fs";
 import type Database from "better-sqlite3";
-import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
-import { AuditDatabase, type AuditInfo } from "./auditDatabase.js";
-import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "./dbPath.js";
-import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "./errors.js";
-import { Indexer, type IndexerOptions, type IndexReport } from "./indexer.js";
-import { schemaVersion } from "./migrate.js";
-import { moveAside, openDatabase, openReader, type OpenedDatabase } from "./openDatabase.js";
-import { Searcher, type SearchHit, type SearchOptions } from "./search.js";
-import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "./sessions.js";
-import { SideIndex } from "./sideIndex.js";
-import type { DivertPolicy } from "./extractProtocol.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import { AuditDatabase, type AuditInfo } from "../audit/auditDatabase.js";
+import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js";
+import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
+import { Indexer, type IndexerOptions, type IndexReport } from "../search/indexer.js";
+import { schemaVersion } from "../platform/sqlite/migrate.js";
+import { moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
+import { IndexSchema } from "../search/indexSchema.js";
+import { Searcher, type SearchHit, type SearchOptions } from "../search/search.js";
+import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "../search/sessions.js";
+import { SideIndex } from "../search/sideIndex.js";
+import type { DivertPolicy } from "../search/extractProtocol.js";
 
 export interface StoreInfo {
   readonly dbPath: string;
@@ -81,7 +82,7 @@ export class StoreService {
     const existed = fs.existsSync(this.dbPath);
     let opened: OpenedDatabase | undefined;
     try {
-      opened = openDatabase(this.dbPath);
+      opened = openDatabase(this.dbPath, IndexSchema);
       // A development build's index held the trail: carry its rows over (the old file is kept too).
       if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
       this.opened = indexOn(this.dbPath, opened, !existed, options);
@@ -203,7 +204,7 @@ export class StoreService {
   private recover(): string {
     closeIndex(this.requireIndex());
     const movedTo = moveAside(this.dbPath);
-    this.opened = indexOn(this.dbPath, openDatabase(this.dbPath), true, this.options);
+    this.opened = indexOn(this.dbPath, openDatabase(this.dbPath, IndexSchema), true, this.options);
     this.movedAsideTo = movedTo;
     return movedTo;
   }
@@ -229,7 +230,7 @@ function indexOn(dbPath: string, opened: OpenedDatabase, created: boolean, optio
   let side: SideIndex | undefined;
   try {
     side = SideIndex.open(dbPath, created || opened.movedAsideTo !== undefined);
-    const reader = openReader(dbPath, { side: side.path });
+    const reader = openReader(dbPath, { side: side.path }, IndexSchema.cacheKiB);
     const indexer = new Indexer(db, indexerOptions(options, side));
     if (side.fresh) indexer.forgetSideRows();
     return { db, side, reader, indexer, searcher: new Searcher(reader) };

@@ -2,8 +2,8 @@
 // main thread or the renderer. Answers requests in arrival order (index runs are serialised by
 // the service; searches are answered between an index run's batches).
 import { parentPort, workerData } from "node:worker_threads";
-import { toErrorInfo } from "./errors.js";
-import { useNativeBinding } from "./openDatabase.js";
+import { toErrorInfo } from "../platform/sqlite/errors.js";
+import { useNativeBinding } from "../platform/sqlite/openDatabase.js";
 import { StoreService } from "./storeService.js";
 import type { StoreRequest, StoreResponse, StoreWorkerData } from "./workerProtocol.js";
 

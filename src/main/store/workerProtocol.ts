@@ -1,10 +1,10 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
-import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "./audit.js";
-import type { StoreErrorInfo } from "./errors.js";
+import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
-import type { SearchHit, SearchOptions } from "./search.js";
-import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "./sessions.js";
+import type { SearchHit, SearchOptions } from "../search/search.js";
+import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
 
 export interface StoreMethods {
   info: { params: Record<string, never>; value: StoreInfo };

@@ -1,6 +1,6 @@
 // The built renderer is served from `app://baton/…` rather than file://, so it has a real origin
 // that navigation checks can compare against, and so responses can carry the CSP header.
-import { resolveStatic } from "../web/staticFiles.js";
+import { resolveStatic } from "../platform/staticFiles.js";
 
 export const APP_SCHEME = "app";
 export const APP_HOST = "baton";

@@ -4,7 +4,7 @@
 // the clean environment of hardenedGit.ts, in the work tree the repository's .git is in. The only
 // way Baton runs git.
 import { spawn } from "node:child_process";
-import { findOnPath } from "../desktop/openInDesktop.js";
+import { findOnPath } from "../platform/findOnPath.js";
 import { driverOverrides, hardenedEnv, overridesApplied, parseConfigKeys } from "./hardenedGit.js";
 import { ownedRepositoryTop } from "./repositoryOwner.js";
 

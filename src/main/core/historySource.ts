@@ -1,0 +1,209 @@
+// What the app needs from history and the search index, behind a small interface (so the
+// session manager does not care whether a store is configured, and tests can fake it).
+
+import type { SearchHit, SessionSummary } from "../../shared/api.js";
+import type { Block, Transcript } from "../../shared/transcript.js";
+import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/firstScreen.js";
+import { annotatedTranscript, findSessionFile, restoreSession } from "../history/restore.js";
+import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
+import type { HistoryProblem } from "../history/problems.js";
+import { listSessionsWithProblems } from "../history/sessionList.js";
+import { shareResultText } from "../history/sharedStrings.js";
+import { followTranscript, type Follower } from "../history/tail.js";
+import { SessionModel } from "../hub/index.js";
+import type { SessionAudit } from "../audit/audit.js";
+import type { AuditReader } from "../store/auditTrail.js";
+import type { StoreClient } from "../store/storeClient.js";
+
+/** A past session opened from disk. */
+export interface RestoredSession {
+  readonly sessionId: string;
+  readonly cwd?: string;
+  transcript(): Transcript;
+  /** Loads a subagent's own blocks; the transcript changes (the card gets them). */
+  loadSubagentBlocks(toolUseId: string): Promise<readonly Block[]>;
+  /**
+   * A big session opens on its newest blocks while the rest is read in the background: this settles
+   * when `transcript()` has become the whole session (or, with `error`, when that failed and the
+   * transcript says so). Absent when the session was complete from the start.
+   */
+  readonly loaded?: Promise<{ readonly error?: string }>;
+  /**
+   * Follows the session's file as it grows (a session still running in a terminal, or resumed
+   * there): new lines go through the same reducer, and `onChange` says the transcript moved.
+   */
+  follow?(onChange: () => void, onError: (error: unknown) => void): void;
+  /** Stops reading in the background and following (the tab closed). */
+  close?(): void;
+  /** What the file held that is not shown as written (bad lines, values nested too deep), for the Console. */
+  problems?(): readonly HistoryProblem[];
+}
+
+export interface HistorySource {
+  /** The CLI's projects folder, where live sessions' sidechains are read from too. */
+  readonly projectsDir?: string;
+  listSessions(): Promise<readonly SessionSummary[]>;
+  /** A session id only. Throws an error with a `code` ("not_found", "unreadable", "refused") when it cannot. */
+  restore(sessionId: string): Promise<RestoredSession>;
+  /** Undefined when no search index is available. */
+  search?(query: string, limit: number): Promise<readonly SearchHit[]>;
+}
+
+export function createHistorySource(options: {
+  readonly projectsDir: string;
+  readonly store?: StoreClient;
+  /** Baton's audit trail per session: restores show its decisions and interrupts (auditOverlay.ts). */
+  readonly audit?: AuditReader;
+  /** What a listing skipped (a FIFO named like a transcript, …), for the log. */
+  readonly onListProblem?: (problem: HistoryProblem) => void;
+}): HistorySource {
+  const { projectsDir, store } = options;
+  return {
+    projectsDir,
+    async listSessions() {
+      const { sessions, problems } = await listSessionsWithProblems(projectsDir);
+      for (const problem of problems) options.onListProblem?.(problem);
+      return sessions.map((s) => ({
+        sessionId: s.sessionId,
+        projectDir: s.project,
+        path: s.path,
+        title: s.title,
+        ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+        ...(s.gitBranch !== undefined ? { gitBranch: s.gitBranch } : {}),
+        ...(s.firstTimestamp !== undefined ? { firstTimestamp: s.firstTimestamp } : {}),
+        ...(s.lastTimestamp !== undefined ? { lastTimestamp: s.lastTimestamp } : {}),
+        ...(s.promptCount !== undefined ? { promptCount: s.promptCount } : {}),
+        subagentCount: s.subagentCount,
+        sizeBytes: s.sizeBytes,
+      }));
+    },
+    async restore(sessionId) {
+      // The page names a session by its id: looked up in the history folder, never against the cwd.
+      const file = await findSessionFile(sessionId, projectsDir);
+      const audit = await options.audit?.(sessionId);
+      const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
+      return first.complete ? restoredFrom(first.session, audit) : restoredInBackground(first, projectsDir, audit);
+    },
+    ...(store !== undefined
+      ? {
+          async search(query: string, limit: number) {
+            const hits = await store.search(query, { limit, projectsDir });
+            return hits.map((h) => ({
+              sessionId: h.sessionId,
+              sessionTitle: h.sessionTitle ?? "",
+              ...(h.project !== null ? { project: h.project } : {}),
+              ...(h.subagent !== null ? { agentId: h.subagent.agentId } : {}),
+              ...(h.subagent?.description != null ? { subagentDescription: h.subagent.description } : {}),
+              ...(h.time !== null ? { timestamp: h.time } : {}),
+              kind: h.kind,
+              snippet: h.snippet,
+            }));
+          },
+        }
+      : {}),
+  };
+}
+
+/** A HistorySource whose folder can change while the app runs (the history folder setting). */
+export interface SwitchableHistorySource extends HistorySource {
+  readonly projectsDir: string;
+  /** Lists and restores from `projectsDir` from now on; tabs already open keep reading their files. */
+  switchTo(projectsDir: string): void;
+}
+
+export function switchableHistorySource(projectsDir: string, make: (projectsDir: string) => HistorySource): SwitchableHistorySource {
+  let current = make(projectsDir);
+  let dir = projectsDir;
+  // Every folder's source is made alike: with search, or all without.
+  const searchable = current.search !== undefined;
+  return {
+    get projectsDir() {
+      return dir;
+    },
+    listSessions: () => current.listSessions(),
+    restore: (sessionId) => current.restore(sessionId),
+    ...(searchable ? { search: (query: string, limit: number) => current.search!(query, limit) } : {}),
+    switchTo(next) {
+      dir = next;
+      current = make(next);
+    },
+  };
+}
+
+function restoredFrom(session: HistorySession, audit: SessionAudit | undefined): RestoredSession {
+  let follower: Follower | undefined;
+  const cwd = annotatedTranscript(session).cwd;
+  return {
+    sessionId: session.sessionId,
+    ...(cwd !== undefined ? { cwd } : {}),
+    // The same object until the session changes (annotatedTranscript keeps it).
+    transcript: () => annotatedTranscript(session),
+    loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
+    problems: () => session.problems,
+    follow(onChange, onError) {
+      follower ??= followSession(session, audit, onChange, onError);
+    },
+    close: () => follower?.stop(),
+  };
+}
+
+/** Reads what is appended to the session's main file from where the restore stopped. */
+function followSession(session: HistorySession, audit: SessionAudit | undefined, onChange: () => void, onError: (error: unknown) => void): Follower {
+  return followTranscript(session.path, {
+    offset: session.offset,
+    mapper: session.mapper,
+    ...(session.overlay !== undefined ? { overlay: session.overlay } : {}),
+    ...(audit !== undefined ? { audit } : {}),
+    onEvents: (events) => {
+      session.model.apply(events.map(shareResultText));
+      onChange();
+    },
+    onReset: () => {
+      // Truncated or replaced: the file is read again from its start into a new session model.
+      session.model = new SessionModel({ sessionId: session.sessionId });
+      session.loaded.clear();
+      onChange();
+    },
+    onError,
+  });
+}
+
+/** Shows the first screen now; the full restore replaces it when ready (see RestoredSession.loaded). */
+function restoredInBackground(first: FirstScreen, projectsDir: string, audit: SessionAudit | undefined): RestoredSession {
+  const abort = new AbortController();
+  let full: RestoredSession | undefined;
+  let following: { readonly onChange: () => void; readonly onError: (error: unknown) => void } | undefined;
+  let shown = first.transcript;
+  const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal, ...(audit !== undefined ? { audit } : {}) }).then(
+    ({ session }) => {
+      full = restoredFrom(session, audit);
+      if (following !== undefined && !abort.signal.aborted) full.follow?.(following.onChange, following.onError);
+      return {};
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      shown = { ...shown, blocks: shown.blocks.map((b) => (b.id === EarlierBlocksNoticeId ? { ...b, level: "error" as const, text: `The earlier part of this session could not be read: ${message}` } : b)) };
+      return { error: message };
+    },
+  );
+  return {
+    sessionId: first.sessionId,
+    ...(first.transcript.cwd !== undefined ? { cwd: first.transcript.cwd } : {}),
+    transcript: () => full?.transcript() ?? shown,
+    async loadSubagentBlocks(toolUseId) {
+      await loaded;
+      return full !== undefined ? full.loadSubagentBlocks(toolUseId) : loadSubagentBlocks(first.session, toolUseId);
+    },
+    loaded,
+    problems: () => full?.problems?.() ?? first.problems,
+    // The first screen ends where the file ended; following starts once the whole file is read.
+    follow(onChange, onError) {
+      following = { onChange, onError };
+      full?.follow?.(onChange, onError);
+    },
+    close: () => {
+      abort.abort();
+      full?.close?.();
+    },
+  };
+}
