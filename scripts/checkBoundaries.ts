@@ -5,6 +5,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
+import { roomRule } from "./mainRooms.js";
 
 export type Layer = "shared" | "renderer" | "preload" | "main";
 
@@ -67,6 +68,11 @@ function isElectron(specifier: string): boolean {
 
 function isDomPackage(specifier: string): boolean {
   return packageMatches(specifier, DOM_PACKAGES) && !DOM_PACKAGE_EXCEPTIONS.has(specifier);
+}
+
+/** The repository-relative file a relative specifier names. */
+function resolvedPath(fromFile: string, specifier: string): string {
+  return path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier.replace(/[?#].*$/, "")));
 }
 
 /** The layer a relative specifier lands in, or "outside" for anything outside src/<layer>. */
@@ -135,7 +141,7 @@ function importRule(layer: Layer, file: string, specifier: string): string | und
       return `src/preload may import only "electron" and src/shared, not "${specifier}"`;
     case "main":
       if (target === "renderer") return `src/main must not import from src/renderer ("${specifier}")`;
-      return undefined;
+      return target === "main" ? roomRule(file, resolvedPath(file, specifier)) : undefined;
   }
 }
 
@@ -256,7 +262,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`boundaries: ${violations.length} violation(s) in ${files} file(s)\n`);
     return 1;
   }
-  process.stdout.write(`boundaries: OK, ${files} file(s) under src/ respect the process boundaries\n`);
+  process.stdout.write(`boundaries: OK, ${files} file(s) under src/ respect the process boundaries and src/main's rooms\n`);
   return 0;
 }
 

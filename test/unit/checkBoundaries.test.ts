@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkFile, checkTree, layerOf } from "../../scripts/checkBoundaries.js";
+import { MainRooms, roomOf } from "../../scripts/mainRooms.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -143,6 +144,36 @@ describe("src/main", () => {
     expect(messages(file, 'import { App } from "../renderer/App.js";')).toEqual([
       '1: src/main must not import from src/renderer ("../renderer/App.js")',
     ]);
+  });
+});
+
+describe("src/main's rooms", () => {
+  it("lets a room import the rooms its row names, and no other", () => {
+    expect(messages("src/main/core/sessionManager.ts", 'import { x } from "../policy/policyService.js";')).toEqual([]);
+    expect(messages("src/main/platform/settingsFile.ts", 'import { x } from "../core/appError.js";')).toEqual([
+      "1: src/main/platform may not import from src/main/core (allowed: nothing; scripts/mainRooms.ts)",
+    ]);
+    expect(messages("src/main/history/restore.ts", 'import type { X } from "../search/search.js";')).toEqual([
+      "1: src/main/history may not import from src/main/search (allowed: platform, hub, audit; scripts/mainRooms.ts)",
+    ]);
+    expect(messages("src/main/transport/web/webServer.ts", 'import { x } from "../ipc/registerIpc.js";')[0]).toContain("src/main/transport/web may not import from src/main/transport/ipc");
+  });
+
+  it("enters the history room through its index, and asks for a row for a new room", () => {
+    expect(messages("src/main/core/historySource.ts", 'import { x } from "../history/index.js";')).toEqual([]);
+    expect(messages("src/main/core/historySource.ts", 'import { x } from "../history/diskMapper.js";')).toEqual([
+      '1: src/main/history is entered through its index: import "../history/index.js"',
+    ]);
+    expect(messages("src/main/newroom/a.ts", 'import { x } from "../platform/check.js";')[0]).toContain("src/main/newroom is a room scripts/mainRooms.ts does not know");
+  });
+
+  it("orders the rooms so that imports go one way: a row names only rooms above it", () => {
+    const order = Object.keys(MainRooms);
+    for (const [room, allowed] of Object.entries(MainRooms)) {
+      for (const other of allowed) expect(order.indexOf(other), `${room} -> ${other}`).toBeLessThan(order.indexOf(room));
+    }
+    expect(roomOf("src/main/index.ts")).toBe("(entry)");
+    expect(roomOf("src/main/transport/ipc/registerIpc.ts")).toBe("transport/ipc");
   });
 });
 

@@ -3,10 +3,10 @@
 
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { fullTranscript } from "../history/fullTranscript.js";
-import { HistoryError } from "../history/problems.js";
+import { fullTranscript } from "../history/index.js";
+import { HistoryError } from "../history/index.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
-import { restoreSession } from "../history/restore.js";
+import { restoreSession } from "../history/index.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
 import type { SessionAudit } from "../audit/audit.js";
 import { createAuditReader } from "../store/auditTrail.js";

@@ -3,7 +3,7 @@
 
 import { parseArgs } from "node:util";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
-import { listSessionsWithProblems, type SessionSummary } from "../history/sessionList.js";
+import { listSessionsWithProblems, type SessionSummary } from "../history/index.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 

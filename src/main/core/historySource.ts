@@ -3,13 +3,13 @@
 
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
-import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/firstScreen.js";
-import { annotatedTranscript, findSessionFile, restoreSession } from "../history/restore.js";
-import { loadSubagentBlocks, type HistorySession } from "../history/historySession.js";
-import type { HistoryProblem } from "../history/problems.js";
-import { listSessionsWithProblems } from "../history/sessionList.js";
-import { shareResultText } from "../history/sharedStrings.js";
-import { followTranscript, type Follower } from "../history/tail.js";
+import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
+import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
+import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
+import type { HistoryProblem } from "../history/index.js";
+import { listSessionsWithProblems } from "../history/index.js";
+import { shareResultText } from "../history/index.js";
+import { followTranscript, type Follower } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../audit/audit.js";
 import type { AuditReader } from "../store/auditTrail.js";

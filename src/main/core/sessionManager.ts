@@ -33,7 +33,7 @@ import { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "./sessionEscalations.js";
 import type { EscalationDesk } from "../orchestration/escalationDesk.js";
 import { phasesFromTrail } from "../orchestration/restoredPhases.js";
-import type { AuditWithTrail } from "../history/auditOverlay.js";
+import type { AuditWithTrail } from "../history/index.js";
 import type { AuditReader } from "../store/auditTrail.js";
 
 /** How long the tab strip may lag a title or session id change (see `changed`). */

@@ -2,13 +2,30 @@
 // the live stream. Baton only reads under the projects folder; it never writes there.
 
 export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
-export { readJsonl, readAllJsonl, DefaultMaxLineBytes, type JsonlRecord, type JsonlStats, type JsonlProblem, type ReadJsonlResult } from "./jsonlReader.js";
-export { diskLineToEvents } from "./diskToEvents.js";
+export {
+  readJsonl,
+  readAllJsonl,
+  DefaultMaxLineBytes,
+  readJsonlSync,
+  type JsonlRecord,
+  type JsonlStats,
+  type JsonlProblem,
+  type ReadJsonlResult,
+  type ReadJsonlOptions,
+} from "./jsonlReader.js";
+export { diskLineToEvents, mapDiskLine } from "./diskToEvents.js";
 export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";
-export { workflowEvents, workflowRunDir } from "./workflowRuns.js";
+export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
 export { findSidechainFiles, linkSidechains, isCompactionAgent, type SidechainFile, type SidechainMeta } from "./sidechains.js";
-export { listSessions, summarizeSession, type SessionSummary } from "./sessionList.js";
-export { restoreSession, resolveSessionFile, annotatedTranscript, type RestoreOptions, type RestoreResult } from "./restore.js";
+export { listSessions, summarizeSession, listSessionsWithProblems, type SessionSummary } from "./sessionList.js";
+export {
+  restoreSession,
+  resolveSessionFile,
+  annotatedTranscript,
+  findSessionFile,
+  type RestoreOptions,
+  type RestoreResult,
+} from "./restore.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { fullTranscript } from "./fullTranscript.js";
 export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
@@ -21,3 +38,7 @@ export {
   type FirstScreenOptions,
 } from "./firstScreen.js";
 export { TailReader, DefaultTailChunkBytes, type TailLine, type TailReaderOptions } from "./tailReader.js";
+export { type AuditWithTrail } from "./auditOverlay.js";
+export { shareResultText } from "./sharedStrings.js";
+export { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
+export { parseJsonLine } from "./splitJson.js";

@@ -10,7 +10,7 @@
 // per version of the file.
 import fs from "node:fs";
 import path from "node:path";
-import { isSideConversation, isWarmupPrompt } from "../history/sideConversations.js";
+import { isSideConversation, isWarmupPrompt } from "../history/index.js";
 import { isMainTranscriptName } from "../platform/projectsDir.js";
 import { notRegularKind, type NotRegularKind } from "../platform/regularFile.js";
 

@@ -6,7 +6,7 @@ import { userTextKind } from "../../shared/commandEcho.js";
 import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
-import { mapDiskLine } from "../history/diskToEvents.js";
+import { mapDiskLine } from "../history/index.js";
 
 /** What a row holds; its position here is its code in the index (rowPlaces.ts): append only. */
 export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output"] as const;

@@ -2,7 +2,7 @@
 // each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
 import { MaxJsonDepth } from "../../shared/boundedJson.js";
-import { readJsonl, type JsonlRecord, type ReadJsonlOptions, type ReadJsonlResult } from "../history/jsonlReader.js";
+import { readJsonl, type JsonlRecord, type ReadJsonlOptions, type ReadJsonlResult } from "../history/index.js";
 import { emptyExtracted, extractLine, type Extracted, type FileFacts, type TextRow } from "./extract.js";
 
 export interface FileJob {

@@ -13,7 +13,7 @@
 // awaited read waited for a thread-pool thread on a machine whose cores are both busy.
 import { parentPort, workerData } from "node:worker_threads";
 import { divertedChunk, packChunk, type PackedChunk } from "./chunkWire.js";
-import { readJsonlSync } from "../history/jsonlReader.js";
+import { readJsonlSync } from "../history/index.js";
 import { extractFile } from "./extractFile.js";
 import type { ExtractWorkerData, ExtractWorkerMessage, ExtractWorkerReply } from "./extractProtocol.js";
 import { SideWriter } from "./sideWriter.js";

@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../../shared/jsonFields.js";
-import { DefaultMaxLineBytes } from "../history/jsonlReader.js";
+import { DefaultMaxLineBytes } from "../history/index.js";
 import { openRegularFileSync } from "../platform/regularFile.js";
-import { parseJsonLine } from "../history/splitJson.js";
+import { parseJsonLine } from "../history/index.js";
 import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
 import type { RowPlace } from "./rowPlaces.js";
 

@@ -3,7 +3,7 @@
 // Workflow's agent has no description there: its label comes from the run's record.
 import fs from "node:fs";
 import path from "node:path";
-import { recordedAgents, runRecordPath } from "../history/workflowRuns.js";
+import { recordedAgents, runRecordPath } from "../history/index.js";
 import type { Json } from "../../shared/protocol/messages.js";
 import { readRegularFileTextSync } from "../platform/regularFile.js";
 import { staysInsideDir } from "../platform/containedPath.js";
