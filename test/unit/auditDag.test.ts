@@ -8,7 +8,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
@@ -167,7 +166,7 @@ describe("the session DAG in the audit trail", () => {
   });
 
   it("a nested agent's spawn names its caller's Agent call", async () => {
-    const { recording, events, store, trail, tab } = await nestedTab();
+    const { store, trail, tab } = await nestedTab();
     await trail.flush();
     const live = tab.session.transcript;
     const spawns = orchestration(store.readAudit(live.sessionId).trail).filter((r) => r.kind === "spawn");

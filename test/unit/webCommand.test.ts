@@ -82,7 +82,7 @@ describe("baton web", () => {
     expect(await run(["--new-link"], none, { controlDir })).toBe(1);
     expect(none.err()).toContain("no running `baton web` found");
 
-    const { io, url, stop, exited } = await startWeb(controlDir);
+    const { url, stop, exited } = await startWeb(controlDir);
     const port = new URL(url).port;
     // Only this user may enter the folder or open the socket.
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);

@@ -93,8 +93,6 @@ export interface SessionTrail extends SessionAudit {
   readonly trail: readonly AuditTrailRow[];
 }
 
-export const EmptyAudit: SessionAudit = Object.freeze({ permissions: Object.freeze([]), interrupts: Object.freeze([]) });
-
 const Decisions: ReadonlySet<string> = new Set<AuditDecision>(["allow", "deny", "cancelled"]);
 
 /** Checks an entry from another thread before it reaches SQL: a bad one is refused, not stored half. */

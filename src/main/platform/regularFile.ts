@@ -51,11 +51,6 @@ export async function notRegularAt(file: string): Promise<NotRegularKind | undef
   }
 }
 
-export function notRegularAtSync(file: string): NotRegularKind | undefined {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st === undefined ? undefined : notRegularKind(st);
-}
-
 /** Opens `file` for reading; rejects with NotRegularFileError unless it is a regular file. */
 export async function openRegularFile(file: string): Promise<FileHandle> {
   const before = notRegularKind(await stat(file));

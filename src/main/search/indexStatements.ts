@@ -52,7 +52,7 @@ export class IndexStatements {
   private readonly sessionFileCount: Database.Statement<[string], { n: number }>;
   private readonly deleteSessionRows: Database.Statement[];
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.allFiles = db.prepare(
       "SELECT id, path, session_id, size, identity, mtime_ms, indexed_offset, boundary, line_count FROM files",
     );

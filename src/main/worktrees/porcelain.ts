@@ -80,10 +80,6 @@ export function parseStatus(output: string): WorktreeDirt {
   return { staged, unstaged, untracked, files };
 }
 
-export function isDirty(dirt: WorktreeDirt): boolean {
-  return dirt.files.length > 0;
-}
-
 /** `claude agent agent-<id> (pid <pid> start <procStart>)`: the lock the CLI holds while the agent runs. */
 export function parseClaudeLock(reason: string | undefined): { readonly name: string; readonly pid: number; readonly start?: string } | undefined {
   if (reason === undefined) return undefined;

@@ -2,7 +2,7 @@
 
 import type { PendingPermission } from "../../shared/api.js";
 import type { Block, SubagentRecord } from "../../shared/transcript.js";
-import type { TranscriptMeta, TranscriptStore } from "../../shared/delta/index.js";
+import type { TranscriptStore } from "../../shared/delta/index.js";
 import { useApp, type TabState } from "./appStore.js";
 
 const NoIds: readonly string[] = Object.freeze([]);
@@ -18,10 +18,6 @@ export function useBlock(tabId: string, blockId: string): Block | undefined {
 
 export function useChildren(tabId: string, parentId: string): readonly string[] {
   return useApp((s) => s.tabs[tabId]?.transcript.children.get(parentId) ?? NoIds);
-}
-
-export function useMeta(tabId: string | undefined): TranscriptMeta | undefined {
-  return useApp((s) => (tabId !== undefined ? s.tabs[tabId]?.transcript.meta : undefined));
 }
 
 export function usePending(tabId: string): readonly PendingPermission[] {

@@ -40,11 +40,6 @@ export interface ToolResultBlock {
   readonly content?: string | readonly (TextBlock | ImageBlock | JsonObject)[];
   readonly is_error?: boolean;
 }
-/** Any block type Baton does not model (documents, search results, …). */
-export interface OtherBlock {
-  readonly type: string;
-  readonly [key: string]: Json | undefined;
-}
 export type ContentBlock =
   | TextBlock
   | ThinkingBlock

@@ -9,7 +9,6 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { networkPatternProblem, type Preset, type PresetSet, type RefusedCommand } from "../../../shared/policy.js";
-import { defaultSettingsFile } from "../../platform/settingsFile.js";
 import { readTrustedConfigFile, refusalMessage } from "../../platform/trustedConfigFile.js";
 import { builtinPresetSet } from "./builtinPresets.js";
 
@@ -19,11 +18,6 @@ export const PRESETS_FILE_VERSION = 1;
 /** The presets file beside a settings file (the desktop app's userData, or web mode's config folder). */
 export function presetsFileBeside(settingsFile: string): string {
   return path.join(path.dirname(settingsFile), PRESETS_FILE_NAME);
-}
-
-/** Web mode's and the command line's presets file. */
-export function defaultPresetsFile(): string {
-  return presetsFileBeside(defaultSettingsFile());
 }
 
 /** Why a command pattern cannot be used, or undefined when it can (see CommandPattern). */
@@ -43,7 +37,6 @@ function expected(what: string) {
 }
 
 const Text = z.string(expected("a string")).min(1, "cannot be empty");
-const Texts = z.array(Text, expected("an array of strings"));
 
 const Pattern = z.string(expected("a string")).superRefine((pattern, ctx) => {
   const problem = commandPatternProblem(pattern);

@@ -21,7 +21,6 @@ import path from "node:path";
 import { z } from "zod";
 import type { PermissionRule, RuleBehavior, RuleScope } from "../../../shared/policy.js";
 import { canonicalRule } from "../../../shared/ruleSyntax.js";
-import { defaultSettingsFile } from "../../platform/settingsFile.js";
 import { mayBeInsideDir, realPathSync } from "../../platform/containedPath.js";
 import { readTrustedConfigFile, refusalMessage } from "../../platform/trustedConfigFile.js";
 
@@ -31,11 +30,6 @@ export const RULES_FILE_VERSION = 1;
 /** rules.json's place: the folder of settings.json, whichever that is (desktop userData, web mode's config folder). */
 export function rulesFileBeside(settingsFile: string): string {
   return path.join(path.dirname(settingsFile), RULES_FILE_NAME);
-}
-
-/** Web mode's (and the command line's) rules file. */
-export function defaultRulesFile(): string {
-  return rulesFileBeside(defaultSettingsFile());
 }
 
 export interface NewRule {

@@ -50,10 +50,6 @@ async function start(): Promise<void> {
   parser = ready;
 }
 
-export function shellParserLoaded(): boolean {
-  return parser !== undefined;
-}
-
 /**
  * The tree of `source`, or why it cannot be read; undefined when the parser is not loaded yet.
  * The work is charged to `budget` (shellBudget.ts): the text and heredoc scanning before the
