@@ -11,23 +11,8 @@ import { isAgentToolCall } from "../../shared/transcript.js";
 import { mapDiskLine } from "./diskToEvents.js";
 import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
 import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
+import type { AgentCall } from "./agentCall.js";
 import type { LineInserts } from "./lineInserts.js";
-
-export interface AgentCall {
-  readonly toolUseId: string;
-  readonly name: string;
-  readonly prompt: string;
-  readonly description: string;
-  readonly subagentType: string;
-  readonly background: boolean;
-  /** The subagent the call was made in; null for the main agent. */
-  readonly parentToolUseId: string | null;
-  /** Named by the call's result (`toolUseResult.agentId` or "agentId: <id>" text). */
-  agentId?: string;
-  resultSeen: boolean;
-  /** The result was an error (e.g. invalid input): no subagent ran. */
-  failed: boolean;
-}
 
 export interface SessionFacts {
   sessionId: string;

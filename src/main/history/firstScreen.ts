@@ -18,7 +18,7 @@ import { sessionIdFromPath } from "../platform/projectsDir.js";
 import { openRegularFile } from "../platform/regularFile.js";
 import { annotatedTranscript, linkForkedSidechains, resolveSessionFile } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
-import { findLineInserts } from "./lineInserts.js";
+import { findLineInserts } from "./sessionInserts.js";
 import { TailReader } from "./tailReader.js";
 
 export const DefaultFirstScreenBlocks = 50;

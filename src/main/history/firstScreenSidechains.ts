@@ -4,9 +4,10 @@
 // be placed that way, every file is listed as the full restore does.
 
 import { readdir } from "node:fs/promises";
-import type { AgentCall } from "./diskMapper.js";
+import type { AgentCall } from "./agentCall.js";
 import type { HistoryProblem } from "./problems.js";
-import { findSidechainFiles, insideProject, readMeta, type SidechainFile } from "./sidechains.js";
+import { findSidechainFiles, type SidechainFile } from "./sidechains.js";
+import { insideProject, readMeta } from "./subagentFolder.js";
 
 export async function windowSidechainFiles(
   projectDir: string,

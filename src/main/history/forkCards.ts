@@ -9,17 +9,10 @@
 import type { ClientEvent } from "../../shared/events.js";
 import { obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
+import type { LineInsert } from "./lineInserts.js";
 import type { HistoryProblem } from "./problems.js";
 import { notRegularAt } from "../platform/regularFile.js";
-import { insideProject, isCompactionAgent, readMeta, subagentsFolder } from "./sidechains.js";
-
-export interface LineInsert {
-  /** The main line the events go after; undefined: at the end. */
-  readonly after: string | undefined;
-  readonly events: readonly ClientEvent[];
-  /** The task id its `<task-notification>` names (a fork's agent id). */
-  readonly taskId?: string;
-}
+import { insideProject, isCompactionAgent, readMeta, subagentsFolder } from "./subagentFolder.js";
 
 /** Fork agent ids are `a<name>-<hex>`; anything else in a file name is not made into an id. */
 const ForkId = /^a[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-[0-9a-f]{8,32}$/;

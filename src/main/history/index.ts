@@ -14,9 +14,11 @@ export {
   type ReadJsonlOptions,
 } from "./jsonlReader.js";
 export { diskLineToEvents, mapDiskLine } from "./diskToEvents.js";
-export { DiskMapper, type AgentCall, type SessionFacts } from "./diskMapper.js";
+export { DiskMapper, type SessionFacts } from "./diskMapper.js";
+export type { AgentCall } from "./agentCall.js";
 export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
-export { findSidechainFiles, linkSidechains, isCompactionAgent, type SidechainFile, type SidechainMeta } from "./sidechains.js";
+export { findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";
+export { isCompactionAgent, type SidechainMeta } from "./subagentFolder.js";
 export { listSessions, summarizeSession, listSessionsWithProblems, type SessionSummary } from "./sessionList.js";
 export {
   restoreSession,

@@ -1,12 +1,19 @@
 // Events a restore adds to the main file's own: cards of `/subtask` forks (forkCards.ts) and `/btw`
-// side notes (sideQuestions.ts). Each goes after the main line it was made at (by uuid), read in
-// order with the file; those whose line is not in the file go at the end. A fork card placed at the
-// end comes after its `<task-notification>`: the notification is given again after the card.
+// side notes (sideQuestions.ts), found by sessionInserts.ts. Each goes after the main line it was
+// made at (by uuid), read in order with the file; those whose line is not in the file go at the
+// end. A fork card placed at the end comes after its `<task-notification>`: the notification is
+// given again after the card.
 
 import type { ClientEvent } from "../../shared/events.js";
-import type { HistoryProblem } from "./problems.js";
-import { findForkCards } from "./forkCards.js";
-import { findSideQuestions } from "./sideQuestions.js";
+
+/** Events found for a main line (sessionInserts.ts finds them). */
+export interface LineInsert {
+  /** The main line the events go after; undefined: at the end. */
+  readonly after: string | undefined;
+  readonly events: readonly ClientEvent[];
+  /** The task id its `<task-notification>` names (a fork's agent id). */
+  readonly taskId?: string;
+}
 
 interface Insert {
   readonly after: string | undefined;
@@ -59,12 +66,4 @@ export class LineInserts {
     }
     return out;
   }
-}
-
-/** The fork cards and side notes of `sessionId`, read from its subagents folder. */
-export async function findLineInserts(projectDir: string, sessionId: string, problems?: HistoryProblem[]): Promise<LineInserts> {
-  const inserts = new LineInserts();
-  const [forks, questions] = await Promise.all([findForkCards(projectDir, sessionId, problems), findSideQuestions(projectDir, sessionId, problems)]);
-  for (const insert of [...forks, ...questions]) inserts.add(insert.after, insert.events, insert.taskId);
-  return inserts;
 }

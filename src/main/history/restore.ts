@@ -21,7 +21,7 @@ import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
-import { findLineInserts } from "./lineInserts.js";
+import { findLineInserts } from "./sessionInserts.js";
 
 /** The reader awaits each chunk: this bounds how long a restore holds the event loop at a time. */
 const RestoreChunkBytes = 256 * 1024;

@@ -7,11 +7,11 @@
 import type { ClientEvent } from "../../shared/events.js";
 import { str } from "../../shared/jsonFields.js";
 import { mapDiskLine } from "./diskToEvents.js";
-import type { LineInsert } from "./forkCards.js";
+import type { LineInsert } from "./lineInserts.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
 import { notRegularAt } from "../platform/regularFile.js";
-import { insideProject, readMeta, subagentsFolder } from "./sidechains.js";
+import { insideProject, readMeta, subagentsFolder } from "./subagentFolder.js";
 import { isSideQuestion } from "./sideConversations.js";
 
 /** Heading of a side note: it is not part of the conversation the model saw. */

@@ -7,27 +7,13 @@
 // Side requests (`agent-acompact-*`, prompt suggestions, `/btw` questions, 2.0.x `Warmup`) are not
 // subagents and are left out (sideConversations.ts); a `/subtask` fork is one, with no call.
 
-import { readdir } from "node:fs/promises";
-import type { JsonObject } from "../../shared/protocol/messages.js";
-import type { AgentCall } from "./diskMapper.js";
-import { isObject, num, obj, str, textOf } from "../../shared/jsonFields.js";
+import type { AgentCall } from "./agentCall.js";
+import { obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
-import { containedPath } from "../platform/containedPath.js";
-import { refusedPath, type HistoryProblem } from "./problems.js";
-import { notRegularAt, notRegularMessage, readRegularFileText } from "../platform/regularFile.js";
+import type { HistoryProblem } from "./problems.js";
+import { notRegularAt, notRegularMessage } from "../platform/regularFile.js";
 import { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
-
-export interface SidechainMeta {
-  readonly agentType?: string;
-  readonly description?: string;
-  readonly toolUseId?: string;
-  readonly spawnDepth?: number;
-  readonly stoppedByUser?: boolean;
-  /** A `/subtask` fork: a subagent no Agent call started (forkCards.ts). */
-  readonly isFork?: boolean;
-  /** A fork's name (`/subtask <name>`). */
-  readonly name?: string;
-}
+import { insideProject, isCompactionAgent, listDir, readMeta, type SidechainMeta } from "./subagentFolder.js";
 
 export interface SidechainFile {
   readonly agentId: string;
@@ -39,68 +25,6 @@ export interface SidechainFile {
 }
 
 const AgentFile = /^agent-(.+)\.jsonl$/;
-
-export function isCompactionAgent(agentId: string): boolean {
-  return agentId.startsWith("acompact");
-}
-
-/**
- * The real path of `projectDir/...names` when it lies inside the project folder; a link leading
- * out is refused with a notice in `problems` (containedPath.ts), and nothing is read there.
- */
-export async function insideProject(projectDir: string, names: readonly string[], what: string, problems?: HistoryProblem[]): Promise<string | undefined> {
-  const checked = await containedPath(projectDir, ...names);
-  if (checked.kind === "inside") return checked.real;
-  if (checked.kind === "outside") problems?.push(refusedPath(checked.path, what, checked.reason));
-  return undefined;
-}
-
-/** The names in a session's `subagents` folder, sorted; none when it is missing or leads outside. */
-export async function subagentsFolder(projectDir: string, sessionId: string): Promise<{ readonly where: readonly string[]; readonly names: readonly string[] }> {
-  const where = [sessionId, "subagents"];
-  const dir = await insideProject(projectDir, where, "the subagents folder");
-  return { where, names: dir === undefined ? [] : (await listDir(dir)).sort() };
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch {
-    return [];
-  }
-}
-
-/** Reads an `agent-<id>.meta.json`; undefined when it is missing or not an object. */
-export async function readMeta(metaPath: string): Promise<SidechainMeta | undefined> {
-  let text: string;
-  try {
-    text = await readRegularFileText(metaPath);
-  } catch {
-    return undefined;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(value as never)) return undefined;
-  const o = value as JsonObject;
-  const agentType = str(o, "agentType");
-  const description = str(o, "description");
-  const toolUseId = str(o, "toolUseId");
-  const spawnDepth = num(o, "spawnDepth");
-  const name = str(o, "name");
-  return {
-    ...(agentType !== undefined ? { agentType } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(toolUseId !== undefined ? { toolUseId } : {}),
-    ...(spawnDepth !== undefined ? { spawnDepth } : {}),
-    ...(o["stoppedByUser"] === true ? { stoppedByUser: true } : {}),
-    ...(o["isFork"] === true ? { isFork: true } : {}),
-    ...(name !== undefined ? { name } : {}),
-  };
-}
 
 /** The first lines of a sidechain: its session id and its prompt (line 0 when stored). */
 async function readHead(filePath: string): Promise<{ sessionId?: string; prompt?: string }> {
