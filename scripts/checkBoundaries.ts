@@ -5,7 +5,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
-import { roomRule } from "./mainRooms.js";
+import { AcyclicRooms, importCycles, roomOf, roomRule } from "./mainRooms.js";
 
 export type Layer = "shared" | "renderer" | "preload" | "main";
 
@@ -241,13 +241,66 @@ async function listSourceFiles(dir: string): Promise<string[]> {
   return files;
 }
 
+/** The files of its own room that `file` (repository-relative) imports, without extension, each with its line. */
+function roomImports(file: string, sourceText: string): { readonly target: string; readonly line: number }[] {
+  const source = ts.createSourceFile(file, sourceText, ts.ScriptTarget.Latest, true, scriptKindFor(file));
+  const room = roomOf(file);
+  const out: { target: string; line: number }[] = [];
+  for (const ref of collectReferences(source)) {
+    if (ref.specifier === undefined || !ref.specifier.startsWith(".")) continue;
+    const target = resolvedPath(file, ref.specifier);
+    if (roomOf(target) !== room) continue;
+    const line = source.getLineAndCharacterOfPosition(ref.node === source ? 0 : ref.node.getStart(source)).line + 1;
+    out.push({ target: withoutExtension(target), line });
+  }
+  return out;
+}
+
+function withoutExtension(file: string): string {
+  return file.replace(/\.[cm]?[jt]sx?$/, "");
+}
+
+/** Import cycles among the files of each room in `AcyclicRooms` (`sources`: repository-relative path → text). */
+export function checkRoomCycles(sources: ReadonlyMap<string, string>): Violation[] {
+  const violations: Violation[] = [];
+  for (const room of AcyclicRooms) {
+    const files = [...sources.keys()].map(toPosix).filter((f) => roomOf(f) === room);
+    const byName = new Map(files.map((f) => [withoutExtension(f), f]));
+    const lines = new Map<string, Map<string, number>>();
+    const imports = new Map<string, string[]>();
+    for (const file of files) {
+      const found = roomImports(file, sources.get(file) ?? "").filter((i) => byName.has(i.target));
+      const targets = new Map<string, number>();
+      for (const i of found) if (!targets.has(byName.get(i.target)!)) targets.set(byName.get(i.target)!, i.line);
+      lines.set(file, targets);
+      imports.set(file, [...targets.keys()]);
+    }
+    for (const cycle of importCycles(imports)) {
+      const [first, second] = cycle;
+      const names = cycle.map((f) => path.posix.basename(f)).join(" → ");
+      violations.push({
+        file: first!,
+        line: lines.get(first!)?.get(second!) ?? 1,
+        message: `src/main/${room}'s files import one another in a circle (${names}): move what they share into a file of its own (scripts/mainRooms.ts)`,
+      });
+    }
+  }
+  return violations;
+}
+
 /** Checks every source file under `<root>/src`. */
 export async function checkTree(root: string): Promise<{ readonly files: number; readonly violations: Violation[] }> {
   const files = (await listSourceFiles(path.join(root, "src"))).sort();
   const violations: Violation[] = [];
+  const sources = new Map<string, string>();
   for (const full of files) {
-    violations.push(...checkFile(path.relative(root, full), await readFile(full, "utf8")));
+    const file = toPosix(path.relative(root, full));
+    const text = await readFile(full, "utf8");
+    violations.push(...checkFile(file, text));
+    const room = roomOf(file);
+    if (room !== undefined && AcyclicRooms.has(room)) sources.set(file, text);
   }
+  violations.push(...checkRoomCycles(sources));
   return { files: files.length, violations };
 }
 

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkFile, checkTree, layerOf } from "../../scripts/checkBoundaries.js";
-import { MainRooms, roomOf } from "../../scripts/mainRooms.js";
+import { checkFile, checkRoomCycles, checkTree, layerOf } from "../../scripts/checkBoundaries.js";
+import { importCycles, MainRooms, roomOf } from "../../scripts/mainRooms.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -174,6 +174,43 @@ describe("src/main's rooms", () => {
     }
     expect(roomOf("src/main/index.ts")).toBe("(entry)");
     expect(roomOf("src/main/transport/ipc/registerIpc.ts")).toBe("transport/ipc");
+  });
+});
+
+describe("history/'s files", () => {
+  it("finds each knot of files that import one another, as a shortest circle from its first file", () => {
+    const imports = new Map<string, string[]>([
+      ["a", ["b"]],
+      ["b", ["c", "d"]],
+      ["c", ["a"]],
+      ["d", []],
+      ["e", ["e"]],
+      ["f", ["g"]],
+      ["g", ["f", "d"]],
+    ]);
+    expect(importCycles(imports)).toEqual([["a", "b", "c", "a"], ["e", "e"], ["f", "g", "f"]]);
+    expect(importCycles(new Map([["a", ["b", "outside"]], ["b", []]]))).toEqual([]);
+  });
+
+  it("fails a circle among history's files (type imports too) at the import that starts it, and passes one-way imports", () => {
+    const sources = new Map([
+      ["src/main/history/diskMapper.ts", 'import { x } from "../platform/a.js";\nimport type { LineInserts } from "./lineInserts.js";\n'],
+      ["src/main/history/lineInserts.ts", 'import { findForkCards } from "./forkCards.js";\n'],
+      ["src/main/history/forkCards.ts", 'export { y } from "./diskMapper.js";\n'],
+      ["src/main/history/index.ts", 'export { DiskMapper } from "./diskMapper.js";\n'],
+      ["src/main/core/a.ts", 'import { b } from "./b.js";\n'],
+      ["src/main/core/b.ts", 'import { a } from "./a.js";\n'],
+    ]);
+    expect(checkRoomCycles(sources)).toEqual([
+      {
+        file: "src/main/history/diskMapper.ts",
+        line: 2,
+        message: "src/main/history's files import one another in a circle (diskMapper.ts → lineInserts.ts → forkCards.ts → diskMapper.ts): move what they share into a file of its own (scripts/mainRooms.ts)",
+      },
+    ]);
+    sources.set("src/main/history/forkCards.ts", 'import { y } from "./lineInserts.js";\n');
+    sources.set("src/main/history/lineInserts.ts", "export const z = 1;\n");
+    expect(checkRoomCycles(sources)).toEqual([]);
   });
 });
 
