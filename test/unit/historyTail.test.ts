@@ -100,7 +100,7 @@ describe("followTranscript after a live restore", () => {
     const { session } = await restoreSession(file, { live: true });
     expect(session.model.transcript().blocks.map((b) => b.kind)).toEqual(["user"]);
     const events: ClientEvent[] = [];
-    const f = followTranscript(file, { offset: session.offset, mapper: session.mapper, pollMs: 20, onEvents: (e) => events.push(...e) });
+    const f = followTranscript(file, { offset: session.offset, stream: session.stream, pollMs: 20, onEvents: (e) => events.push(...e) });
     followers.push(f);
     appendFileSync(file, line(answer).slice(30));
     await waitFor("the answer", () => events.length > 0);

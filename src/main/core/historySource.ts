@@ -8,7 +8,6 @@ import { annotatedTranscript, findSessionFile, restoreSession } from "../history
 import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { listSessionsWithProblems } from "../history/index.js";
-import { shareResultText } from "../history/index.js";
 import { followTranscript, type Follower } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../audit/audit.js";
@@ -82,7 +81,7 @@ export function createHistorySource(options: {
       const file = await findSessionFile(sessionId, projectsDir);
       const audit = await options.audit?.(sessionId);
       const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
-      return first.complete ? restoredFrom(first.session, audit) : restoredInBackground(first, projectsDir, audit);
+      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
     },
     ...(store !== undefined
       ? {
@@ -130,7 +129,7 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
   };
 }
 
-function restoredFrom(session: HistorySession, audit: SessionAudit | undefined): RestoredSession {
+function restoredFrom(session: HistorySession): RestoredSession {
   let follower: Follower | undefined;
   const cwd = annotatedTranscript(session).cwd;
   return {
@@ -141,21 +140,19 @@ function restoredFrom(session: HistorySession, audit: SessionAudit | undefined):
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
     problems: () => session.problems,
     follow(onChange, onError) {
-      follower ??= followSession(session, audit, onChange, onError);
+      follower ??= followSession(session, onChange, onError);
     },
     close: () => follower?.stop(),
   };
 }
 
-/** Reads what is appended to the session's main file from where the restore stopped. */
-function followSession(session: HistorySession, audit: SessionAudit | undefined, onChange: () => void, onError: (error: unknown) => void): Follower {
+/** Reads what is appended to the session's main file from where the restore stopped, with its audit trail. */
+function followSession(session: HistorySession, onChange: () => void, onError: (error: unknown) => void): Follower {
   return followTranscript(session.path, {
     offset: session.offset,
-    mapper: session.mapper,
-    ...(session.overlay !== undefined ? { overlay: session.overlay } : {}),
-    ...(audit !== undefined ? { audit } : {}),
+    stream: session.stream,
     onEvents: (events) => {
-      session.model.apply(events.map(shareResultText));
+      session.model.apply(events);
       onChange();
     },
     onReset: () => {
@@ -176,7 +173,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
   let shown = first.transcript;
   const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal, ...(audit !== undefined ? { audit } : {}) }).then(
     ({ session }) => {
-      full = restoredFrom(session, audit);
+      full = restoredFrom(session);
       if (following !== undefined && !abort.signal.aborted) full.follow?.(following.onChange, following.onError);
       return {};
     },

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
-import { DiskMapper, findSidechainFiles, followJsonl, projectFolderName, workflowRunDir, type Follower } from "../history/index.js";
+import { eventStream, findSidechainFiles, followJsonl, projectFolderName, workflowRunDir, type Follower } from "../history/index.js";
 import { containedPath, isPlainId, staysInsideDir } from "../platform/containedPath.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
@@ -75,18 +75,18 @@ export class SidechainReader {
   private async open(where: SidechainLocation, toolUseId: string, taskId: string): Promise<Reading | undefined> {
     const file = await locate(where, toolUseId, taskId);
     if (file === undefined || this.stopped) return undefined;
-    let mapper = new DiskMapper({ sessionId: where.sessionId, sidechainOf: toolUseId });
+    const stream = eventStream({ kind: "sidechain", sessionId: where.sessionId, toolUseId });
     const events: ClientEvent[] = [];
     const follower = followJsonl(file, {
       pollMs: this.options.pollMs ?? 1000,
       onRecords: (records) => {
-        const added = records.flatMap((r) => mapper.map(r.value));
+        const added = records.flatMap((r) => stream.line(r.value));
         events.push(...added);
         if (added.length > 0) this.options.onEvents(added);
       },
       // Replaced or truncated: read again from the start (the reducer keeps one copy of each line).
       onReset: () => {
-        mapper = new DiskMapper({ sessionId: where.sessionId, sidechainOf: toolUseId });
+        stream.restart();
         events.length = 0;
       },
       onError: (error) => this.options.onError(file, error),

@@ -1,14 +1,13 @@
 // The first screen of a past session: its newest blocks, read from the end of the file backwards,
 // so a 100 MB transcript opens as fast as a small one. The window starts at a prompt (whole turns),
-// its lines go through the same DiskMapper and reducer as a full restore, and results whose call
+// its lines go through the same event stream and reducer as a full restore, and results whose call
 // lies before the window are left out. The full restore (`restoreSession`) then replaces it.
 
 import path from "node:path";
 import type { ClientEvent, SessionInitEvent } from "../../shared/events.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import type { SessionAudit } from "../audit/audit.js";
-import { AuditOverlay } from "./auditOverlay.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream, isStandaloneFile, type EventStream } from "./eventStream.js";
 import { windowSidechainFiles } from "./firstScreenSidechains.js";
 import { TailLineParser, chooseStart, oldestStart, windowLine, type WindowLine } from "./firstScreenWindow.js";
 import { createHistorySession, MainFileReader, type HistorySession } from "./historySession.js";
@@ -138,25 +137,22 @@ function countBlocks(lines: readonly WindowLine[]): number {
 async function buildFirstScreen(file: string, tail: TailRead, options: FirstScreenOptions): Promise<FirstScreen> {
   const sessionId = sessionIdFromPath(file);
   const projectDir = path.dirname(file);
-  const standalone = path.basename(file).startsWith("agent-");
-  const head = tail.complete ? undefined : await readHead(file, sessionId, Math.min(HeadBytes, tail.startOffset));
+  const head = tail.complete ? undefined : await readHead(file, Math.min(HeadBytes, tail.startOffset));
   // Fork cards and side notes go between the lines (lineInserts.ts); the window shows those it places.
-  const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, tail.problems);
-  const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
-  const reader = new MainFileReader(sessionId, mapper);
-  const overlay = AuditOverlay.from(options.audit);
+  const inserts = isStandaloneFile(file) ? undefined : await findLineInserts(projectDir, sessionId, tail.problems);
+  const stream = eventStream({ kind: "session", file, ...(inserts !== undefined ? { inserts } : {}), ...(options.audit !== undefined ? { audit: options.audit } : {}) });
+  const reader = new MainFileReader(sessionId, stream);
   if (head?.title !== undefined) reader.add([head.title]);
   const seen = new Set<string>();
   for (const line of tail.lines) {
-    const mapped = mapper.map(line.value);
-    const events = overlay === undefined ? mapped : overlay.apply(mapped);
-    reader.add(tail.complete ? events : windowEvents(events, seen, head?.mapper.facts.customTitle !== undefined));
+    const events = stream.line(line.value);
+    reader.add(tail.complete ? events : windowEvents(events, seen, head?.stream.mapper.facts.customTitle !== undefined));
   }
-  if (tail.complete) reader.add(mapper.insertedAtEnd());
+  if (tail.complete) reader.add(stream.end());
   const finished = options.live !== true;
-  const model = reader.finish(finished, head === undefined ? undefined : mergedInit(head.mapper, mapper));
-  const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, mapper.agentCalls, tail.problems);
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, mapper, offset: tail.endOffset, files, problems: tail.problems, ...(overlay !== undefined ? { overlay } : {}) });
+  const model = reader.finish(finished, head === undefined ? undefined : mergedInit(head.stream, stream));
+  const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, stream.mapper.agentCalls, tail.problems);
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, stream, offset: tail.endOffset, files, problems: tail.problems });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
   if (tail.complete) await linkForkedSidechains(session);
   const transcript = annotatedTranscript(session);
@@ -196,35 +192,35 @@ function windowEvents(events: readonly ClientEvent[], toolUses: Set<string>, cus
 }
 
 interface Head {
-  readonly mapper: DiskMapper;
+  readonly stream: EventStream;
   readonly title?: ClientEvent;
 }
 
 /** The facts and title the start of the file gives (the CLI writes titles first). */
-async function readHead(file: string, sessionId: string, limit: number): Promise<Head> {
-  const mapper = new DiskMapper({ sessionId });
+async function readHead(file: string, limit: number): Promise<Head> {
+  const stream = eventStream({ kind: "session", file });
   let title: ClientEvent | undefined;
-  if (limit <= 0) return { mapper };
+  if (limit <= 0) return { stream };
   try {
     await readJsonl(file, {
       chunkBytes: limit,
       onRecord: ({ value, offset }) => {
         if (offset >= limit) return false;
-        for (const event of mapper.map(value)) if (event.kind === "title") title = event;
+        for (const event of stream.line(value)) if (event.kind === "title") title = event;
         return true;
       },
     });
   } catch {
     // The window alone still makes a first screen.
   }
-  return { mapper, ...(title !== undefined ? { title } : {}) };
+  return { stream, ...(title !== undefined ? { title } : {}) };
 }
 
 /** The init the full restore would end with: first cwd, version and model; the last mode. */
-function mergedInit(head: DiskMapper, window: DiskMapper): SessionInitEvent {
-  const h = head.facts;
-  const w = window.facts;
-  const init = window.initEvent();
+function mergedInit(head: EventStream, window: EventStream): SessionInitEvent {
+  const h = head.mapper.facts;
+  const w = window.mapper.facts;
+  const init = window.mapper.initEvent();
   const version = h.version ?? w.version;
   return {
     ...init,

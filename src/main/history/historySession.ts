@@ -9,10 +9,9 @@ import type { Block, Transcript } from "../../shared/transcript.js";
 import { modelOf, SessionModel } from "../hub/index.js";
 import { isRejection, type AuditOverlay } from "./auditOverlay.js";
 import type { AgentCall } from "./agentCall.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream, type EventStream } from "./eventStream.js";
 import { readJsonl } from "./jsonlReader.js";
-import { lineProblems, tooDeepProblems, unknownSystemProblems, type HistoryProblem } from "./problems.js";
-import { shareResultText } from "./sharedStrings.js";
+import { lineProblems, type HistoryProblem } from "./problems.js";
 import { linkSidechains, type SidechainFile } from "./sidechains.js";
 import { workflowEvents, workflowRunDir } from "./workflowRuns.js";
 
@@ -24,8 +23,8 @@ export interface HistorySession {
   readonly finished: boolean;
   /** Replaced when a followed file is truncated and read again (historySource.ts). */
   model: SessionModel;
-  /** The main file's mapper and where its reading stopped, to follow a file that still grows. */
-  readonly mapper: DiskMapper;
+  /** The main file's events and where its reading stopped, to follow a file that still grows. */
+  readonly stream: EventStream;
   readonly offset: number;
   readonly calls: Map<string, AgentCall>;
   readonly files: readonly SidechainFile[];
@@ -50,13 +49,13 @@ export class MainFileReader {
 
   constructor(
     readonly sessionId: string,
-    readonly mapper: DiskMapper,
+    readonly stream: EventStream,
   ) {
     this.model = new SessionModel({ sessionId });
   }
 
   add(events: readonly ClientEvent[]): void {
-    this.model.apply(events.map(shareResultText));
+    this.model.apply(events);
   }
 
   /**
@@ -64,7 +63,7 @@ export class MainFileReader {
    * model and mode it used; now it has, so it is applied again (the init only sets the header). A
    * finished session's process has exited: open calls end as stopped.
    */
-  finish(finished: boolean, init: SessionInitEvent = this.mapper.initEvent()): SessionModel {
+  finish(finished: boolean, init: SessionInitEvent = this.stream.mapper.initEvent()): SessionModel {
     this.model.apply(finished ? [init, ExitEvent] : [init]);
     return this.model;
   }
@@ -77,17 +76,17 @@ export function createHistorySession(init: {
   finished: boolean;
   /** The main file's lines applied (see MainFileReader.finish). */
   model: SessionModel;
-  mapper: DiskMapper;
+  stream: EventStream;
   offset: number;
   files: readonly SidechainFile[];
   problems: HistoryProblem[];
-  overlay?: AuditOverlay;
 }): HistorySession {
-  init.problems.push(...tooDeepProblems(init.path, init.mapper.tooDeepLines), ...unknownSystemProblems(init.path, init.mapper.unknownSystemSubtypes));
-  const calls = new Map(init.mapper.agentCalls);
-  const embedded = new Map(init.mapper.embeddedSidechains);
+  const mapper = init.stream.mapper;
+  init.problems.push(...init.stream.problems(init.path));
+  const calls = new Map(mapper.agentCalls);
+  const embedded = new Map(mapper.embeddedSidechains);
   const workflows = new Map<string, string>();
-  for (const [callId, runId] of init.mapper.workflowRuns) {
+  for (const [callId, runId] of mapper.workflowRuns) {
     const dir = workflowRunDir(path.join(init.projectDir, init.sessionId), runId);
     if (existsSync(dir)) workflows.set(callId, dir);
   }
@@ -97,7 +96,7 @@ export function createHistorySession(init: {
     projectDir: init.projectDir,
     finished: init.finished,
     model: init.model,
-    mapper: init.mapper,
+    stream: init.stream,
     offset: init.offset,
     calls,
     files: init.files,
@@ -106,7 +105,7 @@ export function createHistorySession(init: {
     workflows,
     loaded: new Map(),
     problems: init.problems,
-    ...(init.overlay !== undefined ? { overlay: init.overlay } : {}),
+    ...(init.stream.overlay !== undefined ? { overlay: init.stream.overlay } : {}),
   };
 }
 
@@ -172,17 +171,17 @@ async function readSidechainEvents(session: HistorySession, toolUseId: string): 
   const run = session.workflows.get(toolUseId);
   if (file === undefined && run !== undefined && !session.embedded.has(toolUseId)) return workflowEvents(session.sessionId, toolUseId, run, session.problems);
   if (file === undefined) return session.embedded.get(toolUseId);
-  const mapper = new DiskMapper({ sessionId: session.sessionId, sidechainOf: toolUseId });
+  const stream = eventStream({ kind: "sidechain", sessionId: session.sessionId, toolUseId });
   const events: ClientEvent[] = [];
   try {
-    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...mapper.map(value).map(shareResultText)) });
-    session.problems.push(...lineProblems(file.path, result.stats, result.problems), ...tooDeepProblems(file.path, mapper.tooDeepLines), ...unknownSystemProblems(file.path, mapper.unknownSystemSubtypes));
+    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...stream.line(value)) });
+    session.problems.push(...lineProblems(file.path, result.stats, result.problems), ...stream.problems(file.path));
   } catch (error) {
     session.problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });
     return undefined;
   }
-  for (const [id, call] of mapper.agentCalls) if (!session.calls.has(id)) session.calls.set(id, call);
-  for (const [id, list] of mapper.embeddedSidechains) if (!session.embedded.has(id)) session.embedded.set(id, list);
+  for (const [id, call] of stream.mapper.agentCalls) if (!session.calls.has(id)) session.calls.set(id, call);
+  for (const [id, list] of stream.mapper.embeddedSidechains) if (!session.embedded.has(id)) session.embedded.set(id, list);
   const links = linkSidechains(session.files, session.calls, session.links, (id) => session.embedded.has(id));
   for (const [id, linked] of links) session.links.set(id, linked);
   return events;

@@ -15,6 +15,7 @@ export {
 } from "./jsonlReader.js";
 export { diskLineToEvents, mapDiskLine } from "./diskToEvents.js";
 export { DiskMapper, type SessionFacts } from "./diskMapper.js";
+export { eventStream, isStandaloneFile, type EventStream, type LineEvents, type StreamOf } from "./eventStream.js";
 export type { AgentCall } from "./agentCall.js";
 export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
 export { findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";

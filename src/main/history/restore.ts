@@ -1,13 +1,13 @@
-// Reopening a past session: find its file, read the main transcript through DiskMapper into the
-// hub, find its subagents' files, and mark every subagent card whose own transcript can still be
-// loaded (`sidechainPath`). A missing sidechain leaves the card with its summary, not an error.
+// Reopening a past session: find its file, read the main transcript through its event stream
+// (eventStream.ts) into the hub, find its subagents' files, and mark every subagent card whose own
+// transcript can still be loaded (`sidechainPath`). A missing sidechain leaves the card with its
+// summary, not an error.
 
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import type { SessionAudit } from "../audit/audit.js";
-import { AuditOverlay } from "./auditOverlay.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream, isStandaloneFile } from "./eventStream.js";
 import {
   MainFileReader,
   createHistorySession,
@@ -107,19 +107,17 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const file = await resolveSessionFile(pathOrId, options.projectsDir);
   const sessionId = sessionIdFromPath(file);
   const projectDir = path.dirname(file);
-  const standalone = path.basename(file).startsWith("agent-");
   const problems: HistoryProblem[] = [];
   const skipped: HistoryProblem[] = [];
   // Listing the sidechains (a meta.json per subagent) overlaps with reading the main file; the
   // forks and side questions (a few files) are needed first: they go between its lines.
   const sidechains = findSidechainFiles(projectDir, sessionId, skipped);
   sidechains.catch(() => undefined);
-  const inserts = standalone ? undefined : await findLineInserts(projectDir, sessionId, skipped);
-  const mapper = new DiskMapper({ sessionId, standalone, ...(inserts !== undefined ? { inserts } : {}) });
+  const inserts = isStandaloneFile(file) ? undefined : await findLineInserts(projectDir, sessionId, skipped);
+  const stream = eventStream({ kind: "session", file, ...(inserts !== undefined ? { inserts } : {}), ...(options.audit !== undefined ? { audit: options.audit } : {}) });
   // Each line is applied to the model as it is read: neither the file's text nor its events are
   // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
-  const reader = new MainFileReader(sessionId, mapper);
-  const overlay = AuditOverlay.from(options.audit);
+  const reader = new MainFileReader(sessionId, stream);
   const signal = options.signal;
   let offset = 0;
   try {
@@ -127,8 +125,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
       final: options.live !== true,
       chunkBytes: RestoreChunkBytes,
       onRecord: ({ value }) => {
-        const events = mapper.map(value);
-        reader.add(overlay === undefined ? events : overlay.apply(events));
+        reader.add(stream.line(value));
         return signal?.aborted !== true;
       },
     });
@@ -138,20 +135,16 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
     throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
   }
   signal?.throwIfAborted();
-  reader.add(mapper.insertedAtEnd());
+  reader.add(stream.end());
   const model = reader.finish(options.live !== true);
-  if (mapper.unlinkedSidechainLines > 0) {
-    problems.push({
-      kind: "unlinked_sidechain_rows",
-      path: file,
-      message: `${mapper.unlinkedSidechainLines} sidechain row(s) match no Task call`,
-      count: mapper.unlinkedSidechainLines,
-    });
+  const unlinked = stream.mapper.unlinkedSidechainLines;
+  if (unlinked > 0) {
+    problems.push({ kind: "unlinked_sidechain_rows", path: file, message: `${unlinked} sidechain row(s) match no Task call`, count: unlinked });
   }
   const files = await sidechains;
   problems.push(...skipped);
   signal?.throwIfAborted();
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, mapper, offset, files, problems, ...(overlay !== undefined ? { overlay } : {}) });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, stream, offset, files, problems });
   await linkForkedSidechains(session);
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);

@@ -6,7 +6,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream } from "./eventStream.js";
 import { containedPath } from "../platform/containedPath.js";
 import { refusedPath, type HistoryProblem } from "./problems.js";
 import { isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
@@ -78,10 +78,10 @@ async function entries(dir: string): Promise<string[]> {
 /** Throws NotRegularFileError for a FIFO, socket, device or folder, without opening it. */
 export async function summarizeSession(file: string): Promise<SessionSummary> {
   const sessionId = sessionIdFromPath(file);
-  const mapper = new DiskMapper({ sessionId });
+  const stream = eventStream({ kind: "session", file });
   const ends = await readSessionEnds(file);
-  for (const line of ends.lines) mapper.map(line);
-  const f = mapper.facts;
+  for (const line of ends.lines) stream.line(line);
+  const f = stream.mapper.facts;
   const { title, titleSource } = pickTitle(f.customTitle, f.aiTitle, f.firstPrompt, f.summary);
   const sidechains = (await entries(path.join(path.dirname(file), sessionId, "subagents"))).filter((n) => {
     const agentId = /^agent-(.+)\.jsonl$/.exec(n)?.[1];
@@ -102,7 +102,7 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
     // Counting prompts takes every line: only a file read whole has an exact count.
     ...(ends.whole ? { promptCount: f.promptCount } : {}),
     // The subagents' own files are the count; Agent calls seen in the lines read can only add to it.
-    subagentCount: Math.max(sidechains.length, mapper.agentCalls.size),
+    subagentCount: Math.max(sidechains.length, stream.mapper.agentCalls.size),
     sizeBytes: ends.size,
     modifiedMs: ends.mtimeMs,
     // Lines too long for the list are passed over by design, not damage.

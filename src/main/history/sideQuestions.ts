@@ -6,7 +6,7 @@
 
 import type { ClientEvent } from "../../shared/events.js";
 import { str } from "../../shared/jsonFields.js";
-import { mapDiskLine } from "./diskToEvents.js";
+import { eventStream } from "./eventStream.js";
 import type { LineInsert } from "./lineInserts.js";
 import { readJsonl } from "./jsonlReader.js";
 import type { HistoryProblem } from "./problems.js";
@@ -52,6 +52,8 @@ async function readSideQuestion(file: string): Promise<SideQuestion | undefined>
   let forkedAt: string | undefined;
   let question: { text: string; parentUuid?: string; timestamp?: string } | undefined;
   let answer: string[] = [];
+  // A copy of the conversation, read for its last question only: each line alone.
+  const lines = eventStream({ kind: "lines" });
   try {
     await readJsonl(file, {
       final: true,
@@ -59,7 +61,7 @@ async function readSideQuestion(file: string): Promise<SideQuestion | undefined>
         const type = str(value, "type");
         if (type === "fork-context-ref") forkedAt ??= str(value, "parentLastUuid");
         if (type !== "user" && type !== "assistant") return;
-        for (const event of mapDiskLine(value, null).events) {
+        for (const event of lines.line(value)) {
           if (event.kind === "user_prompt" && event.isMeta !== true) {
             const parentUuid = str(value, "parentUuid");
             const timestamp = str(value, "timestamp");

@@ -7,10 +7,8 @@ import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import type { SessionAudit } from "../audit/audit.js";
-import { AuditOverlay } from "./auditOverlay.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream, type EventStream } from "./eventStream.js";
 import { readJsonl, type JsonlRecord } from "./jsonlReader.js";
-import { sessionIdFromPath } from "../platform/projectsDir.js";
 
 export interface FollowOptions {
   /** Start here (e.g. where a restore stopped); default 0. */
@@ -121,12 +119,13 @@ export function followJsonl(filePath: string, options: FollowOptions): Follower 
 
 export interface FollowTranscriptOptions {
   readonly offset?: number;
-  /** Continue the mapper a restore used (`session.mapper`), so the session is not re-initialised. */
-  readonly mapper?: DiskMapper;
-  /** Baton's audit trail for this session (an AuditReader's answer): new lines show its decisions. */
+  /**
+   * Continue the stream a restore read the file with (`session.stream`, its audit trail with it),
+   * so the session is not re-initialised; a reset starts it over.
+   */
+  readonly stream?: EventStream;
+  /** Without `stream`: Baton's audit trail for this session (an AuditReader's answer), so new lines show its decisions. */
   readonly audit?: SessionAudit;
-  /** Continue the overlay a restore used (`session.overlay`), with `mapper`; pass `audit` too for a reset. */
-  readonly overlay?: AuditOverlay;
   readonly pollMs?: number;
   readonly onEvents: (events: readonly ClientEvent[]) => void;
   /** Start over: the file was truncated or replaced; events from now on rebuild the session. */
@@ -136,23 +135,17 @@ export interface FollowTranscriptOptions {
 
 /** Follows a main transcript and emits the ClientEvents of its new lines. */
 export function followTranscript(filePath: string, options: FollowTranscriptOptions): Follower {
-  const sessionId = sessionIdFromPath(filePath);
-  let mapper = options.mapper ?? new DiskMapper({ sessionId });
-  let overlay = options.overlay ?? AuditOverlay.from(options.audit);
+  const stream = options.stream ?? eventStream({ kind: "session", file: filePath, ...(options.audit !== undefined ? { audit: options.audit } : {}) });
   return followJsonl(filePath, {
     ...(options.offset !== undefined ? { offset: options.offset } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onReset: () => {
-      mapper = new DiskMapper({ sessionId });
-      overlay = AuditOverlay.from(options.audit);
+      stream.restart();
       options.onReset?.();
     },
     onRecords: (records) => {
-      const events = records.flatMap((r) => {
-        const mapped = mapper.map(r.value);
-        return overlay === undefined ? mapped : overlay.apply(mapped);
-      });
+      const events = records.flatMap((r) => stream.line(r.value));
       if (events.length > 0) options.onEvents(events);
     },
   });

@@ -18,7 +18,7 @@ import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { WorkflowAgentType } from "../../shared/transcript.js";
 import { boundJsonDepth } from "../../shared/boundedJson.js";
 import { isObject, num, str } from "../../shared/jsonFields.js";
-import { DiskMapper } from "./diskMapper.js";
+import { eventStream } from "./eventStream.js";
 import { readJsonl } from "./jsonlReader.js";
 import { containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { lineProblems, refusedPath, type HistoryProblem } from "./problems.js";
@@ -88,14 +88,14 @@ export async function workflowEvents(sessionId: string, workflowCallId: string, 
     const id = `${workflowCallId}/${agent.agentId}`;
     const name = `agent-${agent.agentId}.jsonl`;
     const file = path.join(runDir, name);
-    const mapper = new DiskMapper({ sessionId, sidechainOf: id });
+    const stream = eventStream({ kind: "sidechain", sessionId, toolUseId: id });
     const own: ClientEvent[] = [];
     // A run folder linked elsewhere was refused once (runFolder): its agents keep their cards, without steps.
     const checked = run.dir === undefined ? undefined : await containedPath(run.root, ...run.names, name);
     if (checked?.kind === "outside") problems.push(refusedPath(checked.path, "a Workflow agent's transcript", checked.reason));
     else if (checked?.kind === "inside") {
       try {
-        const read = await readJsonl(checked.real, { final: !running, onRecord: ({ value }) => void own.push(...mapper.map(value).map(unframedPrompt)) });
+        const read = await readJsonl(checked.real, { final: !running, onRecord: ({ value }) => void own.push(...stream.line(value).map(unframedPrompt)) });
         problems.push(...lineProblems(file, read.stats, read.problems));
       } catch (error) {
         if (!(running && isMissing(error))) problems.push({ kind: "unreadable_sidechain", path: file, message: String(error) });

@@ -1,12 +1,13 @@
 // What the index keeps from one transcript line: searchable text rows, per-file facts (times,
 // prompt count, titles, cwd, branch) and subagent bookkeeping. Lines are turned into ClientEvents
-// by the history reader (src/main/history/diskToEvents.ts), so search sees what a restore shows.
+// by the history reader's event stream (src/main/history/eventStream.ts, each line alone: the index
+// resumes a file from a stored offset), so search sees what a restore shows.
 import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
 import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
-import { mapDiskLine } from "../history/index.js";
+import type { LineEvents } from "../history/index.js";
 
 /** What a row holds; its position here is its code in the index (rowPlaces.ts): append only. */
 export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output"] as const;
@@ -71,24 +72,27 @@ export function emptyExtracted(): Extracted {
 }
 
 /**
- * Adds what one line holds to `out`; returns how many of its values were nested too deeply to
- * keep (cut to a stand-in by the history reader, so the rest of the line is still indexed).
+ * Adds what one line holds to `out`, its events read through `lines` (the file's stream: each line
+ * alone). Returns whether it held values nested too deeply to keep (cut to a stand-in by the
+ * history reader, so the rest of the line is still indexed).
  */
 export function extractLine(
+  lines: LineEvents,
   line: JsonObject,
   lineNumber: number,
   offset: number,
   isMain: boolean,
   facts: FileFacts,
   out: Extracted,
-): number {
+): boolean {
   noteEnvelope(line, facts);
   const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
-  const { events, tooDeep } = mapDiskLine(line, null);
+  const deepBefore = lines.tooDeepLines;
+  const events = lines.line(line);
   for (let i = 0; i < events.length; i++) {
     extractEvent(events[i]!, { line: lineNumber, event: i, offset }, time, isMain, facts, out);
   }
-  return tooDeep;
+  return lines.tooDeepLines > deepBefore;
 }
 
 /** Where a row comes from: its line (number and byte offset) and event. */

@@ -2,7 +2,7 @@
 // each line, cut every `chunkBytes` of transcript. No database here, so it can run on its own
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
 import { MaxJsonDepth } from "../../shared/boundedJson.js";
-import { readJsonl, type JsonlRecord, type ReadJsonlOptions, type ReadJsonlResult } from "../history/index.js";
+import { eventStream, readJsonl, type JsonlRecord, type LineEvents, type ReadJsonlOptions, type ReadJsonlResult } from "../history/index.js";
 import { emptyExtracted, extractLine, type Extracted, type FileFacts, type TextRow } from "./extract.js";
 
 export interface FileJob {
@@ -112,11 +112,13 @@ class LineTrouble {
   private firstFailure = "";
   private deep = 0;
   private firstDeep = 0;
+  /** The file's lines as events, each alone (eventStream.ts). */
+  private readonly lines: LineEvents = eventStream({ kind: "lines" });
 
   extract(record: JsonlRecord, isMain: boolean, facts: FileFacts, batch: Extracted): void {
     const before = { rows: batch.rows.length, spawns: batch.spawns.length, results: batch.results.length, notified: batch.notified.length };
     try {
-      if (extractLine(record.value, record.lineNumber, record.offset, isMain, facts, batch) > 0) {
+      if (extractLine(this.lines, record.value, record.lineNumber, record.offset, isMain, facts, batch)) {
         if (this.deep++ === 0) this.firstDeep = record.lineNumber;
       }
     } catch (error) {

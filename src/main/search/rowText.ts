@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../../shared/jsonFields.js";
-import { DefaultMaxLineBytes } from "../history/index.js";
+import { DefaultMaxLineBytes, eventStream } from "../history/index.js";
 import { openRegularFileSync } from "../platform/regularFile.js";
 import { parseJsonLine } from "../history/index.js";
 import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
@@ -20,9 +20,10 @@ export function readRow(path: string, place: RowPlace): TextRow | undefined {
   const line = readLineAt(path, place.offset);
   if (line === undefined) return undefined;
   const out = emptyExtracted();
+  const lines = eventStream({ kind: "lines" });
   try {
     for (const value of parseJsonLine(line)?.values ?? []) {
-      if (isObject(value as Json)) extractLine(value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
+      if (isObject(value as Json)) extractLine(lines, value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
     }
   } catch {
     return undefined; // a line the indexer could not extract has no rows; one hit never fails a search
