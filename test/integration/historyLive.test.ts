@@ -13,7 +13,8 @@ import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { modelOf } from "../../src/main/hub/index.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
-import { annotatedTranscript, restoreSession } from "../../src/main/history/restore.js";
+import { restoreSession } from "../../src/main/history/restore.js";
+import { annotatedTranscript } from "../../src/main/history/sidechainPaths.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";

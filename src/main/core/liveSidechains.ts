@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
-import { stepsNotStreamed, type Block, type SubagentRecord, type Transcript } from "../../shared/transcript.js";
-import { eventStream, findSidechainFiles, followJsonl, projectFolderName, workflowRunDir, type Follower } from "../history/index.js";
+import { stepsNotStreamed, type Block, type Transcript } from "../../shared/transcript.js";
+import { eventStream, findSidechainFiles, followJsonl, markRecords, projectFolderName, workflowRunDir, type Follower, type MarkRecord } from "../history/index.js";
 import { containedPath, isPlainId, staysInsideDir } from "../platform/containedPath.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
@@ -131,7 +131,8 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
 
 /**
  * Marks the records in `paths` (by Agent tool_use id) whose steps the stream did not carry with
- * their sidechain path, so a card knows it can load its steps. Unchanged subtrees keep their identity.
+ * their sidechain path, so a card knows it can load its steps. Unchanged subtrees keep their
+ * identity (the history room's one walk: sidechainPaths.ts).
  */
 export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<string, string>): Transcript {
   const blocks = stepsWithSidechainPaths(transcript.blocks, paths);
@@ -140,25 +141,15 @@ export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<st
 
 /** The same for a card's steps, as `loadSubagentBlocks` returns them. */
 export function stepsWithSidechainPaths(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
-  return paths.size === 0 ? blocks : annotate(blocks, paths);
+  return paths.size === 0 ? blocks : markRecords(blocks, offeredPaths(paths));
 }
 
-function annotate(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
-  let out: Block[] | undefined;
-  blocks.forEach((block, i) => {
-    const record = block.call?.subagent;
-    if (block.call === undefined || record === undefined) return;
-    const next = annotateRecord(record, paths);
-    if (next === record) return;
-    out ??= [...blocks];
-    out[i] = { ...block, call: { ...block.call, subagent: next } };
-  });
-  return out ?? blocks;
-}
-
-function annotateRecord(record: SubagentRecord, paths: ReadonlyMap<string, string>): SubagentRecord {
-  const file = paths.get(record.toolUseId);
-  if (file !== undefined && stepsNotStreamed(record) && record.sidechainPath === undefined) return { ...record, sidechainPath: file };
-  const blocks = annotate(record.blocks, paths);
-  return blocks === record.blocks ? record : { ...record, blocks };
+/** A record the stream carried no steps of gets its offered file; a marked record's own records wait until it is opened. */
+export function offeredPaths(paths: ReadonlyMap<string, string>): MarkRecord {
+  return (record, inner) => {
+    const file = paths.get(record.toolUseId);
+    if (file !== undefined && stepsNotStreamed(record) && record.sidechainPath === undefined) return { ...record, sidechainPath: file };
+    const blocks = inner(record.blocks);
+    return blocks === record.blocks ? record : { ...record, blocks };
+  };
 }

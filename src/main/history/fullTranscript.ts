@@ -3,7 +3,7 @@
 
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import type { HistorySession } from "./historySession.js";
-import { annotatedTranscript } from "./restore.js";
+import { annotatedTranscript } from "./sidechainPaths.js";
 
 export function fullTranscript(session: HistorySession): Transcript {
   const transcript = annotatedTranscript(session);

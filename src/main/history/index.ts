@@ -24,13 +24,13 @@ export { listSessions, summarizeSession, listSessionsWithProblems, type SessionS
 export {
   restoreSession,
   resolveSessionFile,
-  annotatedTranscript,
   findSessionFile,
   type RestoreOptions,
   type RestoreResult,
 } from "./restore.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { fullTranscript } from "./fullTranscript.js";
+export { annotatedTranscript, markRecords, MarkedTranscript, type MarkRecord } from "./sidechainPaths.js";
 export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
 export { HistoryError, type HistoryProblem, type HistoryProblemKind } from "./problems.js";
 export {

@@ -5,23 +5,17 @@
 
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
+import type { Transcript } from "../../shared/transcript.js";
 import type { SessionAudit } from "../audit/audit.js";
 import { eventStream, isStandaloneFile } from "./eventStream.js";
-import {
-  MainFileReader,
-  createHistorySession,
-  currentTranscript,
-  loadAllSubagents,
-  sidechainSource,
-  type HistorySession,
-} from "./historySession.js";
+import { MainFileReader, createHistorySession, loadAllSubagents, sidechainSource, type HistorySession } from "./historySession.js";
 import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
 import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
+import { annotatedTranscript } from "./sidechainPaths.js";
 
 /** The reader awaits each chunk: this bounds how long a restore holds the event loop at a time. */
 const RestoreChunkBytes = 256 * 1024;
@@ -170,51 +164,4 @@ function reportUnlinked(session: HistorySession): void {
     if (linked.has(file.path)) continue;
     session.problems.push({ kind: "unlinked_sidechain", path: file.path, message: `subagent ${file.agentId} matches no Agent call` });
   }
-}
-
-const annotated = new WeakMap<HistorySession, { from: Transcript; loaded: number; links: number; transcript: Transcript }>();
-
-/**
- * The session's transcript with `sidechainPath` on every card whose transcript is not loaded yet.
- * The same object is returned until the session changes, so callers can compare by identity.
- */
-export function annotatedTranscript(session: HistorySession): Transcript {
-  const cached = annotated.get(session);
-  const transcript = currentTranscript(session);
-  if (cached !== undefined && cached.from === transcript && cached.loaded === session.loaded.size && cached.links === session.links.size) {
-    return cached.transcript;
-  }
-  const result = { ...transcript, blocks: annotateBlocks(session, transcript.blocks) };
-  annotated.set(session, { from: transcript, loaded: session.loaded.size, links: session.links.size, transcript: result });
-  return result;
-}
-
-function annotateBlocks(session: HistorySession, blocks: readonly Block[]): readonly Block[] {
-  let changed = false;
-  const out = blocks.map((block) => {
-    const record = block.call?.subagent;
-    if (block.call === undefined || record === undefined) return block;
-    const next = annotateRecord(session, record);
-    if (next === record) return block;
-    changed = true;
-    return { ...block, call: { ...block.call, subagent: next } };
-  });
-  return changed ? out : blocks;
-}
-
-function annotateRecord(session: HistorySession, record: SubagentRecord): SubagentRecord {
-  const nested = annotateBlocks(session, record.blocks);
-  const file = session.links.get(record.toolUseId);
-  const source = sidechainSource(session, record.toolUseId);
-  const needsPath = source !== undefined && !session.loaded.has(record.toolUseId);
-  const stopped = file?.meta?.stoppedByUser === true && record.status === "running";
-  const taskId = record.taskId === "" && file !== undefined ? file.agentId : record.taskId;
-  if (nested === record.blocks && !needsPath && !stopped && taskId === record.taskId) return record;
-  return {
-    ...record,
-    blocks: nested,
-    taskId,
-    ...(needsPath ? { sidechainPath: source } : {}),
-    ...(stopped ? { status: "stopped" as const } : {}),
-  };
 }
