@@ -1,5 +1,6 @@
 // Reading Claude Code's on-disk history (PROTOCOL.md §6–7) into the same events and reducer as
-// the live stream. Baton only reads under the projects folder; it never writes there.
+// the live stream; every reader turns a file's lines into events through one factory
+// (eventStream.ts). Baton only reads under the projects folder; it never writes there.
 
 export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
 export {
@@ -13,9 +14,8 @@ export {
   type ReadJsonlResult,
   type ReadJsonlOptions,
 } from "./jsonlReader.js";
-export { diskLineToEvents, mapDiskLine } from "./diskToEvents.js";
 export { DiskMapper, type SessionFacts } from "./diskMapper.js";
-export { eventStream, isStandaloneFile, type EventStream, type LineEvents, type StreamOf } from "./eventStream.js";
+export { eventStream, type EventStream, type LineEvents, type StreamOf } from "./eventStream.js";
 export type { AgentCall } from "./agentCall.js";
 export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
 export { findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";
@@ -42,6 +42,5 @@ export {
 } from "./firstScreen.js";
 export { TailReader, DefaultTailChunkBytes, type TailLine, type TailReaderOptions } from "./tailReader.js";
 export { type AuditWithTrail } from "./auditOverlay.js";
-export { shareResultText } from "./sharedStrings.js";
 export { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
 export { parseJsonLine } from "./splitJson.js";
