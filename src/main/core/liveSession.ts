@@ -10,11 +10,11 @@ import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import { ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
+import { MarkedTranscript, ownBlocks, workflowEvents, type HistoryProblem } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { SessionDagAudit } from "./sessionDagAudit.js";
-import { expectedSidechainPath, SidechainReader, stepsWithSidechainPaths, withSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
+import { expectedSidechainPath, offeredPaths, SidechainReader, stepsWithSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
 import { stderrLines, type LogBus } from "../platform/logBus.js";
 
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;
@@ -60,7 +60,8 @@ export class LiveSession {
   private readonly unstreamed = new Set<string>();
   /** Cards that asked for their steps: they are not offered a sidechain path again. */
   private readonly asked = new Set<string>();
-  private annotated: { readonly from: Transcript; readonly asked: number; readonly result: Transcript } | undefined;
+  /** The hub's transcript with sidechain paths offered, built once per change (history/sidechainPaths.ts). */
+  private readonly shown = new MarkedTranscript(() => offeredPaths(this.offeredSidechains()));
   private stopped = false;
   /** Opened Workflow cards whose run still runs: the timer of their next read (pollWorkflow). */
   private readonly workflowPolls = new Map<string, NodeJS.Timeout>();
@@ -91,12 +92,7 @@ export class LiveSession {
 
   /** The hub's transcript; records with nothing streamed carry their sidechain path (see SubagentRecord). */
   get transcript(): Transcript {
-    const base = this.model.transcript();
-    const cached = this.annotated;
-    if (cached !== undefined && cached.from === base && cached.asked === this.asked.size) return cached.result;
-    const result = withSidechainPaths(base, this.offeredSidechains());
-    this.annotated = { from: base, asked: this.asked.size, result };
-    return result;
+    return this.shown.of(this.model.transcript(), String(this.asked.size));
   }
   get sessionId(): string | undefined {
     return this.client.sessionId ?? (this.model.meta.sessionId || undefined);

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
-import { stepsNotStreamed, type Block, type Transcript } from "../../shared/transcript.js";
+import { stepsNotStreamed, type Block } from "../../shared/transcript.js";
 import { eventStream, findSidechainFiles, followJsonl, markRecords, projectFolderName, workflowRunDir, type Follower, type MarkRecord } from "../history/index.js";
 import { containedPath, isPlainId, staysInsideDir } from "../platform/containedPath.js";
 
@@ -131,15 +131,10 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
 
 /**
  * Marks the records in `paths` (by Agent tool_use id) whose steps the stream did not carry with
- * their sidechain path, so a card knows it can load its steps. Unchanged subtrees keep their
- * identity (the history room's one walk: sidechainPaths.ts).
+ * their sidechain path, so a card knows it can load its steps; for a card's steps, as
+ * `loadSubagentBlocks` returns them (the transcript goes through LiveSession's MarkedTranscript).
+ * Unchanged subtrees keep their identity (the history room's one walk: sidechainPaths.ts).
  */
-export function withSidechainPaths(transcript: Transcript, paths: ReadonlyMap<string, string>): Transcript {
-  const blocks = stepsWithSidechainPaths(transcript.blocks, paths);
-  return blocks === transcript.blocks ? transcript : { ...transcript, blocks };
-}
-
-/** The same for a card's steps, as `loadSubagentBlocks` returns them. */
 export function stepsWithSidechainPaths(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
   return paths.size === 0 ? blocks : markRecords(blocks, offeredPaths(paths));
 }
