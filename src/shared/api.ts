@@ -1,12 +1,13 @@
-// The one API the renderer talks to (DESIGN.md: "the preload exposes one typed API"). The same
-// interface is served by the Electron preload (IPC) and by web mode (WebSocket); the renderer
-// does not know which. Every call resolves to a Result; nothing throws across the boundary.
+// What crosses the API between the page and the main side: the data types, Result, and the wire
+// messages of web mode. BatonApi itself (every method and subscription) is derived from the one
+// table in apiContract.ts; its names are in apiNames.ts. Every call resolves to a Result; nothing
+// throws across the boundary.
 
-import type { EscalationReply } from "./escalation.js";
 import type { Block, Transcript } from "./transcript.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { PermissionRule, PresetCharacter, RuleBehavior, RuleScope } from "./policy.js";
-import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "./worktrees.js";
+import type { SubscriptionKey } from "./apiContract.js";
+import type { BatonMethodName, BatonSubscriptions, SubscriptionName } from "./apiNames.js";
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
 
@@ -70,6 +71,12 @@ export interface HistoryFolder {
   readonly saved?: string;
   /** Baton's settings file; absent when this Baton keeps none (the folder cannot be changed). */
   readonly settingsFile?: string;
+}
+
+/** An image attached to a prompt: its type and base64 data. */
+export interface PromptImage {
+  readonly mediaType: string;
+  readonly data: string;
 }
 
 export interface NewSessionOptions {
@@ -229,122 +236,19 @@ export interface NewRuleRequest {
 /** What names a rule for deleting it: its fields as `PolicyInfo.rules` lists them. */
 export type RuleKey = Pick<PermissionRule, "behavior" | "rule" | "scope" | "scopeKey">;
 
-export interface BatonApi {
-  listTabs(): Promise<Result<readonly TabInfo[]>>;
-  listSessions(): Promise<Result<readonly SessionSummary[]>>;
-  searchHistory(query: string, limit?: number): Promise<Result<readonly SearchHit[]>>;
-  /** Restore a past session into a tab (or focus the tab that has it). */
-  openSession(sessionId: string): Promise<Result<TabInfo>>;
-  /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions, and live ones for what the stream left out). */
-  loadSubagentBlocks(tabId: string, toolUseId: string): Promise<Result<readonly Block[]>>;
-  newSession(options: NewSessionOptions): Promise<Result<TabInfo>>;
-  closeTab(tabId: string): Promise<Result<void>>;
-  sendPrompt(tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]): Promise<Result<void>>;
-  interrupt(tabId: string): Promise<Result<void>>;
-  setPermissionMode(tabId: string, mode: PermissionMode): Promise<Result<void>>;
-  setModel(tabId: string, model: string): Promise<Result<void>>;
-  answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<Result<void>>;
-  /**
-   * The person answers a subagent's open question or reviews its plan (issue 24), wherever it waits
-   * now. Fails with "conflict" when it was already settled (the first answer wins; the message says
-   * by whom) and "not_found" when the tab has no such escalation.
-   */
-  answerEscalation(tabId: string, escalationId: string, reply: EscalationReply): Promise<Result<void>>;
-  getSessionInfo(tabId: string): Promise<Result<SessionInfo>>;
-  /** Electron: a native folder picker; web mode: null (the renderer asks for a path). */
-  chooseDirectory(): Promise<Result<string | null>>;
-  getHistoryFolder(): Promise<Result<HistoryFolder>>;
-  /**
-   * Saves `dir` (absolute, or `~/…`) as the history folder and lists sessions from it from now on;
-   * null forgets the saved folder. Fails with "not_found" when the folder does not exist.
-   */
-  setHistoryFolder(dir: string | null): Promise<Result<HistoryFolder>>;
-  getPolicy(): Promise<Result<PolicyInfo>>;
-  /** Orchestration mode for sessions started from now on (saved in the settings file). */
-  setOrchestration(on: boolean): Promise<Result<PolicyInfo>>;
-  /** "Policy check only": preset agents' commands run without the OS sandbox, for sessions started from now on (saved in the settings file). */
-  setPolicyCheckOnly(on: boolean): Promise<Result<PolicyInfo>>;
-  /** Fails with "invalid_argument" and the syntax error for a rule Claude Code's syntax does not allow. */
-  addRule(rule: NewRuleRequest): Promise<Result<PermissionRule>>;
-  /** True when the rule was there. */
-  deleteRule(key: RuleKey): Promise<Result<boolean>>;
-  /** Puts the built-in presets back in the presets file and in force. */
-  resetPresets(): Promise<Result<PolicyInfo>>;
-  /** The worktrees of the tab's repository (its cwd's), with the agents that made them (issue 25). */
-  listWorktrees(tabId: string): Promise<Result<WorktreeListing>>;
-  /** A worktree's diff against its base, as text. */
-  worktreeDiff(tabId: string, path: string): Promise<Result<string>>;
-  /** Merges a worktree into its base branch; a conflict is a result (merge aborted), never forced. */
-  mergeWorktree(tabId: string, path: string): Promise<Result<WorktreeMerge>>;
-  /**
-   * Removes a worktree. A dirty or unmerged one fails with "worktree_dirty" / "worktree_unmerged"
-   * (files in the message) unless `rescue`: then its changes go to a `baton/rescue/…` branch first.
-   */
-  removeWorktree(tabId: string, path: string, rescue: boolean): Promise<Result<WorktreeRemoval>>;
-  /**
-   * Opens a worktree in the file manager or a terminal on the machine Baton runs on (web mode
-   * serves this machine's browser only). Fails with "worktree_open_failed" naming the programs
-   * tried when none could start.
-   */
-  openWorktree(tabId: string, path: string, where: WorktreeOpenTarget): Promise<Result<WorktreeOpened>>;
-  /** Subscribes to a tab's deltas; the first delta is a full `reset`. */
-  onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe;
-  onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe;
-  onLog(listener: (entry: LogEntry) => void): Unsubscribe;
-  /** Every change of mode, presets or rules, from any window or prompt. */
-  onPolicyChanged(listener: (policy: PolicyInfo) => void): Unsubscribe;
-}
+export type { BatonApi, MethodArgs, MethodResult, SubscriptionKey, SubscriptionPayload } from "./apiContract.js";
+export { BatonMethodNames, BatonSubscriptions, IpcChannels, type BatonMethodName, type SubscriptionName, type SubscriptionTopic } from "./apiNames.js";
 
-/** The request/response methods of BatonApi (subscriptions excluded): one IPC channel and one RPC name each. */
-export const BatonMethodNames = [
-  "listTabs",
-  "listSessions",
-  "searchHistory",
-  "openSession",
-  "loadSubagentBlocks",
-  "newSession",
-  "closeTab",
-  "sendPrompt",
-  "interrupt",
-  "setPermissionMode",
-  "setModel",
-  "answerPermission",
-  "answerEscalation",
-  "getSessionInfo",
-  "chooseDirectory",
-  "getHistoryFolder",
-  "setHistoryFolder",
-  "getPolicy",
-  "setOrchestration",
-  "setPolicyCheckOnly",
-  "addRule",
-  "deleteRule",
-  "resetPresets",
-  "listWorktrees",
-  "worktreeDiff",
-  "mergeWorktree",
-  "removeWorktree",
-  "openWorktree",
-] as const satisfies readonly (keyof BatonApi)[];
-export type BatonMethodName = (typeof BatonMethodNames)[number];
-
-/** Electron IPC channel names: one per method, plus the pushed events and transcript subscriptions. */
-export const IpcChannels = {
-  method: (name: BatonMethodName): string => `baton:${name}`,
-  subscribeTranscript: "baton:subscribeTranscript",
-  unsubscribeTranscript: "baton:unsubscribeTranscript",
-  transcriptDelta: "baton:event:transcriptDelta",
-  tabsChanged: "baton:event:tabsChanged",
-  log: "baton:event:log",
-  policyChanged: "baton:event:policyChanged",
-} as const;
-
-/** Web mode: what the page sends over the WebSocket (`/ws`). */
+/** Web mode: what the page sends over the WebSocket (`/ws`). A keyed subscription carries its key under the key's name (`tabId`). */
 export type WsClientMessage =
   | { readonly type: "call"; readonly id: number; readonly method: BatonMethodName; readonly args: readonly unknown[] }
-  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "transcript"; readonly tabId: string }
-  | { readonly type: "subscribe"; readonly sub: string; readonly topic: "tabs" | "log" | "policy" }
+  | WsSubscribeMessage
   | { readonly type: "unsubscribe"; readonly sub: string };
+
+export type WsSubscribeMessage = {
+  [S in SubscriptionName]: { readonly type: "subscribe"; readonly sub: string; readonly topic: (typeof BatonSubscriptions)[S]["topic"] } & WsKeyField<S>;
+}[SubscriptionName];
+type WsKeyField<S extends SubscriptionName> = (typeof BatonSubscriptions)[S] extends { readonly key: infer K extends string } ? { readonly [F in K]: SubscriptionKey<S> } : unknown;
 
 /** Web mode: what the server sends back. `event.data` is a TranscriptDelta, TabInfo[], LogEntry or PolicyInfo by topic. */
 export type WsServerMessage =

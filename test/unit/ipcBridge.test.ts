@@ -132,9 +132,9 @@ describe("isTrustedSender", () => {
 describe("registerIpc", () => {
   function setup() {
     const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
-    const sent: { channel: string; payload: unknown }[] = [];
+    const sent: { channel: string; sub: unknown; payload: unknown }[] = [];
     const mainFrame: FrameLike = { url: "app://baton/index.html" };
-    const contents: WebContentsLike = { mainFrame, send: (channel, payload) => sent.push({ channel, payload }), isDestroyed: () => false };
+    const contents: WebContentsLike = { mainFrame, send: (channel, sub, payload) => sent.push({ channel, sub, payload }), isDestroyed: () => false };
     const manager = new SessionManager({ claudePath: "/nonexistent/claude" });
     const dispose = registerIpc(
       { handle: (c, l) => handlers.set(c, l), removeHandler: (c) => handlers.delete(c) },
@@ -172,17 +172,50 @@ describe("registerIpc", () => {
     const event = { sender: contents, senderFrame: mainFrame };
     expect(await invoke(IpcChannels.method("closeTab"), event, { tabId: "x" })).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
     expect(await invoke(IpcChannels.method("closeTab"), event, "tab-9")).toMatchObject({ ok: false, error: { code: "not_found" } });
-    expect(await invoke(IpcChannels.subscribeTranscript, event, 7)).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    expect(await invoke(IpcChannels.subscribe("onTranscriptDelta"), event, "page-1", "1", 7)).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    expect(await invoke(IpcChannels.subscribe("onLog"), event, "page 1", "1")).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    expect(await invoke(IpcChannels.subscribe("onLog"), { sender: contents, senderFrame: null }, "page-1", "1")).toMatchObject({ ok: false, error: { code: "forbidden" } });
   });
 
-  it("pushes tab changes and log entries to the window on named channels", async () => {
+  it("pushes tab changes and log entries to the window, each subscription tagged with its id, what is now first", async () => {
     const { contents, mainFrame, invoke, sent, manager } = setup();
+    const event = { sender: contents, senderFrame: mainFrame };
     manager.log.baton("info", "hello");
-    const failed = await invoke(IpcChannels.method("newSession"), { sender: contents, senderFrame: mainFrame }, { cwd: "/nonexistent/dir" });
+    expect(await invoke(IpcChannels.subscribe("onLog"), event, "page-1", "log")).toEqual({ ok: true, value: undefined });
+    expect(await invoke(IpcChannels.subscribe("onTabsChanged"), event, "page-1", "tabs")).toEqual({ ok: true, value: undefined });
+    const failed = await invoke(IpcChannels.method("newSession"), event, { cwd: "/nonexistent/dir" });
     expect(failed).toMatchObject({ ok: false, error: { code: "bad_working_directory" } });
-    expect(sent.some((s) => s.channel === IpcChannels.log && (s.payload as { message: string }).message === "hello")).toBe(true);
-    // The tab appeared while starting and went away when the start failed.
-    const tabLists = sent.filter((s) => s.channel === IpcChannels.tabsChanged).map((s) => (s.payload as unknown[]).length);
-    expect(tabLists).toEqual([1, 0]);
+    expect(sent.every((s) => s.channel === IpcChannels.event)).toBe(true);
+    // Logged before the page subscribed: the Console's ring is replayed to it.
+    expect(sent.some((s) => s.sub === "log" && (s.payload as { message: string }).message === "hello")).toBe(true);
+    // The list now (empty), then the tab appeared while starting and went away when the start failed.
+    const tabLists = sent.filter((s) => s.sub === "tabs").map((s) => (s.payload as unknown[]).length);
+    expect(tabLists).toEqual([0, 1, 0]);
+  });
+
+  it("ends a subscription when asked, and all of a page's when a new page subscribes", async () => {
+    const { contents, mainFrame, invoke, sent, manager, dispose } = setup();
+    const event = { sender: contents, senderFrame: mainFrame };
+    const logged = (sub: string) => sent.filter((s) => s.sub === sub).map((s) => (s.payload as { message: string }).message);
+    await invoke(IpcChannels.subscribe("onLog"), event, "page-1", "a");
+    await invoke(IpcChannels.subscribe("onLog"), event, "page-1", "b");
+    expect(await invoke(IpcChannels.subscribe("onLog"), event, "page-1", "b")).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    await invoke(IpcChannels.unsubscribe, event, "page-1", "a");
+    manager.log.baton("info", "one");
+    expect(logged("a")).toEqual([]);
+    expect(logged("b")).toEqual(["one"]);
+    // The page reloads: its preload has a new token, and the old page's "b" stops at its first subscription.
+    await invoke(IpcChannels.subscribe("onLog"), event, "page-2", "a");
+    expect(logged("a")).toEqual(["one"]);
+    manager.log.baton("info", "two");
+    expect(logged("b")).toEqual(["one"]);
+    expect(logged("a")).toEqual(["one", "two"]);
+    // An unsubscribe the old page sent late does not end the new page's "a".
+    await invoke(IpcChannels.unsubscribe, event, "page-1", "a");
+    manager.log.baton("info", "three");
+    expect(logged("a")).toEqual(["one", "two", "three"]);
+    dispose();
+    manager.log.baton("info", "four");
+    expect(logged("a")).toEqual(["one", "two", "three"]);
   });
 });

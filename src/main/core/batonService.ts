@@ -1,26 +1,15 @@
-// The main-process implementation of BatonApi. Every call from the page enters through `call`:
-// arguments are validated first, failures come back as Results, nothing throws. The Electron IPC
-// bridge and the web-mode WebSocket both talk to this one object.
+// The main-process implementation of BatonApi (src/shared/apiContract.ts). Every call from the page
+// enters through `call`: its arguments are checked against the contract first, then passed, typed,
+// to the method's handler; failures come back as Results, nothing throws. Every subscription
+// enters through `subscribe`, which sends what is now before following. The Electron IPC bridge
+// and the web-mode WebSocket both talk to this one object; in process (tests, commands) it is a
+// BatonApi itself, validated the same way.
 
-import type {
-  BatonApi,
-  BatonMethodName,
-  HistoryFolder,
-  LogEntry,
-  NewRuleRequest,
-  NewSessionOptions,
-  PermissionAnswer,
-  PolicyInfo,
-  Result,
-  RuleKey,
-  TabInfo,
-  TranscriptDelta,
-  Unsubscribe,
-} from "../../shared/api.js";
-import type { EscalationReply } from "../../shared/escalation.js";
-import type { WorktreeOpenTarget } from "../../shared/worktrees.js";
-import type { PermissionMode } from "../../shared/protocol/messages.js";
-import { validateArgs } from "./validators.js";
+import type { HistoryFolder, Result, Unsubscribe } from "../../shared/api.js";
+import type { MethodArgs, MethodHandlers, MethodResult, SubscriptionHandlers, SubscriptionPayload, BatonApi } from "../../shared/apiContract.js";
+import { apiOver } from "../../shared/apiFacade.js";
+import type { BatonMethodName, SubscriptionName } from "../../shared/apiNames.js";
+import { validateArgs, validateKey } from "./validators.js";
 import { AppError, toApiError } from "./appError.js";
 import type { PolicyControl } from "./policyControl.js";
 import type { SessionManager } from "./sessionManager.js";
@@ -35,123 +24,103 @@ export interface BatonServiceOptions {
   };
 }
 
-export class BatonService implements BatonApi {
+/** Its BatonApi members are made from the contract's names in the constructor (apiOver). */
+export interface BatonService extends BatonApi {}
+
+export class BatonService {
+  /** One per method of the contract: a method without one fails the typecheck. */
+  private readonly handlers: MethodHandlers;
+  private readonly openers: SubscriptionHandlers;
+
   constructor(
     readonly manager: SessionManager,
     private readonly options: BatonServiceOptions = {},
-  ) {}
+  ) {
+    const m = manager;
+    this.handlers = {
+      listTabs: () => m.listTabs(),
+      listSessions: () => m.listSessions(),
+      searchHistory: (query, limit) => m.searchHistory(query, limit),
+      openSession: (sessionId) => m.openSession(sessionId),
+      loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
+      newSession: (options) => m.newSession(options),
+      closeTab: (tabId) => m.closeTab(tabId),
+      sendPrompt: (tabId, text, images) => m.sendPrompt(tabId, text, images),
+      interrupt: (tabId) => m.interrupt(tabId),
+      setPermissionMode: (tabId, mode) => m.setPermissionMode(tabId, mode),
+      setModel: (tabId, model) => m.setModel(tabId, model),
+      answerPermission: (tabId, requestId, answer) => m.answerPermission(tabId, requestId, answer),
+      answerEscalation: (tabId, escalationId, reply) => m.answerEscalation(tabId, escalationId, reply),
+      getSessionInfo: (tabId) => m.getSessionInfo(tabId),
+      chooseDirectory: () => (this.options.chooseDirectory ? this.options.chooseDirectory() : null),
+      getHistoryFolder: () => this.historyFolder().info(),
+      setHistoryFolder: (dir) => this.historyFolder().change(dir),
+      getPolicy: () => this.policy().info(),
+      setOrchestration: (on) => this.policy().setOrchestration(on),
+      setPolicyCheckOnly: (on) => this.policy().setPolicyCheckOnly(on),
+      addRule: (rule) => this.policy().addRule(rule),
+      deleteRule: (key) => this.policy().deleteRule(key),
+      resetPresets: () => this.policy().resetPresets(),
+      listWorktrees: (tabId) => m.listWorktrees(tabId),
+      worktreeDiff: (tabId, path) => m.worktreeDiff(tabId, path),
+      mergeWorktree: (tabId, path) => m.mergeWorktree(tabId, path),
+      removeWorktree: (tabId, path, rescue) => m.removeWorktree(tabId, path, rescue),
+      openWorktree: (tabId, path, where) => m.openWorktree(tabId, path, where),
+    };
+    this.openers = {
+      // The publisher sends a new subscriber a full reset first.
+      onTranscriptDelta: (tabId, emit) => m.subscribeTranscript(tabId, emit),
+      onTabsChanged: (_none, emit) => {
+        const stop = m.onTabsChanged(emit);
+        emit(m.listTabs());
+        return stop;
+      },
+      // Replays the Console's ring first.
+      onLog: (_none, emit) => m.onLog(emit),
+      // Nothing ever changes for a Baton without a policy.
+      onPolicyChanged: (_none, emit) => {
+        const policy = m.policy;
+        if (policy === undefined) return () => undefined;
+        const stop = policy.onChanged(emit);
+        emit(policy.info());
+        return stop;
+      },
+    };
+    Object.assign(
+      this,
+      apiOver({
+        call: (method, args) => this.call(method, args),
+        subscribe: (name, key, listener) => {
+          const opened = this.subscribe(name, key, listener);
+          // In process a bad key is the caller's bug, not the page's input.
+          if (!opened.ok) throw new AppError(opened.error.code, opened.error.message);
+          return opened.value;
+        },
+      }),
+    );
+  }
 
   /** Validates untrusted arguments, runs the method, and always resolves to a Result. */
-  async call(method: BatonMethodName, args: unknown): Promise<Result<unknown>> {
+  call<M extends BatonMethodName>(method: M, args: unknown): Promise<Result<MethodResult<M>>> {
     const checked = validateArgs(method, args);
-    if (!checked.ok) return checked;
+    if (!checked.ok) return Promise.resolve(checked);
+    return this.run(method, checked.args);
+  }
+
+  private async run<M extends BatonMethodName>(method: M, args: MethodArgs<M>): Promise<Result<MethodResult<M>>> {
     try {
-      const value = await this.dispatch(method, checked.args);
-      return { ok: true, value };
+      return { ok: true, value: await this.handlers[method](...args) };
     } catch (error) {
       return { ok: false, error: toApiError(error) };
     }
   }
 
-  private dispatch(method: BatonMethodName, a: readonly unknown[]): Promise<unknown> | unknown {
-    const m = this.manager;
-    switch (method) {
-      case "listTabs":
-        return m.listTabs();
-      case "listSessions":
-        return m.listSessions();
-      case "searchHistory":
-        return m.searchHistory(a[0] as string, a[1] as number | undefined);
-      case "openSession":
-        return m.openSession(a[0] as string);
-      case "loadSubagentBlocks":
-        return m.loadSubagentBlocks(a[0] as string, a[1] as string);
-      case "newSession":
-        return m.newSession(a[0] as NewSessionOptions);
-      case "closeTab":
-        return m.closeTab(a[0] as string);
-      case "sendPrompt":
-        return m.sendPrompt(a[0] as string, a[1] as string, a[2] as { mediaType: string; data: string }[] | undefined);
-      case "interrupt":
-        return m.interrupt(a[0] as string);
-      case "setPermissionMode":
-        return m.setPermissionMode(a[0] as string, a[1] as PermissionMode);
-      case "setModel":
-        return m.setModel(a[0] as string, a[1] as string);
-      case "answerPermission":
-        return m.answerPermission(a[0] as string, a[1] as string, a[2] as PermissionAnswer);
-      case "answerEscalation":
-        return m.answerEscalation(a[0] as string, a[1] as string, a[2] as EscalationReply);
-      case "getSessionInfo":
-        return m.getSessionInfo(a[0] as string);
-      case "chooseDirectory":
-        return this.options.chooseDirectory ? this.options.chooseDirectory() : null;
-      case "getHistoryFolder":
-        return this.historyFolder().info();
-      case "setHistoryFolder":
-        return this.historyFolder().change(a[0] as string | null);
-      case "getPolicy":
-        return this.policy().info();
-      case "setOrchestration":
-        return this.policy().setOrchestration(a[0] as boolean);
-      case "setPolicyCheckOnly":
-        return this.policy().setPolicyCheckOnly(a[0] as boolean);
-      case "addRule":
-        return this.policy().addRule(a[0] as NewRuleRequest);
-      case "deleteRule":
-        return this.policy().deleteRule(a[0] as RuleKey);
-      case "resetPresets":
-        return this.policy().resetPresets();
-      case "listWorktrees":
-        return m.listWorktrees(a[0] as string);
-      case "worktreeDiff":
-        return m.worktreeDiff(a[0] as string, a[1] as string);
-      case "mergeWorktree":
-        return m.mergeWorktree(a[0] as string, a[1] as string);
-      case "removeWorktree":
-        return m.removeWorktree(a[0] as string, a[1] as string, a[2] as boolean);
-      case "openWorktree":
-        return m.openWorktree(a[0] as string, a[1] as string, a[2] as WorktreeOpenTarget);
-      default:
-        // A method added to BatonMethodNames without a case here fails the typecheck.
-        return unhandled(method);
-    }
+  /** Checks an untrusted key, opens the subscription: what is now goes to `emit` at once, then every change. */
+  subscribe<S extends SubscriptionName>(name: S, key: unknown, emit: (payload: SubscriptionPayload<S>) => void): Result<Unsubscribe> {
+    const checked = validateKey(name, key);
+    if (!checked.ok) return checked;
+    return { ok: true, value: this.openers[name](checked.key, emit) };
   }
-
-  listTabs = () => this.call("listTabs", []) as ReturnType<BatonApi["listTabs"]>;
-  listSessions = () => this.call("listSessions", []) as ReturnType<BatonApi["listSessions"]>;
-  searchHistory = (query: string, limit?: number) => this.call("searchHistory", [query, limit]) as ReturnType<BatonApi["searchHistory"]>;
-  openSession = (sessionId: string) => this.call("openSession", [sessionId]) as ReturnType<BatonApi["openSession"]>;
-  loadSubagentBlocks = (tabId: string, toolUseId: string) =>
-    this.call("loadSubagentBlocks", [tabId, toolUseId]) as ReturnType<BatonApi["loadSubagentBlocks"]>;
-  newSession = (options: NewSessionOptions) => this.call("newSession", [options]) as Promise<Result<TabInfo>>;
-  closeTab = (tabId: string) => this.call("closeTab", [tabId]) as Promise<Result<void>>;
-  sendPrompt = (tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]) =>
-    this.call("sendPrompt", [tabId, text, images]) as Promise<Result<void>>;
-  interrupt = (tabId: string) => this.call("interrupt", [tabId]) as Promise<Result<void>>;
-  setPermissionMode = (tabId: string, mode: PermissionMode) => this.call("setPermissionMode", [tabId, mode]) as Promise<Result<void>>;
-  setModel = (tabId: string, model: string) => this.call("setModel", [tabId, model]) as Promise<Result<void>>;
-  answerPermission = (tabId: string, requestId: string, answer: PermissionAnswer) =>
-    this.call("answerPermission", [tabId, requestId, answer]) as Promise<Result<void>>;
-  answerEscalation = (tabId: string, escalationId: string, reply: EscalationReply) =>
-    this.call("answerEscalation", [tabId, escalationId, reply]) as Promise<Result<void>>;
-  getSessionInfo = (tabId: string) => this.call("getSessionInfo", [tabId]) as ReturnType<BatonApi["getSessionInfo"]>;
-  chooseDirectory = () => this.call("chooseDirectory", []) as ReturnType<BatonApi["chooseDirectory"]>;
-  getHistoryFolder = () => this.call("getHistoryFolder", []) as ReturnType<BatonApi["getHistoryFolder"]>;
-  setHistoryFolder = (dir: string | null) => this.call("setHistoryFolder", [dir]) as ReturnType<BatonApi["setHistoryFolder"]>;
-  getPolicy = () => this.call("getPolicy", []) as ReturnType<BatonApi["getPolicy"]>;
-  setOrchestration = (on: boolean) => this.call("setOrchestration", [on]) as ReturnType<BatonApi["setOrchestration"]>;
-  setPolicyCheckOnly = (on: boolean) => this.call("setPolicyCheckOnly", [on]) as ReturnType<BatonApi["setPolicyCheckOnly"]>;
-  addRule = (rule: NewRuleRequest) => this.call("addRule", [rule]) as ReturnType<BatonApi["addRule"]>;
-  deleteRule = (key: RuleKey) => this.call("deleteRule", [key]) as ReturnType<BatonApi["deleteRule"]>;
-  resetPresets = () => this.call("resetPresets", []) as ReturnType<BatonApi["resetPresets"]>;
-  listWorktrees = (tabId: string) => this.call("listWorktrees", [tabId]) as ReturnType<BatonApi["listWorktrees"]>;
-  worktreeDiff = (tabId: string, path: string) => this.call("worktreeDiff", [tabId, path]) as ReturnType<BatonApi["worktreeDiff"]>;
-  mergeWorktree = (tabId: string, path: string) => this.call("mergeWorktree", [tabId, path]) as ReturnType<BatonApi["mergeWorktree"]>;
-  removeWorktree = (tabId: string, path: string, rescue: boolean) =>
-    this.call("removeWorktree", [tabId, path, rescue]) as ReturnType<BatonApi["removeWorktree"]>;
-  openWorktree = (tabId: string, path: string, where: WorktreeOpenTarget) =>
-    this.call("openWorktree", [tabId, path, where]) as ReturnType<BatonApi["openWorktree"]>;
 
   private historyFolder(): NonNullable<BatonServiceOptions["historyFolder"]> {
     if (this.options.historyFolder === undefined) throw new AppError("unavailable", "This Baton's history folder is fixed by whoever started it");
@@ -162,22 +131,4 @@ export class BatonService implements BatonApi {
     if (this.manager.policy === undefined) throw new AppError("unavailable", "This Baton runs without a policy (no presets, no rules)");
     return this.manager.policy;
   }
-
-  onTranscriptDelta(tabId: string, listener: (delta: TranscriptDelta) => void): Unsubscribe {
-    return this.manager.subscribeTranscript(tabId, listener);
-  }
-  onTabsChanged(listener: (tabs: readonly TabInfo[]) => void): Unsubscribe {
-    return this.manager.onTabsChanged(listener);
-  }
-  onLog(listener: (entry: LogEntry) => void): Unsubscribe {
-    return this.manager.onLog(listener);
-  }
-  /** Nothing ever changes for a Baton without a policy. */
-  onPolicyChanged(listener: (policy: PolicyInfo) => void): Unsubscribe {
-    return this.manager.policy?.onChanged(listener) ?? (() => undefined);
-  }
-}
-
-function unhandled(method: never): never {
-  throw new Error(`no handler for ${String(method)}`);
 }

@@ -1,19 +1,12 @@
 // BatonApi in the browser (web mode): JSON-RPC over one WebSocket to `baton web`. Reconnects with
 // backoff; subscriptions are re-established on every connection (a transcript subscription then
 // starts with a fresh `reset`); a call that gets no answer in time resolves to a Result error.
+// Its methods and subscriptions are made from the contract's names (apiOver), not listed here.
 
-import type {
-  BatonApi,
-  BatonMethodName,
-  LogEntry,
-  PolicyInfo,
-  Result,
-  TabInfo,
-  TranscriptDelta,
-  Unsubscribe,
-  WsClientMessage,
-  WsServerMessage,
-} from "../../shared/api.js";
+import type { BatonMethodName, Result, Unsubscribe, WsClientMessage, WsServerMessage } from "../../shared/api.js";
+import type { BatonApi } from "../../shared/apiContract.js";
+import { apiOver } from "../../shared/apiFacade.js";
+import { BatonSubscriptions, keyOf, type SubscriptionName } from "../../shared/apiNames.js";
 
 /** The part of the DOM WebSocket this client uses (the `ws` package fits too, for tests). */
 export interface SocketLike {
@@ -42,7 +35,6 @@ export interface WebSocketApi extends BatonApi {
   close(): void;
 }
 
-type Topic = { topic: "transcript"; tabId: string } | { topic: "tabs" } | { topic: "log" } | { topic: "policy" };
 interface Call {
   readonly message: WsClientMessage & { type: "call" };
   sent: boolean;
@@ -58,7 +50,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
   const createSocket = options.createSocket ?? ((u: string, p: readonly string[]) => new WebSocket(u, [...p]) as unknown as SocketLike);
   const protocols = options.protocols ?? [];
   const calls = new Map<number, Call>();
-  const subscriptions = new Map<string, { readonly topic: Topic; readonly listener: (data: unknown) => void }>();
+  const subscriptions = new Map<string, { readonly message: WsClientMessage; readonly listener: (data: unknown) => void }>();
   let socket: SocketLike | undefined;
   let nextId = 1;
   let nextSub = 1;
@@ -81,7 +73,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
       if (socket !== s) return;
       delay = backoff.initial;
       options.onStatus?.("open");
-      for (const [sub, { topic }] of subscriptions) write({ type: "subscribe", sub, ...topic } as WsClientMessage);
+      for (const { message } of subscriptions.values()) write(message);
       for (const call of calls.values()) if (!call.sent) call.sent = write(call.message);
     });
     s.addEventListener("message", (event) => {
@@ -127,22 +119,25 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
     call.resolve(result);
   }
 
-  function call<T>(method: BatonMethodName, args: readonly unknown[]): Promise<Result<T>> {
+  function call(method: BatonMethodName, args: readonly unknown[]): Promise<Result<unknown>> {
     if (closed) return Promise.resolve(fail("closed", "The Baton connection is closed"));
     const id = nextId++;
     const wait = method === "newSession" ? (options.newSessionTimeoutMs ?? 120_000) : timeoutMs;
     return new Promise((resolve) => {
-      const message = { type: "call" as const, id, method, args: trimUndefined(args) };
+      const message = { type: "call" as const, id, method, args };
       const timer = setTimeout(() => settle(id, fail("timeout", `No answer to ${method} within ${Math.round(wait / 1000)} s`)), wait);
-      calls.set(id, { message, sent: false, resolve: resolve as (r: Result<unknown>) => void, timer });
+      calls.set(id, { message, sent: false, resolve, timer });
       calls.get(id)!.sent = write(message);
     });
   }
 
-  function subscribe(topic: Topic, listener: (data: unknown) => void): Unsubscribe {
+  function subscribe(name: SubscriptionName, key: unknown, listener: (data: unknown) => void): Unsubscribe {
     const sub = `s${nextSub++}`;
-    subscriptions.set(sub, { topic, listener });
-    write({ type: "subscribe", sub, ...topic } as WsClientMessage);
+    const keyName = keyOf(name);
+    // The key rides under its name (`tabId`); the server checks it against the contract.
+    const message = { type: "subscribe", sub, topic: BatonSubscriptions[name].topic, ...(keyName !== undefined ? { [keyName]: key } : {}) } as WsClientMessage;
+    subscriptions.set(sub, { message, listener });
+    write(message);
     return () => {
       if (!subscriptions.delete(sub)) return;
       write({ type: "unsubscribe", sub });
@@ -152,38 +147,7 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
   connect();
 
   return {
-    listTabs: () => call("listTabs", []),
-    listSessions: () => call("listSessions", []),
-    searchHistory: (query, limit) => call("searchHistory", [query, limit]),
-    openSession: (sessionId) => call("openSession", [sessionId]),
-    loadSubagentBlocks: (tabId, toolUseId) => call("loadSubagentBlocks", [tabId, toolUseId]),
-    newSession: (opts) => call("newSession", [opts]),
-    closeTab: (tabId) => call("closeTab", [tabId]),
-    sendPrompt: (tabId, text, images) => call("sendPrompt", [tabId, text, images]),
-    interrupt: (tabId) => call("interrupt", [tabId]),
-    setPermissionMode: (tabId, mode) => call("setPermissionMode", [tabId, mode]),
-    setModel: (tabId, model) => call("setModel", [tabId, model]),
-    answerPermission: (tabId, requestId, answer) => call("answerPermission", [tabId, requestId, answer]),
-    answerEscalation: (tabId, escalationId, reply) => call("answerEscalation", [tabId, escalationId, reply]),
-    getSessionInfo: (tabId) => call("getSessionInfo", [tabId]),
-    chooseDirectory: () => call("chooseDirectory", []),
-    getHistoryFolder: () => call("getHistoryFolder", []),
-    setHistoryFolder: (dir) => call("setHistoryFolder", [dir]),
-    getPolicy: () => call("getPolicy", []),
-    setOrchestration: (on) => call("setOrchestration", [on]),
-    setPolicyCheckOnly: (on) => call("setPolicyCheckOnly", [on]),
-    addRule: (rule) => call("addRule", [rule]),
-    deleteRule: (key) => call("deleteRule", [key]),
-    resetPresets: () => call("resetPresets", []),
-    listWorktrees: (tabId) => call("listWorktrees", [tabId]),
-    worktreeDiff: (tabId, path) => call("worktreeDiff", [tabId, path]),
-    mergeWorktree: (tabId, path) => call("mergeWorktree", [tabId, path]),
-    removeWorktree: (tabId, path, rescue) => call("removeWorktree", [tabId, path, rescue]),
-    openWorktree: (tabId, path, where) => call("openWorktree", [tabId, path, where]),
-    onTranscriptDelta: (tabId, listener) => subscribe({ topic: "transcript", tabId }, (d) => listener(d as TranscriptDelta)),
-    onTabsChanged: (listener) => subscribe({ topic: "tabs" }, (d) => listener(d as readonly TabInfo[])),
-    onLog: (listener) => subscribe({ topic: "log" }, (d) => listener(d as LogEntry)),
-    onPolicyChanged: (listener) => subscribe({ topic: "policy" }, (d) => listener(d as PolicyInfo)),
+    ...apiOver({ call, subscribe }),
     close() {
       closed = true;
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
@@ -197,10 +161,4 @@ export function createWebSocketApi(url: string, options: WebSocketApiOptions = {
 
 function fail(code: string, message: string): { ok: false; error: { code: string; message: string } } {
   return { ok: false, error: { code, message } };
-}
-
-function trimUndefined(args: readonly unknown[]): unknown[] {
-  const list = [...args];
-  while (list.length > 0 && list[list.length - 1] === undefined) list.pop();
-  return list;
 }

@@ -1,11 +1,14 @@
-// The Electron side of the bridge: one named channel per API method (no generic invoke), each
-// checking that the call comes from the app's main frame in Baton's window and validating its
-// arguments (BatonService.call) before anything runs. Events go out with webContents.send on
-// named channels. Typed structurally, so it is tested without launching Electron.
+// The Electron side of the bridge: one named channel per API method and per subscription topic (no
+// generic invoke), each checking that the call comes from the app's main frame in Baton's window,
+// and validating its arguments (BatonService.call / subscribe) before anything runs. Both are
+// looped over the contract's names. Each subscription of the page is its own, as in web mode: it
+// gets what is now first (the Console's ring, the tab list, a transcript's reset), then follows; its
+// events go out on one channel tagged with its id. Typed structurally, so it is tested without
+// launching Electron.
 
-import { BatonMethodNames, IpcChannels, type Result } from "../../../shared/api.js";
+import type { Result } from "../../../shared/api.js";
+import { BatonMethodNames, IpcChannels, SubscriptionNames } from "../../../shared/apiNames.js";
 import type { BatonService } from "../../core/batonService.js";
-import { str } from "../../platform/check.js";
 import { isTrustedSender } from "./senderPolicy.js";
 
 export interface FrameLike {
@@ -29,7 +32,11 @@ export interface WindowLike {
 }
 
 const Forbidden: Result<never> = { ok: false, error: { code: "forbidden", message: "This frame may not use Baton's API" } };
-const TabIdCheck = str({ min: 1, max: 200 });
+const Done: Result<void> = { ok: true, value: undefined };
+/** The preload's page token and subscription ids: short, plain. */
+const TokenPattern = /^[A-Za-z0-9._-]{1,100}$/;
+/** As web mode's per-connection bound. */
+const MaxSubscriptions = 1000;
 
 /** Registers every channel; returns the function that removes them and ends the subscriptions. */
 export function registerIpc(ipcMain: IpcMainLike, service: BatonService, getWindow: () => WindowLike | undefined, appOrigin: string): () => void {
@@ -40,9 +47,9 @@ export function registerIpc(ipcMain: IpcMainLike, service: BatonService, getWind
     if (event.senderFrame === null || event.senderFrame !== window.webContents.mainFrame) return false;
     return isTrustedSender(event.senderFrame.url, appOrigin);
   };
-  const push = (channel: string, payload: unknown) => {
+  const push = (sub: string, payload: unknown) => {
     const contents = getWindow()?.webContents;
-    if (contents !== undefined && !contents.isDestroyed()) contents.send(channel, payload);
+    if (contents !== undefined && !contents.isDestroyed()) contents.send(IpcChannels.event, sub, payload);
   };
 
   const channels: string[] = [];
@@ -55,40 +62,44 @@ export function registerIpc(ipcMain: IpcMainLike, service: BatonService, getWind
     handle(IpcChannels.method(method), (event, ...args) => (trusted(event) ? service.call(method, args) : Forbidden));
   }
 
-  // Transcript subscriptions, counted per tab: the page may watch a tab from several places.
-  const transcripts = new Map<string, { count: number; stop: () => void }>();
-  handle(IpcChannels.subscribeTranscript, (event, tabId) => {
-    if (!trusted(event)) return Forbidden;
-    const error = TabIdCheck(tabId, "tabId");
-    if (error !== undefined) return { ok: false, error: { code: "invalid_argument", message: error } };
-    const id = tabId as string;
-    const existing = transcripts.get(id);
-    // A new listener needs a full reset; resubscribing sends one (harmless to the others).
-    existing?.stop();
-    const stop = service.onTranscriptDelta(id, (delta) => push(IpcChannels.transcriptDelta, delta));
-    transcripts.set(id, { count: (existing?.count ?? 0) + 1, stop });
-    return { ok: true, value: undefined };
-  });
-  handle(IpcChannels.unsubscribeTranscript, (event, tabId) => {
-    if (!trusted(event)) return Forbidden;
-    const entry = typeof tabId === "string" ? transcripts.get(tabId) : undefined;
-    if (entry !== undefined && --entry.count <= 0) {
-      entry.stop();
-      transcripts.delete(tabId as string);
-    }
-    return { ok: true, value: undefined };
-  });
+  // The subscriptions of the page now loaded in the window. Each load of the preload names itself
+  // with a new token: the first subscription of a new page ends those of the page before it (a
+  // reload or a crash leaves no unsubscribe behind).
+  let page: string | undefined;
+  const subscriptions = new Map<string, () => void>();
+  const endAll = () => {
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+  };
 
-  const stopTabs = service.onTabsChanged((tabs) => push(IpcChannels.tabsChanged, tabs));
-  const stopLog = service.manager.log.subscribe((entry) => push(IpcChannels.log, entry));
-  const stopPolicy = service.onPolicyChanged((policy) => push(IpcChannels.policyChanged, policy));
+  for (const name of SubscriptionNames) {
+    handle(IpcChannels.subscribe(name), (event, token, sub, key) => {
+      if (!trusted(event)) return Forbidden;
+      if (typeof token !== "string" || !TokenPattern.test(token) || typeof sub !== "string" || !TokenPattern.test(sub)) {
+        return { ok: false, error: { code: "invalid_argument", message: `${name}: a subscription needs the page's token and an id` } };
+      }
+      if (token !== page) {
+        endAll();
+        page = token;
+      }
+      if (subscriptions.has(sub)) return { ok: false, error: { code: "invalid_argument", message: `${name}: subscription ${sub} exists` } };
+      if (subscriptions.size >= MaxSubscriptions) return { ok: false, error: { code: "invalid_argument", message: "too many subscriptions" } };
+      const opened = service.subscribe(name, key, (payload) => push(sub, payload));
+      if (!opened.ok) return opened;
+      subscriptions.set(sub, opened.value);
+      return Done;
+    });
+  }
+  handle(IpcChannels.unsubscribe, (event, token, sub) => {
+    if (!trusted(event)) return Forbidden;
+    if (token !== page || typeof sub !== "string") return Done;
+    subscriptions.get(sub)?.();
+    subscriptions.delete(sub);
+    return Done;
+  });
 
   return () => {
     for (const channel of channels) ipcMain.removeHandler(channel);
-    for (const entry of transcripts.values()) entry.stop();
-    transcripts.clear();
-    stopTabs();
-    stopLog();
-    stopPolicy();
+    endAll();
   };
 }

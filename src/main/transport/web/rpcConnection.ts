@@ -1,12 +1,14 @@
 // One WebSocket client of web mode: calls go to BatonService (which validates them), subscriptions
-// forward events until unsubscribed or the socket closes. Transport-agnostic (takes `send`).
+// (topics and keys as the contract names them) forward events until unsubscribed or the socket
+// closes. Transport-agnostic (takes `send`).
 // `newSession` is rate-limited per connection: whoever holds the socket may be a script, and each
 // call starts a `claude`. (The Electron bridge has no such limit: it answers only the app's own
 // main frame, and the process cap in SessionManager bounds both.)
 
 import type { WsServerMessage } from "../../../shared/api.js";
 import type { BatonService } from "../../core/batonService.js";
-import { isPlainObject } from "../../platform/check.js";
+import { isPlainObject } from "../../../shared/apiChecks.js";
+import { keyOf, subscriptionOfTopic } from "../../../shared/apiNames.js";
 import { isMethodName } from "../../core/validators.js";
 import { createTokenBucket } from "./tokenBucket.js";
 
@@ -38,28 +40,19 @@ export function createRpcConnection(service: BatonService, send: (message: WsSer
   const fail = (message: string) => send({ type: "error", error: { code: "bad_message", message } });
 
   function subscribe(message: Record<string, unknown>): void {
-    const { sub, topic, tabId } = message;
+    const { sub, topic } = message;
     if (typeof sub !== "string" || sub.length === 0 || sub.length > 100) return fail("subscribe needs a string `sub`");
     if (subscriptions.has(sub)) return fail(`subscription ${sub} exists`);
     if (subscriptions.size >= MaxSubscriptions) return fail("too many subscriptions");
-    const emit = (data: unknown) => {
+    const name = subscriptionOfTopic(topic);
+    if (name === undefined) return fail("unknown subscription topic");
+    const keyName = keyOf(name);
+    // What is now is sent at once (BatonService.subscribe), as over Electron's IPC.
+    const opened = service.subscribe(name, keyName !== undefined && Object.hasOwn(message, keyName) ? message[keyName] : undefined, (data) => {
       if (!closed) send({ type: "event", sub, data });
-    };
-    let stop: () => void;
-    if (topic === "transcript" && typeof tabId === "string" && tabId.length <= 200) stop = service.onTranscriptDelta(tabId, emit);
-    else if (topic === "tabs") {
-      stop = service.onTabsChanged(emit);
-      // The current list first, like the reset of a transcript subscription.
-      emit(service.manager.listTabs());
-    } else if (topic === "log") stop = service.onLog(emit);
-    else if (topic === "policy") {
-      stop = service.onPolicyChanged(emit);
-      // The policy now first, as for the tab list; a Baton without one has nothing to send.
-      const now = service.manager.policy?.info();
-      if (now !== undefined) emit(now);
-    }
-    else return fail("unknown subscription topic");
-    subscriptions.set(sub, stop);
+    });
+    if (!opened.ok) return send({ type: "error", error: opened.error });
+    subscriptions.set(sub, opened.value);
   }
 
   return {
