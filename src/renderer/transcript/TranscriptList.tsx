@@ -1,6 +1,6 @@
 // The virtualised conversation (TanStack Virtual, like its chat example): rows keyed by stable
-// block id and measured as they render; anchored to the bottom while the reader is there, and
-// left alone once the reader scrolls up.
+// block id and measured as they render; anchored to its end, it follows new rows and growing ones
+// while the reader is at the bottom, and leaves the rows they read in place once they scroll up.
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { setExpanded, useApp } from "../store/appStore.js";
@@ -10,6 +10,7 @@ import { ToolGroup } from "./ToolGroup.js";
 import { TopBlock } from "./TopBlock.js";
 import { ancestorsOf } from "./ancestors.js";
 
+/** How near the end (px) still counts as reading it: the list follows only from there. */
 const BottomSlack = 48;
 
 /**
@@ -31,8 +32,6 @@ export function TranscriptList({ tabId }: { tabId: string }) {
     return buildRows(ids, (id) => blocks?.get(id));
   }, [ids, tabId]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  const lastTop = useRef(0);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -41,30 +40,20 @@ export function TranscriptList({ tabId }: { tabId: string }) {
     overscan: 6,
     getItemKey: (index) => rows[index]?.key ?? index,
     measureElement: measureRow,
+    // At the end, a row measured or grown anywhere keeps the view at the end, and a row added
+    // below scrolls to it; further up, the rows in view stay where they are.
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: BottomSlack,
   });
-  // While the view follows the end, the next frame pins it there: a row measured above it must
-  // not scroll it meanwhile. A row smaller than its estimate scrolled it up, which read as the
-  // reader leaving the end, and a long history opened on a busy machine stayed near its top.
-  // Otherwise, what the virtualizer does by default: keep the rows in view where they are.
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
-    if (stick.current) return false;
-    const offset = instance.scrollOffset ?? 0;
-    return instance.itemSizeCache.has(item.key) ? item.end <= offset && instance.scrollDirection !== "backward" : item.start < offset;
-  };
-  const total = virtualizer.getTotalSize();
 
-  // Follow the bottom on the next frame, not in this commit: scrolling needs a layout, and forcing
-  // one here would put the browser's layout into React's task instead of the frame's own.
+  // A conversation opened with rows already in it (a restored session, a tab shown again) starts
+  // at its end; an empty one gets there by following its first rows.
   useLayoutEffect(() => {
-    if (!stick.current) return;
-    const frame = requestAnimationFrame(() => {
-      const el = scrollRef.current;
-      if (el !== null && stick.current) el.scrollTop = el.scrollHeight;
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [total, rows.length]);
+    if (virtualizer.options.count > 0) virtualizer.scrollToEnd();
+  }, [virtualizer]);
 
-  useScrollRequests(tabId, rows, (index) => virtualizer.scrollToIndex(index, { align: "start" }), stick);
+  useScrollRequests(tabId, rows, (index) => virtualizer.scrollToIndex(index, { align: "start" }));
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -73,16 +62,8 @@ export function TranscriptList({ tabId }: { tabId: string }) {
       ref={scrollRef}
       tabIndex={0}
       aria-label="Conversation"
-      onScroll={(e) => {
-        // Only a scroll up lets go of the end. A scroll event may be seen after the rows below
-        // grew (they are measured as they render), which must not count as leaving the end.
-        const el = e.currentTarget;
-        const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < BottomSlack;
-        stick.current = atEnd || (stick.current && el.scrollTop >= lastTop.current - 1);
-        lastTop.current = el.scrollTop;
-      }}
     >
-      <div className="transcript-inner" style={{ height: total }}>
+      <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
         <div className="transcript-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => {
             const row = rows[item.index]!;
@@ -100,7 +81,7 @@ export function TranscriptList({ tabId }: { tabId: string }) {
 }
 
 /** Hierarchy clicks: open the cards around the block, scroll its row into view, then the block. */
-function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (i: number) => void, stick: React.RefObject<boolean>): void {
+function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (i: number) => void): void {
   const request = useApp((s) => s.scrollRequest);
   // A request made before this list mounted (another tab) is not this list's to follow.
   const handled = useRef(request?.seq);
@@ -117,7 +98,6 @@ function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (
     const row = rows[index];
     if (row === undefined) return;
     if (row.kind === "group") setExpanded(row.key, true);
-    stick.current = false;
     scrollToIndex(index);
     const frame = requestAnimationFrame(() => {
       document.querySelector(`[data-block-id="${CSS.escape(request.blockId)}"]`)?.scrollIntoView({ block: "nearest" });
