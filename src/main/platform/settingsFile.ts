@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { isPlainObject } from "./check.js";
+import { isPlainObject } from "../../shared/apiChecks.js";
 import { defaultDbPath } from "./dbPath.js";
 import { ConfigRefusedError, readTrustedConfigFile, refusalMessage } from "./trustedConfigFile.js";
 
