@@ -132,7 +132,7 @@ export function expectedSidechainPath(where: SidechainLocation, taskId: string):
 /**
  * Marks the records in `paths` (by Agent tool_use id) whose steps the stream did not carry with
  * their sidechain path, so a card knows it can load its steps; for a card's steps, as
- * `loadSubagentBlocks` returns them (the transcript goes through LiveSession's MarkedTranscript).
+ * `loadSubagentBlocks` returns them (the transcript goes through SubagentSteps' MarkedTranscript).
  * Unchanged subtrees keep their identity (the history room's one walk: sidechainPaths.ts).
  */
 export function stepsWithSidechainPaths(blocks: readonly Block[], paths: ReadonlyMap<string, string>): readonly Block[] {
