@@ -14,7 +14,8 @@ import { BatonService, type BatonServiceOptions } from "../core/batonService.js"
 import { HistoryFolderSetting } from "../core/historyFolder.js";
 import { createHistorySource, switchableHistorySource } from "../core/historySource.js";
 import { LogBus } from "../platform/logBus.js";
-import { DefaultMaxRunningSessions, SessionManager, type SessionManagerOptions } from "../core/sessionManager.js";
+import { DefaultMaxRunningSessions } from "../core/processCap.js";
+import { SessionManager, type SessionManagerOptions } from "../core/sessionManager.js";
 import { readConductorAnswerSeconds, readSessionLimit } from "../platform/settingsFile.js";
 import { PolicyService } from "../policy/policyService.js";
 import { SandboxService } from "../sandbox/sandboxService.js";

@@ -61,11 +61,11 @@ export class BatonService {
       addRule: (rule) => this.policy().addRule(rule),
       deleteRule: (key) => this.policy().deleteRule(key),
       resetPresets: () => this.policy().resetPresets(),
-      listWorktrees: (tabId) => m.listWorktrees(tabId),
-      worktreeDiff: (tabId, path) => m.worktreeDiff(tabId, path),
-      mergeWorktree: (tabId, path) => m.mergeWorktree(tabId, path),
-      removeWorktree: (tabId, path, rescue) => m.removeWorktree(tabId, path, rescue),
-      openWorktree: (tabId, path, where) => m.openWorktree(tabId, path, where),
+      listWorktrees: (tabId) => m.worktrees.list(tabId),
+      worktreeDiff: (tabId, path) => m.worktrees.diff(tabId, path),
+      mergeWorktree: (tabId, path) => m.worktrees.merge(tabId, path),
+      removeWorktree: (tabId, path, rescue) => m.worktrees.remove(tabId, path, rescue),
+      openWorktree: (tabId, path, where) => m.worktrees.open(tabId, path, where),
     };
     this.openers = {
       // The publisher sends a new subscriber a full reset first.

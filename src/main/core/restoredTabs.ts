@@ -1,0 +1,74 @@
+// Past sessions in tabs: the history folder's sessions listed and searched, and one opened as a
+// restored tab. A big session opens on its newest blocks and is published whole once read; a
+// session still written to (running in a terminal, or resumed there) updates in place.
+
+import type { SearchHit, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { LogBus } from "../platform/logBus.js";
+import { AppError } from "./appError.js";
+import type { HistorySource } from "./historySource.js";
+import type { RestoredTab, TabList } from "./tabList.js";
+
+export interface RestoredTabsOptions {
+  /** Absent: no history folder is configured. */
+  readonly history: HistorySource | undefined;
+  readonly tabs: TabList;
+  readonly log: LogBus;
+  /** A tab's transcript changed. */
+  readonly changed: (tabId: string) => void;
+  /** A tab's transcript was replaced: its subscribers get it whole. */
+  readonly reset: (tabId: string) => void;
+}
+
+export class RestoredTabs {
+  constructor(private readonly options: RestoredTabsOptions) {}
+
+  async listSessions(): Promise<readonly SessionSummary[]> {
+    return this.options.history ? this.options.history.listSessions() : [];
+  }
+
+  async search(query: string, limit: number): Promise<readonly SearchHit[]> {
+    const search = this.options.history?.search;
+    if (search === undefined) throw new AppError("search_unavailable", "No search index is available (the history store is not open)");
+    return search(query, limit);
+  }
+
+  /** The session's tab: the one already open (live or restored), else a new restored tab. */
+  async open(sessionId: string): Promise<TabInfo> {
+    const { tabs } = this.options;
+    const existing = tabs.bySessionId(sessionId);
+    if (existing !== undefined) return tabs.infoOf(existing);
+    const history = this.options.history;
+    if (history === undefined) throw new AppError("history_unavailable", "No history folder is configured");
+    const session = await history.restore(sessionId);
+    const tab: RestoredTab = { kind: "restored", tabId: tabs.newTabId(), session };
+    tabs.set(tab);
+    tabs.emit();
+    this.follow(tab, sessionId);
+    return tabs.infoOf(tab);
+  }
+
+  /** Updates the tab as its file grows and once a big session is read whole, while the tab is open. */
+  private follow(tab: RestoredTab, sessionId: string): void {
+    const { tabs, log } = this.options;
+    const { tabId, session } = tab;
+    const open = (): boolean => tabs.get(tabId) === tab;
+    session.follow?.(
+      () => {
+        if (open()) this.options.changed(tabId);
+      },
+      (error) => log.baton("warning", "could not read new lines of the session file", { sessionId, error: String(error) }, tabId),
+    );
+    // What the file held that the tab cannot show as written, once the whole file was read.
+    const reportProblems = (): void => {
+      for (const p of session.problems?.() ?? []) log.baton("warning", p.message, { path: p.path }, tabId);
+    };
+    if (session.loaded === undefined) reportProblems();
+    void session.loaded?.then(({ error }) => {
+      if (!open()) return;
+      if (error !== undefined) log.baton("error", "could not read the whole session", { sessionId, error }, tabId);
+      reportProblems();
+      this.options.reset(tabId);
+      this.options.changed(tabId);
+    });
+  }
+}
