@@ -2,10 +2,9 @@
 // that plain Node can start (no tsx, no .ts paths), so search works in the app; and the
 // better-sqlite3 binary the app chooses really reaches the worker's `new Database`.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { chunksInWorker } from "../../src/main/search/chunkSource.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import type { PackedChunk } from "../../src/main/search/chunkWire.js";
@@ -13,19 +12,20 @@ import { emptyFacts } from "../../src/main/search/extract.js";
 import { SideIndex } from "../../src/main/search/sideIndex.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const projectsDir = path.resolve(repoRoot, "../shared/recordings/a-subagent/projects");
 const haveRecording = fs.existsSync(projectsDir);
 if (!haveRecording) console.warn(`electronBundle.test: ${projectsDir} is missing; skipping the indexing test`);
 
 let mainOut: string;
+const tempDir = tempDirs("baton-bundle-", "all");
 let tmp: string;
 
 beforeAll(() => {
   mainOut = ensureMainBuilt();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-bundle-"));
+  tmp = tempDir();
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function bundleFiles(): string[] {
   const files: string[] = [];

@@ -2,22 +2,19 @@
 // programs: shell scripts on a PATH of our own that record their cwd and arguments. Shows what
 // ran and where, that $TERMINAL wins, and that anything but a live registered worktree is refused
 // before a program starts.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openWorktree } from "../../src/main/worktrees/index.js";
 import { refusal } from "../support/worktreeErrors.js";
+import { tempDirs } from "../support/tempDirs.js";
+import { git } from "../support/git.js";
 
+const tempDir = tempDirs("baton-open-");
 let root: string;
 let repo: string;
 let bin: string;
 let record: string;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
 
 /** The folder of the git this test runs, so PATH can hold it and only our fakes besides. */
 function gitFolder(): string {
@@ -58,7 +55,7 @@ function addWorktree(name: string): string {
 }
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-open-")));
+  root = tempDir();
   expect(root).not.toContain("'");
   repo = path.join(root, "repo");
   bin = path.join(root, "bin");
@@ -73,7 +70,6 @@ beforeEach(() => {
   fake("x-terminal-emulator");
   fake("my-terminal");
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe.skipIf(process.platform === "win32")("openWorktree", () => {
   it("shows a worktree in the file manager: xdg-open gets its real path", async () => {

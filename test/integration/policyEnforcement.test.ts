@@ -6,7 +6,6 @@
 // puts the call in front of them on the right card. Every decision lands in the audit trail and
 // reads back through `baton audit`. The same holds in bypassPermissions mode.
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +17,7 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { startModelServer, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { git } from "../support/git.js";
 
 const WaitMs = 90_000;
 
@@ -81,8 +81,8 @@ describe.each(["default", "bypassPermissions"] as const)("orchestration mode thr
     outside = path.join(env.home, "outside-the-root.txt");
     model = await startModelServer(script(outside, done));
     env.env["ANTHROPIC_BASE_URL"] = model.url;
-    execFileSync("git", ["init", "-q"], { cwd: env.cwd });
-    execFileSync("git", ["-c", "user.email=a@b.c", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "First commit of the project"], { cwd: env.cwd });
+    git(env.cwd, "init", "-q");
+    git(env.cwd, "commit", "-q", "--allow-empty", "-m", "First commit of the project");
     fs.writeFileSync(path.join(env.cwd, "MEMORY.md"), "# Plan\n> Task: ship the rate limiter\n\n## Context\nThe limiter lives in pkg/limit.\n\n## Commands\ngo test ./...\n");
     const settingsFile = path.join(env.home, ".config", "baton", "settings.json");
     dbPath = path.join(env.home, ".config", "baton", "index.sqlite");

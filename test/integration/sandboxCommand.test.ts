@@ -3,20 +3,21 @@
 // kernel still holds, the command's output and exit code come through; "policy check only" runs
 // it without the sandbox and says so.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/sandbox.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 describe("baton sandbox", () => {
+  const tempDir = tempDirs("baton-sandbox-command-", "all");
   let base: string;
   let workspace: string;
   let outside: string;
   let settings: string;
 
   beforeAll(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-sandbox-command-")));
+    base = tempDir();
     workspace = path.join(base, "project");
     outside = path.join(base, "outside");
     fs.mkdirSync(workspace);
@@ -26,7 +27,6 @@ describe("baton sandbox", () => {
     // What `npm test` runs is what no reader of the line sees.
     fs.writeFileSync(path.join(workspace, "package.json"), JSON.stringify({ name: "p", version: "1.0.0", scripts: { test: `echo escaped > ${outside}/npm.txt; echo in > inside.txt; echo script-ran` } }));
   });
-  afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
   const sandbox = async (...args: string[]) => {
     const io = bufferIO();

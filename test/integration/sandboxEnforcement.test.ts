@@ -5,7 +5,6 @@
 // keep the command as the coder wrote it. A worktree agent writes only its worktree; a scout's
 // curl is refused. Runs on both CLIs (vitest.config.ts onBothClis).
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { openOrchestrationApp, value, type OrchestrationApp } from "../support/orchestrationApp.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
+import { git } from "../support/git.js";
 
 const WaitMs = 120_000;
 const SUBMIT = batonToolId("submit_plan");
@@ -63,13 +63,13 @@ describe("preset agents' Bash in the OS sandbox, through the real CLI", () => {
     env = await createCliEnv({ baseUrl: "http://127.0.0.1:1", cwdName: "sandbox-enforcement" });
     outside = path.join(env.home, "outside");
     fs.mkdirSync(outside);
-    execFileSync("git", ["init", "-q"], { cwd: env.cwd });
+    git(env.cwd, "init", "-q");
     // The committed package.json is what an agent's worktree starts from: its test script writes
     // its own folder and the main workspace, which only the kernel sees.
     const worktreeScript = `echo w > in-worktree.txt; echo m > ${path.join(env.cwd, "from-worktree.txt")}; echo worktree-script-ran`;
     fs.writeFileSync(path.join(env.cwd, "package.json"), JSON.stringify({ name: "victim", version: "1.0.0", scripts: { lint: worktreeScript } }));
-    execFileSync("git", ["add", "package.json"], { cwd: env.cwd });
-    execFileSync("git", ["-c", "user.email=a@b.c", "-c", "user.name=T", "commit", "-q", "-m", "start"], { cwd: env.cwd });
+    git(env.cwd, "add", "package.json");
+    git(env.cwd, "commit", "-q", "-m", "start");
     fs.symlinkSync(outside, path.join(env.cwd, "link-out"));
     const pkg = JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: script(outside) } }, null, 2);
     model = await startModelServer({

@@ -5,13 +5,13 @@
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Preset } from "../../src/shared/policy.js";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { sandboxPlan } from "../../src/main/sandbox/sandboxPlan.js";
 import { SandboxService, SandboxUnavailableError, type SandboxLease } from "../../src/main/sandbox/sandboxService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const presets = builtinPresetSet().presets;
 const preset = (name: string): Preset => presets.find((p) => p.name === name)!;
@@ -34,6 +34,7 @@ function run(command: string, cwd: string): Promise<Ran> {
 }
 
 describe("the OS sandbox (bubblewrap)", () => {
+  const tempDir = tempDirs("baton-sandbox-test-", "all");
   let base: string;
   let workspace: string;
   let home: string;
@@ -41,7 +42,7 @@ describe("the OS sandbox (bubblewrap)", () => {
   let service: SandboxService;
 
   beforeAll(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-sandbox-test-")));
+    base = tempDir();
     home = path.join(base, "home", "user");
     workspace = path.join(home, "code", "project");
     outside = path.join(base, "outside");
@@ -53,7 +54,6 @@ describe("the OS sandbox (bubblewrap)", () => {
 
   afterAll(async () => {
     await service?.close();
-    fs.rmSync(base, { recursive: true, force: true });
   });
 
   async function wrapped(name: string, command: string, extra: { worktree?: string } = {}): Promise<SandboxLease> {

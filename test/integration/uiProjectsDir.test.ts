@@ -2,7 +2,6 @@
 // from; the person points it at another folder (a missing one is refused with a clear message)
 // and sees that folder's sessions listed at once; the choice is still there after a restart.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,10 +13,12 @@ import { BatonPage } from "../support/ui/batonPage.js";
 import { ensureRendererBuilt } from "../support/ui/buildRenderer.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { writePromptSession } from "../support/historyFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiProjectsDir: /usr/bin/chromium not found, skipping browser tests");
 
+const tempDir = tempDirs("baton-ui-projects-dir-");
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
@@ -25,8 +26,7 @@ afterEach(async () => {
 
 /** A temp HOME: the CLI's default history folder and a second one, each with one session. */
 function world() {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-ui-projects-dir-")));
-  stops.push(async () => fs.rmSync(home, { recursive: true, force: true }));
+  const home = tempDir();
   const defaultDir = path.join(home, ".claude", "projects");
   const otherDir = path.join(home, "backup", "projects");
   writePromptSession(defaultDir, "11111111-1111-4111-8111-111111111111", "Refactor the parser");

@@ -7,7 +7,6 @@
 // link selects the card (from another session's tab too, opening the agent's session from
 // history once its tab is closed), and the worktree opens in a terminal and the file manager (programs on
 // PATH that write down how they were started, since no desktop runs here).
-import { execFileSync } from "node:child_process";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -15,6 +14,7 @@ import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { git } from "../support/git.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiWorktrees: /usr/bin/chromium not found, skipping browser tests");
@@ -24,10 +24,6 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Baton Test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
-}
 
 describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
   it("lists a clean and a dirty worktree, refuses the dirty one's removal naming its files, rescues it, and removes the clean one", async () => {

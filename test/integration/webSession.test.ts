@@ -5,8 +5,7 @@
 // window is gone — the request denied after the grace period while the turn goes on.
 
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -21,6 +20,7 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { openSocket, signIn, type SignedIn } from "../support/webSignIn.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const GraceMs = 700;
 const WaitMs = 60_000;
@@ -127,6 +127,7 @@ describe("web mode with the real CLI", () => {
   let env: CliEnv;
   let manager: SessionManager;
   let server: WebServer;
+  const tempDir = tempDirs("baton-renderer-", "all");
   let rendererDir: string;
   let who: SignedIn;
   let page: PageClient;
@@ -145,7 +146,7 @@ describe("web mode with the real CLI", () => {
       "SUB-A": [{ blocks: [bashCall("touch sub-allowed.txt", "Create the sub file")] }, { blocks: [text("Sub finished.")] }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "web-session" });
-    rendererDir = await mkdtemp(path.join(os.tmpdir(), "baton-renderer-"));
+    rendererDir = tempDir();
     await writeFile(path.join(rendererDir, "index.html"), "<!doctype html><title>Baton</title>");
     manager = managerFor(env, { permissionGraceMs: GraceMs });
     server = await startWebServer({ service: new BatonService(manager), rendererDir });
@@ -159,7 +160,6 @@ describe("web mode with the real CLI", () => {
     await manager?.shutdown();
     await model?.close();
     await env?.cleanup();
-    if (rendererDir) await rm(rendererDir, { recursive: true, force: true });
   });
 
   it("shows the subagent's permission request with its agent id, and allowing it runs the nested Bash", async () => {

@@ -3,17 +3,18 @@
 // to read), and the process must still say "Stopping Baton…" and be gone within seconds.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureRendererBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 import { openSocket, signIn } from "../support/webSignIn.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const SessionId = "66666666-6666-4666-8666-666666666666";
 /** Holes read as zeros: one "line" this long takes far longer to read than the test waits. */
 const SparseBytes = 200 * 2 ** 30;
 const ExitWaitMs = 20_000;
 
+const tempDir = tempDirs("baton-web-stop-");
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const clean of cleanups.splice(0).reverse()) clean();
@@ -59,8 +60,7 @@ function hugeHistory(root: string): string {
 
 describe.skipIf(process.platform !== "linux")("baton web on SIGTERM", () => {
   it("stops promptly and cleanly while a session's huge file is still being read", async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-web-stop-"));
-    cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+    const root = tempDir();
     const projects = hugeHistory(root);
     ensureRendererBuilt(); // `baton web` serves out/renderer
 

@@ -5,7 +5,7 @@
 // once the session has ended; the agents' cards name their worktrees, live and restored; removing
 // one keeps the agent's file on a rescue branch.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -19,6 +19,7 @@ import type { WorktreeInfo, WorktreeListing } from "../../src/shared/worktrees.j
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { git } from "../support/git.js";
 
 const run = promisify(execFile);
 const fg = { isolation: "worktree", run_in_background: false };
@@ -53,10 +54,10 @@ describe("agent worktrees made by the real CLI", () => {
       BG: [{ blocks: [bashCall("echo more work > more.txt", "Write more")] }, { blocks: [text("Wrote more.txt.")] }],
     });
     env.env["ANTHROPIC_BASE_URL"] = model.url;
-    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: env.cwd });
+    git(env.cwd, "init", "-q", "-b", "main");
     fs.writeFileSync(path.join(env.cwd, "README.md"), "# project\n");
-    execFileSync("git", ["add", "README.md"], { cwd: env.cwd });
-    execFileSync("git", ["-c", "user.email=a@b.c", "-c", "user.name=T", "commit", "-q", "-m", "First commit"], { cwd: env.cwd });
+    git(env.cwd, "add", "README.md");
+    git(env.cwd, "commit", "-q", "-m", "First commit");
     const { stdout } = await run(env.claudePath, ["-p", "do the work", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], {
       cwd: env.cwd,
       env: env.env,
@@ -125,7 +126,7 @@ describe("agent worktrees made by the real CLI", () => {
     const removal = await removeWorktree(env.cwd, w.path, { rescue: true });
     expect(removal.kind).toBe("rescued-and-removed");
     if (removal.kind !== "rescued-and-removed") return;
-    expect(execFileSync("git", ["show", `refs/heads/${removal.rescueBranch}:notes.txt`], { cwd: env.cwd, encoding: "utf8" })).toBe("agent work\n");
+    expect(git(env.cwd, "show", `refs/heads/${removal.rescueBranch}:notes.txt`)).toBe("agent work\n");
     expect(fs.existsSync(w.path)).toBe(false);
     const left = (await listWorktrees(env.cwd, { projectsDir: env.projectsDir })).worktrees.filter((x) => !x.isMain);
     expect(left.map((x) => x.agent?.toolUseId)).toEqual([Background]);

@@ -5,10 +5,10 @@
 // merge drivers, ssh, askpass, credential helpers, editors, gpg with signing on, alternate refs.
 // Each program only creates a marker file named for itself (then does its job plainly, so git run
 // plainly still works), so a test sees which of them ran. Worktrees are made before it is armed.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { git } from "./git.js";
 
 export interface ArmedRepository {
   readonly root: string;
@@ -27,11 +27,6 @@ export interface ArmedRepository {
   clearMarkers(): void;
 }
 
-/** Runs the test's own git; the config it passes runs nothing. */
-export function plainGit(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
-
 export const HookNames = [
   "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
   "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update", "proc-receive", "post-receive",
@@ -46,8 +41,8 @@ function write(dir: string, file: string, text: string): void {
 
 function commit(dir: string, file: string, text: string, message: string): void {
   write(dir, file, text);
-  plainGit(dir, "add", "--", file);
-  plainGit(dir, "commit", "-q", "-m", message);
+  git(dir, "add", "--", file);
+  git(dir, "commit", "-q", "-m", message);
 }
 
 /** One file per driver: the repository's own (evil), an included file's (inc), the person's own (glob), an agent branch's (branchy); plain.md has none (diff.external's). */
@@ -68,14 +63,14 @@ export function makeRepository(options: { readonly arm: boolean }): ArmedReposit
   const xdg = path.join(root, "xdg");
   fs.mkdirSync(repo);
   fs.mkdirSync(markerDir);
-  plainGit(repo, "init", "-q", "-b", "main");
+  git(repo, "init", "-q", "-b", "main");
   write(repo, ".gitattributes", ["*.txt filter=evil diff=evil merge=evil", "*.inc filter=inc diff=inc merge=inc", "*.glob filter=glob diff=glob merge=glob", "*.br filter=branchy diff=branchy", "*.proc filter=proc", ""].join("\n"));
   for (const f of [...Tracked, "plain.md"]) write(repo, f, Original);
-  plainGit(repo, "add", "-A");
-  plainGit(repo, "commit", "-q", "-m", "First");
-  plainGit(repo, "branch", "side");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "First");
+  git(repo, "branch", "side");
   const add = (name: string, from: string): string => {
-    plainGit(repo, "worktree", "add", "-q", "-b", `agent-${name}`, path.join(root, name), from);
+    git(repo, "worktree", "add", "-q", "-b", `agent-${name}`, path.join(root, name), from);
     return fs.realpathSync(path.join(root, name));
   };
   const mc = add("mc", "main");
@@ -86,9 +81,9 @@ export function makeRepository(options: { readonly arm: boolean }): ArmedReposit
   commit(obj, "b.inc", FirstChanged, "obj: b.inc");
   // `side` moves on without a checkout of it left behind: merging obj into it takes a merge commit.
   const sideWork = path.join(root, "side-work");
-  plainGit(repo, "worktree", "add", "-q", sideWork, "side");
+  git(repo, "worktree", "add", "-q", sideWork, "side");
   commit(sideWork, "c.glob", LastChanged, "side: c.glob");
-  plainGit(repo, "worktree", "remove", sideWork);
+  git(repo, "worktree", "remove", sideWork);
   commit(repo, "c.glob", LastChanged, "main: c.glob");
   const ff = add("ff", "main");
   commit(ff, "a.txt", FirstChanged, "ff: a.txt");
@@ -169,7 +164,7 @@ function arm(root: string, repo: string, programs: string, markerDir: string, xd
     ["include.path", path.join(root, "included.config")],
     ["includeIf.onbranch:agent-*.path", path.join(root, "onbranch.config")],
   ];
-  for (const [key, value] of config) plainGit(repo, "config", "--add", key, value);
+  for (const [key, value] of config) git(repo, "config", "--add", key, value);
   fs.appendFileSync(path.join(repo, ".git", "config"), drivers("evil"));
 }
 

@@ -2,7 +2,6 @@
 // older version that has read that session whole, as that version's indexer left it. Each test adds
 // the rows its version kept, and checks what every upgrade must leave.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "vitest";
@@ -14,17 +13,6 @@ export const FIRST_TIME = "2026-01-01T00:00:00.000Z";
 /** A typed prompt of session s1, as the CLI writes it. */
 export function promptLine(uuid: string, text: string, time = FIRST_TIME): string {
   return JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid, timestamp: time, sessionId: "s1", cwd: "/home/user/code/x" });
-}
-
-/** A fresh directory, removed by `removeTempDirs`. */
-export function tempDir(dirs: string[], prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(dirs: string[]): void {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 }
 
 /** `<dir>/projects/-home-user-code-x/s1.jsonl` holding `lines`. */

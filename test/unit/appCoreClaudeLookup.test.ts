@@ -2,23 +2,22 @@
 // core must not pick the test copy of `claude` there, and a session started without any other
 // `claude` fails as "not found" instead of quietly running that copy.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const ownBin = path.join(repo, "node_modules", ".bin");
 let core: AppCore | undefined;
-let home: string | undefined;
+const tempDir = tempDirs("baton-core-claude-");
 afterEach(async () => {
   await core?.close();
-  if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
 describe("the app core's claude", () => {
   it("skips Baton's own node_modules/.bin on PATH and uses the person's claude after it", async () => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), "baton-core-claude-"));
+    const home = tempDir();
     const mine = path.join(home, "bin");
     fs.mkdirSync(mine);
     fs.writeFileSync(path.join(mine, "claude"), "#!/bin/sh\nexit 0\n");
@@ -29,7 +28,7 @@ describe("the app core's claude", () => {
   });
 
   it("with only Baton's own copy on PATH, a new session fails as not found rather than running it", async () => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), "baton-core-claude-"));
+    const home = tempDir();
     core = await createAppCore({ projectsDir: home, env: { PATH: ownBin, HOME: home } });
     const using = core.log.entries().find((e) => e.message === "using claude");
     // This machine may have a claude in an install place (/usr/local/bin, npm -g): never the repo's.

@@ -2,7 +2,6 @@
 // audit.sqlite, as text (one row per line, terminal-safe) and as JSON; the default place and
 // --db given as the index or the audit file; an unknown session and a missing file.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { run } from "../../src/main/commands/audit.js";
@@ -10,17 +9,12 @@ import { main } from "../../src/main/commands/baton.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { policyRecord, type AuditPolicyDecision } from "../../src/main/audit/audit.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-audit-cmd-");
 afterEach(() => {
   vi.unstubAllEnvs();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-audit-cmd-"));
-  dirs.push(dir);
-  return dir;
-}
 
 async function audit(args: string[]) {
   const io = bufferIO();

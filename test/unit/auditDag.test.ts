@@ -3,8 +3,6 @@
 // chain (questions and answers, plan versions and reviews, routes, phases), in one ordered trail
 // with the decisions; `baton audit` prints them one line each; and a session restored from disk
 // shows its phases, questions and reviews exactly as the live tab did.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
@@ -19,18 +17,13 @@ import { StoreService } from "../../src/main/store/storeService.js";
 import { CoderCall, DagSessionId, dagLineEvents, recordingTab, trailOver, writeDagSession } from "../support/auditDagSession.js";
 import { mainTranscriptFiles, needRecording, readJsonlLines } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-audit-dag-");
 const stores: StoreService[] = [];
 afterEach(() => {
   for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-audit-dag-"));
-  dirs.push(dir);
-  return dir;
-}
 function openStore(dir: string): { store: StoreService; dbPath: string } {
   const dbPath = path.join(dir, "baton", "history.db");
   const store = new StoreService({ dbPath });

@@ -2,25 +2,16 @@
 // upgraded in place; every earlier answer and interrupt reads back as it was, in the order it
 // happened, the person's answers as rule "person"; the new table takes policy verdicts, refuses
 // what it does not know, and numbers new rows after the old ones.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertInterrupt, insertPermission, insertPolicyDecision, readSessionAudit, type AuditPolicyRecord } from "../../src/main/audit/audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-a002-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("baton-a002-");
 
 const A001_COLUMNS = "id, session_id, request_id, tool_use_id, agent_id, agent_tool_use_id, tool_name, decision, decided_by, message, time";
 

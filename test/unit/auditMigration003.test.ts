@@ -3,25 +3,17 @@
 // their place after them in the one trail; the schema refuses a row without what its kind needs;
 // a file from a newer Baton is refused and left untouched; a damaged one is moved aside.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertInterrupt, insertOrchestration, insertPermission, insertPolicyDecision, readSessionAudit, type AuditOrchestration } from "../../src/main/audit/audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-a003-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("baton-a003-");
 
 /** A version-2 trail as Baton wrote it: an answer, an interrupt and a verdict of s1, a verdict of s2. */
 function v2Trail(file: string): Database.Database {

@@ -4,11 +4,9 @@
 // named after who settled it and a conductor's is left unnamed (nobody checked who called then),
 // the rebuilt decisions table keeps each row's id and place in the trail and numbers new rows after
 // them; the schema refuses what it cannot mean; a store opening a version-3 file upgrades it.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   insertInterrupt,
   insertOrchestration,
@@ -20,16 +18,9 @@ import {
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-a004-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("baton-a004-");
 
 const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const base = { sessionId: "s1", agentToolUseId: "toolu_coder", agentId: "a1b2" } as const;

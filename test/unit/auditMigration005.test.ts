@@ -2,25 +2,16 @@
 // agent's allowed Bash ran in the OS sandbox or under policy check only; a version-4 trail is
 // upgraded in place with every earlier row reading back as before (no protection: there was no
 // OS sandbox then); the schema and the writer refuse a protection they do not know.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertPolicyDecision, readSessionAudit, type AuditPolicyRecord } from "../../src/main/audit/audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-a005-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("baton-a005-");
 
 const allowed: AuditPolicyRecord = {
   sessionId: "s1",

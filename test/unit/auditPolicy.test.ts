@@ -2,25 +2,22 @@
 // into a temp audit.sqlite, read back as one trail in the order they were recorded, with the
 // person's answers (rule "person") and the interrupts between them; only a bounded one-line digest
 // of each input is kept; a bad entry is reported, not stored.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditPolicyDecision } from "../../src/main/audit/audit.js";
 import { DIGEST_MAX_CHARS } from "../../src/main/audit/auditDigest.js";
 import { createAuditTrail } from "../../src/main/store/auditTrail.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-audit-policy-");
 const stores: StoreClient[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 async function store(): Promise<StoreClient> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-audit-policy-"));
-  dirs.push(dir);
+  const dir = tempDir();
   const s = await openStore({ dbPath: path.join(dir, "history.db") });
   stores.push(s);
   return s;

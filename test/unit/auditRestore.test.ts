@@ -4,10 +4,9 @@
 // every block of the live replay with the same status and permission state — without the two
 // tolerances historyRestore.test.ts needs when no trail exists (denied → failed, stopped → denied).
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { modelOf } from "../../src/main/hub/index.js";
@@ -18,15 +17,11 @@ import type { AuditPermission, SessionAudit } from "../../src/main/audit/audit.j
 import { StoreService } from "../../src/main/store/storeService.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings, type Recording } from "../support/recordings.js";
 import { blockShapes } from "../support/transcriptWalk.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const noRecordings = warnIfNoRecordings("auditRestore");
-const temps: string[] = [];
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function tempDb(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "baton-audit-restore-"));
-  temps.push(d);
-  return path.join(d, "baton.db");
-}
+const tempDir = tempDirs("baton-audit-restore-", "all");
+const tempDb = (): string => path.join(tempDir(), "baton.db");
 
 const mainFiles = mainTranscriptFiles;
 

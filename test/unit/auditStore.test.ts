@@ -2,10 +2,9 @@
 // survival when the index is rebuilt, a damaged or newer audit file, a development build's index
 // that held the trail, writing and reading back per session, and the writer through the worker.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AuditPermission } from "../../src/main/audit/audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "../../src/main/audit/migrations/index.js";
 import { createAuditReader, createAuditTrail } from "../../src/main/store/auditTrail.js";
@@ -14,16 +13,9 @@ import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.j
 import { LATEST_VERSION, MIGRATIONS } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-audit-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("baton-audit-");
 
 const deny: AuditPermission = {
   sessionId: "s1",

@@ -1,7 +1,6 @@
 // The audit trail where the teammate's slice left it out: `baton export` and following a live file
 // show Baton's recorded decisions as the app does, and the app's Console names a damaged trail.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
@@ -18,18 +17,13 @@ import { modelOf } from "../../src/main/hub/index.js";
 import type { AuditPermission } from "../../src/main/audit/audit.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-audit-wiring-");
 const followers: Follower[] = [];
 afterEach(() => {
   for (const f of followers.splice(0)) f.stop();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-audit-wiring-"));
-  dirs.push(dir);
-  return dir;
-}
 
 const sessionId = "0d0d0d0d-1111-4222-8333-444444444444";
 const base = { sessionId, cwd: "/home/user/code/x", version: "2.1.197", isSidechain: false };

@@ -4,9 +4,8 @@
 // prompt names the same tools the check allows (one table, beforeApproval.ts).
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { SubagentPhase } from "../../src/shared/escalation.js";
 import type { PolicyAgent } from "../../src/shared/policy.js";
 import { batonToolId } from "../../src/main/mcp/batonTools.js";
@@ -15,17 +14,18 @@ import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.j
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-approval-", "all");
 let root: string;
 let cwd: string;
 
 beforeAll(async () => {
   await loadShellParser();
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-approval-")));
+  root = tempDir();
   cwd = path.join(root, "code", "x");
   fs.mkdirSync(cwd, { recursive: true });
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const context = (): PolicyContext => ({ orchestration: true, presets: builtinPresetSet(), rules: [], cwd, projectRoot: cwd, home: root, fs: nodeWritePathFs });
 const as = (agentType: string): PolicyAgent => ({ kind: "subagent", agentId: "a0123456789abcdef", agentType });

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkFile, checkRoomCycles, checkTree, layerOf } from "../../scripts/checkBoundaries.js";
 import { importCycles, MainRooms, roomOf } from "../../scripts/mainRooms.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -215,16 +215,14 @@ describe("history/'s files", () => {
 });
 
 describe("checkTree and the command", () => {
+  const tempDir = tempDirs("baton-boundaries-", "all");
   let root = "";
   beforeAll(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), "baton-boundaries-"));
+    root = tempDir();
     await mkdir(path.join(root, "src/shared"), { recursive: true });
     await mkdir(path.join(root, "src/main"), { recursive: true });
     await writeFile(path.join(root, "src/shared/ok.ts"), "export const x = 1;\n");
     await writeFile(path.join(root, "src/main/ok.ts"), 'import fs from "node:fs";\nexport { fs };\n');
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
   });
 
   it("exits 0 with a one-line summary on a clean tree and 1 with file:line lines on a dirty one", async () => {

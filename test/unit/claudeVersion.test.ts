@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { claudeVersion } from "../../src/main/cli/claudeVersion.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-version-", "all");
 let root: string;
 const script = (name: string, body: string) => {
   const file = path.join(root, name);
@@ -23,9 +24,8 @@ const alive = (pid: number) => {
 const sleep = ["/bin/sleep", "/usr/bin/sleep"].find((p) => existsSync(p)) ?? "sleep";
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), "baton-version-"));
+  root = tempDir();
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("claudeVersion", () => {
   it("reads the version from the CLI's banner", async () => {

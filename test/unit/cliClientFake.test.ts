@@ -1,20 +1,21 @@
 // ClaudeClient edge cases against a small fake CLI (test/support/scenarios/fakeClaude.mjs):
 // things the real CLI rarely or never does, but a client must survive.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ClaudeClient, type ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
 import { EventLog } from "../support/scenarios/harness.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const fakeScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../support/scenarios/fakeClaude.mjs");
+const tempDir = tempDirs("baton-fake-", "all");
 let dir: string;
 let fakePath: string;
 const clients: ClaudeClient[] = [];
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "baton-fake-"));
+  dir = tempDir();
   fakePath = path.join(dir, "claude");
   writeFileSync(fakePath, `#!/bin/sh\nexec "${process.execPath}" "${fakeScript}" "$@"\n`);
   chmodSync(fakePath, 0o755);
@@ -22,7 +23,6 @@ beforeAll(() => {
 afterEach(async () => {
   for (const c of clients.splice(0)) if (c.running) await c.stop({ closeStdinMs: 200, sigtermMs: 200 });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function startFake(options: Partial<ClaudeClientOptions> = {}) {
   const log = new EventLog();

@@ -1,15 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run, type DoctorOptions } from "../../src/main/commands/doctor.js";
 import { TestedCliVersions } from "../../src/shared/testedCliVersions.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 /** Baton's own test copy, which npm puts first on PATH for `npx baton doctor`. */
 const ownBin = path.join(repo, "node_modules", ".bin");
 
+const tempDir = tempDirs("baton-doctor-", "all");
 let root: string;
 /** A stand-in `claude` in a folder of its own (a PATH entry) printing `script`'s output. */
 const fakeClaude = (name: string, script: string): string => {
@@ -23,7 +24,7 @@ const fakeClaude = (name: string, script: string): string => {
 const versionPrinter = (name: string, version: string) => fakeClaude(name, `echo '${version} (Claude Code)'`);
 
 beforeAll(() => {
-  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "baton-doctor-")));
+  root = tempDir();
   mkdirSync(path.join(root, "projects", "-home-user-code-a"), { recursive: true });
   mkdirSync(path.join(root, "projects", "-home-user-code-b"), { recursive: true });
   mkdirSync(path.join(root, "home"), { recursive: true });
@@ -38,7 +39,6 @@ beforeAll(() => {
   const sleep = ["/bin/sleep", "/usr/bin/sleep"].find((p) => existsSync(p)) ?? "sleep";
   fakeClaude("hangs", `${sleep} 30 &\n${sleep} 30`);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The doctor with a PATH of our choosing and empty install places (this machine's stay out). */
 async function doctor(args: string[], PATH: string[], extra: DoctorOptions = {}) {

@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { batonPackageDir } from "../../src/main/cli/batonPackageDir.js";
 import { findClaude } from "../../src/main/cli/findClaude.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-find-");
 let root: string;
 const exe = (file: string, mode = 0o755) => {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -23,9 +24,8 @@ const fakeBaton = (dir: string) => {
 };
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "baton-find-")));
+  root = tempDir();
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("findClaude", () => {
   const base = () => ({ env: { PATH: "" }, homeDir: path.join(root, "home"), batonDir: path.join(root, "baton") });

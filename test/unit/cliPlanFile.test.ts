@@ -1,24 +1,24 @@
 // ExitPlanMode with `plan: null` and a `planFilePath` (CLI 2.1.332): the plan review shows the
 // plan read from the CLI's plans folder, and only from there; anything else is a clear note.
 
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createIncomingRequests } from "../../src/main/cli/incomingRequests.js";
 import { MaxPlanBytes, plansDirFor, readPlanFile } from "../../src/main/cli/planFile.js";
 import type { PermissionRequestEvent } from "../../src/shared/events.js";
 import type { ControlResponseMessage } from "../../src/shared/protocol/messages.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-plans-");
 let home: string;
 let plans: string;
 beforeEach(() => {
-  home = mkdtempSync(path.join(os.tmpdir(), "baton-plans-"));
+  home = tempDir();
   plans = path.join(home, ".claude", "plans");
   mkdirSync(plans, { recursive: true });
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe("readPlanFile", () => {
   it("reads a plan file in the plans folder", async () => {

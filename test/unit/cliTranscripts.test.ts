@@ -1,15 +1,11 @@
 // The test helper that holds a scripted turn until the CLI has written an agent's transcript.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sidechainHolds } from "../support/cliTranscripts.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const tempDir = tempDirs("baton-sidechain-");
 
 const row = (agentId: string, content: string): string => `${JSON.stringify({ agentId, isSidechain: true, message: { content } })}\n`;
 /** A look at the folder as it is now: an aborted signal ends the wait after the first look. */
@@ -17,7 +13,7 @@ const lookedOnce = (): AbortSignal => AbortSignal.abort();
 
 describe("sidechainHolds", () => {
   it("holds until the agent's own sidechain file has the text, wherever the CLI put it", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-sidechain-"));
+    const dir = tempDir();
     const subagents = path.join(dir, "-home-user-code-app", "s1", "subagents");
     const file = path.join(subagents, "agent-a1.jsonl");
     const look = () => sidechainHolds({ projectsDir: dir, signal: lookedOnce() }, "a1", "First part done.");
@@ -35,7 +31,7 @@ describe("sidechainHolds", () => {
   });
 
   it("finds an older CLI's sidechain beside the session files", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-sidechain-"));
+    const dir = tempDir();
     fs.mkdirSync(path.join(dir, "-home-user-code-app"));
     fs.writeFileSync(path.join(dir, "-home-user-code-app", "agent-a1.jsonl"), row("a1", "Done."));
     expect(await sidechainHolds({ projectsDir: dir, signal: lookedOnce() }, "a1", "Done.")).toBe(true);

@@ -5,26 +5,26 @@
 // write root decides, through decidePolicy with the built-in presets in a real temp folder:
 // writes inside the root are fine for coder, and every write is refused to analyst and scout.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
 import { judgeCommandLine, NEUTRAL_BUILTINS, type ExecVerdict } from "../../src/main/policy/presets/execPolicy.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
 import type { CommandPattern } from "../../src/shared/policy.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 let cwd: string;
+const tempDir = tempDirs("baton-effects-", "all");
 let root: string;
 
 beforeAll(async () => {
   await loadShellParser();
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-effects-")));
+  root = tempDir();
   cwd = path.join(root, "code", "x");
   fs.mkdirSync(path.join(cwd, "src"), { recursive: true });
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const presets = builtinPresetSet();
 const execOf = (name: string): readonly CommandPattern[] => [...NEUTRAL_BUILTINS, ...presets.presets.find((p) => p.name === name)!.exec];

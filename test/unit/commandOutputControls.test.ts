@@ -4,14 +4,14 @@
 // `export`, `search` and `replay` as visible `<U+XXXX>` text. With --json the output stays JSON
 // with the very same strings, and carries no raw C1 or bidi bytes either.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO, type CommandIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { run as replayRun } from "../../src/main/commands/replay.js";
 import { run as searchRun } from "../../src/main/commands/search.js";
 import { run as sessionsRun } from "../../src/main/commands/sessions.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 // Each field carries a different attack, so every one has to be neutralised on its own.
 const Title = "Fix bug \u001b]52;c;cm0gLXJmIH4=\u0007 \u001b]0;owned\u001b\\ done";
@@ -24,6 +24,7 @@ const Command = "ls \u001b[8mrm -rf ~\u001b[28m";
 const Acted = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 const SessionId = "5b1d7c2e-0000-4000-8000-00000000c0de";
+const tempDir = tempDirs("baton-controls-", "all");
 let tmp: string;
 let projects: string;
 let stream: string;
@@ -33,7 +34,7 @@ function envelope(uuid: string, parentUuid: string | null, time: string) {
 }
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-controls-"));
+  tmp = tempDir();
   projects = path.join(tmp, "projects");
   const dir = path.join(projects, "-home-user-code-app");
   fs.mkdirSync(dir, { recursive: true });
@@ -64,7 +65,6 @@ beforeAll(() => {
   ];
   fs.writeFileSync(stream, streamLines.map((l) => JSON.stringify(l)).join("\n") + "\n");
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function cli(run: (args: readonly string[], io: CommandIO) => Promise<number>, args: string[]) {
   const io = bufferIO();

@@ -1,14 +1,13 @@
 // settings.json's `conductorAnswerSeconds` (issue 24): how long the conductor has to answer a
 // subagent before the person is asked. A usable number is taken; anything else is named and ignored.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readConductorAnswerSeconds } from "../../src/main/platform/settingsFile.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "baton-conductor-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirs("baton-conductor-", "all")();
 
 function settingsWith(value: unknown): string {
   const file = path.join(mkdtempSync(path.join(dir, "settings-")), "settings.json");

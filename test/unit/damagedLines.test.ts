@@ -3,11 +3,10 @@
 // meets a number where it expects text. Found by mutating the recordings; the property tests
 // below keep doing that, seeded, over every recording there is.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { modelOf } from "../../src/main/hub/index.js";
 import { recordingEvents } from "../../src/main/hub/recordingEvents.js";
@@ -17,6 +16,7 @@ import { parseMessage } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { listRecordings, mainTranscriptFiles, readJsonlLines } from "../support/recordings.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 function eventsOf(line: object): ClientEvent[] {
   const parsed = parseMessage(line);
@@ -25,10 +25,7 @@ function eventsOf(line: object): ClientEvent[] {
 }
 
 const session = { session_id: "s1" };
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-damaged-", "all");
 
 describe("fields of an unexpected type count as absent", () => {
   it("a turn result keeps its status when its cost, usage, denials and model usage are malformed", () => {
@@ -111,8 +108,7 @@ describe("a byte-order mark before the first line (a file saved by an editor)", 
   });
 
   it("restore still reads the first line (its reader's decoder drops the mark)", async () => {
-    const tree = mkdtempSync(path.join(os.tmpdir(), "baton-bom-"));
-    temps.push(tree);
+    const tree = tempDir();
     const file = path.join(tree, "-home-user-code-x", "s1.jsonl");
     const prompt = { type: "user", sessionId: "s1", uuid: "u1", cwd: "/home/user/code/x", message: { role: "user", content: "first words" } };
     mkdirSync(path.dirname(file));
@@ -206,8 +202,7 @@ describe("damaged recordings replay and restore without a crash", () => {
   const withHistory = recordings.filter((r) => mainTranscriptFiles(r).length > 0);
   it.each(withHistory.map((r) => [r.name, r] as const))("restore of %s, sidechains loaded", async (_name, recording) => {
     const projects = path.join(recording.dir, "projects");
-    const tree = mkdtempSync(path.join(os.tmpdir(), "baton-damaged-"));
-    temps.push(tree);
+    const tree = tempDir();
     cpSync(projects, tree, { recursive: true });
     const originals = mainTranscriptFiles(recording);
     await fc.assert(

@@ -5,24 +5,25 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PermissionRule, PolicyAgent } from "../../src/shared/policy.js";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, type PolicyContext } from "../../src/main/policy/decidePolicy.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-policy-", "all");
 let root: string;
 let cwd: string;
 
 beforeAll(async () => {
   await loadShellParser();
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-policy-")));
+  root = tempDir();
   cwd = path.join(root, "code", "x");
   fs.mkdirSync(cwd, { recursive: true });
   fs.symlinkSync(os.tmpdir(), path.join(cwd, "out-link"));
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const rule = (behavior: PermissionRule["behavior"], text: string): PermissionRule => ({ behavior, rule: text, scope: "project", scopeKey: cwd, origin: "test", createdAt: "2026-12-01T00:00:00.000Z" });
 

@@ -4,9 +4,8 @@
 // session's tab empty: the value is cut to a marked stand-in where it comes in, and said so.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LogEntry, TranscriptDelta } from "../../src/shared/api.js";
 import { boundJsonDepth, MaxJsonDepth, TooDeepPrefix } from "../../src/shared/boundedJson.js";
 import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
@@ -22,6 +21,7 @@ import { modelOf } from "../../src/main/hub/index.js";
 import { emptyFacts } from "../../src/main/search/extract.js";
 import { extractFile, type FileChunk } from "../../src/main/search/extractFile.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const Depth = 20_000;
 const DeepObject = `${'{"a":'.repeat(Depth)}"bottomword"${"}".repeat(Depth)}`;
@@ -84,16 +84,16 @@ function crossesBoundaries(value: unknown): void {
   expect(() => structuredClone(value)).not.toThrow();
 }
 
+const tempDir = tempDirs("baton-deep-json-", "all");
 let tmp: string;
 let projects: string;
 let files: { normal: string; deep: string };
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-deep-json-"));
+  tmp = tempDir();
   projects = path.join(tmp, "projects");
   files = writeHistory(projects);
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("a deeply nested value in a history file", () => {
   // Inline: the store's thread reads; worker: the extract worker reads every file (a large run).

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   childEnv,
   electronBindingPath,
@@ -21,6 +21,7 @@ import {
   prebuildInstallArgs,
   targetArch,
 } from "../../scripts/electronNativePaths.mjs";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const script = path.join(repoRoot, "scripts", "electronNative.mjs");
@@ -150,15 +151,11 @@ describe("the build commands", () => {
 });
 
 describe("scripts/electronNative.mjs with stand-in build tools", () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs("baton-native-test-");
 
   /** An app folder with electron and better-sqlite3 "installed", and a fake node-gyp. */
   function fakeApp(gypBody: string): { app: string; gyp: string; paths: ReturnType<typeof electronNativePaths> } {
-    const app = fs.mkdtempSync(path.join(os.tmpdir(), "baton-native-test-"));
-    dirs.push(app);
+    const app = tempDir();
     const writeJson = (file: string, value: unknown): void => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(value));

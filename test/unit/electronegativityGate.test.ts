@@ -3,22 +3,18 @@
 // severity, and an exception counts only on its line, with a reason, while it still excepts
 // something. Runs the gate as `npm test` does, as a process, offline.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ensureMainBuilt, ensureRendererBuilt, repoRoot } from "../support/ui/buildRenderer.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const gate = path.join(repoRoot, "scripts", "electronegativityGate.ts");
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-gate-", "all");
 
 /** A folder laid out like a repository: `files` maps relative paths to their text. */
 function sample(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), "baton-gate-"));
-  roots.push(root);
+  const root = tempDir();
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);

@@ -4,18 +4,14 @@
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listTabWorktrees } from "../../src/main/core/tabWorktrees.js";
 import { driverOverrides, FailingShellCommand, hardenedEnv, Nowhere, parseConfigKeys } from "../../src/main/worktrees/hardenedGit.js";
-import { plainGit } from "../support/armedRepository.js";
+import { git } from "../support/git.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-let root: string | undefined;
-afterEach(() => {
-  if (root !== undefined) fs.rmSync(root, { recursive: true, force: true });
-  root = undefined;
-});
+const tempDir = tempDirs("baton-hardened-");
 
 describe("overrides for the drivers a config names", () => {
   it("turns off filters, diff drivers' textconv and command, merge drivers and config hooks by name, and nothing else", () => {
@@ -64,15 +60,15 @@ describe("the environment git starts with", () => {
 
 describe("a driver named with '='", () => {
   it("is turned off too: plain git runs it, Baton's listing does not", async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-hardened-")));
+    const root = tempDir();
     const repo = path.join(root, "repo");
     const marker = path.join(root, "ran");
     fs.mkdirSync(repo);
-    plainGit(repo, "init", "-q", "-b", "main");
+    git(repo, "init", "-q", "-b", "main");
     fs.writeFileSync(path.join(repo, ".gitattributes"), "*.x filter=a=b\n");
     fs.writeFileSync(path.join(repo, "f.x"), "content\n");
-    plainGit(repo, "add", "-A");
-    plainGit(repo, "commit", "-q", "-m", "First");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "First");
     const program = path.join(root, "clean");
     fs.writeFileSync(program, `#!/bin/sh\n: > '${marker}'\nexec cat\n`, { mode: 0o755 });
     fs.appendFileSync(path.join(repo, ".git", "config"), `[filter "a=b"]\n\tclean = ${program}\n`);

@@ -1,27 +1,27 @@
 // `baton sessions` and `baton export` over a copy of recorded history.
 
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { run as sessionsRun } from "../../src/main/commands/sessions.js";
 import { projectFolderName, resolveProjectsDir } from "../../src/main/platform/projectsDir.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const noRecordings = warnIfNoRecordings("historyCommands");
+const tempDir = tempDirs("baton-projects-", "all");
 let projects: string;
 
 beforeAll(() => {
-  projects = mkdtempSync(path.join(os.tmpdir(), "baton-projects-"));
+  projects = tempDir();
   for (const r of listRecordings()) {
     const src = path.join(r.dir, "projects");
     if (existsSync(src)) cpSync(src, projects, { recursive: true });
   }
 });
-afterAll(() => rmSync(projects, { recursive: true, force: true }));
 
 /** `<project>/<session>.jsonl` of every recorded main file, known before the copy is made. */
 function mainFileNames(): string[] {

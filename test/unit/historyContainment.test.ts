@@ -4,9 +4,8 @@
 // word that must never reach what the app shows, what `baton export` prints, the search index or
 // the problems. Real files in a temp dir; the same readers the app and the command line use.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
@@ -15,6 +14,7 @@ import { StoreService } from "../../src/main/store/storeService.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
 import { needRecording } from "../support/recordings.js";
 import { jsonObjects, lastAssistantText, recordedSession, sentPrompts, sidechainIds, theOne } from "../support/recordedFacts.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const Secret = "Outsidesecretzebra";
 
@@ -34,15 +34,11 @@ const SubagentId = theOne(sidechainIds(recordedSubagentSession), "sidechain");
 /** The subagent's report, which its card shows as its summary. */
 const SubagentReport = lastAssistantText(path.join(recordedSubagentSession, "subagents", `agent-${SubagentId}.jsonl`));
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-contained-");
 
 /** A history folder (`projects`) with the recordings' sessions, and a folder beside it that Baton must never read. */
 function world() {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-contained-")));
-  dirs.push(tmp);
+  const tmp = tempDir();
   const projects = path.join(tmp, "history", "projects");
   const outside = path.join(tmp, "outside");
   fs.mkdirSync(outside, { recursive: true });

@@ -2,24 +2,18 @@
 // of the file, must show exactly what the full restore shows for those blocks (ids, statuses,
 // subagent summaries), whatever the chunk size, and cope with damaged or unfinished last lines.
 
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession, type RestoreResult } from "../../src/main/history/restore.js";
 import { TailReader } from "../../src/main/history/tailReader.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { filler, SessionWriter, writeBigSession } from "./historyFirstScreenKit.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const temps: string[] = [];
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function tempDir(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "baton-first-screen-"));
-  temps.push(d);
-  return d;
-}
+const tempDir = tempDirs("baton-first-screen-", "all");
 
 /** Synthetic `notice:N` ids count from the session's start, which a window cannot know: compare them by content. */
 function comparable(blocks: readonly Block[]): unknown[] {

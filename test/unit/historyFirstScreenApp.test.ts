@@ -2,9 +2,6 @@
 // notice that the rest is loading), then the whole session replaces them; closing the tab early
 // stops the background read.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
@@ -14,6 +11,7 @@ import { SessionManager } from "../../src/main/core/sessionManager.js";
 import { EarlierBlocksNoticeId } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { writeBigSession, type SessionWriter } from "./historyFirstScreenKit.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const WaitMs = 60_000;
 
@@ -36,19 +34,19 @@ function watch(manager: SessionManager, tabId: string, done: (t: Transcript) => 
 }
 
 describe("opening a big past session in a tab", () => {
+  const tempDir = tempDirs("baton-first-screen-app-", "all");
   let dir: string;
   let session: SessionWriter;
   let manager: SessionManager;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "baton-first-screen-app-"));
+    dir = tempDir();
     session = writeBigSession(dir, 4 * 1024 * 1024);
     manager = new SessionManager({ claudePath: "claude-not-needed", history: createHistorySource({ projectsDir: dir }), publishIntervalMs: 5 });
   }, 60_000);
 
   afterAll(async () => {
     await manager?.shutdown();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("shows the newest blocks first, then the whole session", async () => {

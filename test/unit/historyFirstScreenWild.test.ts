@@ -2,27 +2,26 @@
 // and old layouts; ../shared/recordings: the scripted CLI runs): whatever the window size, it is the
 // tail of the full restore, and a window that covers the file is the full restore itself.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EarlierBlocksNoticeId, restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import type { Block } from "../../src/shared/transcript.js";
 import { listRecordings, sharedDir } from "../support/recordings.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const wildDir = path.join(sharedDir, "wild");
 const haveWild = existsSync(wildDir);
 if (!haveWild) console.warn(`[historyFirstScreenWild] wild transcripts skipped: none at ${wildDir}`);
 
-const temps: string[] = [];
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs("baton-wild-first-", "all");
 
 /** The wild files put back at their original relative paths (`a__b__c.jsonl` → `a/b/c.jsonl`). */
 function wildTree(): string[] {
   if (!haveWild) return [];
-  const tree = mkdtempSync(path.join(os.tmpdir(), "baton-wild-first-"));
-  temps.push(tree);
+  const tree = tempDir();
   const files: string[] = [];
   for (const repo of readdirSync(wildDir)) {
     if (repo.endsWith(".md")) continue;

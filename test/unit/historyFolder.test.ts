@@ -2,7 +2,6 @@
 // Electron's argv, the order switch > setting > $CLAUDE_CONFIG_DIR > ~/.claude, and the setting
 // saved in Baton's settings file (real files in a temp dir) and applied without a restart.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseAppSwitches } from "../../src/main/app/appSwitches.js";
@@ -11,18 +10,17 @@ import { HistoryFolderSetting } from "../../src/main/core/historyFolder.js";
 import { readSettings } from "../../src/main/platform/settingsFile.js";
 import { chooseProjectsDir } from "../../src/main/platform/projectsDir.js";
 import { writePromptSession } from "../support/historyFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-history-folder-");
 const cores: AppCore[] = [];
 afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** A temp HOME with a default history folder, another folder, and Baton's settings file path. */
 function world() {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-history-folder-")));
-  dirs.push(home);
+  const home = tempDir();
   const defaultDir = path.join(home, ".claude", "projects");
   const otherDir = path.join(home, "elsewhere", "projects");
   fs.mkdirSync(defaultDir, { recursive: true });

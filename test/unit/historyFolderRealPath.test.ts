@@ -2,20 +2,16 @@
 // Baton's config folder, through /proc/self/root, with `..` or a trailing slash is that folder,
 // and refused; so is an index database put inside the history folder through such a path.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HistoryFolderSetting } from "../../src/main/core/historyFolder.js";
 import { checkDbPath } from "../../src/main/platform/dbPath.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-real-folder-");
 
 function world() {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-real-folder-")));
-  dirs.push(home);
+  const home = tempDir();
   const configDir = path.join(home, ".config", "baton");
   fs.mkdirSync(configDir, { recursive: true });
   const projects = path.join(home, ".claude", "projects");

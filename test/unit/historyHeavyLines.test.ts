@@ -3,14 +3,14 @@
 // a file's bytes and none of its conversation. They are not shown, not indexed, and the reader
 // that restore and the index share passes over them by their first bytes, without parsing them.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TailLineParser } from "../../src/main/history/firstScreenWindow.js";
 import { emptyStats, readAllJsonl, readJsonl, readJsonlSync, type JsonlRecord } from "../../src/main/history/jsonlReader.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const sessionId = "4e4e4e4e-1111-4222-8333-444444444444";
 const cwd = "/home/user/code/heavy";
@@ -44,16 +44,16 @@ const lines = [
 ];
 const text = lines.map((l) => `${JSON.stringify(l)}\n`).join("");
 
+const tempDir = tempDirs("baton-heavy-", "all");
 let tmp: string;
 let file: string;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-heavy-"));
+  tmp = tempDir();
   const project = path.join(tmp, "projects", "-home-user-code-heavy");
   fs.mkdirSync(project, { recursive: true });
   file = path.join(project, `${sessionId}.jsonl`);
   fs.writeFileSync(file, text);
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("2.1.332 heavy lines", () => {
   it("are not shown in a restore, and the conversation around them is", async () => {

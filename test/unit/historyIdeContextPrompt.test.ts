@@ -2,16 +2,16 @@
 // had open (`<ide_opened_file>…`, `<ide_selection>…`). The session is named by the person's words
 // (session list, tab, search results) and the transcript shows the IDE context as a small note.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tabTitle } from "../../src/main/core/tabTitle.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { BlockView } from "../../src/renderer/transcript/BlockView.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const sessionId = "1de1de1d-1111-4222-8333-444444444444";
 const cwd = "/home/user/code/ide";
@@ -26,16 +26,16 @@ const lines = [
   { parentUuid: "u1", isSidechain: false, userType: "external", cwd, sessionId, version: "2.0.74", gitBranch: "main", type: "assistant", message: { id: "m1", type: "message", role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: "Looking at the parser." }] }, uuid: "a1", timestamp: "2026-11-30T02:00:02.000Z" },
 ];
 
+const tempDir = tempDirs("baton-ide-", "all");
 let tmp: string;
 let file: string;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-ide-"));
+  tmp = tempDir();
   const project = path.join(tmp, "projects", "-home-user-code-ide");
   fs.mkdirSync(project, { recursive: true });
   file = path.join(project, `${sessionId}.jsonl`);
   fs.writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("a first prompt sent from an IDE", () => {
   it("names the session in the list by the person's words", async () => {

@@ -1,15 +1,15 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { readJsonl, readJsonlSync, type JsonlRecord, type ReadJsonlOptions, type ReadJsonlResult } from "../../src/main/history/jsonlReader.js";
 import { splitConcatenatedJson } from "../../src/main/history/splitJson.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-jsonl-");
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "baton-jsonl-"));
+  dir = tempDir();
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 type Reader = (file: string, options: ReadJsonlOptions) => Promise<ReadJsonlResult> | ReadJsonlResult;
 

@@ -1,26 +1,24 @@
 // Listing sessions reads each file's first and last lines only, so a history holding a 60 MB line
 // lists in bounded memory even ten times at once (the Project panel refreshing while `baton
 // sessions` runs, several windows). Measured in a fresh process: its VmHWM is the listing's own.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeListingFolder, type ListingFolder } from "../../bench/listing/folder.js";
 import { measureListing } from "../../bench/listing/run.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const HugeMb = 60;
 const Parallel = 10;
 /** Generous: ten listings that each held the line once would need 600 MB and more. */
 const BoundMb = 100;
 
+const tempDir = tempDirs("baton-list-mem-", "all");
 let root: string;
 let folder: ListingFolder;
 beforeAll(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-list-mem-"));
+  root = tempDir();
   folder = makeListingFolder(root, { sessions: 5, hugeMb: HugeMb });
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe.skipIf(process.platform !== "linux")("listing a history with a 60 MB line", () => {
   it(`ten listings at once stay under ${BoundMb} MB above the process's start`, { timeout: 120_000 }, () => {

@@ -4,7 +4,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readJsonl } from "../../src/main/history/jsonlReader.js";
@@ -13,11 +12,13 @@ import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessionsWithProblems } from "../../src/main/history/sessionList.js";
 import { discoverTranscripts, DirCache, type SkippedEntry } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const SessionId = "5a5a5a5a-1111-4222-8333-444444444444";
 // A hang would hold the test until vitest's timeout: fail well before it instead.
 const Quick = 10_000;
 
+const tempDir = tempDirs("baton-notreg-");
 let root: string;
 let projects: string;
 let project: string;
@@ -43,7 +44,7 @@ function line(value: object): string {
 }
 
 beforeEach(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-notreg-"));
+  root = tempDir();
   projects = path.join(root, "projects");
   project = path.join(projects, "-home-user-code-x");
   fs.mkdirSync(path.join(project, SessionId, "subagents"), { recursive: true });
@@ -64,7 +65,6 @@ afterEach(async () => {
   fifos = [];
   await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
   server = undefined;
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const rel = (p: string): string => path.relative(projects, p);

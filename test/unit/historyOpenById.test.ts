@@ -10,9 +10,10 @@ import { createHistorySource } from "../../src/main/core/historySource.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { writePromptSession } from "../support/historyFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const Secret = "Cwdsecretwalrus";
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-open-by-id-");
 const cores: AppCore[] = [];
 let cwdBefore: string;
 beforeEach(() => {
@@ -21,13 +22,11 @@ beforeEach(() => {
 afterEach(async () => {
   process.chdir(cwdBefore);
   for (const core of cores.splice(0)) await core.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** A history folder with one session, and Baton's working folder (elsewhere) holding `x.jsonl`. */
 function world() {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-open-by-id-")));
-  dirs.push(home);
+  const home = tempDir();
   const projects = path.join(home, ".claude", "projects");
   writePromptSession(projects, "11111111-1111-4111-8111-111111111111", "A session in the history folder");
   const cwd = path.join(home, "baton-working-folder");

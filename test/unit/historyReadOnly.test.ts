@@ -4,10 +4,9 @@
 // was: the same entries, and every file with the same bytes, size, mode and times.
 
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, utimesSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
@@ -17,6 +16,7 @@ import { openStore } from "../../src/main/store/storeClient.js";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 import { placedBlocks } from "../support/transcriptWalk.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const noRecordings = warnIfNoRecordings("historyReadOnly");
 
@@ -69,6 +69,7 @@ function files(dir: string): string[] {
 }
 
 describe.skipIf(noRecordings)("Baton never writes into the projects folder", { timeout: 60_000 }, () => {
+  const tempDir = tempDirs("baton-readonly-", "all");
   let tmp: string;
   let projects: string;
   let before: Snapshot;
@@ -77,7 +78,7 @@ describe.skipIf(noRecordings)("Baton never writes into the projects folder", { t
   let cardSidechains: string[];
 
   beforeAll(() => {
-    tmp = mkdtempSync(path.join(os.tmpdir(), "baton-readonly-"));
+    tmp = tempDir();
     projects = path.join(tmp, "projects");
     mkdirSync(projects);
     for (const r of listRecordings()) {
@@ -91,9 +92,6 @@ describe.skipIf(noRecordings)("Baton never writes into the projects folder", { t
     sidechainFiles = all.filter((f) => f.includes(`${path.sep}subagents${path.sep}`) && path.basename(f).startsWith("agent-"));
     // The agents a Workflow script ran have no card of their own (the Workflow's card stands for them).
     cardSidechains = sidechainFiles.filter((f) => !f.includes(`${path.sep}subagents${path.sep}workflows${path.sep}`));
-  });
-  afterAll(() => {
-    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
   });
 
   /** Runs one way of reading and checks the folder against its state just before, so a failure names the culprit. */

@@ -5,19 +5,19 @@
 // sidechain exists) is the stopped subagent with its steps. The line shapes are the real ones
 // (trimmed from CLI 2.1.332 runs); the projects are made up.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { assistantLine, project, text, userLine, writeJsonl, type Project } from "../support/sideConversationFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-refused-agent-", "all");
 let tmp: string;
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-refused-agent-"));
+  tmp = tempDir();
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const Rejected =
   "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";

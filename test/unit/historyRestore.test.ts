@@ -1,10 +1,9 @@
 // Restoring recorded sessions from their on-disk history (projects/), and checking that what the
 // history shows contains everything the live stream showed (DESIGN.md "One reducer").
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
 import { modelOf } from "../../src/main/hub/index.js";
@@ -18,15 +17,10 @@ import type { SubagentRecord, ToolCallRecord, Transcript } from "../../src/share
 import { MaxNestedBlocks } from "../../src/shared/transcript.js";
 import { findRecording, listRecordings, mainTranscriptFiles, needRecording, readJsonlLines, warnIfNoRecordings } from "../support/recordings.js";
 import { blockShapes, placedBlocks } from "../support/transcriptWalk.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const noRecordings = warnIfNoRecordings("historyRestore");
-const temps: string[] = [];
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function tempDir(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "baton-history-"));
-  temps.push(d);
-  return d;
-}
+const tempDir = tempDirs("baton-history-", "all");
 
 const mainFiles = mainTranscriptFiles;
 const walk = placedBlocks;

@@ -1,22 +1,18 @@
 // The session list read straight from the projects folder: titles, prompt counts (for a session
 // read whole), and where and when each session ran.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { findRecording, listRecordings, warnIfNoRecordings } from "../support/recordings.js";
 import { initializeRequest, jsonObjects, recordedSession, recordingMeta, sentPrompts } from "../support/recordedFacts.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const tempDir = tempDirs("baton-list-");
 
 describe("session list", () => {
   it("counts a slash command as a prompt but not its output, and takes the title from the first typed prompt", async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "baton-list-"));
+    const dir = tempDir();
     const sessionId = "0e0e0e0e-1111-4222-8333-444444444444";
     const project = path.join(dir, "-home-user-code-x");
     mkdirSync(project, { recursive: true });
@@ -34,7 +30,7 @@ describe("session list", () => {
   });
 
   it("shows where and when the session ran, and the name the person gave it over the model's", async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "baton-list-"));
+    const dir = tempDir();
     const sessionId = "1f1f1f1f-1111-4222-8333-444444444444";
     const project = path.join(dir, "-home-user-code-y");
     mkdirSync(project, { recursive: true });
@@ -66,7 +62,7 @@ describe("session list", () => {
   });
 
   it("a big session is read at its ends only: named by the title appended last, with no prompt count it did not make", async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "baton-list-"));
+    const dir = tempDir();
     const sessionId = "2a2a2a2a-1111-4222-8333-444444444444";
     const project = path.join(dir, "-home-user-code-z");
     mkdirSync(project, { recursive: true });

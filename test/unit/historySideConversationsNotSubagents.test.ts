@@ -3,8 +3,6 @@
 // `Warmup` files at the project root are not subagents. They are not counted, not reported as
 // unlinked, not handed to an Agent call (even one with no result, which the linker's last resort
 // would otherwise fill), and not indexed as subagents; a `/btw` answer shows as a side note.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/main/history/restore.js";
@@ -14,16 +12,17 @@ import { discoverTranscripts } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import type { Block } from "../../src/shared/transcript.js";
 import { writeSideConversations, type Project } from "../support/sideConversationFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const SessionId = "5e5e5e5e-0000-4000-8000-000000000001";
+const tempDir = tempDirs("baton-side-conv-", "all");
 let tmp: string;
 let p: Project;
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-side-conv-"));
+  tmp = tempDir();
   p = writeSideConversations(path.join(tmp, "projects"), SessionId);
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const sideFiles = (): string[] => [
   path.join(p.subagentsDir, "agent-aprompt_suggestion-0123456789abcdef.jsonl"),

@@ -2,10 +2,8 @@
 // it as a card where the fork was made (after the main line its `fork-context-ref` names), titled
 // by its name, with its steps loaded from its file when opened and its answer from the
 // `<task-notification>` that no call would otherwise match.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { annotatedTranscript } from "../../src/main/history/sidechainPaths.js";
@@ -13,11 +11,12 @@ import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { ForkId, writeSubtaskFork, type Project } from "../support/sideConversationFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-fork-", "all");
 let tmp: string;
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-fork-"));
+  tmp = tempDir();
 });
 
 const forkCardIndex = (t: Transcript): number => t.blocks.findIndex((b) => b.call?.subagent?.subagentType === "fork");

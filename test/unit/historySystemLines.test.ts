@@ -1,24 +1,20 @@
 // `system` lines in history files: newer CLIs (2.1.282 and later) write a slash command and its
 // output as `system`/`local_command` lines instead of user lines; they are shown as the same
 // command echo. Subtypes Baton does not know are reported once per subtype, with a count.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { BlockView } from "../../src/renderer/transcript/BlockView.js";
 import { parseCommandEcho } from "../../src/shared/commandEcho.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const sessionId = "7a7a7a7a-1111-4222-8333-444444444444";
 const cwd = "/home/user/code/cmds";
-let dir: string | undefined;
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const tempDir = tempDirs("baton-system-lines-");
 
 let n = 0;
 const envelope = () => ({ parentUuid: n === 0 ? null : `uuid-${n}`, isSidechain: false, userType: "external", cwd, sessionId, version: "2.1.332", gitBranch: "main", uuid: `uuid-${++n}`, timestamp: `2026-11-30T02:00:${String(n).padStart(2, "0")}.000Z` });
@@ -29,7 +25,7 @@ const local = (content: string) => ({ ...envelope(), type: "system", subtype: "l
 const system = (subtype: string, extra: Record<string, unknown> = {}) => ({ ...envelope(), type: "system", subtype, ...extra });
 
 function writeSession(lines: readonly object[]): string {
-  dir = mkdtempSync(path.join(os.tmpdir(), "baton-system-lines-"));
+  const dir = tempDir();
   const project = path.join(dir, "-home-user-code-cmds");
   mkdirSync(project, { recursive: true });
   const file = path.join(project, `${sessionId}.jsonl`);
@@ -57,7 +53,8 @@ describe("system lines in history", () => {
     expect(html).toContain("/model opus");
     expect(html).not.toContain("command-name");
     // As with user-line echoes: the command counts as a prompt, its output does not, and neither names the session.
-    const [summary] = await listSessions(dir!);
+    const projects = path.dirname(path.dirname(file)); // <projects>/<project>/<session>.jsonl
+    const [summary] = await listSessions(projects);
     expect(summary).toMatchObject({ promptCount: 2, title: "write the parser" });
   });
 

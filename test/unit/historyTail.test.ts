@@ -1,20 +1,20 @@
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, mkdirSync, renameSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { ClientEvent } from "../../src/shared/events.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-tail-");
 let dir: string;
 const followers: Follower[] = [];
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "baton-tail-"));
+  dir = tempDir();
 });
 afterEach(() => {
   followers.splice(0).forEach((f) => f.stop());
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function waitFor(what: string, ok: () => boolean, timeoutMs = 5000): Promise<void> {

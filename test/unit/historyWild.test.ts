@@ -2,26 +2,27 @@
 // hand-trimmed, old layouts. Each is put back at its original relative path in a temp folder, so
 // `<session>/subagents/` and project-root `agent-*.jsonl` layouts are what the reader sees.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listSessions } from "../../src/main/history/sessionList.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const wildDir = path.resolve(repoRoot, "../shared/wild");
 const haveWild = existsSync(wildDir);
 if (!haveWild) console.warn(`[historyWild] skipped: no wild transcripts at ${wildDir}`);
 
+const tempDir = tempDirs("baton-wild-", "all");
 let tree: string;
 const copied: string[] = [];
 
 beforeAll(() => {
   if (!haveWild) return;
-  tree = mkdtempSync(path.join(os.tmpdir(), "baton-wild-"));
+  tree = tempDir();
   for (const repo of readdirSync(wildDir)) {
     const repoDir = path.join(wildDir, repo);
     if (!existsSync(repoDir) || repo.endsWith(".md")) continue;
@@ -32,9 +33,6 @@ beforeAll(() => {
       copied.push(to);
     }
   }
-});
-afterAll(() => {
-  if (tree !== undefined) rmSync(tree, { recursive: true, force: true });
 });
 
 const isSubagentFile = (f: string) => /\/subagents\//.test(f);

@@ -2,14 +2,14 @@
 // its journal names an agent a moment before the agent's file is written, and the run's record
 // with the labels comes only at its end. A card must not be shown under a name it cannot lose.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { runRecordPath, unframedTask, workflowEvents } from "../../src/main/history/workflowRuns.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
 import { needRecording, type Recording, type RecordingVersion } from "../support/recordings.js";
 import { jsonObjects, type JsonRecord } from "../support/recordedFacts.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const CallId = "toolu_workflow";
 
@@ -29,13 +29,14 @@ interface RecordedAgent {
 
 interface CopiedRun {
   readonly recording: Recording;
-  readonly tmp: string;
   readonly runDir: string;
   /** From the record removed, in its order. */
   readonly agents: readonly RecordedAgent[];
   /** The journal's first "started" line, as the recorded CLI wrote it. */
   readonly started: JsonRecord;
 }
+
+const tempDir = tempDirs("baton-wfrun-");
 
 /** The recorded workflow scenario's projects, copied, with its run's record removed (as mid-run). */
 function copiedRunWithoutRecord(version?: RecordingVersion): CopiedRun {
@@ -44,14 +45,14 @@ function copiedRunWithoutRecord(version?: RecordingVersion): CopiedRun {
   const recorded = fs
     .readdirSync(projects, { recursive: true, encoding: "utf8" })
     .find((f) => /workflows[/\\]wf_[^/\\]+$/.test(f) && fs.statSync(path.join(projects, f)).isDirectory())!;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-wfrun-"));
+  const tmp = tempDir();
   fs.cpSync(projects, tmp, { recursive: true });
   const runDir = path.join(tmp, recorded);
   const record = JSON.parse(fs.readFileSync(runRecordPath(runDir), "utf8")) as { workflowProgress: JsonRecord[] };
   const agents = record.workflowProgress.filter((p) => p["type"] === "workflow_agent").map((p) => ({ label: String(p["label"]), prompt: String(p["promptPreview"]) }));
   fs.rmSync(runRecordPath(runDir));
   const started = jsonObjects(path.join(runDir, "journal.jsonl")).find((l) => l["type"] === "started")!;
-  return { recording, tmp, runDir, agents, started };
+  return { recording, runDir, agents, started };
 }
 
 const sorted = (names: readonly unknown[]): unknown[] => [...names].sort();
@@ -74,7 +75,6 @@ describe("a Workflow run read while it runs", () => {
     const next = { ...run.started, key: "v2:next", agentId: "anext", ...(labelsInJournal ? { label: NextLabel } : {}) };
     fs.appendFileSync(path.join(run.runDir, "journal.jsonl"), `${JSON.stringify(next)}\n`);
   });
-  afterEach(() => fs.rmSync(run.tmp, { recursive: true, force: true }));
 
   it("names each agent by a name it keeps until the labels come (its prompt, or its journal's label), and waits for the file of one just started that has neither", async () => {
     expect(run.agents.length).toBeGreaterThan(0);
@@ -117,7 +117,6 @@ describe("a CLI 2.1.332 Workflow run read while it runs", () => {
   beforeEach(() => {
     run = copiedRunWithoutRecord("2.1.332");
   });
-  afterEach(() => fs.rmSync(run.tmp, { recursive: true, force: true }));
 
   it("names each agent by the label its journal gives, and shows its task without the CLI's frame", async () => {
     const problems: HistoryProblem[] = [];

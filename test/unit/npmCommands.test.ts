@@ -5,9 +5,8 @@
 // with an executable program, a file that is not executable, a link out of the project.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PolicyAgent, Preset, PresetSet } from "../../src/shared/policy.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/policy.js";
@@ -16,7 +15,9 @@ import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.
 import { NpmInstallReason, npmProject, npmTwins, npmTwinsShown, NpxReason } from "../../src/main/policy/presets/npmCommands.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { nodeWritePathFs } from "../../src/main/policy/writePathFs.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-npm-", "all");
 let root: string;
 /** A project with jest in node_modules/.bin (a link to its executable script), as npm leaves it. */
 let project: string;
@@ -25,7 +26,7 @@ let bare: string;
 
 beforeAll(async () => {
   await loadShellParser();
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-npm-")));
+  root = tempDir();
   project = path.join(root, "code", "app");
   bare = path.join(root, "code", "bare");
   const bin = path.join(project, "node_modules", ".bin");
@@ -44,7 +45,6 @@ beforeAll(async () => {
   fs.writeFileSync(outside, "#!/bin/sh\n", { mode: 0o755 });
   fs.symlinkSync(outside, path.join(bin, "tool"));
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const as = (agentType: string): PolicyAgent => ({ kind: "subagent", agentId: "a0123456789abcdef", agentType });
 

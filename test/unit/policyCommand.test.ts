@@ -2,24 +2,24 @@
 // from a real settings folder (presets.json and rules.json beside settings.json).
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/policy.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-policy-cmd-", "all");
 let dir: string;
 let settings: string;
 let cwd: string;
 
 beforeAll(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-policy-cmd-")));
+  dir = tempDir();
   settings = path.join(dir, "config", "settings.json");
   cwd = path.join(dir, "code", "x");
   fs.mkdirSync(cwd, { recursive: true });
   fs.mkdirSync(path.dirname(settings), { recursive: true });
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function policy(...args: string[]) {
   const io = bufferIO();

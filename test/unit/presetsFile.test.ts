@@ -4,20 +4,16 @@
 // the same.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { parsePresetsFile, presetsFileBeside, presetsFileText, readPresetsFile, resetPresets } from "../../src/main/policy/presets/presetsFile.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-presets-");
 
 function configDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-presets-"));
-  dirs.push(dir);
+  const dir = tempDir();
   return dir;
 }
 

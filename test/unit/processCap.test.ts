@@ -1,25 +1,26 @@
 // The cap on CLI processes running at once (SessionManager, setting `maxRunningSessions`): past it,
 // starting, resuming or restarting a CLI is refused with a clear error and nothing else changes;
 // a closed tab or an exited CLI frees its place. Runs a small fake CLI (test/support/scenarios/fakeClaude.mjs).
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BatonService } from "../../src/main/core/batonService.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { SessionManager } from "../../src/main/core/sessionManager.js";
 import { readSessionLimit } from "../../src/main/platform/settingsFile.js";
 import { ClaudeClient, type ClaudeClientOptions } from "../../src/main/cli/claudeClient.js";
 import type { PermissionDecider } from "../../src/main/cli/permissionGate.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const fakeScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../support/scenarios/fakeClaude.mjs");
+const tempDir = tempDirs("baton-cap-", "all");
 let dir: string;
 let fakePath: string;
 const stoppers: (() => Promise<void>)[] = [];
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "baton-cap-"));
+  dir = tempDir();
   fakePath = path.join(dir, "claude");
   writeFileSync(fakePath, `#!/bin/sh\nexec "${process.execPath}" "${fakeScript}" "$@"\n`);
   chmodSync(fakePath, 0o755);
@@ -27,7 +28,6 @@ beforeAll(() => {
 afterEach(async () => {
   for (const stop of stoppers.splice(0)) await stop();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const quickStop = { stopTimeouts: { closeStdinMs: 200, sigtermMs: 200 } };
 

@@ -1,24 +1,24 @@
 // Issue 31: what a preset agent may never write, even inside its write root, and a file path read
 // exactly as Claude Code reads it; an agent in a worktree of its own writes only there.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { HookCallbackRequest, JsonObject } from "../../src/shared/protocol/messages.js";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
 import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.js";
 import { PolicyHookId, SessionPolicy } from "../../src/main/policy/sessionPolicy.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-protected-", "all");
 let home: string;
 let root: string;
 beforeAll(async () => {
   await loadShellParser();
-  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-protected-")));
+  home = tempDir();
   root = path.join(home, "code", "x");
   fs.mkdirSync(path.join(root, ".git", "hooks"), { recursive: true });
 });
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 const coder = { kind: "subagent" as const, agentId: "a1", agentType: "coder" };
 const decide = (toolName: string, input: JsonObject, extra: { batonFiles?: string[] } = {}) =>

@@ -1,15 +1,15 @@
 // `baton replay`: prints the transcript the hub builds from a recording, as JSON or as a tree.
 
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { run } from "../../src/main/commands/replay.js";
 import { findRecording, listRecordings, repoRoot, warnIfNoRecordings } from "../support/recordings.js";
 import { allCalls, replayRecording } from "./hubTestKit.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 async function replay(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -20,8 +20,7 @@ async function replay(args: string[]): Promise<{ code: number; out: string; err:
 
 const stdinFor = (streamFile: string): string => streamFile.replace(/stream(\.run\d+)?\.jsonl$/, "stdin$1.jsonl");
 const skip = warnIfNoRecordings("replayCommand");
-const tmp = mkdtempSync(path.join(tmpdir(), "baton-replay-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDirs("baton-replay-", "all")();
 
 describe("baton replay: errors", () => {
   it("a missing file is a clear error with exit code 2", async () => {

@@ -4,19 +4,15 @@
 // person fixes or sets it aside; hand edits kept; ~/.claude refused. Real temp files throughout.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RULES_FILE_NAME, RulesStore, rulesFileBeside } from "../../src/main/policy/rules/rulesStore.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-rules-");
 
 function setup(): { root: string; file: string; home: string; project: string } {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-rules-")));
-  dirs.push(root);
+  const root = tempDir();
   const home = path.join(root, "home");
   const project = path.join(root, "code", "app");
   fs.mkdirSync(project, { recursive: true });

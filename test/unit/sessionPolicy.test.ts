@@ -3,9 +3,8 @@
 // permission request, and who is asking.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { HookCallbackRequest, JsonObject } from "../../src/shared/protocol/messages.js";
 import type { PermissionRule } from "../../src/shared/policy.js";
@@ -18,13 +17,14 @@ import { PolicyService } from "../../src/main/policy/policyService.js";
 import { PolicyHookId, SessionPolicy, type SessionPolicyOptions } from "../../src/main/policy/sessionPolicy.js";
 import { loadShellParser } from "../../src/main/policy/shell/shellParser.js";
 import { memorySections } from "../../src/main/policy/subagentContext.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-session-policy-", "all");
 let dir: string;
 beforeAll(async () => {
   await loadShellParser();
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-session-policy-")));
+  dir = tempDir();
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function policy(extra: Partial<SessionPolicyOptions> = {}) {
   const events: ClientEvent[] = [];

@@ -1,26 +1,25 @@
 // The store behind its worker thread, as the app and the commands use it.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { generateArchive } from "../../bench/history/generateArchive.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-client-", "all");
 let tmp: string;
 let projects: string;
 let marker: string;
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-client-"));
+  tmp = tempDir();
   projects = path.join(tmp, "projects");
   // One big session: enough work that an index on this thread would stall its timers for long.
   generateArchive(projects, { sessions: 3, totalBytes: 14e6, big: { bytes: 12e6, lines: 4000, subagents: 20 }, seed: 7 });
   marker = "sessmark0";
 }, 60_000);
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function rejection(p: Promise<unknown>): Promise<StoreError> {
   try {

@@ -1,12 +1,12 @@
 // `baton index` and `baton search`, run as the dispatcher runs them: run(args, io).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as indexRun } from "../../src/main/commands/indexCommand.js";
 import { run as searchRun } from "../../src/main/commands/search.js";
 import type { SearchHit } from "../../src/main/search/search.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const nested = path.resolve(repoRoot, "../shared/recordings/e-nested-agents/projects");
@@ -21,14 +21,14 @@ async function cli(run: typeof indexRun, args: string[]) {
 
 // Each command starts the store worker, which takes a second or more on a busy machine.
 describe.skipIf(!present)("baton index / baton search", { timeout: 30_000 }, () => {
+  const tempDir = tempDirs("baton-cmd-", "all");
   let tmp: string;
   let where: string[];
   beforeAll(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-cmd-"));
+    tmp = tempDir();
     fs.cpSync(nested, path.join(tmp, "projects"), { recursive: true });
     where = ["--projects-dir", path.join(tmp, "projects"), "--db", path.join(tmp, "cfg", "history.db")];
   });
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it("index builds, then refreshes, and says what it did", async () => {
     const first = await cli(indexRun, where);

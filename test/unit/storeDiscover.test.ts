@@ -1,22 +1,22 @@
 // Finding transcripts between scans: listings are reused while a directory's mtime stands still,
 // and read again as soon as it moves, so new sessions and new subagents are never missed.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DirCache, discoverTranscripts } from "../../src/main/search/discover.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-disc-");
 let root: string;
 let project: string;
 
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-disc-"));
+  root = tempDir();
   project = path.join(root, "-home-user-code-x");
   fs.mkdirSync(path.join(project, "s1", "subagents"), { recursive: true });
   fs.writeFileSync(path.join(project, "s1.jsonl"), "{}\n");
   fs.writeFileSync(path.join(project, "s1", "subagents", "agent-a1.jsonl"), "{}\n");
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const names = (cache: DirCache): string[] => discoverTranscripts(root, cache).map((f) => path.relative(root, f.path)).sort();
 /** Sets a directory's mtime to a fixed moment well in the past (as an old, settled folder has). */

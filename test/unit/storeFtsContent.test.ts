@@ -1,11 +1,11 @@
 // What full-text search covers inside one turn: the assistant's text and its thinking, and a tool's
 // output only up to MAX_TOOL_TEXT (a file read in full is findable, not copied whole into the index).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOOL_TEXT } from "../../src/main/search/extract.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const sessionId = "5e5e5e5e-1111-4222-8333-444444444444";
 const cwd = "/home/user/code/fts";
@@ -46,12 +46,13 @@ function line(type: "user" | "assistant", message: object): string {
 const assistant = (id: string, content: object[]) => ({ id, type: "message", role: "assistant", model: "claude-opus-4-8", content, stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } });
 
 describe("full-text search over one session's content", () => {
+  const tempDir = tempDirs("baton-fts-", "all");
   let tmp: string;
   let store: StoreService;
   let output: string;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-fts-"));
+    tmp = tempDir();
     const projects = path.join(tmp, "projects");
     const project = path.join(projects, "-home-user-code-fts");
     fs.mkdirSync(project, { recursive: true });
@@ -70,7 +71,6 @@ describe("full-text search over one session's content", () => {
   });
   afterAll(() => {
     store?.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   const found = (word: string) => store.search(word).map((h) => ({ sessionId: h.sessionId, kind: h.kind, snippet: h.snippet }));

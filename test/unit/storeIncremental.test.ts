@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-incr-");
 let dir: string;
 let projects: string;
 let file: string;
@@ -13,7 +14,7 @@ let store: StoreService;
 let clock = 0;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-incr-"));
+  dir = tempDir();
   projects = path.join(dir, "projects");
   file = path.join(projects, "-home-user-code-x", "s1.jsonl");
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -22,7 +23,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function prompt(text: string): string {

@@ -1,19 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { MIGRATIONS } from "../../src/main/search/migrations/index.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-m001-");
 
 function freshDb(): Database.Database {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-m001-"));
-  dirs.push(dir);
+  const dir = tempDir();
   return new Database(path.join(dir, "h.db"));
 }
 

@@ -1,22 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { MIGRATIONS } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-m002-");
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-m002-"));
-  dirs.push(dir);
-  return dir;
-}
 
 const prompt = (sessionId: string, text: string): string =>
   JSON.stringify({ type: "user", message: { role: "user", content: text }, uuid: "u1", timestamp: "2026-01-01T00:00:00.000Z", sessionId, cwd: "/home/user/code/x" });

@@ -1,12 +1,12 @@
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
-import { expectUpgraded, ftsConfig, indexedAt, promptLine, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
+import { expectUpgraded, ftsConfig, indexedAt, promptLine, writeSession } from "../support/legacyIndex.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => removeTempDirs(dirs));
+const tempDir = tempDirs("baton-m003fts-");
 
 /** A version-2 index holding one fully read file and its text row, as the v2 indexer left them. */
 function v2Index(dbPath: string, file: string, text: string): void {
@@ -20,7 +20,7 @@ function v2Index(dbPath: string, file: string, text: string): void {
 
 describe("migration 3 (FTS tuning)", () => {
   it("upgrades a version-2 index: text-only FTS table with the tuned config, rows marked for re-reading", () => {
-    const dir = tempDir(dirs, "baton-m003fts-");
+    const dir = tempDir();
     const { file } = writeSession(dir, [promptLine("u1", "upgrade keeps quokka")]);
     const dbPath = path.join(dir, "h.db");
     v2Index(dbPath, file, "upgrade keeps quokka");
@@ -36,7 +36,7 @@ describe("migration 3 (FTS tuning)", () => {
   });
 
   it("the next scan after the upgrade re-reads the file: searchable once, with its time, kind and place", async () => {
-    const dir = tempDir(dirs, "baton-m003fts-");
+    const dir = tempDir();
     const { projects, file } = writeSession(dir, [promptLine("u1", "upgrade keeps quokka")]);
     const dbPath = path.join(dir, "h.db");
     v2Index(dbPath, file, "upgrade keeps quokka");

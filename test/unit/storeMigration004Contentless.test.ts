@@ -3,13 +3,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
-import { expectUpgraded, ftsConfig, indexedAt, promptLine as prompt, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
+import { expectUpgraded, ftsConfig, indexedAt, promptLine as prompt, writeSession } from "../support/legacyIndex.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => removeTempDirs(dirs));
+const tempDir = tempDirs("baton-m004-");
 
 /** A session file and a version-3 index that has read it whole, as the v3 indexer left it. */
 function v3Index(dir: string): { projects: string; dbPath: string } {
@@ -25,7 +25,7 @@ function v3Index(dir: string): { projects: string; dbPath: string } {
 
 describe("migration 4 (contentless full-text index)", () => {
   it("upgrades a version-3 index: no text kept, same tuning, every file marked for re-reading", () => {
-    const { dbPath } = v3Index(tempDir(dirs, "baton-m004-"));
+    const { dbPath } = v3Index(tempDir());
     const db = new Database(dbPath);
     expectUpgraded(db, 4);
     expect(db.prepare("SELECT count(*) FROM search_rows").pluck().get()).toBe(0);
@@ -35,7 +35,7 @@ describe("migration 4 (contentless full-text index)", () => {
   });
 
   it("the next scan re-reads the file once: hits keep their place and get a snippet from the transcript", async () => {
-    const { projects, dbPath } = v3Index(tempDir(dirs, "baton-m004-"));
+    const { projects, dbPath } = v3Index(tempDir());
     const store = new StoreService({ dbPath });
     try {
       const report = await store.index(projects);

@@ -3,13 +3,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
 import { StoreService } from "../../src/main/store/storeService.js";
-import { expectUpgraded, ftsConfig, indexedAt, promptLine as prompt, removeTempDirs, tempDir, writeSession } from "../support/legacyIndex.js";
+import { expectUpgraded, ftsConfig, indexedAt, promptLine as prompt, writeSession } from "../support/legacyIndex.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => removeTempDirs(dirs));
+const tempDir = tempDirs("baton-m005-");
 
 /** A session file and a version-4 index that has read it whole, as the v4 indexer left it. */
 function v4Index(dir: string): { projects: string; file: string; dbPath: string } {
@@ -29,7 +29,7 @@ function v4Index(dir: string): { projects: string; file: string; dbPath: string 
 
 describe("migration 5 (row places per chunk)", () => {
   it("upgrades a version-4 index: no per-row table, an empty text index, every file marked for re-reading", () => {
-    const { dbPath } = v4Index(tempDir(dirs, "baton-m005-"));
+    const { dbPath } = v4Index(tempDir());
     const db = new Database(dbPath);
     expectUpgraded(db, 5);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'search_rows'").pluck().get()).toBe(0);
@@ -40,7 +40,7 @@ describe("migration 5 (row places per chunk)", () => {
   });
 
   it("the next scan re-reads the file once: each hit names its kind, place and time, filtered by session", async () => {
-    const { projects, dbPath } = v4Index(tempDir(dirs, "baton-m005-"));
+    const { projects, dbPath } = v4Index(tempDir());
     const store = new StoreService({ dbPath });
     try {
       const report = await store.index(projects);
@@ -58,7 +58,7 @@ describe("migration 5 (row places per chunk)", () => {
 
 describe("row places", () => {
   it("a line holding two glued JSON objects: each object's rows are found and shown as their own", async () => {
-    const dir = tempDir(dirs, "baton-m005-");
+    const dir = tempDir();
     const projects = path.join(dir, "projects");
     const file = path.join(projects, "-home-user-code-x", "s1.jsonl");
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -77,7 +77,7 @@ describe("row places", () => {
   });
 
   it("many chunks of one file and of several files: every hit comes from its own file and line", async () => {
-    const dir = tempDir(dirs, "baton-m005-");
+    const dir = tempDir();
     const projects = path.join(dir, "projects");
     const lines = (session: string): string =>
       Array.from({ length: 300 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `word${i} in ${session}` }, uuid: `${session}-${i}`, timestamp: "2026-01-01T00:00:00.000Z", sessionId: session })).join("\n") + "\n";

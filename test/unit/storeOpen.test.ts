@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -9,18 +8,13 @@ import { checkDbPath, defaultDbPath } from "../../src/main/platform/dbPath.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
+const tempDir = tempDirs("baton-open-");
 afterEach(() => {
   vi.unstubAllEnvs();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-open-"));
-  dirs.push(dir);
-  return dir;
-}
 
 /** A projects dir with one session whose prompt holds `word`. */
 function projectsWith(dir: string, word: string): string {

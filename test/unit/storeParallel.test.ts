@@ -2,10 +2,9 @@
 // chunks per transaction. The index must be exactly what a run on one thread builds.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { generateArchive, type ArchiveStats } from "../../bench/history/generateArchive.js";
 import { chunksInline, chunksInWorker } from "../../src/main/search/chunkSource.js";
 import type { PackedChunk } from "../../src/main/search/chunkWire.js";
@@ -13,17 +12,18 @@ import { emptyFacts } from "../../src/main/search/extract.js";
 import type { FileJob } from "../../src/main/search/extractFile.js";
 import { decodePlace, PLACE_BYTES } from "../../src/main/search/rowPlaces.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-par-", "all");
 let tmp: string;
 let projects: string;
 let archive: ArchiveStats;
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-par-"));
+  tmp = tempDir();
   projects = path.join(tmp, "projects");
   archive = generateArchive(projects, { sessions: 6, totalBytes: 3e6, big: { bytes: 1.5e6, lines: 600, subagents: 6 }, seed: 11 });
 }, 60_000);
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 type FileState = { path: string; indexed_offset: number; line_count: number; size: number; prompt_count: number; last_time: string };
 

@@ -1,10 +1,10 @@
 // The index built from the real CLI recordings (../shared/recordings/*/projects).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { DEFAULT_RECORDING_VERSION, fixtureRecordingsDirFor, selectedRecordingVersion, sharedRecordingsDir } from "../support/recordings.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 // 2.1.197: the shared recordings; another version (BATON_RECORDINGS): its committed set.
 const version = selectedRecordingVersion();
@@ -25,12 +25,13 @@ function walk(dir: string): string[] {
 }
 
 describe.skipIf(!present)("index of the recordings", () => {
+  const tempDir = tempDirs("baton-rec-", "all");
   let tmp: string;
   let projects: string;
   let store: StoreService;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-rec-"));
+    tmp = tempDir();
     projects = path.join(tmp, "projects");
     for (const scenario of fs.readdirSync(recordings)) {
       const src = path.join(recordings, scenario, "projects");
@@ -41,7 +42,6 @@ describe.skipIf(!present)("index of the recordings", () => {
   });
   afterAll(() => {
     store?.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   const mainFiles = (): string[] =>

@@ -1,14 +1,14 @@
 // One index can hold several history folders (the app's folder can be changed; `--projects-dir`
 // indexes another into the same file). A search asked for one folder shows only its sessions:
 // a hit from a folder not in use could not be opened.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { writePromptSession } from "../support/historyFiles.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 describe("search in one history folder of an index that holds several", () => {
+  const tempDir = tempDirs("baton-folders-", "all");
   let tmp: string;
   let store: StoreService;
   let current: string;
@@ -17,7 +17,7 @@ describe("search in one history folder of an index that holds several", () => {
   const inOlder = "22222222-2222-4222-8222-222222222222";
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-folders-"));
+    tmp = tempDir();
     current = path.join(tmp, "projects");
     // A sibling whose name starts with the other's: a prefix of the path is not the folder.
     older = path.join(tmp, "projects-old");
@@ -29,7 +29,6 @@ describe("search in one history folder of an index that holds several", () => {
   });
   afterAll(() => {
     store?.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   const sessions = (options: { projectsDir?: string } = {}) => store.search("wombat", options).map((h) => h.sessionId).sort();

@@ -1,11 +1,12 @@
 // What a search hit shows: the row's own session, kind and place, and a snippet with the matched
 // words marked, for plain words, phrases and prefixes alike.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-snip-", "all");
 let dir: string;
 let store: StoreService;
 
@@ -15,7 +16,7 @@ function line(sessionId: string, n: number, text: string): string {
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-snip-"));
+  dir = tempDir();
   const project = path.join(dir, "projects", "-home-user-code-x");
   fs.mkdirSync(project, { recursive: true });
   const texts = ["refactor the parser module", "the parsing step is slow", "unrelated words only", "parsed output looks right"];
@@ -28,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("search hits", () => {

@@ -3,10 +3,9 @@
 // fall out of step (a cleared file, a run stopped between commits, a lost or stale side file)
 // must end with the same answers after the next index run.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { generateArchive } from "../../bench/history/generateArchive.js";
 import { chunksInWorker } from "../../src/main/search/chunkSource.js";
 import type { PackedChunk } from "../../src/main/search/chunkWire.js";
@@ -14,7 +13,9 @@ import { emptyFacts } from "../../src/main/search/extract.js";
 import type { SearchHit } from "../../src/main/search/search.js";
 import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/search/sideIndex.js";
 import { StoreService, type StoreServiceOptions } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-side-", "all");
 let tmp: string;
 let projects: string;
 
@@ -26,11 +27,10 @@ const SIDE_ONLY: Partial<StoreServiceOptions> = { parallelBytes: 0, divert: "alw
 const ONE_THREAD: Partial<StoreServiceOptions> = { parallelBytes: Number.MAX_SAFE_INTEGER };
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-side-"));
+  tmp = tempDir();
   projects = path.join(tmp, "projects");
   generateArchive(projects, { sessions: 5, totalBytes: 2e6, big: { bytes: 1e6, lines: 400, subagents: 4 }, seed: 7 });
 }, 60_000);
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** A copy of the archive, so a test may change its files. */
 function copyProjects(name: string): string {

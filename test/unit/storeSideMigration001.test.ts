@@ -3,20 +3,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate, schemaVersion } from "../../src/main/platform/sqlite/migrate.js";
 import { FTS_AUTOMERGE, FTS_CRISISMERGE, FTS_HASHSIZE, FTS_PGSZ } from "../../src/main/search/migrations/m003FtsTuning.js";
 import { SIDE_ROWID_BASE, SideIndex, sideDbPath } from "../../src/main/search/sideIndex.js";
 import { SIDE_LATEST_VERSION, SIDE_MIGRATIONS } from "../../src/main/search/sideMigrations/index.js";
 import { StoreService } from "../../src/main/store/storeService.js";
-import { ftsConfig, removeTempDirs, tempDir } from "../support/legacyIndex.js";
+import { ftsConfig } from "../support/legacyIndex.js";
+import { tempDirs } from "../support/tempDirs.js";
 
-const dirs: string[] = [];
-afterEach(() => removeTempDirs(dirs));
+const tempDir = tempDirs("baton-side1-");
 
 describe("side file schema v1", () => {
   it("creates a tuned contentless full-text table and reserves rowids from 2^50", () => {
-    const db = new Database(path.join(tempDir(dirs, "baton-side1-"), "x.side.db"));
+    const db = new Database(path.join(tempDir(), "x.side.db"));
     try {
       expect(migrate(db, SIDE_MIGRATIONS, 1)).toEqual([1]);
       expect(schemaVersion(db)).toBe(1);
@@ -33,7 +33,7 @@ describe("side file schema v1", () => {
   });
 
   it("is opened beside the index, in WAL mode, and a newer one is refused and left untouched", () => {
-    const dbPath = path.join(tempDir(dirs, "baton-side1-"), "history.db");
+    const dbPath = path.join(tempDir(), "history.db");
     const store = new StoreService({ dbPath });
     store.close();
     const side = sideDbPath(dbPath);

@@ -1,12 +1,12 @@
 // Snippets are cut from the row's text in JavaScript (the index keeps no copy of it), so they must
 // mark what FTS5 matched: words without case or diacritics, phrases as one span, prefixes.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../src/main/search/ftsQuery.js";
 import { snippetOf } from "../../src/main/search/snippet.js";
 import { StoreService } from "../../src/main/store/storeService.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const marks = { open: "«", close: "»", ellipsis: "…" };
 const cut = (text: string, query: string, words = 16): string | undefined => snippetOf(text, parseQuery(query), words, marks);
@@ -51,15 +51,11 @@ describe("snippetOf", () => {
   });
 });
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-snippet-");
 
 describe("search snippets read from the transcript", () => {
   it("come from the row's own line, and are empty, never wrong, once the file changed under the index", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-snippet-"));
-    dirs.push(dir);
+    const dir = tempDir();
     const file = path.join(dir, "projects", "-home-user-code-x", "s1.jsonl");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const line = (uuid: string, text: string): string =>

@@ -2,26 +2,26 @@
 // `<session>/subagents/workflows/<runId>/`: search finds what they said, and a hit names the agent
 // by the label the script gave it (from the run's record, `<session>/workflows/<runId>.json`).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverTranscripts } from "../../src/main/search/discover.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { needRecording } from "../support/recordings.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 describe("a Workflow's agents in the index", () => {
   const projects = path.join(needRecording("workflow").dir, "projects");
+  const tempDir = tempDirs("baton-workflow-", "all");
   let tmp: string;
   let store: StoreService;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "baton-workflow-"));
+    tmp = tempDir();
     store = new StoreService({ dbPath: path.join(tmp, "history.db") });
     await store.index(projects);
   });
   afterAll(() => {
     store?.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it("discovers each agent's transcript, and not the run's journal", () => {

@@ -1,20 +1,17 @@
 // The API's worktree actions on a tab's repository (issue 25): the worktrees module's refusals
 // reach the page as `worktree_<code>` errors that name the files, through BatonService's mapping.
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { toApiError } from "../../src/main/core/appError.js";
 import { listTabWorktrees, openTabWorktree, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/core/tabWorktrees.js";
+import { tempDirs } from "../support/tempDirs.js";
+import { git } from "../support/git.js";
 
+const tempDir = tempDirs("baton-tabwt-");
 let root: string;
 let repo: string;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
-}
 
 async function apiError(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
@@ -26,7 +23,7 @@ async function apiError(run: () => Promise<unknown>): Promise<{ code: string; me
 }
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-tabwt-")));
+  root = tempDir();
   repo = path.join(root, "repo");
   fs.mkdirSync(repo);
   git(repo, "init", "-q");
@@ -34,7 +31,6 @@ beforeEach(() => {
   git(repo, "add", "a.txt");
   git(repo, "commit", "-q", "-m", "first");
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("a tab's worktree actions", () => {
   it("names the module's codes in the API's namespace", () => {

@@ -5,7 +5,6 @@
 // page subscribed), the tab list, the policy, a transcript's reset; then what changes.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -20,6 +19,7 @@ import { createWebSocketApi, type SocketLike } from "../../src/renderer/transpor
 import { socketProtocols } from "../../src/renderer/transport/webSignIn.js";
 import { writePromptSession } from "../support/historyFiles.js";
 import { signIn, type SignedIn } from "../support/webSignIn.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const SessionId = "33333333-3333-4333-8333-333333333333";
 
@@ -65,6 +65,7 @@ function watch(api: BatonApi, tabId: string) {
 }
 
 describe("the Electron bridge and web mode", () => {
+  const tempDir = tempDirs("baton-transport-parity-", "all");
   let home: string;
   let core: AppCore;
   let server: WebServer;
@@ -72,7 +73,7 @@ describe("the Electron bridge and web mode", () => {
   let who: SignedIn;
 
   beforeAll(async () => {
-    home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-transport-parity-")));
+    home = tempDir();
     const projectsDir = path.join(home, ".claude", "projects");
     writePromptSession(projectsDir, SessionId, "Which transport is this?");
     const rendererDir = path.join(home, "renderer");
@@ -89,7 +90,6 @@ describe("the Electron bridge and web mode", () => {
   afterAll(async () => {
     await server?.close();
     await core?.close();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   function webApi(): { api: BatonApi; close(): void } {

@@ -3,10 +3,10 @@
 // the same rule. Real files, modes, owners (as root, a file is given to `nobody`) and links.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigFileMaxBytes, readTrustedConfigFile, refusalMessage, type ConfigFileRead } from "../../src/main/platform/trustedConfigFile.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const uid = process.getuid?.() ?? -1;
 /** Only root can give a file away. */
@@ -14,21 +14,8 @@ const asRoot = uid === 0;
 const Nobody = 65534;
 if (!asRoot) console.warn("trustedConfigFile: not root, so files owned by another user cannot be made; those tests are skipped");
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) {
-    // A folder left writable or given away must not stop the clean-up.
-    execFileSync("chmod", ["-R", "u+rwx", d]);
-    fs.rmSync(d, { recursive: true, force: true });
-  }
-});
-
 /** A fresh folder of the person's own (mkdtemp: 0700, under the sticky /tmp). */
-function folder(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-trust-")));
-  dirs.push(dir);
-  return dir;
-}
+const folder = tempDirs("baton-trust-");
 
 function write(file: string, text: string, mode: number): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });

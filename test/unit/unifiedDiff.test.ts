@@ -1,21 +1,21 @@
 // A worktree's diff as the Edit cards show theirs: real `git diff` output taken apart into files
 // and hunks, with git's quoting of unusual paths undone and hunks ended by their counts.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseUnifiedDiff, unquoteGitPath, type FileDiff } from "../../src/shared/unifiedDiff.js";
+import { gitWith } from "../support/git.js";
+import { tempDirs } from "../support/tempDirs.js";
 
+const tempDir = tempDirs("baton-diff-", "all");
 let root: string;
 let files: FileDiff[];
 
-function git(...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "core.quotePath=true", ...args], { cwd: root, encoding: "utf8" });
-}
+/** git in the test's repository, quoting unusual paths (its default, which a machine's config may turn off). */
+const git = (...args: string[]): string => gitWith(["core.quotePath=true"], root, ...args);
 
 beforeAll(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-diff-"));
+  root = tempDir();
   git("init", "-q");
   fs.writeFileSync(path.join(root, "f.txt"), "a\n-- separator\nc\n");
   fs.writeFileSync(path.join(root, "sp ace.txt"), "x");
@@ -32,7 +32,6 @@ beforeAll(() => {
   git("add", "-A");
   files = parseUnifiedDiff(git("diff", "--no-color", "-M", "--cached", "HEAD"));
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const file = (p: string): FileDiff | undefined => files.find((f) => f.path === p);
 

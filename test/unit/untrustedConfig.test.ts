@@ -5,9 +5,8 @@
 // settings are in force. The same file made the person's own is used, so each refusal is the
 // file's trust and not its content. Baton's own writes make files 0600 in a 0700 folder.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readConductorAnswerSeconds, readOrchestration, readSessionLimit, readSettings, updateSettings } from "../../src/main/platform/settingsFile.js";
 import { ConfigRefusedError } from "../../src/main/platform/trustedConfigFile.js";
 import { builtinPresetSet } from "../../src/main/policy/presets/builtinPresets.js";
@@ -15,14 +14,12 @@ import { decidePolicy, policyContext } from "../../src/main/policy/decidePolicy.
 import { PolicyService } from "../../src/main/policy/policyService.js";
 import { presetsFileText, resetPresets } from "../../src/main/policy/presets/presetsFile.js";
 import type { PolicyVerdict } from "../../src/shared/policy.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const asRoot = process.getuid?.() === 0;
 const Nobody = 65534;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("baton-untrusted-");
 
 interface Place {
   readonly root: string;
@@ -32,8 +29,7 @@ interface Place {
 }
 
 function place(): Place {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-untrusted-")));
-  dirs.push(root);
+  const root = tempDir();
   const config = path.join(root, "config", "baton");
   const cwd = path.join(root, "code", "app");
   fs.mkdirSync(config, { recursive: true, mode: 0o700 });

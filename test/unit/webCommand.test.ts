@@ -3,15 +3,15 @@
 // `baton web --new-link` over its private socket, and stops cleanly on request.
 
 import { existsSync, statSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/web.js";
 import { LinkUsedMessage } from "../../src/shared/webSignIn.js";
 import { openSocket, postSignIn, signIn, socketOutcome } from "../support/webSignIn.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 function fetchStatus(url: string, cookie?: string): Promise<{ status: number; cookie?: string; body: string }> {
   return new Promise((resolve, reject) => {
@@ -26,6 +26,7 @@ function fetchStatus(url: string, cookie?: string): Promise<{ status: number; co
 }
 
 describe("baton web", () => {
+  const tempDir = tempDirs("baton-webcmd-", "all");
   let dir: string;
 
   /** `baton web` with no index and no CLI, serving the test's renderer folder, once it listens. */
@@ -44,10 +45,9 @@ describe("baton web", () => {
     return { io, url: await listening, stop, exited };
   }
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "baton-webcmd-"));
+    dir = tempDir();
     await writeFile(path.join(dir, "index.html"), "<!doctype html><title>Baton UI</title>");
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it("asks for `npm run build` when the UI is not built", async () => {
     const io = bufferIO();

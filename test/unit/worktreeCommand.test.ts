@@ -2,24 +2,21 @@
 // or file name could smuggle to the terminal, removal refused with the files named (exit 1) then
 // rescued, usage errors, and `baton help worktrees`.
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main/commands/baton.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/worktrees.js";
 import type { WorktreeListing } from "../../src/shared/worktrees.js";
+import { tempDirs } from "../support/tempDirs.js";
+import { git } from "../support/git.js";
 
+const tempDir = tempDirs("baton-wt-cmd-", "all");
 let root: string;
 let repo: string;
 let dirty: string;
 let projectsDir: string;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
 
 async function baton(...args: string[]) {
   const io = bufferIO();
@@ -28,7 +25,7 @@ async function baton(...args: string[]) {
 }
 
 beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-wt-cmd-")));
+  root = tempDir();
   repo = path.join(root, "repo");
   projectsDir = path.join(root, "projects");
   fs.mkdirSync(repo);
@@ -43,7 +40,6 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dirty, "evil\u001b[31m.txt"), "x\n");
   fs.writeFileSync(path.join(dirty, "notes.txt"), "keep me\n");
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("baton worktrees", () => {
   it("prints a table of the worktrees and the uncommitted files, with control characters neutralised", async () => {

@@ -15,7 +15,8 @@ import { listTabWorktrees, mergeTabWorktree, removeTabWorktree, tabWorktreeDiff,
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/worktrees.js";
 import type { WorktreeInfo } from "../../src/shared/worktrees.js";
-import { FirstChanged, LastChanged, makeRepository, Original, plainGit, Tracked, type ArmedRepository } from "../support/armedRepository.js";
+import { FirstChanged, LastChanged, makeRepository, Original, Tracked, type ArmedRepository } from "../support/armedRepository.js";
+import { git, TestGitConfig } from "../support/git.js";
 
 const made: ArmedRepository[] = [];
 const savedEnv = { ...process.env };
@@ -41,10 +42,10 @@ const tab = (r: ArmedRepository): TabRepository => ({ cwd: r.repo, liveSessionId
 
 /** git run plainly, as a person's terminal would; fails are fine, the markers are what count. */
 function plainly(cwd: string, ...args: string[]): void {
-  spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+  spawnSync("git", [...TestGitConfig, ...args], { cwd, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
 }
 
-const blob = (r: ArmedRepository, rev: string, file: string): string => plainGit(r.repo, "cat-file", "blob", `${rev}:${file}`);
+const blob = (r: ArmedRepository, rev: string, file: string): string => git(r.repo, "cat-file", "blob", `${rev}:${file}`);
 
 async function apiError(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   const error = await p.then(
@@ -117,7 +118,7 @@ describe.each([
     const mc = await mergeTabWorktree(t, r.mc);
     noneRan("the merge commit");
     expect(mc.kind).toBe("merge-commit");
-    const commit = plainGit(r.repo, "cat-file", "commit", "HEAD");
+    const commit = git(r.repo, "cat-file", "commit", "HEAD");
     expect(commit.match(/^parent /gm)).toHaveLength(2);
     expect(commit).not.toContain("gpgsig");
     expect(fs.readFileSync(path.join(r.repo, "b.inc"), "utf8")).toBe(FirstChanged);
@@ -143,7 +144,7 @@ describe.each([
     const r = repository(arm);
     const t = tab(r);
     await mergeTabWorktree(t, r.ff);
-    const before = plainGit(r.repo, "rev-parse", "main").trim();
+    const before = git(r.repo, "rev-parse", "main").trim();
     const merged = await mergeTabWorktree(t, r.both);
     expect(r.markers()).toEqual([]);
     if (!arm) {
@@ -152,14 +153,14 @@ describe.each([
       return;
     }
     expect(merged).toEqual({ kind: "conflict", base: "main", files: ["a.txt"] });
-    expect(plainGit(r.repo, "rev-parse", "main").trim()).toBe(before);
+    expect(git(r.repo, "rev-parse", "main").trim()).toBe(before);
     expect(fs.readFileSync(path.join(r.repo, "a.txt"), "utf8")).toBe(FirstChanged);
     // With main checked out nowhere, the merge is made from objects alone (merge-tree): the same.
-    plainGit(r.repo, "-c", "core.hooksPath=/dev/null", "checkout", "-q", "--detach");
+    git(r.repo, "-c", "core.hooksPath=/dev/null", "checkout", "-q", "--detach");
     r.clearMarkers();
     expect(await mergeTabWorktree(t, r.both)).toEqual({ kind: "conflict", base: "main", files: ["a.txt"] });
     expect(r.markers()).toEqual([]);
-    expect(plainGit(r.repo, "rev-parse", "main").trim()).toBe(before);
+    expect(git(r.repo, "rev-parse", "main").trim()).toBe(before);
   });
 });
 
@@ -168,19 +169,19 @@ describe("what reaches git besides the repository", () => {
     const r = repository(false);
     const source = path.join(r.root, "sub-source");
     fs.mkdirSync(source);
-    plainGit(source, "init", "-q", "-b", "main");
+    git(source, "init", "-q", "-b", "main");
     fs.writeFileSync(path.join(source, ".gitattributes"), "*.sub filter=subf\n");
     fs.writeFileSync(path.join(source, "x.sub"), Original);
-    plainGit(source, "add", "-A");
-    plainGit(source, "commit", "-q", "-m", "sub");
-    plainGit(r.repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", source, "sub");
-    plainGit(r.repo, "commit", "-q", "-m", "Add sub");
+    git(source, "add", "-A");
+    git(source, "commit", "-q", "-m", "sub");
+    git(r.repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", source, "sub");
+    git(r.repo, "commit", "-q", "-m", "Add sub");
     const sub = path.join(r.repo, "sub");
     const filter = path.join(r.root, "programs", "filter-subf-clean");
     fs.mkdirSync(path.dirname(filter), { recursive: true });
     fs.writeFileSync(filter, `#!/bin/sh\n: > '${path.join(r.root, "markers", "filter-subf-clean")}'\nexec cat\n`, { mode: 0o755 });
     // Only the submodule's own config (.git/modules/sub/config) names the program.
-    plainGit(sub, "config", "filter.subf.clean", filter);
+    git(sub, "config", "filter.subf.clean", filter);
     const later = new Date(Date.now() + 5_000);
     fs.utimesSync(path.join(sub, "x.sub"), later, later);
     fs.writeFileSync(path.join(sub, "new.txt"), "new\n");
@@ -210,7 +211,7 @@ describe("what reaches git besides the repository", () => {
       ["remote.helper.url", `ext::${ext}`],
       ["remote.helper.promisor", "true"],
     ] as const) {
-      plainGit(r.repo, "config", key, value);
+      git(r.repo, "config", key, value);
     }
     // Every file starts as Original: its blob goes missing, as in a partial clone.
     const missing = execFileSync("git", ["hash-object", "--no-filters", "--stdin"], { input: Original, encoding: "utf8" }).trim();
@@ -227,8 +228,8 @@ describe("what reaches git besides the repository", () => {
     const r = repository(false);
     const decoy = path.join(r.root, "decoy");
     fs.mkdirSync(decoy);
-    plainGit(r.repo, "config", "core.worktree", decoy);
-    expect(plainGit(r.repo, "status", "--porcelain")).toContain(" D a.txt");
+    git(r.repo, "config", "core.worktree", decoy);
+    expect(git(r.repo, "status", "--porcelain")).toContain(" D a.txt");
 
     const listing = await listTabWorktrees(tab(r));
     expect(entry(listing, r.repo).dirt?.files).toEqual([]);

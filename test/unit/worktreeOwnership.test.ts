@@ -7,18 +7,20 @@
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toApiError } from "../../src/main/core/appError.js";
 import { listTabWorktrees, removeTabWorktree, type TabRepository } from "../../src/main/core/tabWorktrees.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/worktrees.js";
-import { chownTree, plainGit } from "../support/armedRepository.js";
+import { chownTree } from "../support/armedRepository.js";
+import { git } from "../support/git.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 const Nobody = 65534;
 const asRoot = process.getuid?.() === 0;
 
+const tempDir = tempDirs("baton-owner-");
 let root: string;
 let repo: string;
 let gitLog: string;
@@ -43,13 +45,13 @@ function gitRanIn(): string[] {
 }
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-owner-")));
+  root = tempDir();
   repo = path.join(root, "repo");
   fs.mkdirSync(repo);
-  plainGit(repo, "init", "-q", "-b", "main");
+  git(repo, "init", "-q", "-b", "main");
   fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
-  plainGit(repo, "add", "a.txt");
-  plainGit(repo, "commit", "-q", "-m", "First");
+  git(repo, "add", "a.txt");
+  git(repo, "commit", "-q", "-m", "First");
   // The person trusts every folder in their own git config: git alone would work in any of them.
   const xdg = path.join(root, "xdg");
   fs.mkdirSync(path.join(xdg, "git"), { recursive: true });
@@ -66,7 +68,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
   Object.assign(process.env, savedEnv);
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 describe.skipIf(!asRoot)("a repository someone else owns", () => {
@@ -112,7 +113,7 @@ describe.skipIf(!asRoot)("a repository someone else owns", () => {
 
   it("a linked worktree another user owns is listed with the reason and never acted on; the rest of the repository works", async () => {
     const wt = path.join(root, "theirs");
-    plainGit(repo, "worktree", "add", "-q", "-b", "theirs", wt);
+    git(repo, "worktree", "add", "-q", "-b", "theirs", wt);
     fs.writeFileSync(path.join(wt, "note.txt"), "keep\n");
     chownTree(wt, Nobody, Nobody);
     gitRanIn();

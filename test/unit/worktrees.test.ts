@@ -2,22 +2,19 @@
 // ahead/behind, orphaned, agent-made), removal that never loses a change (refused, rescued,
 // clean), merge (fast-forward, merge commit, conflict aborted), and the path checks.
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { listWorktrees, mergeWorktree, removeWorktree } from "../../src/main/worktrees/index.js";
 import { diffWorktree } from "../../src/main/worktrees/diff.js";
 import type { WorktreeInfo } from "../../src/shared/worktrees.js";
 import { refusal } from "../support/worktreeErrors.js";
+import { tempDirs } from "../support/tempDirs.js";
+import { git } from "../support/git.js";
 
+const tempDir = tempDirs("baton-wt-");
 let root: string;
 let repo: string;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
 
 function write(dir: string, file: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -54,13 +51,12 @@ function registered(): string {
 }
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-wt-")));
+  root = tempDir();
   repo = path.join(root, "repo");
   fs.mkdirSync(repo);
   git(repo, "init", "-q", "-b", "main");
   commit(repo, "a.txt", "one\n", "First commit");
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("listing", () => {
   it("shows a clean, a dirty (staged, unstaged, untracked) and a locked worktree with branch, HEAD, base and counts", async () => {

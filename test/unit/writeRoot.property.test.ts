@@ -5,16 +5,17 @@
 // path.resolve writes it), and wherever the file lands must lie under a root whenever the verdict
 // was "inside".
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkWritePath, type WritePathFs } from "../../src/main/policy/writeRoot.js";
+import { tempDirs } from "../support/tempDirs.js";
 
 // Deep enough that no generated run of `..` (at most MaxUps) climbs out of the temp dir.
 const Padding = 8;
 const MaxUps = 6;
 
+const tempDir = tempDirs("baton-write-root-", "all");
 let base: string;
 let W: string;
 let root: string;
@@ -24,7 +25,7 @@ let roots: string[];
 let preexisting: Set<string>;
 
 beforeAll(() => {
-  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "baton-write-root-")));
+  base = tempDir();
   W = path.join(base, ...Array.from({ length: Padding }, (_, i) => `p${i}`));
   root = path.join(W, "code", "x");
   worktree = path.join(W, "wt");
@@ -58,9 +59,6 @@ beforeAll(() => {
   preexisting = new Set(walk(base));
 });
 
-afterAll(() => {
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 function walk(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -1,0 +1,17 @@
+// The tests' own git: a commit needs an identity, and a new repository's first branch is `main`
+// whatever the machine's git would name it, so a test reads the same everywhere. None of this
+// config runs a program, so a test of what a repository's config may run sees only that config.
+import { execFileSync } from "node:child_process";
+
+/** The `-c` options every test's git runs with. */
+export const TestGitConfig: readonly string[] = ["user.name=Test", "user.email=t@example.com", "init.defaultBranch=main"].flatMap((c) => ["-c", c]);
+
+/** git `args` in `cwd`; its standard output. Throws (with git's stderr) when git fails. */
+export function git(cwd: string, ...args: string[]): string {
+  return gitWith([], cwd, ...args);
+}
+
+/** `git` with extra `-c` settings (e.g. `core.quotePath=true`), which win over the test's own. */
+export function gitWith(config: readonly string[], cwd: string, ...args: string[]): string {
+  return execFileSync("git", [...TestGitConfig, ...config.flatMap((c) => ["-c", c]), ...args], { cwd, encoding: "utf8" });
+}
