@@ -1,7 +1,7 @@
 // User actions shared by the toolbar, the composer and keyboard shortcuts.
 import { api, report } from "./apiClient.js";
-import type { TranscriptStore } from "../shared/delta/index.js";
-import { markRestored, select, setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./store/appStore.js";
+import type { TranscriptState } from "../shared/delta/index.js";
+import { markRestored, select, setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./state/appState.js";
 
 /** Opens a session from history in a tab and brings it forward; undefined when it cannot (reported). */
 export async function openFromHistory(sessionId: string): Promise<string | undefined> {
@@ -25,10 +25,10 @@ export async function showSession(sessionId: string): Promise<string | undefined
  * Selects (and scrolls to) the block `find` picks in a tab once the tab's transcript holds it: a
  * tab just opened from history receives its blocks after it appears. Gives up after `timeoutMs`.
  */
-export function selectWhenShown(tabId: string, find: (store: TranscriptStore) => string | undefined, timeoutMs = 30_000): void {
+export function selectWhenShown(tabId: string, find: (transcript: TranscriptState) => string | undefined, timeoutMs = 30_000): void {
   const pick = (): string | undefined => {
-    const store = useApp.getState().tabs[tabId]?.transcript;
-    return store === undefined ? undefined : find(store);
+    const transcript = useApp.getState().tabs[tabId]?.transcript;
+    return transcript === undefined ? undefined : find(transcript);
   };
   const now = pick();
   if (now !== undefined) {

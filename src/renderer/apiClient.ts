@@ -1,6 +1,6 @@
 // The BatonApi instance the UI talks through, set once at startup (main.tsx) or by a test harness.
 import type { BatonApi, Result } from "../shared/api.js";
-import { addLog } from "./store/appStore.js";
+import { addLog } from "./state/appState.js";
 
 let current: BatonApi | undefined;
 

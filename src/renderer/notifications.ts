@@ -1,6 +1,6 @@
 // Desktop notifications while the window is hidden: a long turn ended, or a request waits.
-import { onDeltasApplied } from "./store/deltaQueue.js";
-import { useApp } from "./store/appStore.js";
+import { onDeltasApplied } from "./state/deltaQueue.js";
+import { useApp } from "./state/appState.js";
 import { LongTurns } from "./longTurns.js";
 
 function notify(title: string, body: string): void {

@@ -1,9 +1,9 @@
-// Connects the store to the BatonApi: the tab list, one delta subscription per open tab, logs,
+// Connects the app state to the BatonApi: the tab list, one delta subscription per open tab, logs,
 // session info. Returns a function that stops every subscription.
 import type { BatonApi, TabInfo } from "../shared/api.js";
-import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./store/appStore.js";
-import { enqueueDelta } from "./store/deltaQueue.js";
-import { startFullSteps } from "./store/fullSteps.js";
+import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./state/appState.js";
+import { enqueueDelta } from "./state/deltaQueue.js";
+import { startFullSteps } from "./state/fullSteps.js";
 import { startNotifications } from "./notifications.js";
 import { refreshSessions } from "./panels/ProjectPanel.js";
 

@@ -1,9 +1,9 @@
 // The session as a graph (issue 24, "Session graph"): the conductor and every subagent at any depth
 // as nodes, one spawn edge from each caller to each agent it started. Pure: built from a Transcript
-// (nested records) or from the renderer's normalised store (blocks by id, children by parent), by
+// (nested records) or from the renderer's normalised transcript state (blocks by id, children by parent), by
 // the same walk. Node data is plain text and numbers; whoever draws it must draw text, never HTML.
 
-import type { TranscriptStore } from "./delta/transcriptStore.js";
+import type { TranscriptState } from "./delta/transcriptState.js";
 import { openCounts, SubagentPhases, type SubagentPhase } from "./escalation.js";
 import type { Block, SubagentRecord, SubagentStatus, Transcript, TranscriptStatus } from "./transcript.js";
 
@@ -118,7 +118,7 @@ export function conductorNode(status: TranscriptStatus, title: string | undefine
   };
 }
 
-/** Where the walk reads blocks: a Transcript's nested records or the renderer's normalised store. */
+/** Where the walk reads blocks: a Transcript's nested records or the renderer's normalised transcript state. */
 export interface AgentTreeSource {
   readonly status: TranscriptStatus;
   readonly title: string | undefined;
@@ -133,8 +133,8 @@ export function sessionGraph(transcript: Transcript): SessionGraph {
 }
 
 /** The graph of the renderer's normalised copy of a transcript. */
-export function sessionGraphOfStore(store: TranscriptStore): SessionGraph {
-  return graphOf(storeSource(store));
+export function sessionGraphOfState(state: TranscriptState): SessionGraph {
+  return graphOf(normalizedSource(state));
 }
 
 export function transcriptSource(transcript: Transcript): AgentTreeSource {
@@ -152,12 +152,12 @@ export function transcriptSource(transcript: Transcript): AgentTreeSource {
   return { status: transcript.status, title: transcript.title, childIds: (id) => children.get(id) ?? [], block: (id) => byId.get(id) };
 }
 
-export function storeSource(store: TranscriptStore): AgentTreeSource {
+export function normalizedSource(state: TranscriptState): AgentTreeSource {
   return {
-    status: store.meta?.status ?? "idle",
-    title: store.meta?.title,
-    childIds: (id) => store.children.get(id) ?? [],
-    block: (id) => store.blocksById.get(id),
+    status: state.meta?.status ?? "idle",
+    title: state.meta?.title,
+    childIds: (id) => state.children.get(id) ?? [],
+    block: (id) => state.blocksById.get(id),
   };
 }
 

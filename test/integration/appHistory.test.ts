@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -23,16 +23,16 @@ function value<T>(result: Result<T>): T {
 /** Subscribes to a tab until `done` holds for its transcript. */
 function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
   return new Promise((resolve, reject) => {
-    let store = emptyTranscriptStore();
+    let state = emptyTranscriptState();
     let stop: (() => void) | undefined;
     let finished = false;
     const timer = setTimeout(() => {
       stop?.();
-      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(store)).slice(0, 500)}`));
+      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(state)).slice(0, 500)}`));
     }, WaitMs);
     stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
-      store = applyDelta(store, delta);
-      const t = denormalize(store);
+      state = applyDelta(state, delta);
+      const t = denormalize(state);
       if (finished || !done(t)) return;
       finished = true;
       clearTimeout(timer);

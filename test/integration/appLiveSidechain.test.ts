@@ -17,7 +17,7 @@ import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { MaxNestedBlocks, type Block, type Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import { findSidechainFiles, projectFolderName } from "../../src/main/history/index.js";
@@ -37,13 +37,13 @@ function value<T>(result: Result<T>): T {
 
 /** What a subscribed window sees: deltas applied, re-checked on each one until `read` answers. */
 function watch(service: BatonService, tabId: string) {
-  let store = emptyTranscriptStore();
+  let state = emptyTranscriptState();
   const waiters = new Set<() => void>();
   const stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
-    store = applyDelta(store, delta);
+    state = applyDelta(state, delta);
     for (const w of [...waiters]) w();
   });
-  const current = (): Transcript => denormalize(store);
+  const current = (): Transcript => denormalize(state);
   const waitFor = <T>(what: string, read: (t: Transcript) => T | undefined): Promise<T> =>
     new Promise((resolve, reject) => {
       const check = (): void => {

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PendingPermission, Result, TabInfo } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -19,23 +19,23 @@ const WaitMs = 60_000;
 
 /** What a window subscribed to one tab would hold. */
 class TabWatcher {
-  private store: TranscriptStore = emptyTranscriptStore();
+  private state: TranscriptState = emptyTranscriptState();
   private readonly checks = new Set<() => void>();
   readonly pendingSeen: PendingPermission[] = [];
   readonly stop: () => void;
 
   constructor(service: BatonService, tabId: string) {
     this.stop = service.onTranscriptDelta(tabId, (delta) => {
-      this.store = applyDelta(this.store, delta);
+      this.state = applyDelta(this.state, delta);
       for (const p of delta.pending ?? []) if (!this.pendingSeen.some((s) => s.requestId === p.requestId)) this.pendingSeen.push(p);
       for (const check of [...this.checks]) check();
     });
   }
   get transcript(): Transcript {
-    return denormalize(this.store);
+    return denormalize(this.state);
   }
   get pending(): readonly PendingPermission[] {
-    return this.store.pending;
+    return this.state.pending;
   }
   waitFor<T>(what: string, read: () => T | undefined): Promise<T> {
     return new Promise((resolve, reject) => {

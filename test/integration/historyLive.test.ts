@@ -9,7 +9,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { modelOf } from "../../src/main/hub/index.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
@@ -112,19 +112,19 @@ function value<T>(result: Result<T>): T {
 
 /** A tab's transcript as a window subscribed to it holds it, with a wait for a state. */
 function watchTab(core: AppCore, tabId: string): { transcript(): Transcript; until<T>(what: string, read: (t: Transcript) => T | undefined): Promise<T>; stop(): void } {
-  let store = emptyTranscriptStore();
+  let state = emptyTranscriptState();
   const checks = new Set<() => void>();
   const stop = core.service.onTranscriptDelta(tabId, (delta) => {
-    store = applyDelta(store, delta);
+    state = applyDelta(state, delta);
     for (const check of [...checks]) check();
   });
   return {
-    transcript: () => denormalize(store),
+    transcript: () => denormalize(state),
     stop,
     until<T>(what: string, read: (t: Transcript) => T | undefined): Promise<T> {
       return new Promise((resolve, reject) => {
         const check = (): void => {
-          const got = read(denormalize(store));
+          const got = read(denormalize(state));
           if (got === undefined) return;
           checks.delete(check);
           clearTimeout(timer);

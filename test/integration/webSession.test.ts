@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { PendingPermission, Result, TabInfo, TranscriptDelta, WsServerMessage } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -29,7 +29,7 @@ const WaitMs = 60_000;
 class PageClient {
   private nextId = 1;
   private readonly calls = new Map<number, (r: Result<unknown>) => void>();
-  private readonly stores = new Map<string, TranscriptStore>();
+  private readonly states = new Map<string, TranscriptState>();
   private readonly subs = new Map<string, string>();
   private readonly waiters = new Set<() => void>();
   readonly deltas: TranscriptDelta[] = [];
@@ -61,15 +61,15 @@ class PageClient {
   watch(tabId: string): void {
     const sub = `t-${tabId}`;
     this.subs.set(sub, tabId);
-    this.stores.set(tabId, emptyTranscriptStore());
+    this.states.set(tabId, emptyTranscriptState());
     this.ws.send(JSON.stringify({ type: "subscribe", sub, topic: "transcript", tabId }));
   }
 
   transcript(tabId: string): Transcript {
-    return denormalize(this.stores.get(tabId) ?? emptyTranscriptStore());
+    return denormalize(this.states.get(tabId) ?? emptyTranscriptState());
   }
   pending(tabId: string): readonly PendingPermission[] {
-    return this.stores.get(tabId)?.pending ?? [];
+    return this.states.get(tabId)?.pending ?? [];
   }
 
   /** Waits until `read()` returns a value (re-checked on every delta). */
@@ -107,7 +107,7 @@ class PageClient {
       if (tabId === undefined) return;
       const delta = message.data as TranscriptDelta;
       this.deltas.push(delta);
-      this.stores.set(tabId, applyDelta(this.stores.get(tabId) ?? emptyTranscriptStore(), delta));
+      this.states.set(tabId, applyDelta(this.states.get(tabId) ?? emptyTranscriptState(), delta));
       for (const check of [...this.waiters]) check();
     }
   }
@@ -199,7 +199,7 @@ describe("web mode with the real CLI", () => {
     await page.close();
 
     // Baton itself (not a window: subscribing gives no presence) watches the call get denied.
-    let observed = emptyTranscriptStore();
+    let observed = emptyTranscriptState();
     const deniedAt = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("the request was not denied")), WaitMs);
       const stop = manager.subscribeTranscript(tab.tabId, (delta) => {

@@ -1,7 +1,7 @@
 // One tab as a subscribed window holds it: every delta applied, every permission request it was
 // asked remembered, and waits that re-check on each delta until a state is reached.
 import type { PendingPermission } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import type { BatonService } from "../../src/main/core/batonService.js";
 
@@ -17,11 +17,11 @@ export interface TabWatch {
 }
 
 export function watchTab(service: BatonService, tabId: string, waitMs: number): TabWatch {
-  let store: TranscriptStore = emptyTranscriptStore();
+  let state: TranscriptState = emptyTranscriptState();
   const seen: PendingPermission[] = [];
   const checks = new Set<() => void>();
   const stop = service.onTranscriptDelta(tabId, (delta) => {
-    store = applyDelta(store, delta);
+    state = applyDelta(state, delta);
     for (const p of delta.pending ?? []) if (!seen.some((s) => s.requestId === p.requestId)) seen.push(p);
     for (const check of [...checks]) check();
   });
@@ -43,8 +43,8 @@ export function watchTab(service: BatonService, tabId: string, waitMs: number): 
     });
   const idleWith = (part: string): Promise<Transcript> =>
     waitFor(`an idle transcript with "${part}"`, () => {
-      const t = denormalize(store);
+      const t = denormalize(state);
       return t.status === "idle" && t.blocks.some((b) => b.kind === "text" && b.text?.includes(part)) ? t : undefined;
     });
-  return { transcript: () => denormalize(store), pending: () => store.pending, seen, waitFor, idleWith, stop };
+  return { transcript: () => denormalize(state), pending: () => state.pending, seen, waitFor, idleWith, stop };
 }

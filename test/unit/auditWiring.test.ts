@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { createAppCore } from "../../src/main/app/createAppCore.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run as exportRun } from "../../src/main/commands/export.js";
@@ -155,7 +155,7 @@ describe("an index written by a newer Baton", { timeout: 30_000 }, () => {
       await expect(core.manager.searchHistory("list")).rejects.toMatchObject({ code: "search_unavailable" });
       const tab = await core.manager.openSession(sessionId);
       let shown: Transcript | undefined;
-      core.manager.subscribeTranscript(tab.tabId, (delta) => (shown = denormalize(applyDelta(emptyTranscriptStore(), delta))))();
+      core.manager.subscribeTranscript(tab.tabId, (delta) => (shown = denormalize(applyDelta(emptyTranscriptState(), delta))))();
       expect(bashPermission(shown!)).toEqual({ requestId: "req-1", state: "denied", decidedBy: "user", message: "Not in this folder" });
     } finally {
       await core.close();

@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LogEntry, TranscriptDelta } from "../../src/shared/api.js";
 import { boundJsonDepth, MaxJsonDepth, TooDeepPrefix } from "../../src/shared/boundedJson.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { parseLine } from "../../src/shared/protocol/parseMessage.js";
 import { toClientEvents } from "../../src/shared/protocol/toClientEvents.js";
 import type { Transcript } from "../../src/shared/transcript.js";
@@ -142,12 +142,12 @@ describe("a deeply nested value in a history file", () => {
       const deltas: TranscriptDelta[] = [];
       let stop: (() => void) | undefined;
       const transcript = await new Promise<Transcript>((resolve) => {
-        let store = emptyTranscriptStore();
+        let state = emptyTranscriptState();
         // The first delta comes during subscribe(), before `stop` is set.
         stop = manager.subscribeTranscript(tab.tabId, (delta) => {
           deltas.push(delta);
-          store = applyDelta(store, delta);
-          const t = denormalize(store);
+          state = applyDelta(state, delta);
+          const t = denormalize(state);
           if (t.blocks.some((b) => b.text?.includes("epsilonword"))) resolve(t);
         });
       });

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PendingPermission, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, diffTranscript, emptyTranscriptStore, mergeDeltaList, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, diffTranscript, emptyTranscriptState, mergeDeltaList, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Block, SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { SessionModel } from "../../src/main/hub/index.js";
 import { listRecordings, warnIfNoRecordings } from "../support/recordings.js";
@@ -154,9 +154,9 @@ function replayDeltas(
   tabId: string,
   steps: readonly { transcript: Transcript; pending: readonly PendingPermission[] }[],
   groupSizes: readonly number[],
-  check: (store: TranscriptStore, expected: Transcript, pending: readonly PendingPermission[]) => void,
+  check: (state: TranscriptState, expected: Transcript, pending: readonly PendingPermission[]) => void,
 ): void {
-  let store = emptyTranscriptStore();
+  let state = emptyTranscriptState();
   let prev: (typeof steps)[number] | undefined;
   let batch: TranscriptDelta[] = [];
   let inBatch = 0;
@@ -168,20 +168,20 @@ function replayDeltas(
     inBatch++;
     if (inBatch >= (groupSizes[group % Math.max(groupSizes.length, 1)] ?? 1)) {
       // Both ways of coalescing: in one pass (the renderer's), and folded pairwise.
-      if (batch.length > 0) store = applyDelta(store, group % 2 === 0 ? mergeDeltaList(batch) : batch.reduce((a, b) => mergeDeltaList([a, b])));
+      if (batch.length > 0) state = applyDelta(state, group % 2 === 0 ? mergeDeltaList(batch) : batch.reduce((a, b) => mergeDeltaList([a, b])));
       batch = [];
       inBatch = 0;
       group++;
-      check(store, current.transcript, current.pending);
+      check(state, current.transcript, current.pending);
     }
   }
 }
 
-function expectStoreMatches(store: TranscriptStore, expected: Transcript, pending: readonly PendingPermission[]): void {
-  expect(denormalize(store)).toEqual(expected);
-  expect(store.pending).toEqual(pending);
+function expectStateMatches(state: TranscriptState, expected: Transcript, pending: readonly PendingPermission[]): void {
+  expect(denormalize(state)).toEqual(expected);
+  expect(state.pending).toEqual(pending);
   // Nothing unreachable stays behind.
-  expect(store.blocksById.size).toBe(allIds(expected.blocks).length);
+  expect(state.blocksById.size).toBe(allIds(expected.blocks).length);
 }
 
 describe("diffTranscript / applyDelta", () => {
@@ -192,7 +192,7 @@ describe("diffTranscript / applyDelta", () => {
       fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => {
         const worlds: World[] = [start];
         for (const op of ops) worlds.push(step(worlds.at(-1)!, op));
-        replayDeltas("t", worlds, [1], expectStoreMatches);
+        replayDeltas("t", worlds, [1], expectStateMatches);
       }),
       { numRuns: 300 },
     );
@@ -203,7 +203,7 @@ describe("diffTranscript / applyDelta", () => {
       fc.property(fc.array(opArb, { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }), (ops, groups) => {
         const worlds: World[] = [start];
         for (const op of ops) worlds.push(step(worlds.at(-1)!, op));
-        replayDeltas("t", worlds, groups, expectStoreMatches);
+        replayDeltas("t", worlds, groups, expectStateMatches);
       }),
       {
         numRuns: 300,
@@ -240,11 +240,11 @@ describe("diffTranscript / applyDelta", () => {
 
   it("a first delta is a reset that replaces whatever the receiver had", () => {
     const a = step(start, { kind: "add", parent: 0, at: 0, tool: false, agent: false });
-    let store = applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, a.transcript)!);
+    let state = applyDelta(emptyTranscriptState(), diffTranscript("t", undefined, a.transcript)!);
     const other: Transcript = { sessionId: "other", status: "running", blocks: [{ kind: "text", id: "x", text: "x" }] };
-    store = applyDelta(store, diffTranscript("t", undefined, other)!);
-    expect(denormalize(store)).toEqual(other);
-    expect([...store.blocksById.keys()]).toEqual(["x"]);
+    state = applyDelta(state, diffTranscript("t", undefined, other)!);
+    expect(denormalize(state)).toEqual(other);
+    expect([...state.blocksById.keys()]).toEqual(["x"]);
   });
 
   it("a reset inside a coalesced batch drops what came before it, and keeps what comes after", () => {
@@ -252,9 +252,9 @@ describe("diffTranscript / applyDelta", () => {
     const other: Transcript = { sessionId: "other", status: "running", blocks: [{ kind: "text", id: "x", text: "x" }] };
     const after: Transcript = { ...other, title: "later", blocks: [...other.blocks, { kind: "text", id: "y", text: "y" }] };
     const batch = [diffTranscript("t", undefined, a.transcript)!, diffTranscript("t", undefined, other)!, diffTranscript("t", other, after)!];
-    const store = applyDelta(emptyTranscriptStore(), mergeDeltaList(batch));
-    expect(denormalize(store)).toEqual(after);
-    expect([...store.blocksById.keys()].sort()).toEqual(["x", "y"]);
+    const state = applyDelta(emptyTranscriptState(), mergeDeltaList(batch));
+    expect(denormalize(state)).toEqual(after);
+    expect([...state.blocksById.keys()].sort()).toEqual(["x", "y"]);
   });
 
   it("counts the deltas that turn a listed block into a subagent call, not ticks or new cards", () => {
@@ -277,26 +277,26 @@ describe("diffTranscript / applyDelta", () => {
         },
       ],
     });
-    const plain = applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, call(false))!);
+    const plain = applyDelta(emptyTranscriptState(), diffTranscript("t", undefined, call(false))!);
     const agent = applyDelta(plain, diffTranscript("t", call(false), call(true))!);
     const ticked = applyDelta(agent, diffTranscript("t", call(true), call(true, "step 2"))!);
     expect([plain.agentEpoch, agent.agentEpoch, ticked.agentEpoch]).toEqual([0, 1, 1]);
-    expect(applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, call(true))!).agentEpoch).toBe(0);
+    expect(applyDelta(emptyTranscriptState(), diffTranscript("t", undefined, call(true))!).agentEpoch).toBe(0);
   });
 
   it("keeps the Maps of parts a delta did not touch", () => {
     let w = step(start, { kind: "add", parent: 0, at: 0, tool: false, agent: false });
-    let store = applyDelta(emptyTranscriptStore(), diffTranscript("t", undefined, w.transcript)!);
-    const before = store;
+    let state = applyDelta(emptyTranscriptState(), diffTranscript("t", undefined, w.transcript)!);
+    const before = state;
     const next = step(w, { kind: "edit", target: 0, text: "new" });
-    store = applyDelta(store, diffTranscript("t", w.transcript, next.transcript)!);
-    expect(store.children).toBe(before.children);
-    expect(store.blocksById).not.toBe(before.blocksById);
+    state = applyDelta(state, diffTranscript("t", w.transcript, next.transcript)!);
+    expect(state.children).toBe(before.children);
+    expect(state.blocksById).not.toBe(before.blocksById);
     w = next;
     const meta = step(w, { kind: "meta", title: "T" });
-    const afterMeta = applyDelta(store, diffTranscript("t", w.transcript, meta.transcript)!);
-    expect(afterMeta.blocksById).toBe(store.blocksById);
-    expect(afterMeta.children).toBe(store.children);
+    const afterMeta = applyDelta(state, diffTranscript("t", w.transcript, meta.transcript)!);
+    expect(afterMeta.blocksById).toBe(state.blocksById);
+    expect(afterMeta.children).toBe(state.children);
   });
 });
 
@@ -312,10 +312,10 @@ describe.skipIf(skip)("deltas over recorded runs replayed through the hub", () =
       model.apply([event]);
       steps.push({ transcript: model.transcript(), pending: [] });
     }
-    replayDeltas(r.label, steps, [1], expectStoreMatches);
+    replayDeltas(r.label, steps, [1], expectStateMatches);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }), (groups) => {
-        replayDeltas(r.label, steps, groups, expectStoreMatches);
+        replayDeltas(r.label, steps, groups, expectStateMatches);
       }),
       { numRuns: 20 },
     );

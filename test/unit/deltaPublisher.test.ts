@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore, type TranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { DeltaPublisher } from "../../src/main/core/deltaPublisher.js";
 
@@ -21,15 +21,15 @@ function tab(intervalMs: number) {
   let current = transcriptWith(0);
   const publisher = new DeltaPublisher({ transcript: () => current, pending: () => [] }, intervalMs);
   const received: { delta: TranscriptDelta; at: number }[] = [];
-  let store: TranscriptStore = emptyTranscriptStore();
+  let state: TranscriptState = emptyTranscriptState();
   publisher.subscribe("t", (delta) => {
     received.push({ delta, at: performance.now() });
-    store = applyDelta(store, delta);
+    state = applyDelta(state, delta);
   });
   return {
     publisher,
     received,
-    shown: () => denormalize(store),
+    shown: () => denormalize(state),
     grow() {
       current = transcriptWith(current.blocks.length + 1);
       publisher.markDirty("t");

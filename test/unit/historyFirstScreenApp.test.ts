@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptStore } from "../../src/shared/delta/index.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -18,12 +18,12 @@ const WaitMs = 60_000;
 /** Every transcript the tab's subscribers see, until `done` holds. */
 function watch(manager: SessionManager, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript[]> {
   return new Promise((resolve, reject) => {
-    let store = emptyTranscriptStore();
+    let state = emptyTranscriptState();
     const seen: Transcript[] = [];
     const timer = setTimeout(() => reject(new Error(`timed out after ${seen.length} transcripts`)), WaitMs);
     const stop = manager.subscribeTranscript(tabId, (delta: TranscriptDelta) => {
-      store = applyDelta(store, delta);
-      const t = denormalize(store);
+      state = applyDelta(state, delta);
+      const t = denormalize(state);
       seen.push(t);
       if (!done(t)) return;
       clearTimeout(timer);

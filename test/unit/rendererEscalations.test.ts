@@ -7,7 +7,7 @@ import type { Escalation } from "../../src/shared/escalation.js";
 import type { Block, SubagentRecord, ToolCallRecord } from "../../src/shared/transcript.js";
 import { Hierarchy } from "../../src/renderer/panels/Hierarchy.js";
 import { Inspector } from "../../src/renderer/panels/Inspector.js";
-import { insertNested, select, setTabs, useApp } from "../../src/renderer/store/appStore.js";
+import { insertNested, select, setTabs, useApp } from "../../src/renderer/state/appState.js";
 import { SubagentCard } from "../../src/renderer/transcript/SubagentCard.js";
 import { afterReply } from "../../src/renderer/transcript/EscalationForms.js";
 import { ToolBody } from "../../src/renderer/transcript/toolBodies.js";
@@ -270,7 +270,7 @@ describe("the Hierarchy and the Inspector", () => {
     const block: Block = { kind: "tool", id: r.toolUseId, call: { toolUseId: r.toolUseId, name: "Agent", input: {}, status: "running", subagent: r } };
     insertNested("t1", "", [block]);
     select("t1", r.toolUseId, false);
-    // A server render reads the store's initial state (useSyncExternalStore's server snapshot): make it the current one.
+    // A server render reads the app state's initial value (useSyncExternalStore's server snapshot): make it the current one.
     Object.assign(useApp.getInitialState(), useApp.getState());
   };
 

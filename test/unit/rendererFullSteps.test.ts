@@ -2,9 +2,9 @@
 // window adds, each once, with steps the window dropped still drawable from kept copies.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Block } from "../../src/shared/transcript.js";
-import { setTabs, useApp } from "../../src/renderer/store/appStore.js";
-import { enqueueDelta, flushDeltas } from "../../src/renderer/store/deltaQueue.js";
-import { mergeStepIds, showAllSteps, startFullSteps, useFullSteps } from "../../src/renderer/store/fullSteps.js";
+import { setTabs, useApp } from "../../src/renderer/state/appState.js";
+import { enqueueDelta, flushDeltas } from "../../src/renderer/state/deltaQueue.js";
+import { mergeStepIds, showAllSteps, startFullSteps, useFullSteps } from "../../src/renderer/state/fullSteps.js";
 import { agentBlock } from "../support/blocks.js";
 
 const step = (id: string, status: "running" | "completed" = "completed"): Block => ({
@@ -48,7 +48,7 @@ describe("full step lists", () => {
     showAllSteps("t1", "card", [step("s1"), step("s2"), step("s3"), step("s4", "running")]);
     expect(ids()).toEqual(["s1", "s2", "s3", "s4"]);
 
-    // The window moves on: s3 and s4 leave it (the transcript store forgets them), s5 and s6 arrive.
+    // The window moves on: s3 and s4 leave it (the transcript state forgets them), s5 and s6 arrive.
     window(step("s4", "completed"), step("s5"));
     window(step("s5"), step("s6"));
     expect(useApp.getState().tabs["t1"]!.transcript.blocksById.has("s4")).toBe(false);

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { BatonApi, NewSessionOptions, Result, TabInfo } from "../../src/shared/api.js";
 import { setApi } from "../../src/renderer/apiClient.js";
 import { sendOrResume } from "../../src/renderer/actions.js";
-import { setTabs, useApp } from "../../src/renderer/store/appStore.js";
+import { setTabs, useApp } from "../../src/renderer/state/appState.js";
 
 interface Calls {
   sent: { tabId: string; text: string }[];

@@ -1,12 +1,12 @@
-// The session graph's pure parts: Transcript (and the renderer's normalised store) → nodes and
+// The session graph's pure parts: Transcript (and the renderer's normalised transcript state) → nodes and
 // spawn edges, and their layout.
 import { describe, expect, it } from "vitest";
-import { applyDelta, emptyTranscriptStore, fullDelta } from "../../src/shared/delta/index.js";
+import { applyDelta, emptyTranscriptState, fullDelta } from "../../src/shared/delta/index.js";
 import {
   ConductorNodeId,
   orchestrationOf,
   sessionGraph,
-  sessionGraphOfStore,
+  sessionGraphOfState,
   structureKey,
   toneOf,
   type GraphNode,
@@ -143,10 +143,10 @@ describe("sessionGraph", () => {
     expect(node(sessionGraph(transcript([{ ...agentBlock("toolu_c"), call: { ...agentBlock("toolu_c").call!, subagent: later } }])), "toolu_c")).toMatchObject({ phase: "review", badges: { openQuestions: 1, plansInReview: 1 } });
   });
 
-  it("builds the same graph from the renderer's normalised store as from the Transcript", () => {
-    // The store as the window holds it after the publisher's first (full) delta.
-    const store = applyDelta(emptyTranscriptStore(), fullDelta("t", threeLevels, []));
-    expect(sessionGraphOfStore(store)).toEqual(sessionGraph(threeLevels));
+  it("builds the same graph from the renderer's normalised transcript state as from the Transcript", () => {
+    // The transcript state as the window holds it after the publisher's first (full) delta.
+    const state = applyDelta(emptyTranscriptState(), fullDelta("t", threeLevels, []));
+    expect(sessionGraphOfState(state)).toEqual(sessionGraph(threeLevels));
   });
 
   it("keeps the structure key when only statuses change, and changes it when an agent is added", () => {

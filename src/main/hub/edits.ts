@@ -4,7 +4,7 @@
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import type { SessionModel } from "./session.js";
 import { callWithSubagent, makeBlock } from "./shapes.js";
-import { BlockList, countedOpen, Dropped, findCallAnywhere, getIfAny, inOpenIndex, isOpen, listOf, liveCall, Node } from "./store.js";
+import { BlockList, countedOpen, Dropped, findCallAnywhere, getIfAny, inOpenIndex, isOpen, listOf, liveCall, Node } from "./blockTree.js";
 import { foldProgress } from "./progress.js";
 import { append, changed } from "./tree.js";
 
@@ -14,10 +14,10 @@ import { append, changed } from "./tree.js";
  * names the same parent, or none that was known then (an orphan at the top level).
  */
 export function knownBlock(s: SessionModel, id: string, parent: Node | undefined): Node | Dropped | undefined {
-  const list = listOf(s.store, parent);
+  const list = listOf(s.tree, parent);
   const entry = list.at(list.index.get(id));
   if (entry !== undefined || parent === undefined) return entry;
-  return getIfAny(s.store.orphans, id);
+  return getIfAny(s.tree.orphans, id);
 }
 
 export function isKnown(s: SessionModel, id: string, parent: Node | undefined): boolean {
@@ -31,9 +31,9 @@ export function isKnown(s: SessionModel, id: string, parent: Node | undefined): 
  */
 export function routeOf(s: SessionModel, parentToolUseId: string | null | undefined): Node | undefined | Gone {
   if (parentToolUseId === null || parentToolUseId === undefined) return undefined;
-  const node = s.store.agents.get(parentToolUseId);
+  const node = s.tree.agents.get(parentToolUseId);
   if (node !== undefined) return node;
-  return getIfAny(s.store.droppedRecords, parentToolUseId) === undefined ? undefined : Gone;
+  return getIfAny(s.tree.droppedRecords, parentToolUseId) === undefined ? undefined : Gone;
 }
 
 export const Gone = "gone";
@@ -41,12 +41,12 @@ export type Gone = typeof Gone;
 
 /** The alive node of an open call or a subagent call (what task and line events concern). */
 export function findCall(s: SessionModel, toolUseId: string): Node | undefined {
-  return liveCall(s.store, toolUseId);
+  return liveCall(s.tree, toolUseId);
 }
 
 /** The alive node of any call; slower (see findCallAnywhere), for once-per-turn events. */
 export function findAnyCall(s: SessionModel, toolUseId: string, near?: string): Node | undefined {
-  return findCallAnywhere(s.store, toolUseId, near);
+  return findCallAnywhere(s.tree, toolUseId, near);
 }
 
 export function nextId(s: SessionModel, prefix: string): string {
@@ -55,7 +55,7 @@ export function nextId(s: SessionModel, prefix: string): string {
 
 /** Appends a text-like block under `parent` (undefined = top level) and indexes it by id. */
 export function addBlock(s: SessionModel, parent: Node | undefined, block: Block): Node {
-  const list = listOf(s.store, parent);
+  const list = listOf(s.tree, parent);
   const node = new Node(parent, list.count, block, undefined);
   append(s, list, node);
   list.index.set(block.id, node.seq);
@@ -64,21 +64,21 @@ export function addBlock(s: SessionModel, parent: Node | undefined, block: Block
 
 /** Remembers a block that went to the top level although its line named a parent (see knownBlock). */
 export function addOrphan(s: SessionModel, node: Node, id: string): void {
-  s.store.orphans.set(id, node);
+  s.tree.orphans.set(id, node);
 }
 
 /** Appends a tool block under `parent` and indexes it by tool_use id. */
 export function addCall(s: SessionModel, parent: Node | undefined, call: ToolCallRecord): Node {
-  const list = listOf(s.store, parent);
+  const list = listOf(s.tree, parent);
   const node = new Node(parent, list.count, undefined, call);
   append(s, list, node);
   // Callers check the id is new (isKnown).
   list.index.set(call.toolUseId, node.seq);
   if (call.subagent !== undefined) {
-    s.store.agents.set(call.toolUseId, node);
+    s.tree.agents.set(call.toolUseId, node);
     list.hasRecords = true;
   }
-  if (inOpenIndex(node)) s.store.open.set(call.toolUseId, node);
+  if (inOpenIndex(node)) s.tree.open.set(call.toolUseId, node);
   else if (countedOpen(node)) list.openCalls++;
   return node;
 }
@@ -90,8 +90,8 @@ export function addNotice(s: SessionModel, level: "info" | "warning" | "error", 
 /** Replaces the block a node shows (a text-like block). */
 export function replaceBlock(s: SessionModel, node: Node, block: Block): void {
   if (node.call !== undefined) {
-    s.store.open.delete(node.call.toolUseId);
-    s.store.agents.delete(node.call.toolUseId);
+    s.tree.open.delete(node.call.toolUseId);
+    s.tree.agents.delete(node.call.toolUseId);
     node.call = undefined;
     node.open = false;
   }
@@ -112,18 +112,18 @@ export function setCall(s: SessionModel, node: Node, next: ToolCallRecord): void
   const wasIndexed = inOpenIndex(node);
   const wasCounted = countedOpen(node);
   node.call = next;
-  const list = listOf(s.store, node.owner);
+  const list = listOf(s.tree, node.owner);
   if (next.subagent !== undefined && node.list === undefined) {
     node.list = new BlockList();
-    s.store.agents.set(next.toolUseId, node);
+    s.tree.agents.set(next.toolUseId, node);
     list.hasRecords = true;
   }
   changed(s, node);
   node.open = isOpen(next);
   if (wasCounted !== countedOpen(node)) list.openCalls += wasCounted ? -1 : 1;
-  // Only a change of membership touches the store-wide map.
+  // Only a change of membership touches the tree-wide map.
   if (wasIndexed === inOpenIndex(node)) return;
-  const index = s.store.open;
+  const index = s.tree.open;
   if (wasIndexed) index.delete(next.toolUseId);
   else index.set(next.toolUseId, node);
 }

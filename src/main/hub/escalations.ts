@@ -2,7 +2,7 @@
 // agent sent, where it waits, how it was settled, and the agent's phase. The events come from
 // src/main/orchestration live and from the audit trail on restore. An event for an agent whose
 // Agent call is not in the tree yet (a nested agent whose sidechain is not read) waits in
-// `store.earlyEscalations` and is folded in when the call arrives.
+// `tree.earlyEscalations` and is folded in when the call arrives.
 
 import type { Escalation } from "../../shared/escalation.js";
 import type { EscalationOpenedEvent, EscalationRoutedEvent, EscalationSettledEvent, PhaseChangedEvent } from "../../shared/events.js";
@@ -49,9 +49,9 @@ export function onPhaseChanged(s: SessionModel, ev: PhaseChangedEvent): void {
 
 /** A new record takes what arrived for it before its Agent call did. */
 export function withEarlyEscalations(s: SessionModel, record: SubagentRecord): SubagentRecord {
-  const early = s.store.earlyEscalations.get(record.toolUseId);
+  const early = s.tree.earlyEscalations.get(record.toolUseId);
   if (early === undefined) return record;
-  s.store.earlyEscalations.delete(record.toolUseId);
+  s.tree.earlyEscalations.delete(record.toolUseId);
   return early(record);
 }
 
@@ -68,6 +68,6 @@ function editEscalation(s: SessionModel, agentToolUseId: string, id: string, fn:
 /** Edits the agent's record, or keeps the edit for when the record appears. */
 function editAgent(s: SessionModel, agentToolUseId: string, fn: (record: SubagentRecord) => SubagentRecord): void {
   if (editRecordById(s, agentToolUseId, fn)) return;
-  const before = s.store.earlyEscalations.get(agentToolUseId);
-  s.store.earlyEscalations.set(agentToolUseId, before === undefined ? fn : (r) => fn(before(r)));
+  const before = s.tree.earlyEscalations.get(agentToolUseId);
+  s.tree.earlyEscalations.set(agentToolUseId, before === undefined ? fn : (r) => fn(before(r)));
 }

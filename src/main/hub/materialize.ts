@@ -6,7 +6,7 @@ import type { Block, Transcript } from "../../shared/transcript.js";
 import { withProgress } from "./progress.js";
 import type { SessionModel } from "./session.js";
 import { callWithSubagent, recordWithBlocks } from "./shapes.js";
-import type { BlockList, Node } from "./store.js";
+import type { BlockList, Node } from "./blockTree.js";
 
 export function transcriptOf(s: SessionModel): Transcript {
   const m = s.meta;
@@ -18,7 +18,7 @@ export function transcriptOf(s: SessionModel): Transcript {
     ...(m.title === undefined ? {} : { title: m.title }),
     ...(m.permissionMode === undefined ? {} : { permissionMode: m.permissionMode }),
     status: m.status,
-    blocks: blocksOf(s.store.top),
+    blocks: blocksOf(s.tree.top),
     ...(m.usage === undefined ? {} : { usage: m.usage }),
     ...(m.contextUsage === undefined ? {} : { contextUsage: m.contextUsage }),
     ...(m.contextWindow === undefined ? {} : { contextWindow: m.contextWindow }),

@@ -12,7 +12,7 @@ import { statusForPermission } from "./toolCalls.js";
 
 export function onPermissionRequest(s: SessionModel, ev: PermissionRequestEvent): void {
   const agentCall = ev.agentId === undefined ? undefined : agentToolUseId(s, ev.agentId, undefined);
-  s.store.permissions.set(ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
+  s.tree.permissions.set(ev.requestId, { toolUseId: ev.toolUseId, agentToolUseId: agentCall });
   setPermission(s, ev.toolUseId, { requestId: ev.requestId, state: "asked", decidedBy: undefined, message: undefined }, agentCall);
   if (agentCall !== undefined) {
     const entry = { requestId: ev.requestId, toolName: ev.toolName, toolUseId: ev.toolUseId, state: "asked" as const, decidedBy: undefined };
@@ -63,7 +63,7 @@ export function onPermissionCancelled(s: SessionModel, ev: PermissionCancelledEv
 }
 
 function settle(s: SessionModel, requestId: string, state: PermissionState): void {
-  const link = s.store.permissions.get(requestId);
+  const link = s.tree.permissions.get(requestId);
   if (link === undefined) return;
   setPermission(s, link.toolUseId, state, link.agentToolUseId);
   if (link.agentToolUseId !== undefined) editRecordById(s, link.agentToolUseId, (r) => withHistoryState(r, state));
@@ -73,7 +73,7 @@ function settle(s: SessionModel, requestId: string, state: PermissionState): voi
 function setPermission(s: SessionModel, toolUseId: string, state: PermissionState, agentToolUseId: string | undefined): void {
   const node = findAnyCall(s, toolUseId, agentToolUseId);
   if (node === undefined) {
-    s.store.earlyPermissions.set(toolUseId, state);
+    s.tree.earlyPermissions.set(toolUseId, state);
     return;
   }
   editCall(s, node, (call) => {

@@ -7,7 +7,7 @@ import type { TaskProgressEvent } from "../../shared/events.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
 import type { SessionModel } from "./session.js";
 import { callWithSubagent, recordWith } from "./shapes.js";
-import type { ContinuedRun, Node, Progress } from "./store.js";
+import type { ContinuedRun, Node, Progress } from "./blockTree.js";
 import { changed } from "./tree.js";
 
 /**

@@ -8,7 +8,7 @@ import type { SessionModel } from "./session.js";
 import { makeBlock } from "./shapes.js";
 
 export function onCommandLifecycle(s: SessionModel, ev: CommandLifecycleEvent): void {
-  const top = s.store.top;
+  const top = s.tree.top;
   const node = top.at(top.index.get(ev.commandUuid));
   if (node === undefined || node === "dropped" || node.block?.kind !== "user") return;
   const queued = ev.state === "queued";

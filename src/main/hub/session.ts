@@ -12,7 +12,7 @@ import { blockOf, transcriptOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved, onPolicyDecision } from "./permissions.js";
 import { onCommandLifecycle } from "./promptQueue.js";
 import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
-import { findCallAnywhere, Store, type Node } from "./store.js";
+import { BlockTree, findCallAnywhere, type Node } from "./blockTree.js";
 import { onStreamDelta } from "./streaming.js";
 import { agentToolUseId, onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
@@ -43,7 +43,7 @@ export interface StreamingMessage {
 
 export class SessionModel {
   /** The block tree and the indexes the rules look things up in. */
-  readonly store = new Store();
+  readonly tree = new BlockTree();
   meta: SessionMeta;
   /** Cost of earlier CLI processes; `total_cost_usd` is cumulative within one process. */
   costBefore = 0;
@@ -101,7 +101,7 @@ export class SessionModel {
   }
 
   findToolCall(toolUseId: string): ToolCallRecord | undefined {
-    const node = findCallAnywhere(this.store, toolUseId);
+    const node = findCallAnywhere(this.tree, toolUseId);
     return node === undefined ? undefined : blockOf(node).call;
   }
 
@@ -113,7 +113,7 @@ export class SessionModel {
   /** The subagent records that hold this call, innermost first; empty for a call of the conductor or one not in the tree. */
   callersOf(toolUseId: string): readonly SubagentRecord[] {
     const out: SubagentRecord[] = [];
-    for (let owner = findCallAnywhere(this.store, toolUseId)?.owner; owner !== undefined; owner = owner.owner) {
+    for (let owner = findCallAnywhere(this.tree, toolUseId)?.owner; owner !== undefined; owner = owner.owner) {
       const record = blockOf(owner).call?.subagent;
       if (record !== undefined) out.push(record);
     }
@@ -122,7 +122,7 @@ export class SessionModel {
 
   /** Whether the agent of this Agent call was killed (TaskStop, an interrupt): the calls it was running were cut, not refused. */
   agentKilled(toolUseId: string): boolean {
-    return this.store.killedAgents.get(toolUseId) === true;
+    return this.tree.killedAgents.get(toolUseId) === true;
   }
 }
 
@@ -147,7 +147,7 @@ function applyEvent(s: SessionModel, ev: ClientEvent): void {
     case "tool_result":
       onToolResult(s, ev);
       // An Agent call's result settles a foreground agent, or says a background one was launched.
-      if (ev.parentToolUseId === null && s.store.agents.has(ev.toolUseId)) settleStatus(s);
+      if (ev.parentToolUseId === null && s.tree.agents.has(ev.toolUseId)) settleStatus(s);
       return;
     case "interrupt_marker":
       onInterruptMarker(s, ev);

@@ -9,7 +9,7 @@
 
 import type { BackgroundTask, BackgroundTasksEvent, TaskNotificationEvent, TaskUpdatedEvent } from "../../shared/events.js";
 import type { SessionModel } from "./session.js";
-import { isAlive } from "./store.js";
+import { isAlive } from "./blockTree.js";
 import { agentToolUseId } from "./subagentRecords.js";
 
 export interface LiveBackground {
@@ -36,7 +36,7 @@ export function noteBackgroundEnd(s: SessionModel, ev: TaskUpdatedEvent | TaskNo
 /** Whether the task of a task event is a background agent whose card still runs (read before the event changes it). */
 export function isLiveBackgroundTask(s: SessionModel, taskId: string, toolUseId: string | undefined): boolean {
   const id = agentToolUseId(s, taskId, toolUseId);
-  const record = id === undefined ? undefined : s.store.agents.get(id)?.call?.subagent;
+  const record = id === undefined ? undefined : s.tree.agents.get(id)?.call?.subagent;
   return record?.background === true && record.status === "running";
 }
 
@@ -58,9 +58,9 @@ function fromLevel(tasks: readonly BackgroundTask[]): LiveBackground {
 /** 2.1.197: the running cards of background Agent calls (a foreground card ends with its turn). */
 function fromCards(s: SessionModel): LiveBackground {
   let agents = 0;
-  for (const node of s.store.agents.values()) {
+  for (const node of s.tree.agents.values()) {
     const record = node.call?.subagent;
-    if (record?.background === true && record.status === "running" && isAlive(s.store, node)) agents++;
+    if (record?.background === true && record.status === "running" && isAlive(s.tree, node)) agents++;
   }
   return { tasks: agents, agents };
 }

@@ -4,7 +4,7 @@
 import type { ToolCallRecord } from "../../shared/transcript.js";
 import { editCall } from "./edits.js";
 import type { SessionModel } from "./session.js";
-import { idOf, isAlive, type Node } from "./store.js";
+import { idOf, isAlive, type Node } from "./blockTree.js";
 
 export interface StopOptions {
   /** Spare background agents that are still alive, and everything inside them. */
@@ -15,10 +15,10 @@ export interface StopOptions {
 
 export function stopOpen(s: SessionModel, options: StopOptions): void {
   if (options.under !== undefined) return stopOpenIn(s, options.under);
-  const open = s.store.open;
+  const open = s.tree.open;
   for (const node of [...open.values()]) {
     const call = node.call;
-    if (call === undefined || !isAlive(s.store, node)) {
+    if (call === undefined || !isAlive(s.tree, node)) {
       const id = idOf(node);
       if (open.get(id) === node) open.delete(id); // no longer a live call
       continue;
@@ -28,9 +28,9 @@ export function stopOpen(s: SessionModel, options: StopOptions): void {
   }
   // Open calls inside records are not in `open`: their lists count them (a record that settled
   // before its sidechain was read can hold some too).
-  for (const record of [...s.store.agents.values()]) {
+  for (const record of [...s.tree.agents.values()]) {
     const list = record.list;
-    if (list === undefined || list.openCalls === 0 || record.call === undefined || !isAlive(s.store, record)) continue;
+    if (list === undefined || list.openCalls === 0 || record.call === undefined || !isAlive(s.tree, record)) continue;
     if (options.spareBackground && (isLiveBackground(record.call) || insideLiveBackground(record))) continue;
     for (let seq = list.dropped; seq < list.count; seq++) {
       const node = list.items[seq - list.offset];

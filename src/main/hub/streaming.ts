@@ -49,7 +49,7 @@ export function replaceStreamingBlock(s: SessionModel, messageId: string, block:
   const open = msg.blocks.find((b) => !b.done && b.kind === block.kind);
   if (open === undefined) return false;
   replaceBlock(s, open.node, block);
-  s.store.top.index.set(block.id, open.node.seq);
+  s.tree.top.index.set(block.id, open.node.seq);
   s.streaming = { ...msg, blocks: msg.blocks.map((b) => (b === open ? { ...b, done: true } : b)) };
   return true;
 }

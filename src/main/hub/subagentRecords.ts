@@ -19,7 +19,7 @@ import { editCall, editRecord, findCall } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { afterRuns, setProgress } from "./progress.js";
 import { makeRecord, recordWith } from "./shapes.js";
-import { getIfAny, type ContinuedRun } from "./store.js";
+import { getIfAny, type ContinuedRun } from "./blockTree.js";
 import { stopOpenUnder } from "./stopping.js";
 import { depthOf, latestText } from "./tree.js";
 import { adoptWaitingRecord, placeUnseenCall } from "./unseenAgentCalls.js";
@@ -113,21 +113,21 @@ export function editRecordById(s: SessionModel, toolUseId: string, fn: (record: 
     editRecord(s, node, fn);
     return true;
   }
-  const draft = s.store.drafts.get(toolUseId);
+  const draft = s.tree.drafts.get(toolUseId);
   if (draft === undefined) return false;
-  s.store.drafts.set(toolUseId, fn(draft));
+  s.tree.drafts.set(toolUseId, fn(draft));
   return true;
 }
 
 /** The Agent tool_use id a task event concerns; undefined for Bash tasks and unknown tasks. */
 export function agentToolUseId(s: SessionModel, taskId: string, fallback: string | undefined): string | undefined {
-  const link = s.store.tasks.get(taskId);
+  const link = s.tree.tasks.get(taskId);
   if (link?.kind === "bash") return undefined;
   return link?.toolUseId ?? fallback;
 }
 
 export function onTaskStarted(s: SessionModel, ev: TaskStartedEvent): void {
-  const tasks = s.store.tasks;
+  const tasks = s.tree.tasks;
   const known = tasks.get(ev.taskId);
   if (ev.taskType === "local_bash") {
     if (known === undefined && ev.toolUseId !== undefined) tasks.set(ev.taskId, { toolUseId: ev.toolUseId, kind: "bash" });
@@ -153,9 +153,9 @@ export function onTaskStarted(s: SessionModel, ev: TaskStartedEvent): void {
   });
   const node = findCall(s, ev.toolUseId);
   if (node === undefined) {
-    const draft = fill(s.store.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined));
-    if (placeUnseenCall(s, draft)) s.store.drafts.delete(ev.toolUseId);
-    else s.store.drafts.set(ev.toolUseId, draft);
+    const draft = fill(s.tree.drafts.get(ev.toolUseId) ?? newRecord(ev.toolUseId, {}, undefined));
+    if (placeUnseenCall(s, draft)) s.tree.drafts.delete(ev.toolUseId);
+    else s.tree.drafts.set(ev.toolUseId, draft);
     return;
   }
   const depth = depthOf(node);
@@ -174,7 +174,7 @@ export function onTaskStarted(s: SessionModel, ev: TaskStartedEvent): void {
  * task_started).
  */
 function runOf(s: SessionModel, agentId: string, eventToolUseId: string | undefined, runId: string | undefined, starts: boolean): ContinuedRun | undefined {
-  const run = getIfAny(s.store.runs, agentId);
+  const run = getIfAny(s.tree.runs, agentId);
   const otherCall = eventToolUseId !== undefined && eventToolUseId !== "" && eventToolUseId !== agentId;
   if (otherCall) {
     if (run?.toolUseId === eventToolUseId) return run;
@@ -183,7 +183,7 @@ function runOf(s: SessionModel, agentId: string, eventToolUseId: string | undefi
     const current = run?.runId ?? node?.call?.subagent?.runId;
     if (runId !== undefined && current !== undefined) {
       if (runId === current) return run;
-    } else if (!starts || getIfAny(s.store.resumeAsked, agentId) !== true) {
+    } else if (!starts || getIfAny(s.tree.resumeAsked, agentId) !== true) {
       if (runId !== undefined && node !== undefined) editRecord(s, node, (r) => ({ ...r, runId })); // the first run's id, learnt late
       return run;
     }
@@ -197,10 +197,10 @@ function startRun(s: SessionModel, agentId: string, toolUseId: string, runId: st
   if (node === undefined || record === undefined) return undefined;
   const sofar = node.progress ?? record;
   const next: ContinuedRun = { toolUseId, runId, toolUses: sofar.toolUses ?? 0, durationMs: sofar.durationMs ?? 0 };
-  s.store.runs.set(agentId, next);
-  s.store.settled.delete(agentId);
-  s.store.resumeAsked.delete(agentId);
-  s.store.killedAgents.delete(agentId); // the new run's rejections are its own
+  s.tree.runs.set(agentId, next);
+  s.tree.settled.delete(agentId);
+  s.tree.resumeAsked.delete(agentId);
+  s.tree.killedAgents.delete(agentId); // the new run's rejections are its own
   // A resumed agent runs past the turn that resumed it: in the background, whatever its first run was.
   editRecord(s, node, (r) => ({ ...r, status: "running", background: true, runId: runId ?? r.runId, error: undefined, retry: undefined }));
   return next;
@@ -209,10 +209,10 @@ function startRun(s: SessionModel, agentId: string, toolUseId: string, runId: st
 /** A SendMessage call to a finished agent resumes it: the agent's next run starts (see runOf). */
 export function noteSendMessage(s: SessionModel, input: JsonObject): void {
   const to = str(input, "to") ?? str(input, "recipient");
-  const link = to === undefined ? undefined : s.store.tasks.get(to);
+  const link = to === undefined ? undefined : s.tree.tasks.get(to);
   if (link?.kind !== "agent") return;
   const record = findCall(s, link.toolUseId)?.call?.subagent;
-  if (record !== undefined && record.status !== "running") s.store.resumeAsked.set(link.toolUseId, true);
+  if (record !== undefined && record.status !== "running") s.tree.resumeAsked.set(link.toolUseId, true);
 }
 
 export function onTaskProgress(s: SessionModel, ev: TaskProgressEvent): void {
@@ -227,7 +227,7 @@ export function onTaskProgress(s: SessionModel, ev: TaskProgressEvent): void {
     if (ev.lastToolName === "Agent") adoptWaitingRecord(s, node);
     return;
   }
-  const r = s.store.drafts.get(id);
+  const r = s.tree.drafts.get(id);
   if (r === undefined) return;
   const u = ev.usage;
   const next = recordWith(
@@ -241,7 +241,7 @@ export function onTaskProgress(s: SessionModel, ev: TaskProgressEvent): void {
     r.blocks,
     r.droppedBlockCount,
   );
-  s.store.drafts.set(id, next);
+  s.tree.drafts.set(id, next);
 }
 
 export function onTaskUpdated(s: SessionModel, ev: TaskUpdatedEvent): void {
@@ -288,12 +288,12 @@ export function onSubagentRetry(s: SessionModel, ev: SubagentRetryEvent): void {
 }
 
 function setTaskStatus(s: SessionModel, toolUseId: string, status: SubagentStatus | undefined): void {
-  if (status === undefined || s.store.settled.get(toolUseId) === true) return;
-  const apiError = s.store.apiErrors.get(toolUseId);
+  if (status === undefined || s.tree.settled.get(toolUseId) === true) return;
+  const apiError = s.tree.apiErrors.get(toolUseId);
   const next = status === "completed" && apiError !== undefined ? "failed" : status;
   editRecordById(s, toolUseId, (r) => (r.status === next ? r : { ...r, status: next, retry: next === "running" ? r.retry : undefined }));
   // Killed (an interrupt, TaskStop): the rejections the CLI writes for its open calls are the cut (toolCalls.ts cutByStop).
-  if (next === "stopped") s.store.killedAgents.set(toolUseId, true);
+  if (next === "stopped") s.tree.killedAgents.set(toolUseId, true);
   if (next !== "running") {
     const node = findCall(s, toolUseId);
     if (node !== undefined) stopOpenUnder(s, node);

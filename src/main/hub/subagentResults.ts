@@ -29,14 +29,14 @@ export function settleAgentCall(s: SessionModel, call: ToolCallRecord, ev: ToolR
     };
     return { ...call, subagent: launched };
   }
-  s.store.settled.set(call.toolUseId, true);
+  s.tree.settled.set(call.toolUseId, true);
   const summary = summaryText(ev, out, handBack);
   if (ev.isError) {
     const stopped = InterruptText.test(ev.text);
     const status = stopped ? "stopped" : "failed";
     return { ...call, status: stopped ? "stopped" : call.status, subagent: { ...record, status, summaryMarkdown: summary || ev.text, retry: undefined } };
   }
-  const apiError = s.store.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
+  const apiError = s.tree.apiErrors.get(call.toolUseId) ?? (ApiErrorText.test(summary) ? summary : undefined);
   const status = apiError !== undefined ? "failed" : (mapTaskStatus(typeof out?.["status"] === "string" ? out["status"] : undefined) ?? "completed");
   const settled: SubagentRecord = {
     ...record,
@@ -63,7 +63,7 @@ export function settleAgentCall(s: SessionModel, call: ToolCallRecord, ev: ToolR
  * events name another tool_use).
  */
 function linkTask(s: SessionModel, taskId: string | undefined, toolUseId: string): void {
-  if (taskId !== undefined && !s.store.tasks.has(taskId)) s.store.tasks.set(taskId, { toolUseId, kind: "agent" });
+  if (taskId !== undefined && !s.tree.tasks.has(taskId)) s.tree.tasks.set(taskId, { toolUseId, kind: "agent" });
 }
 
 /**

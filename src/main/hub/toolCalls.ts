@@ -11,7 +11,7 @@ import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
 import { foldProgress } from "./progress.js";
 import { replaceStreamingBlock } from "./streaming.js";
-import { Dropped, getIfAny, type Node } from "./store.js";
+import { Dropped, getIfAny, type Node } from "./blockTree.js";
 import { settleAgentCall } from "./subagentResults.js";
 import { withEarlyEscalations } from "./escalations.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
@@ -65,7 +65,7 @@ function markApiError(s: SessionModel, ev: AssistantBlockEvent, parent: Node): v
   const call = parent.call;
   if (call === undefined) return;
   const text = ev.block.type === "text" ? ev.block.text : ev.apiError ?? "API Error";
-  s.store.apiErrors.set(call.toolUseId, text);
+  s.tree.apiErrors.set(call.toolUseId, text);
 }
 
 /** Adds the call of a tool_use under `parent` (the route of `parentToolUseId`), unless it is known there. */
@@ -73,15 +73,15 @@ function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
   const known = knownBlock(s, use.id, parent);
   if (known !== undefined) {
-    if (known !== Dropped && getIfAny(s.store.standIns, use.id) === true) replaceStandIn(s, known, use, timestamp);
+    if (known !== Dropped && getIfAny(s.tree.standIns, use.id) === true) replaceStandIn(s, known, use, timestamp);
     return undefined;
   }
-  const early = getIfAny(s.store.earlyPermissions, use.id);
-  const draft = getIfAny(s.store.drafts, use.id);
+  const early = getIfAny(s.tree.earlyPermissions, use.id);
+  const draft = getIfAny(s.tree.drafts, use.id);
   let subagent: SubagentRecord | undefined;
   if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
     subagent = withEarlyEscalations(s, mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft));
-    s.store.drafts.delete(use.id);
+    s.tree.drafts.delete(use.id);
   }
   const call = makeCall({
     toolUseId: use.id,
@@ -92,7 +92,7 @@ function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined
     subagent,
     startedAt: timestamp,
   });
-  if (early !== undefined) s.store.earlyPermissions.delete(use.id);
+  if (early !== undefined) s.tree.earlyPermissions.delete(use.id);
   const node = addCall(s, parent, call);
   noteOrphan(s, node, use.id, parent, parentToolUseId);
   if (use.name === "SendMessage") noteSendMessage(s, use.input);
@@ -111,7 +111,7 @@ export function statusForPermission(state: "asked" | "allowed" | "denied" | "can
 }
 
 export function onToolResult(s: SessionModel, ev: ToolResultEvent): void {
-  // An open call inside a record is not in the store-wide index: the record the line names has it.
+  // An open call inside a record is not in the tree-wide index: the record the line names has it.
   const nested = ev.parentToolUseId !== null && ev.parentToolUseId !== undefined;
   const node = (nested ? undefined : findCall(s, ev.toolUseId)) ?? knownOrNewCall(s, ev);
   if (node === undefined) return;
@@ -126,7 +126,7 @@ export function onToolResult(s: SessionModel, ev: ToolResultEvent): void {
     // Refused before it started (plan mode's permission_denied, a person's "no"): a refused
     // call, not a failed subagent card with no agent behind it.
     next = callWith(next, status, result, next.permission, undefined, next.endedAt);
-    s.store.agents.delete(call.toolUseId);
+    s.tree.agents.delete(call.toolUseId);
   } else if (next.subagent !== undefined) next = settleAgentCall(s, next, ev);
   setCall(s, node, next); // its progress is folded in above
   if (next.subagent !== undefined && next.subagent.status !== "running") stopOpenUnder(s, node);
@@ -163,14 +163,14 @@ const DenialText = [
  */
 function cutByStop(s: SessionModel, node: Node, call: ToolCallRecord): boolean {
   const owner = node.owner?.call?.toolUseId;
-  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(s.store.killedAgents, owner) === true;
+  return call.permission?.state !== "denied" && owner !== undefined && getIfAny(s.tree.killedAgents, owner) === true;
 }
 
 /** A TaskStop that stopped an agent's task: remembers the agent (see cutByStop). */
 function noteTaskStop(s: SessionModel, call: ToolCallRecord, ev: ToolResultEvent): void {
   const named = str(call.input, "task_id") ?? (isObject(ev.structured) ? str(ev.structured, "task_id") : undefined);
-  const link = named === undefined ? undefined : s.store.tasks.get(named);
-  if (link?.kind === "agent") s.store.killedAgents.set(link.toolUseId, true);
+  const link = named === undefined ? undefined : s.tree.tasks.get(named);
+  if (link?.kind === "agent") s.tree.killedAgents.set(link.toolUseId, true);
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { MaxNestedBlocks } from "../../shared/transcript.js";
 import type { SessionModel } from "./session.js";
-import { idOf, listOf, type BlockList, type Node, type Store } from "./store.js";
+import { idOf, listOf, type BlockList, type BlockTree, type Node } from "./blockTree.js";
 
 /** Drop the dead prefix of a list's items array once it is this long. */
 const CompactAfter = 2 * MaxNestedBlocks;
@@ -12,21 +12,21 @@ const CompactAfter = 2 * MaxNestedBlocks;
 /** The node's own content changed (its call, or its block for text-like blocks). */
 export function changed(s: SessionModel, node: Node): void {
   if (node.call !== undefined) node.block = undefined;
-  stale(s.store, node.owner);
+  stale(s.tree, node.owner);
 }
 
 /**
  * Marks the list of `owner` (undefined = top level) and every enclosing card as needing a rebuild.
  * A built ancestor implies built descendants, so the walk stops at the first stale one.
  */
-export function stale(store: Store, owner: Node | undefined): void {
-  let list = listOf(store, owner);
+export function stale(tree: BlockTree, owner: Node | undefined): void {
+  let list = listOf(tree, owner);
   while (list.built !== undefined) {
     list.built = undefined;
     if (owner === undefined) return;
     owner.block = undefined;
     owner = owner.owner;
-    list = listOf(store, owner);
+    list = listOf(tree, owner);
   }
 }
 
@@ -35,7 +35,7 @@ export function append(s: SessionModel, list: BlockList, node: Node): void {
   list.items[list.count - list.offset] = node;
   list.count++;
   if (node.owner !== undefined) cap(s, list);
-  stale(s.store, node.owner);
+  stale(s.tree, node.owner);
 }
 
 function cap(s: SessionModel, list: BlockList): void {
@@ -49,7 +49,7 @@ function cap(s: SessionModel, list: BlockList): void {
     if (gone === undefined) continue;
     // Let go of it now (what it holds is what the cap is for), not when the array is compacted.
     items[seq - list.offset] = undefined;
-    // Only a block that holds a record is in a store-wide index. Most lists never held one, and
+    // Only a block that holds a record is in a tree-wide index. Most lists never held one, and
     // then the dropped node is not even read: it is 120 steps old, and reading it was a cache miss.
     if (list.hasRecords && gone.list !== undefined) bury(s, gone, idOf(gone));
   }
@@ -60,19 +60,19 @@ function cap(s: SessionModel, list: BlockList): void {
 }
 
 /**
- * A dropped block, and whatever its record held, leaves the store-wide indexes; a dropped record
+ * A dropped block, and whatever its record held, leaves the tree-wide indexes; a dropped record
  * is remembered as gone. (The lists inside a dropped record are unreachable, so their own
  * indexes need no edit.)
  */
 function bury(s: SessionModel, node: Node, id: string): void {
-  if (node.open) s.store.open.delete(id);
+  if (node.open) s.tree.open.delete(id);
   const list = node.list;
   if (list === undefined) return;
-  s.store.agents.delete(id);
-  s.store.droppedRecords.set(id, true);
+  s.tree.agents.delete(id);
+  s.tree.droppedRecords.set(id, true);
   for (let seq = list.dropped; seq < list.count; seq++) {
     const inner = list.items[seq - list.offset];
-    if (inner?.list !== undefined) bury(s, inner, idOf(inner)); // only records are indexed store-wide
+    if (inner?.list !== undefined) bury(s, inner, idOf(inner)); // only records are indexed tree-wide
   }
 }
 

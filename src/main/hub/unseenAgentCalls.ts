@@ -14,7 +14,7 @@ import type { SubagentRecord } from "../../shared/transcript.js";
 import { addCall, editCall } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { makeCall, makeRecord } from "./shapes.js";
-import type { Node } from "./store.js";
+import type { Node } from "./blockTree.js";
 import { depthOf } from "./tree.js";
 
 /** Whether the running record of `node` says its agent is calling an Agent described as `description`. */
@@ -25,10 +25,10 @@ function isCalling(node: Node, description: string): boolean {
   return p.lastToolName === "Agent" && p.progressLine === description && depthOf(node) >= 2;
 }
 
-/** The one running record (running subagents are all in `store.open`) whose progress names this call; undefined if none or several. */
+/** The one running record (running subagents are all in `tree.open`) whose progress names this call; undefined if none or several. */
 function callerOf(s: SessionModel, description: string): Node | undefined {
   let found: Node | undefined;
-  for (const node of s.store.open.values()) {
+  for (const node of s.tree.open.values()) {
     if (!isCalling(node, description)) continue;
     if (found !== undefined) return undefined;
     found = node;
@@ -51,15 +51,15 @@ export function placeUnseenCall(s: SessionModel, record: SubagentRecord): boolea
  */
 export function adoptWaitingRecord(s: SessionModel, caller: Node): void {
   const description = caller.progress?.progressLine;
-  if (description === undefined || s.store.drafts.size === 0 || !isCalling(caller, description)) return;
+  if (description === undefined || s.tree.drafts.size === 0 || !isCalling(caller, description)) return;
   let found: SubagentRecord | undefined;
-  for (const draft of s.store.drafts.values()) {
+  for (const draft of s.tree.drafts.values()) {
     if (draft.taskId === "" || draft.description !== description) continue;
     if (found !== undefined) return;
     found = draft;
   }
   if (found === undefined || callerOf(s, description) !== caller) return;
-  s.store.drafts.delete(found.toolUseId);
+  s.tree.drafts.delete(found.toolUseId);
   addStandIn(s, caller, found);
 }
 
@@ -75,11 +75,11 @@ function addStandIn(s: SessionModel, caller: Node, record: SubagentRecord): void
     subagent: makeRecord({ ...record, spawnDepth: depthOf(caller) + 1 }),
   });
   addCall(s, caller, call);
-  s.store.standIns.set(record.toolUseId, true);
+  s.tree.standIns.set(record.toolUseId, true);
 }
 
 /** The real tool_use of a stand-in call arrived (its caller's sidechain was read): the call takes its name and input. */
 export function replaceStandIn(s: SessionModel, node: Node, use: ToolUseBlock, timestamp: string | undefined): void {
-  s.store.standIns.delete(use.id);
+  s.tree.standIns.delete(use.id);
   editCall(s, node, (call) => makeCall({ ...call, name: use.name, input: use.input, startedAt: timestamp ?? call.startedAt }));
 }

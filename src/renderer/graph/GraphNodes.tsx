@@ -1,4 +1,4 @@
-// The session graph's nodes. Each reads only what it shows from the store by its id, so a progress
+// The session graph's nodes. Each reads only what it shows from the app state by its id, so a progress
 // tick re-renders no node and a status change re-renders one. Types, descriptions and titles come
 // from the model or a history file: drawn as text (VisibleText), never as HTML.
 import { memo } from "react";
@@ -7,7 +7,7 @@ import { BaseEdge, Handle, Position, type EdgeProps, type NodeProps } from "@xyf
 import { agentLabel, orchestrationOf, toneOf, type AgentPhase } from "../../shared/sessionGraph.js";
 import type { SubagentStatus } from "../../shared/transcript.js";
 import { commandTitle } from "../../shared/commandEcho.js";
-import { select, useApp } from "../store/appStore.js";
+import { select, useApp } from "../state/appState.js";
 import { subagentIcon } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { PackGutter } from "../../shared/sessionGraphLayout.js";

@@ -1,14 +1,14 @@
 // The Session graph panel (issue 24): the conductor and every subagent as nodes, spawn edges from
-// caller to callee, laid out by dagre and drawn by React Flow. Live tabs follow the store; restored
+// caller to callee, laid out by dagre and drawn by React Flow. Live tabs follow the app state; restored
 // tabs load their nested agents (useRestoredAgents). Clicking a node selects it everywhere, as a
-// Hierarchy click does: the store's selection (Inspector, Hierarchy) and a scroll request
+// Hierarchy click does: the app state's selection (Inspector, Hierarchy) and a scroll request
 // (Transcript, which opens the cards around it).
 import { useEffect, useRef, type RefObject } from "react";
 import { Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { ConductorNodeId } from "../../shared/sessionGraph.js";
 import { GraphNodeHeight, GraphNodeWidth } from "../../shared/sessionGraphLayout.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { GraphEdgeTypes, GraphNodeTypes } from "./GraphNodes.js";
 import { useRestoredAgents } from "./useRestoredAgents.js";
 import { useLaidOutGraph, useStructureKey, type FlowEdge, type FlowNode, type LaidOutGraph } from "./useGraphStructure.js";

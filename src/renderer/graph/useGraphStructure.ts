@@ -1,17 +1,17 @@
 // The session graph's structure for one tab, and its layout. The structure (which agents, who called
-// whom) is read from the store on every update but compared as one string, so progress ticks and
+// whom) is read from the app state on every update but compared as one string, so progress ticks and
 // status changes re-render no part of the graph here: each node reads its own record (GraphNodes).
 // The layout runs only when that string changes, and a large graph is laid out at most at a pace
 // that leaves the main thread most of its time.
 
 import { useEffect, useRef, useState } from "react";
 import { MarkerType, type Edge, type EdgeMarker, type Node } from "@xyflow/react";
-import type { TranscriptStore } from "../../shared/delta/index.js";
-import { ConductorNodeId, sessionGraphOfStore, structureKey, type GraphEdge } from "../../shared/sessionGraph.js";
+import type { TranscriptState } from "../../shared/delta/index.js";
+import { ConductorNodeId, sessionGraphOfState, structureKey, type GraphEdge } from "../../shared/sessionGraph.js";
 import { GraphNodeHeight, GraphNodeWidth, layoutSessionGraph } from "../../shared/sessionGraphLayout.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 
-/** What a drawn node knows; everything it shows it reads from the store by its id. */
+/** What a drawn node knows; everything it shows it reads from the app state by its id. */
 export type GraphNodeData = {
   readonly tabId: string;
   readonly parentId: string | undefined;
@@ -40,15 +40,15 @@ const LayoutShare = 0.2;
 
 /** The structure of `tabId`'s graph as one comparable string (see `structureKey`). */
 export function useStructureKey(tabId: string): string {
-  const memo = useRef<{ store: TranscriptStore; key: string } | undefined>(undefined);
+  const memo = useRef<{ transcript: TranscriptState; key: string } | undefined>(undefined);
   return useApp((s) => {
-    const store = s.tabs[tabId]?.transcript;
-    if (store === undefined) return "";
+    const transcript = s.tabs[tabId]?.transcript;
+    if (transcript === undefined) return "";
     const last = memo.current;
     // Only a new block or a new child list can change the structure (a record's task ids arrive in an upsert).
-    if (last !== undefined && last.store.blocksById === store.blocksById && last.store.children === store.children) return last.key;
-    const key = structureKey(sessionGraphOfStore(store));
-    memo.current = { store, key };
+    if (last !== undefined && last.transcript.blocksById === transcript.blocksById && last.transcript.children === transcript.children) return last.key;
+    const key = structureKey(sessionGraphOfState(transcript));
+    memo.current = { transcript, key };
     return key;
   });
 }

@@ -7,7 +7,7 @@
 import { useEffect, useRef } from "react";
 import type { SubagentRecord } from "../../shared/transcript.js";
 import { api, report } from "../apiClient.js";
-import { addLog, useApp } from "../store/appStore.js";
+import { addLog, useApp } from "../state/appState.js";
 
 const MaxLoads = 3;
 
@@ -24,14 +24,14 @@ export function useRestoredAgents(tabId: string, structure: string): void {
   // The agents to load, as one string: a record learns its sidechain path from the hub's delta,
   // which may arrive after the structure it belongs to.
   const wanted = useApp((s) => {
-    const store = restored ? s.tabs[tabId]?.transcript : undefined;
-    if (store === undefined) return "";
+    const transcript = restored ? s.tabs[tabId]?.transcript : undefined;
+    if (transcript === undefined) return "";
     const ids: string[] = [];
     for (const line of structure.split("\n")) {
       const id = line.slice(0, line.lastIndexOf("<"));
-      const record = store.blocksById.get(id)?.call?.subagent;
+      const record = transcript.blocksById.get(id)?.call?.subagent;
       if (record?.sidechainPath === undefined || asked.current.has(id)) continue;
-      if ((store.children.get(id)?.length ?? 0) > 0 || !mayHaveCalledAgents(record)) continue;
+      if ((transcript.children.get(id)?.length ?? 0) > 0 || !mayHaveCalledAgents(record)) continue;
       ids.push(`${id}\t${record.toolUseId}`);
     }
     return ids.join("\n");

@@ -2,7 +2,7 @@
 // because it is not the person's alone (another user's, or writable by others: its writer could
 // allow anything), so Baton does not read it. The presets file's problem is said by the switch
 // itself; the whole text is in the title, the Console and the Rules view.
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 
 export function ConfigFileAlerts() {

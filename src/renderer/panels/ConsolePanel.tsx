@@ -1,7 +1,7 @@
 // Log entries from the CLI's stderr, the protocol layer and Baton itself, filterable by level.
 import { useState } from "react";
 import type { LogEntry } from "../../shared/api.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 
 const Levels: readonly LogEntry["level"][] = ["debug", "info", "warning", "error"];
 const Rank: Record<LogEntry["level"], number> = { debug: 0, info: 1, warning: 2, error: 3 };

@@ -2,9 +2,9 @@
 // are glyphs, not spinners: the running cards spin already, and every animated element costs the
 // page a style recalc per frame when there is no GPU.
 import { memo, useRef } from "react";
-import { select, useApp } from "../store/appStore.js";
+import { select, useApp } from "../state/appState.js";
 import { useShallow } from "zustand/shallow";
-import { useChildren } from "../store/selectors.js";
+import { useChildren } from "../state/selectors.js";
 import type { EscalationTarget, SubagentPhase } from "../../shared/escalation.js";
 import type { SubagentRecord } from "../../shared/transcript.js";
 import { waitingOn, waitingText } from "../transcript/escalationText.js";
@@ -16,7 +16,7 @@ import { statusText } from "./Toolbar.js";
 
 function useSubagentIds(tabId: string, parentId: string): string {
   // A joined string keeps the tree from re-rendering on ticks that do not add or remove agents.
-  // This selector runs on every store update: it reads only the blocks a list gained since the
+  // This selector runs on every update of the app state: it reads only the blocks a list gained since the
   // last answer (see agentIds), not every block each time.
   const ids = useChildren(tabId, parentId);
   const last = useRef<AgentIds | undefined>(undefined);

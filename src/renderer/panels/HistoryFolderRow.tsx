@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import type { HistoryFolder, ProjectsDirSource } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 
 const SourceLabels: { readonly [S in ProjectsDirSource]: string } = {
   "command-line": "from --projects-dir",

@@ -2,8 +2,8 @@
 import type { ReactNode } from "react";
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import { Markdown } from "../markdown/Markdown.js";
-import { useApp } from "../store/appStore.js";
-import { useStepBlock } from "../store/fullSteps.js";
+import { useApp } from "../state/appState.js";
+import { useStepBlock } from "../state/fullSteps.js";
 import { clockTime, escalationHistory, waitingOn, waitingText } from "../transcript/escalationText.js";
 import { PhaseBadge, WorktreeBadge } from "../transcript/SubagentCard.js";
 import { ToolBody } from "../transcript/toolBodies.js";

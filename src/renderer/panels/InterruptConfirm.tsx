@@ -3,7 +3,7 @@
 // "Esc twice") sends the interrupt; Tab reaches Cancel. It closes by itself once no agent is left.
 import { useEffect, useRef } from "react";
 import { cancelInterrupt, interruptActive } from "../actions.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 
 export function backgroundAgentsText(n: number): string {
   return n === 1 ? "1 background agent" : `${n} background agents`;

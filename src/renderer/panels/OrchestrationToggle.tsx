@@ -3,7 +3,7 @@
 // presets file is said beside it: the built-ins are in force until it is fixed or reset.
 import { useState } from "react";
 import { api, report } from "../apiClient.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { ConfigFileAlerts } from "./ConfigFileAlerts.js";
 import { SandboxStatus } from "./SandboxStatus.js";
 import { VisibleText } from "../util/VisibleText.js";

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { openFromHistory } from "../actions.js";
-import { setSessions, useApp } from "../store/appStore.js";
+import { setSessions, useApp } from "../state/appState.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";

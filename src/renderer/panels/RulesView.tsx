@@ -7,7 +7,7 @@ import { useState } from "react";
 import type { PolicyInfo } from "../../shared/api.js";
 import type { PermissionRule, RuleBehavior, RuleScope } from "../../shared/policy.js";
 import { api, report } from "../apiClient.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { PresetSandbox } from "./PresetSandbox.js";
 

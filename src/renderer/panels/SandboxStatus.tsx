@@ -1,7 +1,7 @@
 // What holds preset agents' commands (issue 31), beside the orchestration switch while it is on:
 // the OS sandbox (quietly), none at all (an alert naming what to install: their Bash is refused),
 // or "policy check only", the person's choice, in the warning colour on every tab.
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 
 export function SandboxStatus() {

@@ -2,8 +2,8 @@
 // earlier prompts, "/" completes slash commands, pasted or dropped images are attached. The draft
 // is saved as you type and survives a restart.
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import { useApp } from "../store/appStore.js";
-import { loadDraft, loadPromptHistory, pushPromptHistory, saveDraft } from "../store/persist.js";
+import { useApp } from "../state/appState.js";
+import { loadDraft, loadPromptHistory, pushPromptHistory, saveDraft } from "../state/persist.js";
 import { interruptActive, sendOrResume } from "../actions.js";
 
 interface Image {

@@ -3,7 +3,7 @@
 // hold thousands: it draws the newest page and adds older pages on request, so one expanded card
 // never puts its whole history in the page at once.
 import { memo, useState } from "react";
-import { useStepBlock } from "../store/fullSteps.js";
+import { useStepBlock } from "../state/fullSteps.js";
 import { stepWindow, StepPage } from "../util/stepWindow.js";
 import { BlockView } from "./BlockView.js";
 

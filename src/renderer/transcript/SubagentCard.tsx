@@ -1,14 +1,14 @@
 // A subagent as one card (seed 004 §5, §7b). It subscribes to its own block by id, so a progress
-// tick re-renders this card only; its expanded state lives in the store keyed by toolUseId, so it
+// tick re-renders this card only; its expanded state lives in the app state keyed by toolUseId, so it
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";
 import { MaxNestedBlocks, stepsNotStreamed, type Block, type SubagentRecord, type SubagentRetry } from "../../shared/transcript.js";
 import type { SubagentPhase } from "../../shared/escalation.js";
 import { api, report } from "../apiClient.js";
 import { Markdown } from "../markdown/Markdown.js";
-import { addLog, insertNested, select, setExpanded, showWorktree, useApp } from "../store/appStore.js";
-import { showAllSteps, useShowingAllSteps, useStepIds } from "../store/fullSteps.js";
-import { useChildren, useExpanded, usePendingForAgent } from "../store/selectors.js";
+import { addLog, insertNested, select, setExpanded, showWorktree, useApp } from "../state/appState.js";
+import { showAllSteps, useShowingAllSteps, useStepIds } from "../state/fullSteps.js";
+import { useChildren, useExpanded, usePendingForAgent } from "../state/selectors.js";
 import { elapsedMs, formatDuration, formatTokens, subagentIcon } from "../util/format.js";
 import { Escalations } from "./EscalationView.js";
 import { waitingOn } from "./escalationText.js";

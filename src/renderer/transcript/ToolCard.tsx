@@ -1,8 +1,8 @@
 // One tool call. Permission requests of the main agent appear on the card of the call that asked.
 import { memo } from "react";
 import type { Block } from "../../shared/transcript.js";
-import { select } from "../store/appStore.js";
-import { useAgentName, usePendingForTool } from "../store/selectors.js";
+import { select } from "../state/appState.js";
+import { useAgentName, usePendingForTool } from "../state/selectors.js";
 import { mcpName, toolIcon, toolSummary } from "../util/format.js";
 import { PermissionBadge, PermissionPrompt } from "./PermissionPrompt.js";
 import { VisibleText } from "../util/VisibleText.js";

@@ -1,7 +1,7 @@
 // A folded run of plain tool calls. It opens by itself while one of its calls waits for permission.
 import { memo } from "react";
-import { setExpanded, useApp } from "../store/appStore.js";
-import { useExpanded } from "../store/selectors.js";
+import { setExpanded, useApp } from "../state/appState.js";
+import { useExpanded } from "../state/selectors.js";
 import { TopBlock } from "./TopBlock.js";
 
 export const ToolGroup = memo(function ToolGroup({ tabId, groupKey, ids }: { tabId: string; groupKey: string; ids: readonly string[] }) {

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { useBlock } from "../store/selectors.js";
+import { useBlock } from "../state/selectors.js";
 import { BlockView } from "./BlockView.js";
 
 /** A top-level block, subscribed to its own record by id. */

@@ -3,8 +3,8 @@
 // while the reader is at the bottom, and leaves the rows they read in place once they scroll up.
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
-import { setExpanded, useApp } from "../store/appStore.js";
-import { useChildren } from "../store/selectors.js";
+import { setExpanded, useApp } from "../state/appState.js";
+import { useChildren } from "../state/selectors.js";
 import { buildRows, rowIndexOf, type Row } from "./rows.js";
 import { ToolGroup } from "./ToolGroup.js";
 import { TopBlock } from "./TopBlock.js";

@@ -1,6 +1,6 @@
 // The centre panel: session tabs, the conversation, requests without a card, the composer.
 import { api, report } from "../apiClient.js";
-import { setActiveTab, useApp } from "../store/appStore.js";
+import { setActiveTab, useApp } from "../state/appState.js";
 import { commandTitle } from "../../shared/commandEcho.js";
 import { statusText } from "../panels/Toolbar.js";
 import { Composer } from "./Composer.js";

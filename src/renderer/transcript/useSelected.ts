@@ -1,4 +1,4 @@
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 
 export function useSelected(tabId: string, blockId: string): boolean {
   return useApp((s) => s.selection?.tabId === tabId && s.selection.blockId === blockId);

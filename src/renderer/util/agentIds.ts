@@ -1,6 +1,6 @@
 // Which ids of a list are subagent calls, kept up to date as the list changes. A list mostly grows
 // at its end (and a capped record also loses its head), and an id turns into a subagent call only
-// in a delta that bumps the store's agentEpoch: so only the ids a list gained need a look.
+// in a delta that bumps the transcript state's agentEpoch: so only the ids a list gained need a look.
 
 import { listShift } from "../../shared/delta/listShift.js";
 

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { WorktreeAgent, WorktreeInfo, WorktreeMerge, WorktreeOpenTarget } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
 import { selectWhenShown, showSession } from "../actions.js";
-import { select, useApp } from "../store/appStore.js";
+import { select, useApp } from "../state/appState.js";
 import { agentCardId } from "./agentWorktree.js";
 import { ChangedFiles } from "./ChangedFiles.js";
 import { IgnoredNote } from "./IgnoredNote.js";
@@ -142,14 +142,14 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
  * of another session, in that session's tab (opened from history when no tab has it).
  */
 function AgentLink({ tabId, agent }: { tabId: string; agent: WorktreeAgent }) {
-  // Searched when the tab's transcript changes, not on every change of the store.
-  const store = useApp((s) => s.tabs[tabId]?.transcript);
-  const blockId = useMemo(() => (store === undefined ? undefined : agentCardId(store, agent)), [store, agent]);
+  // Searched when the tab's transcript changes, not on every change of the app state.
+  const transcript = useApp((s) => s.tabs[tabId]?.transcript);
+  const blockId = useMemo(() => (transcript === undefined ? undefined : agentCardId(transcript, agent)), [transcript, agent]);
   const label = `${agent.agentType ?? "agent"} ${agent.description ?? agent.agentId}`;
   const openCard = async (): Promise<void> => {
     if (blockId !== undefined) return select(tabId, blockId, true);
     const other = await showSession(agent.sessionId);
-    if (other !== undefined) selectWhenShown(other, (store) => agentCardId(store, agent));
+    if (other !== undefined) selectWhenShown(other, (transcript) => agentCardId(transcript, agent));
   };
   return (
     <div className="wt-agent wt-dim">

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
-import { useApp } from "../store/appStore.js";
+import { useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { agentWorktree } from "./agentWorktree.js";
 import { noteListing } from "./orphanedWorktrees.js";

@@ -4,7 +4,7 @@
 import { useEffect } from "react";
 import type { WorktreeListing } from "../../shared/worktrees.js";
 import { api } from "../apiClient.js";
-import { addLog, setOrphanedWorktrees, useApp } from "../store/appStore.js";
+import { addLog, setOrphanedWorktrees, useApp } from "../state/appState.js";
 
 export function noteListing(tabId: string, listing: WorktreeListing): void {
   const orphaned = listing.worktrees.filter((w) => w.orphaned !== undefined);

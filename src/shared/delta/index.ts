@@ -2,4 +2,4 @@
 export { diffTranscript, fullDelta } from "./diffTranscript.js";
 export { mergeDeltaList } from "./mergeDeltas.js";
 export { normalizeBlock, TopLevel, type TranscriptMeta } from "./normalize.js";
-export { applyDelta, blocksUnder, denormalize, emptyTranscriptStore, type TranscriptStore } from "./transcriptStore.js";
+export { applyDelta, blocksUnder, denormalize, emptyTranscriptState, type TranscriptState } from "./transcriptState.js";

@@ -1,4 +1,4 @@
-// The renderer's one zustand store: open tabs, each with its normalised transcript (blocks by id,
+// The renderer's app state (zustand): open tabs, each with its normalised transcript (blocks by id,
 // children by parent id, meta, pending permissions), plus UI state that must outlive any single
 // component: selection, which cards are expanded, logs, and the past-session list.
 
@@ -6,12 +6,12 @@ import { create } from "zustand";
 import type { LogEntry, PolicyInfo, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { NormalizedBlock } from "../../shared/api.js";
 import type { Block } from "../../shared/transcript.js";
-import { applyDelta, emptyTranscriptStore, normalizeBlock, type TranscriptStore } from "../../shared/delta/index.js";
+import { applyDelta, emptyTranscriptState, normalizeBlock, type TranscriptState } from "../../shared/delta/index.js";
 import { loadExpanded, saveExpanded } from "./persist.js";
 
 export interface TabState {
   readonly info: TabInfo;
-  readonly transcript: TranscriptStore;
+  readonly transcript: TranscriptState;
   readonly sessionInfo?: SessionInfo;
 }
 
@@ -78,7 +78,7 @@ export const useApp = create<AppState>()(() => ({
 }));
 
 export function emptyTab(info: TabInfo): TabState {
-  return { info, transcript: emptyTranscriptStore() };
+  return { info, transcript: emptyTranscriptState() };
 }
 
 /** Replaces the tab list, keeping the transcripts of tabs that stay open. */

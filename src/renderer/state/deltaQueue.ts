@@ -1,13 +1,13 @@
 // Deltas arrive at most one per tab every 50 ms (the main side paces them, DeltaPublisher); the
-// store takes whatever has arrived in one update, so deltas of several tabs cost one React commit.
+// app state takes whatever has arrived in one update, so deltas of several tabs cost one React commit.
 //
-// The store is updated in a task of its own, not in an animation-frame callback: React's render
+// The app state is updated in a task of its own, not in an animation-frame callback: React's render
 // and commit then run in one task and the browser's style, layout and paint in the next, instead
 // of all in one that keeps input waiting (ten cards appearing at once took 50-60 ms together).
 
 import type { TranscriptDelta } from "../../shared/api.js";
 import { applyDelta, mergeDeltaList } from "../../shared/delta/index.js";
-import { useApp, type TabState } from "./appStore.js";
+import { useApp, type TabState } from "./appState.js";
 
 let queue: TranscriptDelta[] = [];
 let scheduled = false;
@@ -20,7 +20,7 @@ export function enqueueDelta(delta: TranscriptDelta): void {
   setTimeout(flushDeltas, 0);
 }
 
-/** Applies every queued delta in one store update. Exported for tests and benches. */
+/** Applies every queued delta in one update of the app state. Exported for tests and benches. */
 export function flushDeltas(): void {
   scheduled = false;
   if (queue.length === 0) return;

@@ -1,10 +1,10 @@
-// The renderer store: deltas batched per frame, per-block identity kept for untouched blocks (so
+// The renderer's app state: deltas batched per frame, per-block identity kept for untouched blocks (so
 // a progress tick re-renders one card), expansion kept across updates, lazily loaded steps.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { TranscriptDelta } from "../../src/shared/api.js";
 import type { Block } from "../../src/shared/transcript.js";
-import { insertNested, setExpanded, setTabs, useApp } from "../../src/renderer/store/appStore.js";
-import { enqueueDelta, flushDeltas } from "../../src/renderer/store/deltaQueue.js";
+import { insertNested, setExpanded, setTabs, useApp } from "../../src/renderer/state/appState.js";
+import { enqueueDelta, flushDeltas } from "../../src/renderer/state/deltaQueue.js";
 import { ancestorsOf } from "../../src/renderer/transcript/ancestors.js";
 import { hasHome } from "../../src/renderer/transcript/OrphanPermissions.js";
 import { agentBlock } from "../support/blocks.js";
@@ -21,7 +21,7 @@ function transcript() {
   return useApp.getState().tabs["t1"]!.transcript;
 }
 
-describe("renderer store", () => {
+describe("the renderer's app state", () => {
   it("applies queued deltas in one flush and keeps untouched blocks identical", () => {
     const reset: TranscriptDelta = { tabId: "t1", reset: true, upserts: [text("x"), agent("s", "one")], children: { "": ["x", "s"] } };
     enqueueDelta(reset);

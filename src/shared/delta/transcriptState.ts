@@ -7,7 +7,7 @@ import type { Block, Transcript } from "../transcript.js";
 import { listShift } from "./listShift.js";
 import { TopLevel, type TranscriptMeta } from "./normalize.js";
 
-export interface TranscriptStore {
+export interface TranscriptState {
   readonly meta?: TranscriptMeta;
   readonly blocksById: ReadonlyMap<string, NormalizedBlock>;
   /** Ordered child ids by parent block id; "" is the top level. */
@@ -23,12 +23,12 @@ export interface TranscriptStore {
 
 const NoIds: readonly string[] = Object.freeze([]);
 
-export function emptyTranscriptStore(): TranscriptStore {
+export function emptyTranscriptState(): TranscriptState {
   return { blocksById: new Map(), children: new Map(), pending: [], agentEpoch: 0 };
 }
 
-export function applyDelta(store: TranscriptStore, delta: TranscriptDelta): TranscriptStore {
-  const base = delta.reset === true ? emptyTranscriptStore() : store;
+export function applyDelta(state: TranscriptState, delta: TranscriptDelta): TranscriptState {
+  const base = delta.reset === true ? emptyTranscriptState() : state;
   const lists = Object.entries(delta.children);
   let children: Map<string, readonly string[]> | undefined;
   const added = new Set<string>();
@@ -128,17 +128,17 @@ function forget(ids: readonly string[], blocks: Map<string, NormalizedBlock>, ch
   }
 }
 
-/** The store as a Transcript again (tests, export from the renderer). */
-export function denormalize(store: TranscriptStore): Transcript {
-  const meta = store.meta ?? { sessionId: "", status: "idle" as const };
-  return { ...meta, blocks: blocksUnder(store, TopLevel) };
+/** The state as a Transcript again (tests, export from the renderer). */
+export function denormalize(state: TranscriptState): Transcript {
+  const meta = state.meta ?? { sessionId: "", status: "idle" as const };
+  return { ...meta, blocks: blocksUnder(state, TopLevel) };
 }
 
 /** The blocks under `parentId`, with nested records filled in. */
-export function blocksUnder(store: TranscriptStore, parentId: string): readonly Block[] {
+export function blocksUnder(state: TranscriptState, parentId: string): readonly Block[] {
   const out: Block[] = [];
-  for (const id of store.children.get(parentId) ?? NoIds) {
-    const block = store.blocksById.get(id);
+  for (const id of state.children.get(parentId) ?? NoIds) {
+    const block = state.blocksById.get(id);
     if (block === undefined) continue;
     const call = block.call;
     const record = call?.subagent;
@@ -146,7 +146,7 @@ export function blocksUnder(store: TranscriptStore, parentId: string): readonly 
       out.push(block);
       continue;
     }
-    out.push({ ...block, call: { ...call, subagent: { ...record, blocks: blocksUnder(store, id) } } });
+    out.push({ ...block, call: { ...call, subagent: { ...record, blocks: blocksUnder(state, id) } } });
   }
   return out;
 }

@@ -1,9 +1,9 @@
-// Hooks that read one thing from the store, so a component re-renders only when that thing changes.
+// Hooks that read one thing from the app state, so a component re-renders only when that thing changes.
 
 import type { PendingPermission } from "../../shared/api.js";
 import type { Block, SubagentRecord } from "../../shared/transcript.js";
-import type { TranscriptStore } from "../../shared/delta/index.js";
-import { useApp, type TabState } from "./appStore.js";
+import type { TranscriptState } from "../../shared/delta/index.js";
+import { useApp, type TabState } from "./appState.js";
 
 const NoIds: readonly string[] = Object.freeze([]);
 const NoPending: readonly PendingPermission[] = Object.freeze([]);
@@ -44,19 +44,19 @@ export function usePendingForAgent(tabId: string, taskId: string): readonly Pend
 /** The description of the subagent whose agent (task) id is `agentId`, if this tab holds its card: what a SendMessage names. */
 export function useAgentName(tabId: string, agentId: string): string | undefined {
   return useApp((s) => {
-    const store = agentId === "" ? undefined : s.tabs[tabId]?.transcript;
-    return (store === undefined ? undefined : recordOfAgent(store, agentId)?.description) || undefined;
+    const transcript = agentId === "" ? undefined : s.tabs[tabId]?.transcript;
+    return (transcript === undefined ? undefined : recordOfAgent(transcript, agentId)?.description) || undefined;
   });
 }
 
-/** The block id of the card of the agent with agent (task) id `agentId`, at any depth, if the store holds it. */
-export function agentBlockId(store: TranscriptStore, agentId: string): string | undefined {
-  for (const [id, block] of store.blocksById) if (block.call?.subagent?.taskId === agentId) return id;
+/** The block id of the card of the agent with agent (task) id `agentId`, at any depth, if the tab's transcript holds it. */
+export function agentBlockId(transcript: TranscriptState, agentId: string): string | undefined {
+  for (const [id, block] of transcript.blocksById) if (block.call?.subagent?.taskId === agentId) return id;
   return undefined;
 }
 
-/** The subagent record with agent (task) id `agentId`, at any depth, if the store holds its card. */
-export function recordOfAgent(store: TranscriptStore, agentId: string): SubagentRecord | undefined {
-  const id = agentBlockId(store, agentId);
-  return id === undefined ? undefined : store.blocksById.get(id)?.call?.subagent;
+/** The subagent record with agent (task) id `agentId`, at any depth, if the tab's transcript holds its card. */
+export function recordOfAgent(transcript: TranscriptState, agentId: string): SubagentRecord | undefined {
+  const id = agentBlockId(transcript, agentId);
+  return id === undefined ? undefined : transcript.blocksById.get(id)?.call?.subagent;
 }

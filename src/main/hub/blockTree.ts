@@ -1,11 +1,11 @@
-// The model's storage: the block tree (calls stored by id, each subagent record with an
+// The model's block tree (BlockTree: calls kept by id, each subagent record with an
 // append-only block list) and the indexes the rules look things up in. The rules edit it in place
 // (edits.ts, tree.ts); materialize.ts builds the Transcript from it.
 //
-// Block ids are indexed per list, not store-wide: a busy session holds hundreds of thousands of
+// Block ids are indexed per list, not tree-wide: a busy session holds hundreds of thousands of
 // blocks, and one lookup in a map that size costs more than the rest of an event (cache misses).
 // The lines of a subagent name their parent, so a lookup goes to that record's small, warm map;
-// only open top-level calls and subagent calls are indexed store-wide, and they are few. An open
+// only open top-level calls and subagent calls are indexed tree-wide, and they are few. An open
 // call inside a record is found through that record (the line that closes it names the record),
 // and the record's list counts its open calls, so a turn end knows where to look.
 
@@ -30,7 +30,7 @@ export class Node {
   list: BlockList | undefined;
   /** task_progress figures newer than the record's (see progress.ts); folded in before any other edit. */
   progress: Progress | undefined = undefined;
-  /** Whether the call is open (isOpen). `store.open` holds the node too if inOpenIndex; else its list counts it in `openCalls`. */
+  /** Whether the call is open (isOpen). `tree.open` holds the node too if inOpenIndex; else its list counts it in `openCalls`. */
   open: boolean;
 
   constructor(
@@ -61,7 +61,7 @@ export class BlockList {
   /** The built block array, or undefined when stale. */
   built: readonly Block[] | undefined = undefined;
   /**
-   * Open calls in this list that hold no record (those are in `store.open`). Never too low; too
+   * Open calls in this list that hold no record (those are in `tree.open`). Never too low; too
    * high after the cap drops an open call (it does not read what it drops), which only costs a
    * turn end a look at this list.
    */
@@ -113,7 +113,8 @@ export interface PermissionLink {
   readonly agentToolUseId?: string;
 }
 
-export class Store {
+/** What a session model holds: its blocks and the indexes over them. */
+export class BlockTree {
   readonly top = new BlockList();
   /** Every alive node whose call has a subagent record, at any depth, by tool_use id. */
   readonly agents = new Map<string, Node>();
@@ -154,8 +155,8 @@ export function getIfAny<K, V>(map: ReadonlyMap<K, V>, key: K): V | undefined {
   return map.size === 0 ? undefined : map.get(key);
 }
 
-export function listOf(store: Store, owner: Node | undefined): BlockList {
-  return owner === undefined ? store.top : (owner.list as BlockList);
+export function listOf(tree: BlockTree, owner: Node | undefined): BlockList {
+  return owner === undefined ? tree.top : (owner.list as BlockList);
 }
 
 export function idOf(node: Node): string {
@@ -163,8 +164,8 @@ export function idOf(node: Node): string {
 }
 
 /** The alive node of an open call or of a subagent call: what nearly every event concerns. */
-export function liveCall(store: Store, toolUseId: string): Node | undefined {
-  return store.open.get(toolUseId) ?? store.agents.get(toolUseId);
+export function liveCall(tree: BlockTree, toolUseId: string): Node | undefined {
+  return tree.open.get(toolUseId) ?? tree.agents.get(toolUseId);
 }
 
 /**
@@ -172,11 +173,11 @@ export function liveCall(store: Store, toolUseId: string): Node | undefined {
  * record, so this is for events that come once per turn or per decision, not per line; `near`
  * names the Agent call whose record is asked first (a permission request knows its subagent).
  */
-export function findCallAnywhere(store: Store, toolUseId: string, near?: string): Node | undefined {
-  const home = near === undefined ? undefined : store.agents.get(near)?.list;
-  const node = (home === undefined ? undefined : asCall(home, toolUseId)) ?? liveCall(store, toolUseId) ?? asCall(store.top, toolUseId);
+export function findCallAnywhere(tree: BlockTree, toolUseId: string, near?: string): Node | undefined {
+  const home = near === undefined ? undefined : tree.agents.get(near)?.list;
+  const node = (home === undefined ? undefined : asCall(home, toolUseId)) ?? liveCall(tree, toolUseId) ?? asCall(tree.top, toolUseId);
   if (node !== undefined) return node;
-  for (const agent of store.agents.values()) {
+  for (const agent of tree.agents.values()) {
     const inner = agent.list === undefined ? undefined : asCall(agent.list, toolUseId);
     if (inner !== undefined) return inner;
   }
@@ -189,14 +190,14 @@ function asCall(list: BlockList, toolUseId: string): Node | undefined {
 }
 
 /** Whether `node` is still in the tree: neither it nor a record around it was dropped. */
-export function isAlive(store: Store, node: Node): boolean {
+export function isAlive(tree: BlockTree, node: Node): boolean {
   for (let n: Node | undefined = node; n !== undefined; n = n.owner) {
-    if (listOf(store, n.owner).at(n.seq) !== n) return false;
+    if (listOf(tree, n.owner).at(n.seq) !== n) return false;
   }
   return true;
 }
 
-/** Whether `store.open` holds `node`: an open call at the top level, or one that has a record. */
+/** Whether `tree.open` holds `node`: an open call at the top level, or one that has a record. */
 export function inOpenIndex(node: Node): boolean {
   return node.open && (node.owner === undefined || node.list !== undefined);
 }

@@ -1,13 +1,13 @@
 // Every step of a subagent, for cards whose record dropped older steps (the hub keeps the newest
 // MaxNestedBlocks). "Show earlier steps" loads the full list once; from then on the card's step
 // ids are that list plus every id the live window adds, each once. Copies of the blocks are kept
-// here because the transcript store forgets blocks that fall out of the live window.
+// here because the transcript state forgets blocks that fall out of the live window.
 
 import { create } from "zustand";
 import type { NormalizedBlock } from "../../shared/api.js";
-import { normalizeBlock, type TranscriptStore } from "../../shared/delta/index.js";
+import { normalizeBlock, type TranscriptState } from "../../shared/delta/index.js";
 import type { Block } from "../../shared/transcript.js";
-import { useApp } from "./appStore.js";
+import { useApp } from "./appState.js";
 
 interface CardSteps {
   /** Every step id, oldest first. */
@@ -57,7 +57,7 @@ export function showAllSteps(tabId: string, cardId: string, blocks: readonly Blo
   follow();
 }
 
-/** Keeps loaded cards current with the transcript store; returns the function that stops it. */
+/** Keeps loaded cards current with the transcript state; returns the function that stops it. */
 export function startFullSteps(): () => void {
   return useApp.subscribe((s, prev) => {
     if (s.tabs !== prev.tabs) follow();
@@ -84,7 +84,7 @@ function follow(): void {
   if (changed) useFullSteps.setState({ tabs: next });
 }
 
-function followTab(tab: TabSteps, transcript: TranscriptStore): TabSteps {
+function followTab(tab: TabSteps, transcript: TranscriptState): TabSteps {
   let blocks: Map<string, NormalizedBlock> | undefined;
   let children: Map<string, readonly string[]> | undefined;
   let cards: Record<string, CardSteps> | undefined;
