@@ -15,12 +15,9 @@ import type { PolicyService } from "../policy/policyService.js";
 import type { SessionPolicy } from "../policy/sessionPolicy.js";
 import type { AuditReader, AuditTrail } from "../store/auditTrail.js";
 import { LiveSession, type ClientFactory, type LiveSessionOptions } from "./liveSession.js";
-import type { PermissionBroker } from "./permissionBroker.js";
+import { DefaultPermissionGraceMs, type PermissionBroker } from "./permissionBroker.js";
 import type { PolicyControl } from "./policyControl.js";
 import { createSessionEscalations, DefaultConductorTimeoutMs, type SessionEscalations } from "./sessionEscalations.js";
-
-/** How long permission requests wait with no UI connected before they are denied, unless set. */
-export const DefaultPermissionGraceMs = 30_000;
 
 /** What every live session is made with (SessionManagerOptions holds these). */
 export interface LiveSessionSettings {

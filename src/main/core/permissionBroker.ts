@@ -13,6 +13,9 @@ interface Waiting {
   resolve(decision: PermissionDecision): void;
 }
 
+/** How long requests wait with no UI connected before they are denied, unless set. */
+export const DefaultPermissionGraceMs = 30_000;
+
 export interface PermissionBrokerOptions {
   /** How long requests may wait with no UI connected before they are denied. */
   readonly graceMs: number;
