@@ -228,7 +228,8 @@ type ApiSubscriptionsOf = {
 };
 
 /**
- * The one API the renderer talks to (DESIGN.md: "the preload exposes one typed API"), served by
+ * The one API the renderer talks to (one typed object, no generic invoke: docs/architecture.md,
+ * "Process boundaries"), served by
  * the Electron preload (IPC) and by web mode (WebSocket) alike; the renderer does not know which.
  */
 export interface BatonApi extends ApiMethodsOf, ApiSubscriptionsOf {}

@@ -1,10 +1,13 @@
-// The words of the escalation chain and subagent plan review (issue 24, seeds 000 and 003): a
+// The words of the escalation chain and subagent plan review (issue 24): a
 // Deliberate subagent's question (ask_conductor) or plan (submit_plan) goes to the conductor or to
 // the person, and stays open until one of them answers; a Deliberate subagent moves through
 // phases. Pure data: the main process runs the chain (src/main/orchestration), the hub puts it on
 // the asking agent's record, the renderer shows it and the audit trail keeps it.
 
-/** Where a Deliberate subagent is (seed 000 PlanState); Exploratory ones have none. */
+/**
+ * Where a Deliberate subagent is: agreeing on its goal, its plan in review, carrying it out, done.
+ * Exploratory ones have none.
+ */
 export type SubagentPhase = "clarifying" | "review" | "executing" | "completed";
 
 export const SubagentPhases: readonly SubagentPhase[] = ["clarifying", "review", "executing", "completed"];

@@ -1,10 +1,10 @@
 // The event vocabulary the hub reducer consumes. The live protocol client (src/main/cli) and the
 // history reader (src/main/history) both turn what they read into these events, so a session
-// restored from disk is built by exactly the same code as a live one (DESIGN.md "One reducer").
+// restored from disk is built by exactly the same code as a live one.
 //
 // Every event that can come from a subagent carries `parentToolUseId` (the spawning Agent
 // tool_use id, null for the main agent); permission requests carry `agentId` instead, because the
-// CLI sends no parent id on them (PROTOCOL.md §3.3).
+// CLI's `can_use_tool` names only the asking agent's id, never its parent call.
 
 import type { EscalationSettler, EscalationTarget, PlanSubmission, SubagentPhase } from "./escalation.js";
 import type { SubagentStats } from "./transcript.js";

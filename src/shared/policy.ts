@@ -17,8 +17,8 @@ export interface PolicyVerdict {
 }
 
 /**
- * Exploratory presets explore and report (no clarifying phase); Deliberate ones produce work
- * (seed 003 "Presets").
+ * Exploratory presets explore and report (no clarifying phase); Deliberate ones produce work, and
+ * work toward a vague goal goes wrong, so they agree on the goal and a plan first.
  */
 export type PresetCharacter = "exploratory" | "deliberate";
 

@@ -1,4 +1,4 @@
-// The one transcript model (DESIGN.md "One transcript model"): what the hub produces, SQLite
+// The one transcript model (docs/transcript-model.md): what the hub produces, SQLite
 // caches, the renderer draws and `baton replay/export --json` prints. Plain serialisable data.
 
 import type { Escalation, SubagentPhase } from "./escalation.js";
@@ -169,7 +169,7 @@ export function isAgentToolCall(name: string, input: JsonObject | undefined): bo
 /**
  * Whether a record's steps must come from its sidechain file because the stream did not carry
  * them: none arrived yet, or it is a nested agent whose live blocks are only the cards of agents
- * it called. CLI 2.1.197 streams no nested agent's own lines (PROTOCOL.md §4); 2.1.332 streams
+ * it called. CLI 2.1.197 streams no nested agent's own lines, only its task_* events; 2.1.332 streams
  * every depth, so a step of its own (a text, a Bash call) says the stream carries them.
  */
 export function stepsNotStreamed(record: SubagentRecord): boolean {

@@ -1,5 +1,5 @@
 // A history folder whose every field carries a payload of the XSS corpus (xssPayloads.ts), in the
-// CLI's own JSONL shapes (PROTOCOL.md §6): prompts, command echoes, markdown, thinking, every
+// CLI's own JSONL shapes: prompts, command echoes, markdown, thinking, every
 // kind of tool input and output, an MCP tool name and call id, a subagent with its sidechain,
 // notices, titles, cwd and branch. Each placement ends with a tag (`xssp07bc`: payload p07 in a
 // Bash command) so a test can tell that the field was drawn, as text.

@@ -1,4 +1,4 @@
-// Baton's audit trail (DESIGN.md: "records every … decision and status change"): each permission
+// Baton's audit trail: each permission
 // decision, each interrupt Baton sent, each policy verdict (issue 22) and the session DAG (issue
 // 24: spawns, status changes, questions, plans and their reviews, phases; auditOrchestration.ts),
 // by session. The JSONL

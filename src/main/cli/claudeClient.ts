@@ -1,7 +1,7 @@
 // The protocol client: runs the real `claude` CLI in stream-json mode, turns its stdout into
 // ClientEvents, answers its control requests, and sends user messages and control requests.
 // One instance follows one conversation; `restart()` continues it in a new process
-// (`--resume <sessionId>`). See PROTOCOL.md §1–3.
+// (`--resume <sessionId>`). The lines both ways are typed in src/shared/protocol/messages.ts.
 
 import { randomBytes, randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
@@ -207,7 +207,7 @@ export class ClaudeClient {
   /**
    * Closes the CLI's stdin: no more messages, answers or control requests (one-shot use). The CLI
    * finishes what it started and exits; with a background agent running it holds the turn's
-   * result back until the agent is done (PROTOCOL.md §2.4). `stop()` ends a session early.
+   * result back until the agent is done. `stop()` ends a session early.
    */
   endInput(): void {
     this.liveRun("end its input").process.stdin.end();

@@ -1,5 +1,5 @@
 // Typed errors of the protocol client. Callers branch on `code` and the fields, never on text
-// (STYLE.md: like the Agent SDK's CLINotFoundError / ProcessError).
+// (like the Agent SDK's CLINotFoundError / ProcessError).
 
 /** Base class: every error this client throws or rejects with. */
 export abstract class ClaudeClientError extends Error {

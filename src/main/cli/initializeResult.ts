@@ -1,4 +1,4 @@
-// What the CLI reports in its answer to `initialize` (PROTOCOL.md §3.1): slash commands, agents,
+// What the CLI reports in its answer to `initialize`: slash commands, agents,
 // models. Read leniently: a missing list is empty, the raw answer is kept for anything else.
 
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";

@@ -1,8 +1,9 @@
-// Answers the CLI's `can_use_tool` requests through ONE pluggable decision function, and makes
-// sure every request gets exactly one answer of a shape the CLI accepts (PROTOCOL.md §3.3):
-// allow always echoes `updatedInput`; anything that goes wrong (the decider throws, takes too
-// long, the client stops) becomes a deny with a clear message, so the turn goes on. A request the
-// CLI withdraws (`control_cancel_request`) is aborted and never answered.
+// Answers the CLI's `can_use_tool` requests through ONE pluggable decision function, and makes sure
+// every request gets exactly one answer of a shape the CLI accepts: allow always echoes
+// `updatedInput` (without it the CLI fails the call with a ZodError); anything that goes wrong (the
+// decider throws, takes too long, the client stops) becomes a deny with a clear message, so the
+// turn goes on. A request the CLI withdraws (`control_cancel_request`) is aborted and never
+// answered.
 
 import type { PermissionCancelledEvent, PermissionRequestEvent, PermissionResolvedEvent } from "../../shared/events.js";
 import type { CanUseToolRequest, JsonObject, PermissionResult, PermissionUpdate } from "../../shared/protocol/messages.js";

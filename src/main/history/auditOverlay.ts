@@ -20,7 +20,7 @@
 //    result, and the hub stops it with its subagent exactly as it did live.
 //
 // Why a transform of the disk events and not a change to the hub: the hub already understands
-// these events, and a restore stays "the same reducer as live" (DESIGN.md "One reducer"). A
+// these events, and a restore stays the same reducer as live. A
 // session with no audit entries gets no overlay and restores exactly as before.
 
 import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
@@ -28,7 +28,7 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../audit/audit.js";
 import { escalationEvent, isEscalationRow } from "../audit/auditOrchestration.js";
 
-/** What the CLI writes for a tool cut off by an interrupt or TaskStop (PROTOCOL.md, i1 recording), as for a rejected one. */
+/** What the CLI writes for a tool cut off by an interrupt or TaskStop (fixtures/recordings/interrupt-subagent), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
 const RejectedStructured = /^(Error: )?User rejected tool use/;
 

@@ -1,6 +1,7 @@
-// One transcript line from disk → the ClientEvents the live stream would have produced for it
-// (PROTOCOL.md §6–7). Stateless: routing (which subagent a line belongs to), the session's init
-// and title priority are decided by `DiskMapper`, which calls this.
+// One transcript line from disk → the ClientEvents the live stream would have produced for it (the
+// disk has more: final usage, every subagent's own lines). Stateless: routing (which subagent a
+// line belongs to), the session's init and title priority are decided by `DiskMapper`, which calls
+// this.
 
 import type {
   AssistantBlockEvent,

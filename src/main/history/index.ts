@@ -1,5 +1,5 @@
-// Reading Claude Code's on-disk history (PROTOCOL.md §6–7) into the same events and reducer as
-// the live stream; every reader turns a file's lines into events through one factory
+// Reading Claude Code's on-disk history (session files and their sidechains) into the same events
+// and reducer as the live stream; every reader turns a file's lines into events through one factory
 // (eventStream.ts). Baton only reads under the projects folder; it never writes there.
 
 export { resolveProjectsDir, projectFolderName, isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";

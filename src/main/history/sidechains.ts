@@ -1,5 +1,5 @@
 // Finding a session's subagent transcripts and the Agent/Task call each belongs to
-// (PROTOCOL.md §6.3). Layouts, newest first:
+// (from meta.json, the call's result or the prompt). Layouts, newest first:
 //   <project>/<session>/subagents/agent-<id>.jsonl (+ .meta.json naming `toolUseId`, `spawnDepth`)
 //   the same without .meta.json (linked through the call's result: `agentId`, or by prompt)
 //   <project>/agent-<id>.jsonl at the project root (CLI 2.0.x; lines carry the parent sessionId)
@@ -156,7 +156,7 @@ export function linkSidechains(
 
 /**
  * Sidechains of other sessions in the same project whose meta names one of `toolUseIds`: a
- * `--fork-session` copy keeps the Agent calls but not their sidechains (PROTOCOL.md §6.5).
+ * `--fork-session` copy keeps the Agent calls but not their sidechains (neither CLI copies them).
  */
 export async function findSiblingSidechains(
   projectDir: string,

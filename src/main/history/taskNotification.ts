@@ -1,4 +1,4 @@
-// `<task-notification>` prompts (PROTOCOL.md §6.2): the CLI tells the model that a background
+// `<task-notification>` prompts: the CLI tells the model that a background
 // task finished. On disk they are user prompts; live they arrive as `system/task_notification`.
 // Both become the same `task_notification` event.
 

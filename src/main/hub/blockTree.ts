@@ -93,7 +93,8 @@ export interface TaskLink {
 }
 
 /**
- * The run of a subagent that `SendMessage` resumed (PROTOCOL.md §5): its task events name the
+ * The run of a subagent that `SendMessage` resumed (docs/protocol-notes.md, "SendMessage
+ * continuations"): its task events name the
  * SendMessage call (2.1.197) or carry a new run id (2.1.332), and their usage counts that run only, so the record adds it to what the
  * earlier runs made.
  */

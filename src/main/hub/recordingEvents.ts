@@ -59,10 +59,10 @@ export function recordingEvents(stream: Iterable<RecordedLine>, stdin?: StdinRec
     }
   }
   const prompts = stdin.prompts.filter((p) => !echoed.has(p.text) && (p.uuid === undefined || !echoed.has(p.uuid)));
-  // A prompt sent while a turn runs is folded into it (PROTOCOL.md §1, j2): it starts no turn of
-  // its own, and the model sees it with the next tool result. The stream does not say when it
-  // came, so a prompt no later turn can take is shown after the last tool result of the turn that
-  // took the one before it (before its end, if it ran no tool).
+  // A prompt sent while a turn runs is folded into it (recording message-during-turn): it starts no
+  // turn of its own, and the model sees it with the next tool result. The stream does not say when
+  // it came, so a prompt no later turn can take is shown after the last tool result of the turn
+  // that took the one before it (before its end, if it ran no tool).
   const turns = turnsOf(raw);
   const out: ClientEvent[] = [];
   let nextPrompt = 0;

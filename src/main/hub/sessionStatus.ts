@@ -1,6 +1,6 @@
 // The session's status: "running" (working) while its turn runs, and also, since 2.1.332 runs
 // Agent calls in the background by default, while a background task of it lives or the turn that
-// delivers a finished agent's report is still to come (PROTOCOL-2.1.332.md §2). The first result
+// delivers a finished agent's report is still to come. The first result
 // of a turn no longer means the work is done.
 //
 // What lives comes from `system/background_tasks_changed` when this CLI process has sent one (a

@@ -1,6 +1,6 @@
 // Partial messages (`--include-partial-messages`): text and thinking deltas build a streaming
-// top-level block, which the block's complete `assistant` line (emitted before content_block_stop,
-// PROTOCOL.md §2.5) replaces in place. Deltas that name a parent never touch the top level.
+// top-level block, which the block's complete `assistant` line (the CLI writes it before the
+// block's content_block_stop) replaces in place. Deltas that name a parent never touch the top level.
 
 import type { StreamDeltaEvent } from "../../shared/events.js";
 import type { Block } from "../../shared/transcript.js";

@@ -163,7 +163,7 @@ export function onTaskStarted(s: SessionModel, ev: TaskStartedEvent): void {
 }
 
 /**
- * The continued run a task event of the Agent call `agentId` belongs to (PROTOCOL.md §5). CLI
+ * The continued run a task event of the Agent call `agentId` belongs to.
  * A SendMessage to a finished agent: both CLIs name the SendMessage call in the new run's events
  * (2.1.332 adds a new `run_id` under the same task). A message queued to a background agent that
  * finished before reading it (2.1.332): the new run names the Agent call itself, with a new

@@ -1,9 +1,10 @@
-// Agents whose Agent call never reaches stdout. A subagent's own lines are streamed only at depth
-// 1 (PROTOCOL.md §4), so the Agent call of a depth-3 agent exists only in the depth-2 agent's
-// sidechain, while its task_* events do reach stdout, naming that unseen call. What ties them to
-// the agent that made the call is the caller's task_progress: `last_tool_name: "Agent"` with the
-// inner call's description. With that hint the hub puts a stand-in call under the caller, so the
-// agent's card shows live; the real tool_use, once the caller's sidechain is read, takes its place.
+// Agents whose Agent call never reaches stdout. CLI 2.1.197 streams a subagent's own lines only at
+// depth 1 (docs/protocol-notes.md, "Streaming by depth"), so the Agent call of a depth-3 agent
+// exists only in the depth-2 agent's sidechain, while its task_* events do reach stdout, naming
+// that unseen call. What ties them to the agent that made the call is the caller's task_progress:
+// `last_tool_name: "Agent"` with the inner call's description. With that hint the hub puts a
+// stand-in call under the caller, so the agent's card shows live; the real tool_use, once the
+// caller's sidechain is read, takes its place.
 //
 // The hint is used only when it is unambiguous (one caller, one waiting record), and only for
 // callers at depth ≥ 2: a depth-1 agent's tool_use lines are streamed, so a record waiting for

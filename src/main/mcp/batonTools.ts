@@ -1,7 +1,7 @@
-// The tools Baton gives the agents (issue 24), on one in-process MCP server named "baton". The
-// names, parameter descriptions and schemas follow the orchestration seed (ask_conductor,
-// submit_plan; answer_subagent and review_subagent_plan with the issue's `agent` in place of the
-// seed's `task_id`). What answers them is the caller's: the handlers are injected, so this file
+// The tools Baton gives the agents (issue 24), on one in-process MCP server named "baton":
+// ask_conductor and submit_plan for a Deliberate subagent, answer_subagent and
+// review_subagent_plan for the conductor, which names the agent by its agent id (`agent`). What
+// answers them is the caller's: the handlers are injected, so this file
 // only says what the model sees and checks what it sends.
 
 import { z } from "zod";

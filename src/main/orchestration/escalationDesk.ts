@@ -1,4 +1,4 @@
-// The escalation chain of one live session (issue 24, seeds 000 and 003): a Deliberate subagent's
+// The escalation chain of one live session (issue 24): a Deliberate subagent's
 // ask_conductor question or submit_plan plan stays open until the conductor or the person settles
 // it, and that answer is the tool's result. Where it goes first:
 //   * the conductor, as a message ("[coder a1b2 asks]: …"), when it is free to answer: the agent
@@ -101,7 +101,7 @@ interface Open {
   readonly settle: (s: Settlement) => void;
 }
 
-/** The answer that hands an escalation on to the person (seed 000: the conductor escalates). */
+/** The answer that hands an escalation on to the person: the conductor's, when it cannot answer itself. */
 export const EscalateAnswer = "escalate";
 
 export class EscalationDesk {

@@ -1,5 +1,5 @@
 // Where the history index lives: Baton's own config dir, never inside ~/.claude nor inside the
-// projects folder it reads, wherever that is (DESIGN.md "Baton never writes into ~/.claude").
+// projects folder it reads, wherever that is: Baton only reads the CLI's files (docs/configuration.md).
 import os from "node:os";
 import path from "node:path";
 import { mayBeInsideDir } from "./containedPath.js";

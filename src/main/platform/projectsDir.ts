@@ -1,4 +1,4 @@
-// Where the CLI keeps its history (PROTOCOL.md §6.1). Baton only ever reads below this folder.
+// Where the CLI keeps its history (docs/configuration.md). Baton only ever reads below this folder.
 
 import os from "node:os";
 import path from "node:path";

@@ -1,7 +1,8 @@
-// Which agent makes a tool call (issue 22): the PreToolUse hook names it (`agent_id`,
-// `agent_type`, PROTOCOL.md §3.5); a `can_use_tool` request carries only `agent_id`, so its type
-// comes from the hook that fired for the same call, else from the agent's record. A call with no
-// agent id is the main agent's. An id Baton cannot place is `unknown`, which the engine denies.
+// Which agent makes a tool call (issue 22): the PreToolUse hook names it (`agent_id`, `agent_type`:
+// docs/protocol-notes.md, "The PreToolUse hook as a policy point"); a `can_use_tool` request
+// carries only `agent_id`, so its type comes from the hook that fired for the same call, else from
+// the agent's record. A call with no agent id is the main agent's. An id Baton cannot place is
+// `unknown`, which the engine denies.
 
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { PolicyAgent } from "../../shared/policy.js";

@@ -238,8 +238,8 @@ export class SessionPolicy {
   }
 
   /**
-   * A spawn of a preset subagent gets its environment appended to its prompt (seed 003
-   * SubagentEnvironment); undefined for every other call.
+   * A spawn of a preset subagent gets its environment appended to its prompt
+   * (subagentContext.ts); undefined for every other call.
    */
   private withEnvironment(toolName: string, input: JsonObject, context: PolicyContext): JsonObject | undefined {
     if (!this.options.orchestration || (toolName !== "Agent" && toolName !== "Task")) return undefined;

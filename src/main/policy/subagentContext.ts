@@ -1,4 +1,4 @@
-// What a preset subagent is told about where it works (seed 003 "SubagentEnvironment"): the
+// What a preset subagent is told about where it works: the
 // workspace, its worktree if any, and the `> Task:` line and the `## Context` and `## Commands`
 // sections of the project's MEMORY.md, when that file exists. The conductor writes the task; the
 // harness fills in the rest, so the conductor need not repeat it in every spawn. A missing or

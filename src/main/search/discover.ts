@@ -1,4 +1,4 @@
-// Finds every transcript under a projects dir (PROTOCOL.md 6.1): `<P>/<session>.jsonl`,
+// Finds every transcript under a projects dir: `<P>/<session>.jsonl`,
 // `<P>/<session>/subagents/agent-<id>.jsonl` and a Workflow's agents in
 // `<P>/<session>/subagents/workflows/<runId>/agent-<id>.jsonl`, plus CLI 2.0.x sidechains at the project root
 // (`<P>/agent-<id>.jsonl`, whose session is only named inside). Directory reads only, so an

@@ -166,7 +166,7 @@ function extractBlock(block: JsonObject, at: Place, time: string | null, out: Ex
   }
 }
 
-/** How an Agent call ended, as far as its tool_result tells (PROTOCOL.md 6.4). */
+/** How an Agent call ended, as far as its tool_result tells (an error, a denial or an interrupt leaves a string). */
 function resultStatus(event: Extract<ClientEvent, { kind: "tool_result" }>): string {
   if (event.isError || typeof event.structured === "string") return "error";
   const s = event.structured;

@@ -222,7 +222,8 @@ const SESSION_UPSERT = `
     git_branch = excluded.git_branch, first_time = excluded.first_time, last_time = excluded.last_time,
     prompt_count = excluded.prompt_count, subagent_count = excluded.subagent_count, size = excluded.size`;
 
-// A nested agent's parent is whoever made the Agent tool_use its meta.json names (PROTOCOL.md 6.3).
+// A nested agent's parent is whoever made the Agent tool_use its meta.json names: meta.json
+// itself names no parent agent.
 const SUBAGENT_DERIVE = `
   UPDATE subagents SET
     parent_agent_id = (SELECT p.spawner_agent_id FROM spawns p

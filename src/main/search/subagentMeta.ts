@@ -1,4 +1,4 @@
-// `agent-<id>.meta.json` beside a sidechain (PROTOCOL.md 6.3): type, description, the spawning
+// `agent-<id>.meta.json` beside a sidechain: type, description, the spawning
 // tool_use id, depth and whether the user stopped it. Missing or damaged meta gives nulls. A
 // Workflow's agent has no description there: its label comes from the run's record.
 import fs from "node:fs";

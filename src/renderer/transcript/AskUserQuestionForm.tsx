@@ -1,6 +1,6 @@
 // AskUserQuestion: the model's questions with their options (single or multi select) and a free
 // "Other" answer. Answers go back as `updatedInput.answers`, keyed by question text; multi-select
-// answers are comma-joined (PROTOCOL.md §3.4).
+// answers are comma-joined ("S, L"), the shape the CLI reads.
 import { useState } from "react";
 import type { PendingPermission } from "../../shared/api.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";

@@ -1,4 +1,4 @@
-// A subagent as one card (seed 004 §5, §7b). It subscribes to its own block by id, so a progress
+// A subagent as one card. It subscribes to its own block by id, so a progress
 // tick re-renders this card only; its expanded state lives in the app state keyed by toolUseId, so it
 // survives ticks, new nested blocks, scrolling out of view and reopening the session.
 import { memo, useEffect, useState } from "react";

@@ -1,4 +1,4 @@
-// Transcript deltas: the main process diffs, the renderer applies (DESIGN.md "batched deltas").
+// Transcript deltas: the main process diffs, the renderer applies, paced per tab (docs/transcript-model.md).
 export { diffTranscript, fullDelta } from "./diffTranscript.js";
 export { mergeDeltaList } from "./mergeDeltas.js";
 export { normalizeBlock, TopLevel, type TranscriptMeta } from "./normalize.js";

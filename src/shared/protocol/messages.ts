@@ -1,4 +1,4 @@
-// The Claude Code CLI stream-json protocol (CLI 2.1.197, see ../shared/PROTOCOL.md), as types.
+// The Claude Code CLI stream-json protocol (CLI 2.1.197, and the fields 2.1.332 added), as types.
 // These describe the lines as the CLI writes them: snake_case, optional fields optional. The
 // parser (`parseMessage.ts`) checks the discriminating fields and hands the object on unchanged,
 // so a field Baton does not model is still there for whoever wants it.
@@ -546,7 +546,10 @@ export interface OutgoingControlRequestMessage {
   readonly request: OutgoingControlRequest;
 }
 
-/** The answer to `can_use_tool`. `allow` must echo the (possibly rewritten) input (PROTOCOL.md §3.3). */
+/**
+ * The answer to `can_use_tool`. `allow` must echo the (possibly rewritten) input: without it the
+ * CLI fails the call (a ZodError, counted as a denial).
+ */
 export type PermissionResult =
   | {
       readonly behavior: "allow";

@@ -1,4 +1,4 @@
-// Checks one stdout line of the CLI's stream-json protocol (PROTOCOL.md §2–3) and hands the parsed
+// Checks one stdout line of the CLI's stream-json protocol (a message or a control request) and hands the parsed
 // object on, typed. Only the discriminators and the fields Baton relies on are checked, and the one
 // walk over the value only cuts what is nested too deep (boundedJson.ts): this runs on every line,
 // and must cost little more than JSON.parse itself. Unknown types and subtypes become

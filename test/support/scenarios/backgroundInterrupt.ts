@@ -3,7 +3,7 @@ import { agentCall, bashCall, text, type Scenario } from "./types.js";
 /**
  * Two subagents that 2.1.332 runs in the background by default (no `run_in_background`), still
  * working when the main turn has answered; then an interrupt, which kills both. On 2.1.332 the
- * interrupt's answer is `{still_queued: []}` and no `result` follows (PROTOCOL-2.1.332.md §1).
+ * interrupt's answer is `{still_queued: []}` and no `result` follows.
  * The sleeps stay under 25 s: 2.1.332 refuses longer ones that start with `sleep`.
  */
 export const backgroundInterrupt: Scenario = {

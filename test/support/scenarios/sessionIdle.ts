@@ -1,6 +1,6 @@
 // When a recorded session has nothing left to say, worked out from its raw traffic. CLI 2.1.332
 // runs Agent calls in the background by default: the first `result` no longer means the work is
-// done, and closing stdin while a background agent lives cuts it off (PROTOCOL-2.1.332.md §2).
+// done, and closing stdin while a background agent lives cuts it off.
 // Idle = no live background task, every background task's notification seen, and every turn the
 // client or a notification started answered by its `result`. An interrupt of a session whose main
 // turn had ended produces no `result` (its control_response `{still_queued: []}` is the end), so

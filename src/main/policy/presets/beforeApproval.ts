@@ -1,5 +1,5 @@
-// What a Deliberate subagent may do before its plan is approved (issue 24; seed 003's
-// `interviewAllowedTools`, the one table both the prompt and the check read): while it is
+// What a Deliberate subagent may do before its plan is approved (issue 24; the one table both
+// the prompt and the check read): while it is
 // clarifying or its plan is in review, only reading and asking. A write, an edit, a spawn or a
 // command that is not read-only is refused with "submit your plan first".
 

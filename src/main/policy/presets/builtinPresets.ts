@@ -1,8 +1,9 @@
-// The five presets Baton ships (seed 003 "Presets", "SandboxConfig", "exec allowlist regex"),
-// adapted to Claude Code: its tool names, and npm's installs refused everywhere because every git
-// worktree would get its own node_modules (each preset still runs the npm twins of its pnpm
-// patterns, `npm test`, `npm run <script>`: npmCommands.ts). The presets file (presetsFile.ts)
-// starts as a copy of these; the prompts are in presetPrompts.ts.
+// The five presets Baton ships (docs/features.md, "Orchestration mode"), each a character, tools,
+// commands, a write root and the presets it may spawn, for Claude Code: its tool names, and npm's
+// installs refused everywhere because every git worktree would get its own node_modules (each
+// preset still runs the npm twins of its pnpm patterns, `npm test`, `npm run <script>`:
+// npmCommands.ts). The presets file (presetsFile.ts) starts as a copy of these; the prompts are in
+// presetPrompts.ts.
 
 import { ReadOnlyCommands, type CommandPattern, type NetworkPattern, type Preset, type PresetSet, type RefusedCommand } from "../../../shared/policy.js";
 import { batonToolId } from "../../mcp/batonTools.js";
@@ -12,7 +13,7 @@ import { deliberatePrompt, exploratoryPrompt } from "./presetPrompts.js";
 export const BUILT_IN_SOURCE = "built-in";
 
 const SearchTools = ["Read", "Grep", "Glob"];
-// Read-only and harmless, so every preset has them (seed 003).
+// Read-only and harmless, so every preset has them.
 const WebTools = ["WebSearch", "WebFetch"];
 const WriteTools = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 // Baton's MCP tools (issue 24): a Deliberate preset asks the conductor and submits its plan through them.
@@ -21,7 +22,7 @@ const ConductorTools = [batonToolId("ask_conductor"), batonToolId("submit_plan")
 // Claude Code searches with Bash, so every preset with Bash may run the read-only commands
 // (beforeApproval.ts, where a Deliberate preset is held to them until its plan is approved).
 
-// The seed's regexes, one alternative of its top-level `|` per pattern. The seed's `find` is left
+// Each preset's commands, one pattern per program and its allowed subcommands. `find` is left
 // out of the read-only presets (`find -delete`, `-exec`). The analyst's `curl` and `wget` are back
 // since the OS sandbox holds what they write (the analyst writes nothing but its temporary folder;
 // the policy refuses `curl -o` and `wget -O` with a reason where it reads them) and lets them
@@ -43,8 +44,8 @@ const CoderExec: readonly CommandPattern[] = [
   "pnpm run test|lint|format",
   "bun test",
   "bun run test|lint|format",
-  // The seed allows `uv run` with anything after it, which would run any program at all; a coder
-  // runs Python's test, lint and format tools through it.
+  // Not `uv run` with anything after it, which would run any program at all: a coder runs
+  // Python's test, lint and format tools through it.
   "uv run pytest|ruff|black|mypy",
 ];
 

@@ -1,7 +1,7 @@
-// What orchestration mode tells the main agent (the conductor) through `appendSystemPrompt`:
-// seed 003's "Conductor Identity", adapted to Claude Code's Agent tool, its `run_in_background`
-// switch and Baton's presets. The CLI appends it to the main system prompt only (PROTOCOL.md
-// §3.1): subagents get their preset's own prompt.
+// What orchestration mode tells the main agent (the conductor) through `appendSystemPrompt`: to
+// orchestrate (delegate work to subagents and put their results together rather than do everything
+// inline), for Claude Code's Agent tool, its `run_in_background` switch and Baton's presets. The
+// CLI appends it to the main system prompt only: subagents get their preset's own prompt.
 
 import type { Preset } from "../../../shared/policy.js";
 

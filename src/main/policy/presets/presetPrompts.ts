@@ -1,11 +1,10 @@
-// The system prompts of the built-in presets: seed 003's characters (Exploratory: explore and
-// report; Deliberate: clarifying → review → executing, from seed 000's clarifyingSystemPrompt and
-// executingSystemPrompt), adapted to Claude Code. A Deliberate subagent asks the conductor with
-// Baton's ask_conductor tool and submits its plan with submit_plan (issue 24); each call waits for
-// the answer or the review. What it may use before approval comes from beforeApproval.ts, the
-// table the policy enforces. Each prompt states the preset's sandbox, so the model knows its
-// limits before it meets a denial: its npm commands too (npmCommands.ts).
-
+// The system prompts of the built-in presets, one per character (Exploratory: explore and report;
+// Deliberate: clarifying → review → executing, with what to do in each phase), for Claude Code. A
+// Deliberate subagent asks the conductor with Baton's ask_conductor tool and submits its plan with
+// submit_plan (issue 24); each call waits for the answer or the review. What it may use before
+// approval comes from beforeApproval.ts, the table the policy enforces. Each prompt states the
+// preset's sandbox, so the model knows its limits before it meets a denial: its npm commands too
+// (npmCommands.ts).
 import type { CommandPattern, RefusedCommand } from "../../../shared/policy.js";
 import { batonToolId } from "../../mcp/batonTools.js";
 import { ToolsBeforeApproval } from "./beforeApproval.js";

@@ -1,4 +1,4 @@
-// A preset is an allowlist (seed 003 "SandboxConfig"): a tool outside its list, a Bash line any
+// A preset is an allowlist: a tool outside its list, a Bash line any
 // part of which its exec policy does not allow, a write outside its write root, or a spawn of a
 // preset it may not spawn is refused, with a message the model can act on: what it may not do,
 // why, and who may ("installing packages belongs to worker; ask the conductor").
@@ -73,7 +73,8 @@ function allowlistOf(preset: Preset): readonly CommandPattern[] {
 
 /**
  * npm's rules, for every preset (npmCommands.ts): the refused list has decided first, so an
- * install keeps the seed's reason; then a package the project does not have, an option that moves
+ * install keeps the refused list's reason (a worktree would get a whole node_modules); then a
+ * package the project does not have, an option that moves
  * npm out of the project, or a `cd` out before a script.
  */
 function npmViolation(preset: Preset, reading: CommandLineReading, context: PolicyContext): PresetViolation | undefined {

@@ -57,7 +57,7 @@ export const m001Catalogue: Migration = {
       );
 
       -- Every Agent tool_use seen, and who made it: the parent of a nested agent is only
-      -- derivable this way (PROTOCOL.md 6.3).
+      -- derivable this way (meta.json names no parent agent).
       CREATE TABLE spawns (
         session_id TEXT NOT NULL,
         tool_use_id TEXT NOT NULL,

@@ -1,4 +1,4 @@
-// Who may talk to web mode (DESIGN.md "Security rules"): only this machine (127.0.0.1), and only a
+// Who may talk to web mode: only this machine (127.0.0.1), and only a
 // tab that signed in with a printed link. The link's token sits in the URL fragment (never sent to
 // a server, never in a log) and works once, for a few minutes: the page POSTs it here and gets
 // the session cookie plus a per-tab secret in the response body.
