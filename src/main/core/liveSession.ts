@@ -32,7 +32,7 @@ export interface LiveSessionOptions {
   readonly createClient?: ClientFactory;
   /** Called after pending events were applied to the model (orchestration: agents whose phase ends). */
   readonly onApplied?: () => void;
-  /** Where the CLI writes history (PROTOCOL.md §6.1); without it cards show only what streamed. */
+  /** The history folder the CLI writes to (docs/configuration.md); without it cards show only what streamed. */
   readonly projectsDir?: string;
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
   readonly audit?: AuditTrail;

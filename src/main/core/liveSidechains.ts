@@ -1,7 +1,8 @@
-// A live tab misses what the CLI only writes to disk (PROTOCOL.md §4, §7): a nested agent's own
-// messages, and the steps a capped record dropped. This reads a subagent's sidechain file when its
-// card asks and follows it from there, through the history mapper, so the live state can take
-// the new events in (the reducer keeps one copy of what it already saw live).
+// A live tab misses what the CLI only writes to disk: a nested agent's own messages (2.1.197
+// streams nothing below depth 1, docs/protocol-notes.md "Subagents"), and the steps a capped
+// record dropped. This reads a subagent's sidechain file when its card asks and follows it from
+// there, through the history mapper, so the live state can take the new events in (the reducer
+// keeps one copy of what it already saw live).
 
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// What a person's answer means to the CLI (PROTOCOL.md §3.3, §3.4): "allow for this session" adds
+// What a person's answer means to the CLI's `can_use_tool` request: "allow for this session" adds
 // the request's own rule suggestions with destination "session", and Baton keeps the request's
 // `allowRules` as its own session rules; "always allow in this project" keeps them as rules of the
 // project folder (Baton's rules.json, never the CLI's settings, so the CLI is sent no update and

@@ -1,7 +1,7 @@
 // Puts every permission request in front of a person and waits for the answer. It is the
 // ClaudeClient's decider for each live tab. It fails closed (deny) when the tab closes, when no
 // UI has been connected for longer than the grace period, and when the app quits — a request is
-// never left hanging (DESIGN.md "Security rules").
+// never left hanging, and one nobody answered is never allowed.
 
 import type { PendingPermission } from "../../shared/api.js";
 import type { PermissionRequestEvent } from "../../shared/events.js";

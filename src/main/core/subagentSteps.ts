@@ -16,7 +16,7 @@ export interface SubagentStepsOptions {
   /** The tab's model, every event so far applied. */
   readonly model: () => SessionModel;
   readonly sessionId: () => string | undefined;
-  /** Where the CLI writes history (PROTOCOL.md §6.1); without it cards show only what streamed. */
+  /** The history folder the CLI writes to (docs/configuration.md); without it cards show only what streamed. */
   readonly projectsDir?: string;
   /** The folder the CLI was started in. */
   readonly cwd: string;
