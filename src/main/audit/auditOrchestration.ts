@@ -1,7 +1,8 @@
 // The session DAG in the audit trail (issue 24, a003Orchestration.ts): spawns, subagent status
 // changes, and the escalation chain (questions, plans, where they went, how they were settled,
-// phases; who answered each, by agent id, from a004), each linked to its session, its agent's record and its tool call. Written from the
-// live session's events (LiveSession.audit), read back in the trail's order by `baton audit` and
+// phases; who answered each, by agent id, from a004), each linked to its session, its agent's
+// record and its tool call. Written from the live session's events (src/main/core/liveAudit.ts,
+// through sessionDagAudit.ts), read back in the trail's order by `baton audit` and
 // by a restore (auditOverlay.ts), which turns the escalation rows back into the live events.
 import type Database from "better-sqlite3";
 import {

@@ -16,7 +16,7 @@ import { claudeVersion } from "../cli/claudeVersion.js";
 import { describeSearch, describeSource, findClaude, type FindClaudeResult } from "../cli/findClaude.js";
 import { defaultSettingsFile, readOrchestration, readPolicyCheckOnly } from "../platform/settingsFile.js";
 import { presetsFileBeside, readPresetsFile } from "../policy/presets/presetsFile.js";
-import { RulesStore, rulesFileBeside } from "../policy/rules/rulesStore.js";
+import { RuleBook, rulesFileBeside } from "../policy/rules/ruleBook.js";
 import { probeSandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
@@ -147,7 +147,7 @@ async function inspectSandbox(settingsFile: string, env: NodeJS.ProcessEnv): Pro
 
 function inspectPolicy(settingsFile: string, homeDir: string | undefined): Report["policy"] {
   const presets = readPresetsFile(presetsFileBeside(settingsFile));
-  const rules = new RulesStore({ file: rulesFileBeside(settingsFile), ...(homeDir !== undefined ? { home: homeDir } : {}) });
+  const rules = new RuleBook({ file: rulesFileBeside(settingsFile), ...(homeDir !== undefined ? { home: homeDir } : {}) });
   const saved = readOrchestration(settingsFile);
   return {
     orchestration: saved.orchestration,

@@ -15,7 +15,7 @@ import type { PermissionDecision } from "../cli/permissionGate.js";
 export const ClearContextMessage =
   "The user approved this plan and chose to clear the context: it continues in a fresh session. Stop here.";
 
-/** Rules Baton keeps because of an answer (RulesStore, origin "prompt"). */
+/** Rules Baton keeps because of an answer (RuleBook, origin "prompt"). */
 export interface KeptRules {
   readonly scope: "session" | "project";
   /** In Claude Code's syntax, as the prompt showed them. */

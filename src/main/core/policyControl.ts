@@ -12,7 +12,7 @@ import { rulesForCall } from "../../shared/ruleSuggestion.js";
 import { canonicalRule } from "../../shared/ruleSyntax.js";
 import type { PolicyService } from "../policy/policyService.js";
 import { presetInfo } from "../policy/presets/presetSummary.js";
-import type { RulesStore } from "../policy/rules/rulesStore.js";
+import type { RuleBook } from "../policy/rules/ruleBook.js";
 import { argvOf, readCommandLine } from "../policy/shell/shellCommands.js";
 import { AppError } from "./appError.js";
 import type { KeptRules } from "./permissionAnswers.js";
@@ -67,11 +67,11 @@ export class PolicyControl {
 
   /** A rule from the Rules view; a rule Claude Code's syntax does not allow is refused with the reason. */
   async addRule(request: NewRuleRequest): Promise<PermissionRule> {
-    const store = this.store();
+    const book = this.ruleBook();
     const syntax = canonicalRule(request.rule);
     if (!syntax.ok) throw new AppError("invalid_argument", syntax.error);
     const scopeKey = this.scopeKeyOf(request.scope, request.tabId);
-    const added = await store.add({
+    const added = await book.add({
       behavior: request.behavior,
       rule: request.rule,
       scope: request.scope,
@@ -84,7 +84,7 @@ export class PolicyControl {
   }
 
   async deleteRule(key: RuleKey): Promise<boolean> {
-    const deleted = await this.store().delete(key);
+    const deleted = await this.ruleBook().delete(key);
     if (!deleted.ok) throw new AppError("rules_unavailable", deleted.error);
     if (deleted.value) this.changed();
     return deleted.value;
@@ -96,10 +96,10 @@ export class PolicyControl {
    * cannot be kept fails the answer, so the prompt still waits and the person can choose again.
    */
   async keepAnswerRules(tabId: string, keep: KeptRules): Promise<void> {
-    const store = this.store();
+    const book = this.ruleBook();
     const scopeKey = this.scopeKeyOf(keep.scope, tabId);
     for (const rule of keep.rules) {
-      const added = await store.add({ behavior: "allow", rule, scope: keep.scope, ...(scopeKey !== undefined ? { scopeKey } : {}), origin: "prompt" });
+      const added = await book.add({ behavior: "allow", rule, scope: keep.scope, ...(scopeKey !== undefined ? { scopeKey } : {}), origin: "prompt" });
       if (!added.ok) {
         this.changed();
         throw new AppError("rules_unavailable", `Could not keep the rule ${rule}: ${added.error}`);
@@ -147,7 +147,7 @@ export class PolicyControl {
     return info;
   }
 
-  private store(): RulesStore {
+  private ruleBook(): RuleBook {
     const rules = this.options.policy.rules;
     if (rules === undefined) throw new AppError("unavailable", "This Baton keeps no settings folder, so it keeps no rules");
     return rules;

@@ -18,7 +18,7 @@ import type { SandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ConfigRefusedError } from "../platform/trustedConfigFile.js";
 import { builtinPresetSet } from "./presets/builtinPresets.js";
 import { presetsFileBeside, readPresetsFile, resetPresets } from "./presets/presetsFile.js";
-import { RulesStore, rulesFileBeside } from "./rules/rulesStore.js";
+import { RuleBook, rulesFileBeside } from "./rules/ruleBook.js";
 import { SessionPolicy, type SessionPolicyOptions } from "./sessionPolicy.js";
 import { loadShellParser } from "./shell/shellParser.js";
 
@@ -51,7 +51,7 @@ export class PolicyService {
   private readonly settingsRefused: string | undefined;
   private checkOnly: boolean;
   private support: SandboxSupport | undefined;
-  readonly rules: RulesStore | undefined;
+  readonly rules: RuleBook | undefined;
 
   private constructor(private readonly options: PolicyServiceOptions) {
     const file = options.settingsFile;
@@ -62,7 +62,7 @@ export class PolicyService {
     const checkOnly = file === undefined ? { policyCheckOnly: false } : readPolicyCheckOnly(file);
     this.checkOnly = checkOnly.policyCheckOnly;
     if (checkOnly.problem !== undefined) options.log?.("warning", checkOnly.problem);
-    this.rules = file === undefined ? undefined : new RulesStore({ file: rulesFileBeside(file), ...(options.home !== undefined ? { home: options.home } : {}) });
+    this.rules = file === undefined ? undefined : new RuleBook({ file: rulesFileBeside(file), ...(options.home !== undefined ? { home: options.home } : {}) });
     if (this.presetSet.problem !== undefined) options.log?.("error", this.presetSet.problem, { source: this.presetSet.source });
     if (saved.problem !== undefined) options.log?.("warning", saved.problem);
     if (saved.refused !== undefined) options.log?.("error", saved.refused, { source: file });

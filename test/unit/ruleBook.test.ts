@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES_FILE_NAME, RulesStore, rulesFileBeside } from "../../src/main/policy/rules/rulesStore.js";
+import { RULES_FILE_NAME, RuleBook, rulesFileBeside } from "../../src/main/policy/rules/ruleBook.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-rules-");
@@ -35,7 +35,7 @@ describe("rules.json's place", () => {
 describe("adding, listing, deleting", () => {
   it("stores project and everywhere rules in the file (0600), canonical, with scope and origin", async () => {
     const { file, home, project } = setup();
-    const store = new RulesStore({ file, home, now: () => new Date(created) });
+    const store = new RuleBook({ file, home, now: () => new Date(created) });
     const added = await store.add({ behavior: "allow", rule: "Bash(pnpm test:*)", scope: "project", scopeKey: project, origin: "prompt" });
     expect(added).toEqual({ ok: true, value: { behavior: "allow", rule: "Bash(pnpm test:*)", scope: "project", scopeKey: project, origin: "prompt", createdAt: created } });
     await store.add({ behavior: "deny", rule: "WebFetch(domain:Example.com)", scope: "everywhere", origin: "rules-view" });
@@ -55,7 +55,7 @@ describe("adding, listing, deleting", () => {
 
   it("the same rule twice is kept once, however it is spelled", async () => {
     const { file, home } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     const first = await store.add({ behavior: "allow", rule: "Bash", scope: "everywhere", origin: "rules-view" });
     const again = await store.add({ behavior: "allow", rule: " Bash(*) ", scope: "everywhere", origin: "prompt" });
     expect(again).toEqual(first);
@@ -66,7 +66,7 @@ describe("adding, listing, deleting", () => {
 
   it("refuses a malformed rule, naming it, and writes nothing", async () => {
     const { file, home } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     const result = await store.add({ behavior: "allow", rule: "Bash(npm", scope: "everywhere", origin: "rules-view" });
     expect(result).toEqual({ ok: false, error: expect.stringContaining('rule "Bash(npm": unbalanced parentheses') });
     expect(fs.existsSync(file)).toBe(false);
@@ -74,7 +74,7 @@ describe("adding, listing, deleting", () => {
 
   it("deletes a rule as list gives it, and says when there was none", async () => {
     const { file, home, project } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     await store.add({ behavior: "allow", rule: "Edit(src/**)", scope: "project", scopeKey: project, origin: "prompt" });
     await store.add({ behavior: "ask", rule: "Bash(git push:*)", scope: "everywhere", origin: "rules-view" });
     const [first] = store.list();
@@ -86,7 +86,7 @@ describe("adding, listing, deleting", () => {
 
   it("concurrent adds all land", async () => {
     const { file, home } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     await Promise.all(["a", "b", "c", "d", "e"].map((w) => store.add({ behavior: "allow", rule: `Bash(${w}:*)`, scope: "everywhere", origin: "prompt" })));
     expect(onDisk(file).rules.map((r) => r.rule).sort()).toEqual(["Bash(a:*)", "Bash(b:*)", "Bash(c:*)", "Bash(d:*)", "Bash(e:*)"]);
   });
@@ -95,7 +95,7 @@ describe("adding, listing, deleting", () => {
 describe("scopes", () => {
   it("session rules stay in memory, for their session only, until it is forgotten", async () => {
     const { file, home, project } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     await store.add({ behavior: "allow", rule: "Bash(make:*)", scope: "session", scopeKey: "s1", origin: "prompt" });
     expect(fs.existsSync(file)).toBe(false);
     expect(store.rulesFor("s1", project).map((r) => r.rule)).toEqual(["Bash(make:*)"]);
@@ -109,7 +109,7 @@ describe("scopes", () => {
 
   it("a session or project rule needs its key", async () => {
     const { file, home } = setup();
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect((await store.add({ behavior: "allow", rule: "Bash", scope: "session", origin: "prompt" })).ok).toBe(false);
     expect((await store.add({ behavior: "allow", rule: "Bash", scope: "project", origin: "prompt" })).ok).toBe(false);
   });
@@ -120,7 +120,7 @@ describe("scopes", () => {
     fs.symlinkSync(project, link);
     const other = path.join(root, "code", "other");
     fs.mkdirSync(other);
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     const added = await store.add({ behavior: "allow", rule: "Edit(src/**)", scope: "project", scopeKey: link, origin: "prompt" });
     expect(added.ok && added.value.scopeKey).toBe(project);
     await store.add({ behavior: "deny", rule: "Read(~/.ssh/**)", scope: "everywhere", origin: "rules-view" });
@@ -134,9 +134,9 @@ describe("scopes", () => {
 describe("the file on disk", () => {
   it("a new store reads what another wrote; a hand edit made since the last load is kept by the next write", async () => {
     const { file, home } = setup();
-    const first = new RulesStore({ file, home });
+    const first = new RuleBook({ file, home });
     await first.add({ behavior: "allow", rule: "Bash(ls)", scope: "everywhere", origin: "prompt" });
-    expect(new RulesStore({ file, home }).list().map((r) => r.rule)).toEqual(["Bash(ls)"]);
+    expect(new RuleBook({ file, home }).list().map((r) => r.rule)).toEqual(["Bash(ls)"]);
     const edited = onDisk(file);
     edited.rules.push({ behavior: "deny", rule: "Bash(rm:*)", scope: "everywhere", origin: "file", createdAt: created } as never);
     fs.writeFileSync(file, JSON.stringify(edited));
@@ -148,7 +148,7 @@ describe("the file on disk", () => {
     const { file, home, project } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, '{"version": 1, "rules": [');
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect(store.problem).toContain(file);
     expect(store.problem).toContain("not JSON");
     expect(store.rulesFor("s1", project)).toEqual([]);
@@ -172,7 +172,7 @@ describe("the file on disk", () => {
       { behavior: "allow", rule: "Bash(ls)", scope: "session", scopeKey: "s1", origin: "file", createdAt: created },
     ];
     fs.writeFileSync(file, JSON.stringify({ version: 1, rules }));
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect(store.problem).toContain(`${file}: rules[1].behavior:`);
     expect(store.problem).toContain('rules[2].rule: rule "Bash(npm": unbalanced parentheses');
     expect(store.problem).toContain("rules[3].scopeKey: a project rule needs the project folder's absolute path");
@@ -185,7 +185,7 @@ describe("the file on disk", () => {
     const { file, home } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ version: 2, rules: [] }));
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect(store.problem).toContain("is version 2, and this Baton reads version 1");
     expect((await store.add({ behavior: "allow", rule: "Bash", scope: "everywhere", origin: "prompt" })).ok).toBe(false);
     expect(onDisk(file)).toEqual({ version: 2, rules: [] });
@@ -195,7 +195,7 @@ describe("the file on disk", () => {
     const { file, home, project } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, "not json");
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect(store.problem).toBeDefined();
     fs.writeFileSync(file, JSON.stringify({ version: 1, rules: [{ behavior: "deny", rule: "Bash(rm:*)", scope: "everywhere", origin: "file", createdAt: created }] }));
     expect(store.reload()).toBeUndefined();
@@ -207,7 +207,7 @@ describe("the file on disk", () => {
     const { file, home } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     execFileSync("mkfifo", [file]);
-    const store = new RulesStore({ file, home });
+    const store = new RuleBook({ file, home });
     expect(store.problem).toMatch(/not a regular file/);
     expect(store.list()).toEqual([]);
   });
@@ -216,7 +216,7 @@ describe("the file on disk", () => {
     const { file, home } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, "{oops");
-    const store = new RulesStore({ file, home, now: () => new Date(created) });
+    const store = new RuleBook({ file, home, now: () => new Date(created) });
     const aside = await store.setAside();
     expect(aside.ok).toBe(true);
     if (!aside.ok) return;
@@ -231,12 +231,12 @@ describe("the file on disk", () => {
   it("refuses to keep rules inside ~/.claude, as written or through a link", async () => {
     const { root, home } = setup();
     fs.mkdirSync(path.join(home, ".claude"));
-    const direct = new RulesStore({ file: path.join(home, ".claude", RULES_FILE_NAME), home });
+    const direct = new RuleBook({ file: path.join(home, ".claude", RULES_FILE_NAME), home });
     expect(direct.problem).toContain("refusing to keep Baton's rules inside");
     expect((await direct.add({ behavior: "allow", rule: "Bash", scope: "everywhere", origin: "prompt" })).ok).toBe(false);
     expect(fs.existsSync(path.join(home, ".claude", RULES_FILE_NAME))).toBe(false);
     const link = path.join(root, "sneaky");
     fs.symlinkSync(path.join(home, ".claude"), link);
-    expect(new RulesStore({ file: path.join(link, RULES_FILE_NAME), home }).problem).toContain("refusing");
+    expect(new RuleBook({ file: path.join(link, RULES_FILE_NAME), home }).problem).toContain("refusing");
   });
 });

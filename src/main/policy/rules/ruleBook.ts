@@ -48,7 +48,7 @@ export type RuleKey = Pick<PermissionRule, "behavior" | "rule" | "scope" | "scop
 
 export type RulesResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
-export interface RulesStoreOptions {
+export interface RuleBookOptions {
   readonly file: string;
   /** Whose ~/.claude is out of bounds; the process's home by default. */
   readonly home?: string;
@@ -80,7 +80,7 @@ const RulesFile = z.object({ version: z.literal(RULES_FILE_VERSION), rules: z.ar
 
 type Read = { readonly ok: true; readonly rules: readonly PermissionRule[] } | { readonly ok: false; readonly problem: string };
 
-export class RulesStore {
+export class RuleBook {
   readonly file: string;
   private readonly now: () => Date;
   private readonly forbidden: string | undefined;
@@ -90,7 +90,7 @@ export class RulesStore {
   private writes: Promise<unknown> = Promise.resolve();
   private readonly projectKeys = new Map<string, string>();
 
-  constructor(options: RulesStoreOptions) {
+  constructor(options: RuleBookOptions) {
     this.file = path.resolve(options.file);
     this.now = options.now ?? (() => new Date());
     const claudeDir = path.join(options.home ?? os.homedir(), ".claude");
