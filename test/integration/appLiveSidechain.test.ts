@@ -191,9 +191,11 @@ describe("a live tab reads what the stream left out from the session's files", (
       await rename(`${path}.away`, path);
     }
 
-    const cardShowsBash = view.waitFor("the inner card's Bash call", (t) => {
+    // The card follows the file as the CLI writes it: wait until it shows the agent's last step too.
+    const cardShowsBash = view.waitFor("the inner card's Bash call and last step", (t) => {
       const record = agentIn(agentIn(t.blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")?.call?.subagent;
-      return record?.blocks.some((b) => b.call?.name === "Bash") === true ? record : undefined;
+      const shown = record?.blocks ?? [];
+      return shown.some((b) => b.call?.name === "Bash") && shown.some((b) => b.text === "Inner done.") ? record : undefined;
     });
     // The CLI writes a transcript a little after the lines it streams: read until the agent's last line is there.
     const blocks = await until("the inner agent's last step on disk", async () => {
