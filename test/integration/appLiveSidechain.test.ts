@@ -1,9 +1,10 @@
 // A live tab reconciled with the files the CLI writes as it goes: the real CLI runs a main agent
 // that starts an outer subagent that starts an inner one, which runs Bash.
 //
-// CLI 2.1.197: the inner agent's messages never reach stdout (PROTOCOL.md §4), so its card is empty
-// live; loading it reads its sidechain, returns its Bash call with the output, and puts the steps in
-// the live card too; a card opened while its agent still runs keeps up with the file.
+// CLI 2.1.197: the inner agent's messages never reach stdout, only its task_* events do
+// (docs/protocol-notes.md "Subagents"), so its card is empty live; loading it reads its sidechain,
+// returns its Bash call with the output, and puts the steps in the live card too; a card opened
+// while its agent still runs keeps up with the file.
 //
 // CLI 2.1.332 streams every depth (observed with main → A → B → C, A foreground and background:
 // each level's prompt, texts, tool calls and results reach stdout tagged with parent_tool_use_id

@@ -1,6 +1,8 @@
-// The session manager's permission answers through the real CLI (PROTOCOL.md §3.3, §3.4):
-// "allow for this session" is remembered by the CLI, AskUserQuestion answers reach the model,
-// and "approve and clear context" stops the planning session and starts a fresh one on the plan.
+// The session manager's permission answers through the real CLI, each the answer to a
+// `can_use_tool` request (AskUserQuestion's and ExitPlanMode's too): "allow for this session" is
+// remembered by the CLI (as in fixtures/recordings/permission-variants), AskUserQuestion answers
+// reach the model, and "approve and clear context" stops the planning session and starts a fresh
+// one on the plan.
 
 import { existsSync } from "node:fs";
 import path from "node:path";

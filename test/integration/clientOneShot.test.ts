@@ -1,6 +1,7 @@
 // One-shot use through the real CLI: a prompt, then stdin closed (`endInput`). With a background
 // agent running, the CLI holds the turn's result back until the agent is done, runs the turn its
-// notification starts, then writes both results and exits by itself (PROTOCOL.md §2.4, d2).
+// notification starts, then writes both results and exits by itself (both CLIs:
+// fixtures/recordings*/background-oneshot).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientNotRunningError } from "../../src/main/cli/errors.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";

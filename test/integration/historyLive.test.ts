@@ -94,7 +94,8 @@ describe("history of a real CLI session", () => {
     const R = placed(annotatedTranscript(restored));
     const missing = [...L].filter(([id, l]) => JSON.stringify(R.get(id)) !== JSON.stringify(l)).map(([id, l]) => `${id} ${JSON.stringify(l)} → ${JSON.stringify(R.get(id))}`);
     expect(missing).toEqual([]);
-    // 2.1.197 never streams depth-2 messages (PROTOCOL.md §4): only the disk has the inner Bash.
+    // 2.1.197 never streams depth-2 messages (docs/protocol-notes.md "Subagents"): only the disk
+    // has the inner Bash.
     // 2.1.332 streams them (tagged with the inner Agent call), and the disk has the same two.
     expect([...L.values()].filter((l) => l.owner === innerId).length).toBe(session.env.cliVersion === "2.1.197" ? 0 : 2);
     expect([...R.values()].filter((r) => r.owner === innerId).length).toBe(2);

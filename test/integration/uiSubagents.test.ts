@@ -129,7 +129,8 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(inner).toBeVisible({ timeout: 30_000 });
     await pw(inner).toHaveAttribute("data-status", "completed");
     await pw(inner.locator(":scope > .summary-md")).toContainText("Inner done.");
-    // Depth-2 steps never stream (PROTOCOL.md §4): expanding the card reads them from its sidechain.
+    // Expanding the card shows its steps: streamed on 2.1.332; on 2.1.197, which never streams
+    // depth-2 steps (docs/protocol-notes.md "Subagents"), read from its sidechain.
     await baton.expand(inner);
     await pw(baton.toolCards("Bash", inner).getByLabel("Output")).toContainText("from-depth-two", { timeout: 30_000 });
     // The inner agent's card is inside the outer one only.

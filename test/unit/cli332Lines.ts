@@ -1,5 +1,5 @@
-// Stdout lines in the exact shapes CLI 2.1.332 writes (../shared/PROTOCOL-2.1.332.md §1, and the
-// recordings in fixtures/recordings-2.1.332), and the way from lines to a transcript that the live
+// Stdout lines in the exact shapes CLI 2.1.332 writes (as in the recordings in
+// fixtures/recordings-2.1.332), and the way from lines to a transcript that the live
 // client takes: parseLine → toClientEvents → the hub.
 
 import { SessionModel } from "../../src/main/hub/index.js";

@@ -1,8 +1,9 @@
-// An interrupt's answer and what a live tab waits for after it (PROTOCOL-2.1.332.md §1): 2.1.332
-// answers `{still_queued: []}` once the background agents are killed, and sends no `result` when
-// the main turn had already ended, so the tab must not wait for one; when a turn was running, its
-// result follows and the interrupt has taken effect only then (bounded). The client here starts
-// no process: it answers the request the way the CLI did, emitting the lines the CLI sent first.
+// An interrupt's answer and what a live tab waits for after it: 2.1.332 answers
+// `{still_queued: []}` (fixtures/recordings-2.1.332/interrupt-*) once the background agents are
+// killed, and sends no `result` when the main turn had already ended, so the tab must not wait for
+// one; when a turn was running, its result follows and the interrupt has taken effect only then
+// (bounded). The client here starts no process: it answers the request the way the CLI did,
+// emitting the lines the CLI sent first.
 
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";

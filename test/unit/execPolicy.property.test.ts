@@ -5,7 +5,8 @@
 // assignment prefixes, wrappers and redirections. A forbidden command that would run anywhere
 // means no `allowed` verdict; a forbidden word that only sits in a comment or a quoted `echo`
 // argument changes nothing; a line made only of allowed commands is allowed. The allowlists are
-// seed 003's "exec allowlist regex", translated to CommandPatterns. And options that write
+// the exec allowlist regexes of the design Baton's presets started from, translated to
+// CommandPatterns (fixed here, not the built-in presets' current ones). And options that write
 // (`sort -o f`, `git diff --output=f`, `prettier --write f`, …, commandEffects.ts) hidden the same
 // ways: never allowed to a built-in preset that may not write, always reported for the others.
 import fc from "fast-check";
@@ -21,7 +22,8 @@ beforeAll(async () => {
   await loadShellParser();
 });
 
-// Seed 003: `^(go\s+(test|vet)|git\s+(log|diff|status)|curl|wget|grep|find)\b` and its siblings.
+// One pattern per program and subcommands; the analyst's regex was
+// `^(go\s+(test|vet)|git\s+(log|diff|status)|curl|wget|grep|find)\b`, the others alike.
 const SeedAllowlists: Readonly<Record<string, readonly CommandPattern[]>> = {
   analyst: ["go test|vet", "git log|diff|status", "curl", "wget", "grep", "find"],
   coder: [

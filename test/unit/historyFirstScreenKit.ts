@@ -1,10 +1,11 @@
-// A session writer for the first-screen tests: lines shaped like the CLI's (PROTOCOL.md §6), with
-// subagent sidechains and meta.json, and multi-byte text so chunk edges fall inside characters.
+// A session writer for the first-screen tests: lines shaped like the CLI's history files (as in
+// fixtures/recordings/*/projects), with subagent sidechains and meta.json, and multi-byte text so
+// chunk edges fall inside characters.
 
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-/** Writes a session shaped like the CLI's (PROTOCOL.md §6): turns of prompts, thinking, tool calls, subagents. */
+/** Writes a session shaped like the CLI's history: turns of prompts, thinking, tool calls, subagents. */
 export class SessionWriter {
   readonly file: string;
   private readonly subDir: string;

@@ -1,4 +1,4 @@
-// CLI 2.1.332's heavy lines (PROTOCOL-2.1.332.md §3): `prompt_snapshot` and `skill_listing`
+// CLI 2.1.332's heavy lines (docs/features.md "History"): `prompt_snapshot` and `skill_listing`
 // attachments and the `api-request*`, `atis-latch`, `cost-state`, `tools-used` records are most of
 // a file's bytes and none of its conversation. They are not shown, not indexed, and the reader
 // that restore and the index share passes over them by their first bytes, without parsing them.

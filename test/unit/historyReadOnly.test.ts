@@ -1,4 +1,4 @@
-// Baton only reads the CLI's projects folder (DESIGN.md "Baton never writes into ~/.claude"). Every
+// Baton only reads the CLI's projects folder (docs/configuration.md: it never writes into it). Every
 // way it reads history (the session list, restoring every session with every subagent opened,
 // export, the search index and its re-scan, following a file) must leave the folder exactly as it
 // was: the same entries, and every file with the same bytes, size, mode and times.

@@ -1,5 +1,6 @@
 // Restoring recorded sessions from their on-disk history (projects/), and checking that what the
-// history shows contains everything the live stream showed (DESIGN.md "One reducer").
+// history shows contains everything the live stream showed: a past session goes into the same hub
+// as a live one (docs/architecture.md "Data flow").
 
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

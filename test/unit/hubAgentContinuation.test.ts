@@ -1,7 +1,10 @@
-// A SendMessage continuation of a finished agent (PROTOCOL-2.1.332.md §1): 2.1.332 names the
-// original Agent call and gives the run a new run_id under the same task, and the run's progress
-// names no call. The card goes back to running, counts the new run's steps on top of the first
-// run's, and ends with the newer answer, live and restored; 2.1.197's shape still works.
+// A SendMessage continuation in the shape 2.1.332 gives a run it resumes under the Agent call: its
+// task events name the original Agent call, the run has a new run_id under the same task, and its
+// progress names no call. (Observed for a message queued to a background agent that finished
+// before reading it; a SendMessage to a finished agent names the SendMessage call instead, on both
+// CLIs: docs/protocol-notes.md "Subagents".) The card goes back to running, counts the new run's
+// steps on top of the first run's, and ends with the newer answer, live and restored; 2.1.197's
+// shape still works.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";

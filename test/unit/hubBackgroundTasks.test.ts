@@ -1,7 +1,8 @@
-// The session's status with background agents (PROTOCOL-2.1.332.md §1–2): "running" (shown as
-// working) while a background agent of it lives, even after the turn's result, and idle once the
-// last one is done and its report's turn answered. 2.1.332 says what lives
-// (system/background_tasks_changed); on 2.1.197, which never does, the hub's own cards say it.
+// The session's status with background agents (which 2.1.332 makes of Agent calls by default, see
+// docs/features.md "Steering"): "running" (shown as working) while a background agent of it lives,
+// even after the turn's result, and idle once the last one is done and its report's turn answered.
+// 2.1.332 says what lives (system/background_tasks_changed); on 2.1.197, which never does, the
+// hub's own cards say it.
 
 import path from "node:path";
 import { describe, expect, it } from "vitest";

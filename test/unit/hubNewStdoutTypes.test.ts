@@ -1,5 +1,6 @@
-// The stdout types and fields CLI 2.1.332 added (PROTOCOL-2.1.332.md §1) become events a person
-// sees: none of them stays an "unknown message type".
+// The stdout types and fields CLI 2.1.332 added (command_lifecycle, system/permission_denied,
+// system/informational, session_title_changed, the task events' run_id, spawn_depth, error and
+// the like) become events a person sees: none of them stays an "unknown message type".
 
 import { readFileSync } from "node:fs";
 import path from "node:path";

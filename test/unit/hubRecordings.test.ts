@@ -105,7 +105,8 @@ describe.skipIf(skip)("hub on every recording", () => {
     const started = systemLines(r.lines, "task_started").filter((t) => t.task_type !== "local_bash");
     const finals = new Map(toolResults(r.lines).map((x) => [x.id, x]));
     // A task's first task_started names its Agent call; a later one (same task id) is a run that
-    // SendMessage resumed, and its task events name the SendMessage call (PROTOCOL.md §5).
+    // SendMessage resumed, and its task events name the SendMessage call, or on 2.1.332 the Agent
+    // call again for a message queued to a background agent (docs/protocol-notes.md "Subagents").
     for (const task of started.filter((t, i) => started.findIndex((u) => u.task_id === t.task_id) === i)) {
       const record = recordOf(r.transcript, task.tool_use_id);
       expect(record?.taskId).toBe(task.task_id);

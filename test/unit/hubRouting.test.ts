@@ -206,9 +206,11 @@ describe("nested agents", () => {
     expect(t.blocks.some((b) => b.id === "toolu_sub_1")).toBe(false);
   });
 
-  // Depth 3 (PROTOCOL.md §4): the deepest agent's Agent call is in the middle agent's sidechain,
-  // never on stdout. The middle agent's task_progress (last_tool_name "Agent", the call's
-  // description) says who is calling; the deepest agent's task events name the unseen call.
+  // Depth 3 on 2.1.197, which streams nothing below depth 1 but task_* events
+  // (docs/protocol-notes.md "Subagents"; fixtures/recordings/deep-nesting): the deepest agent's
+  // Agent call is in the middle agent's sidechain, never on stdout. The middle agent's
+  // task_progress (last_tool_name "Agent", the call's description) says who is calling; the
+  // deepest agent's task events name the unseen call.
   const deep = {
     before: [ev.progress("a_mid", "deepest", "Agent"), ev.started("a_deep", "toolu_hidden", { description: "deepest" })],
     after: [ev.started("a_deep", "toolu_hidden", { description: "deepest" }), ev.progress("a_mid", "deepest", "Agent")],
@@ -268,9 +270,10 @@ describe("nested agents", () => {
     expect(blocks[0]?.call?.input).toEqual(expect.objectContaining({ model: "haiku" }));
   });
 
-  // A long Bash is a task too (PROTOCOL.md §2.6): its task_started names the Bash call, which a
-  // local_agent task_started would turn into a card (after the tool_use) or a draft record that
-  // the tool_use then picks up (before it), and its notification would settle that card.
+  // A Bash that runs longer than about 3 s is a task too (task_type "local_bash"): its
+  // task_started names the Bash call, which a local_agent task_started would turn into a card
+  // (after the tool_use) or a draft record that the tool_use then picks up (before it), and its
+  // notification would settle that card.
   it.each(["before", "after"])("a local_bash task_started %s its Bash call makes no card, and its task events leave the call alone", (order) => {
     const bash = (id: string, parent: string | null) => ev.use(id, "Bash", { command: "sleep 5" }, parent);
     const started = (task: string, id: string) => ev.started(task, id, { taskType: "local_bash", subagentType: undefined, prompt: undefined });
@@ -423,8 +426,9 @@ describe("status", () => {
     expect(model.findToolCall("toolu_c")?.status).toBe("denied");
   });
 
-  // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone
-  // (PROTOCOL.md §9 g0): the call is denied, not failed, before the turn's permission_denials say so.
+  // What the CLI (2.1.197) answers in default mode when no permission prompt tool can ask anyone: it
+  // refuses the call itself, sends no control request, and its tool_result is the refusal text. The
+  // call is denied, not failed, before the turn's permission_denials say so.
   it.each([
     ["Write", "Claude requested permissions to write to /home/user/notes.txt, but you haven't granted it yet."],
     ["WebFetch", "Claude requested permissions to use WebFetch, but you haven't granted it yet."],

@@ -1,6 +1,6 @@
 // The recorder closes a CLI's stdin only once the session is idle: with 2.1.332's background
-// agents the first `result` is not the end (PROTOCOL-2.1.332.md §2), and an interrupt after the
-// main turn ended gives no `result` at all.
+// agents (its default for Agent calls) the first `result` is not the end, and an interrupt after
+// the main turn ended gives no `result` at all.
 import { describe, expect, it } from "vitest";
 import { SessionIdleTracker, waitForIdle } from "../support/scenarios/sessionIdle.js";
 

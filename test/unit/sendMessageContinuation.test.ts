@@ -3,9 +3,10 @@
 // finished foreground agent (both CLIs: the run's events name the SendMessage call, with a new
 // run_id on 2.1.332); `sendmessage-queued-resume` sends to a background agent that then finishes
 // before any tool round (2.1.332 resumes it under the Agent call's own id with a new run_id, its
-// progress naming no call, PROTOCOL-2.1.332.md §1; 2.1.197 drops the message). Live, the card goes
-// back to running when the run starts, counts its steps and tools on top of the first run's, and
-// ends with the newer answer; restored, it ends the same. Expected values come from the recording.
+// progress naming no call, docs/protocol-notes.md "Subagents"; 2.1.197 drops the message). Live,
+// the card goes back to running when the run starts, counts its steps and tools on top of the
+// first run's, and ends with the newer answer; restored, it ends the same. Expected values come
+// from the recording.
 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
