@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { git } from "./git.js";
+import { git, commitFile, writeFileIn } from "./git.js";
 
 export interface ArmedRepository {
   readonly root: string;
@@ -34,17 +34,6 @@ export const HookNames = [
   "fsmonitor-watchman", "post-index-change",
 ];
 
-function write(dir: string, file: string, text: string): void {
-  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-  fs.writeFileSync(path.join(dir, file), text);
-}
-
-function commit(dir: string, file: string, text: string, message: string): void {
-  write(dir, file, text);
-  git(dir, "add", "--", file);
-  git(dir, "commit", "-q", "-m", message);
-}
-
 /** One file per driver: the repository's own (evil), an included file's (inc), the person's own (glob), an agent branch's (branchy); plain.md has none (diff.external's). */
 export const Tracked = ["a.txt", "b.inc", "c.glob", "d.br"] as const;
 
@@ -64,8 +53,8 @@ export function makeRepository(options: { readonly arm: boolean }): ArmedReposit
   fs.mkdirSync(repo);
   fs.mkdirSync(markerDir);
   git(repo, "init", "-q", "-b", "main");
-  write(repo, ".gitattributes", ["*.txt filter=evil diff=evil merge=evil", "*.inc filter=inc diff=inc merge=inc", "*.glob filter=glob diff=glob merge=glob", "*.br filter=branchy diff=branchy", "*.proc filter=proc", ""].join("\n"));
-  for (const f of [...Tracked, "plain.md"]) write(repo, f, Original);
+  writeFileIn(repo, ".gitattributes", ["*.txt filter=evil diff=evil merge=evil", "*.inc filter=inc diff=inc merge=inc", "*.glob filter=glob diff=glob merge=glob", "*.br filter=branchy diff=branchy", "*.proc filter=proc", ""].join("\n"));
+  for (const f of [...Tracked, "plain.md"]) writeFileIn(repo, f, Original);
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "First");
   git(repo, "branch", "side");
@@ -74,29 +63,29 @@ export function makeRepository(options: { readonly arm: boolean }): ArmedReposit
     return fs.realpathSync(path.join(root, name));
   };
   const mc = add("mc", "main");
-  commit(mc, "b.inc", FirstChanged, "mc: b.inc");
+  commitFile(mc, "b.inc", FirstChanged, "mc: b.inc");
   const both = add("both", "main");
-  commit(both, "a.txt", LastChanged, "both: the last line of a.txt");
+  commitFile(both, "a.txt", LastChanged, "both: the last line of a.txt");
   const obj = add("obj", "side");
-  commit(obj, "b.inc", FirstChanged, "obj: b.inc");
+  commitFile(obj, "b.inc", FirstChanged, "obj: b.inc");
   // `side` moves on without a checkout of it left behind: merging obj into it takes a merge commit.
   const sideWork = path.join(root, "side-work");
   git(repo, "worktree", "add", "-q", sideWork, "side");
-  commit(sideWork, "c.glob", LastChanged, "side: c.glob");
+  commitFile(sideWork, "c.glob", LastChanged, "side: c.glob");
   git(repo, "worktree", "remove", sideWork);
-  commit(repo, "c.glob", LastChanged, "main: c.glob");
+  commitFile(repo, "c.glob", LastChanged, "main: c.glob");
   const ff = add("ff", "main");
-  commit(ff, "a.txt", FirstChanged, "ff: a.txt");
+  commitFile(ff, "a.txt", FirstChanged, "ff: a.txt");
   const dirty = add("dirty", "main");
   const clean = add("clean", "main");
   if (options.arm) arm(root, repo, programs, markerDir, xdg);
-  else write(xdg, "git/config", "");
+  else writeFileIn(xdg, "git/config", "");
   // After arming: a dirty worktree (modified in every driver's files, and new files, one for the
   // process filter, whose failing program would stop any git that hashes it), and a clean one
   // whose files are touched (same content, new times) so a status must read them again.
-  for (const f of [...Tracked, "plain.md"]) write(dirty, f, `${Original}changed ${f}\n`);
-  write(dirty, "new.txt", "new\n");
-  write(dirty, "new.proc", "new\n");
+  for (const f of [...Tracked, "plain.md"]) writeFileIn(dirty, f, `${Original}changed ${f}\n`);
+  writeFileIn(dirty, "new.txt", "new\n");
+  writeFileIn(dirty, "new.proc", "new\n");
   const later = new Date(Date.now() + 5_000);
   for (const f of Tracked) fs.utimesSync(path.join(clean, f), later, later);
   const markers = (): string[] => fs.readdirSync(markerDir).sort();
@@ -110,7 +99,7 @@ export function makeRepository(options: { readonly arm: boolean }): ArmedReposit
 function arm(root: string, repo: string, programs: string, markerDir: string, xdg: string): void {
   const program = (name: string, then: string): string => {
     const file = path.join(programs, name);
-    write(programs, name, `#!/bin/sh\n: > '${path.join(markerDir, name)}'\n${then}\n`);
+    writeFileIn(programs, name, `#!/bin/sh\n: > '${path.join(markerDir, name)}'\n${then}\n`);
     fs.chmodSync(file, 0o755);
     return file;
   };
@@ -120,18 +109,18 @@ function arm(root: string, repo: string, programs: string, markerDir: string, xd
   const succeeds = (name: string): string => program(name, "exit 0");
   const hooks = path.join(programs, "hooks");
   for (const hook of HookNames) {
-    write(hooks, hook, `#!/bin/sh\n: > '${path.join(markerDir, `hook-${hook}`)}'\nexit 0\n`);
+    writeFileIn(hooks, hook, `#!/bin/sh\n: > '${path.join(markerDir, `hook-${hook}`)}'\nexit 0\n`);
     fs.chmodSync(path.join(hooks, hook), 0o755);
-    write(path.join(repo, ".git", "hooks"), hook, `#!/bin/sh\n: > '${path.join(markerDir, `git-dir-hook-${hook}`)}'\nexit 0\n`);
+    writeFileIn(path.join(repo, ".git", "hooks"), hook, `#!/bin/sh\n: > '${path.join(markerDir, `git-dir-hook-${hook}`)}'\nexit 0\n`);
     fs.chmodSync(path.join(repo, ".git", "hooks", hook), 0o755);
   }
   const drivers = (name: string): string => `[filter "${name}"]\n\tclean = ${passThrough(`filter-${name}-clean`)}\n\tsmudge = ${passThrough(`filter-${name}-smudge`)}\n\trequired = true\n[diff "${name}"]\n\ttextconv = ${textconv(`textconv-${name}`)}\n\tcommand = ${succeeds(`diff-command-${name}`)}\n[merge "${name}"]\n\tdriver = ${succeeds(`merge-driver-${name}`)} %O %A %B\n`;
   // Pulled in by the repository's config: drivers and a hook of config-based hooks (git 2.54+).
-  write(root, "included.config", `${drivers("inc")}[hook "inc"]\n\tcommand = ${succeeds("config-hook-inc")}\n\tevent = post-merge\n\tevent = reference-transaction\n`);
+  writeFileIn(root, "included.config", `${drivers("inc")}[hook "inc"]\n\tcommand = ${succeeds("config-hook-inc")}\n\tevent = post-merge\n\tevent = reference-transaction\n`);
   // Pulled in only where an agent branch is checked out.
-  write(root, "onbranch.config", drivers("branchy"));
+  writeFileIn(root, "onbranch.config", drivers("branchy"));
   // The person's own config: drivers the repository's .gitattributes chooses for its files.
-  write(xdg, "git/config", drivers("glob"));
+  writeFileIn(xdg, "git/config", drivers("glob"));
   const config: [string, string][] = [
     ["core.fsmonitor", fails("fsmonitor")],
     ["core.hooksPath", hooks],

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { toApiError } from "../../src/main/core/appError.js";
+import { apiRefusal } from "../support/worktreeErrors.js";
 import { listTabWorktrees, openTabWorktree, removeTabWorktree, tabWorktreeDiff, worktreeApiCode } from "../../src/main/core/tabWorktrees.js";
 import { tempDirs } from "../support/tempDirs.js";
 import { git } from "../support/git.js";
@@ -12,15 +12,6 @@ import { git } from "../support/git.js";
 const tempDir = tempDirs("baton-tabwt-");
 let root: string;
 let repo: string;
-
-async function apiError(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    return toApiError(error);
-  }
-  throw new Error("expected a refusal");
-}
 
 beforeEach(() => {
   root = tempDir();
@@ -45,7 +36,7 @@ describe("a tab's worktree actions", () => {
     const tab = { cwd: repo, liveSessionIds: new Set<string>() };
     const listing = await listTabWorktrees(tab);
     expect(listing.worktrees.map((w) => w.path)).toEqual([repo, wt]);
-    const refused = await apiError(() => removeTabWorktree(tab, wt, false));
+    const refused = await apiRefusal(removeTabWorktree(tab, wt, false));
     expect(refused.code).toBe("worktree_dirty");
     expect(refused.message).toContain("new file.txt");
     expect(fs.existsSync(wt)).toBe(true);
@@ -53,8 +44,8 @@ describe("a tab's worktree actions", () => {
 
   it("refuses a path that is not a worktree of the repository, and a cwd outside any repository", async () => {
     const tab = { cwd: repo, liveSessionIds: new Set<string>() };
-    expect((await apiError(() => tabWorktreeDiff(tab, root))).code).toBe("worktree_not_a_worktree");
-    expect((await apiError(() => listTabWorktrees({ cwd: root, liveSessionIds: new Set() }))).code).toBe("worktree_not_a_repository");
+    expect((await apiRefusal(tabWorktreeDiff(tab, root))).code).toBe("worktree_not_a_worktree");
+    expect((await apiRefusal(listTabWorktrees({ cwd: root, liveSessionIds: new Set() }))).code).toBe("worktree_not_a_repository");
   });
 
   it("opening a worktree with no file manager on PATH fails as worktree_open_failed naming what was tried; a path outside it is refused first", async () => {
@@ -62,9 +53,9 @@ describe("a tab's worktree actions", () => {
     git(repo, "worktree", "add", "-q", "-b", "work", wt);
     const tab = { cwd: repo, liveSessionIds: new Set<string>() };
     const env = { PATH: path.join(root, "no-programs-here") };
-    const failed = await apiError(() => openTabWorktree(tab, wt, "folder", env));
+    const failed = await apiRefusal(openTabWorktree(tab, wt, "folder", env));
     expect(failed.code).toBe("worktree_open_failed");
     expect(failed.message).toMatch(/xdg-open|open|explorer/);
-    expect((await apiError(() => openTabWorktree(tab, root, "terminal", env))).code).toBe("worktree_not_a_worktree");
+    expect((await apiRefusal(openTabWorktree(tab, root, "terminal", env))).code).toBe("worktree_not_a_worktree");
   });
 });

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toApiError } from "../../src/main/core/appError.js";
+import { apiRefusal } from "../support/worktreeErrors.js";
 import { listTabWorktrees, mergeTabWorktree, removeTabWorktree, tabWorktreeDiff, type TabRepository } from "../../src/main/core/tabWorktrees.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/worktrees.js";
@@ -46,15 +46,6 @@ function plainly(cwd: string, ...args: string[]): void {
 }
 
 const blob = (r: ArmedRepository, rev: string, file: string): string => git(r.repo, "cat-file", "blob", `${rev}:${file}`);
-
-async function apiError(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeDefined();
-  return toApiError(error);
-}
 
 function entry(listing: { worktrees: readonly WorktreeInfo[] }, where: string): WorktreeInfo {
   const found = listing.worktrees.find((w) => w.path === where);
@@ -219,7 +210,7 @@ describe("what reaches git besides the repository", () => {
     plainly(r.dirty, "diff", "--no-ext-diff", "--no-textconv", "--", "plain.md");
     expect(r.markers()).toEqual(expect.arrayContaining(["ssh-command", "ext-transport"]));
     r.clearMarkers();
-    const refused = await apiError(tabWorktreeDiff(tab(r), r.dirty));
+    const refused = await apiRefusal(tabWorktreeDiff(tab(r), r.dirty));
     expect(refused.code).toBe("worktree_git_failed");
     expect(r.markers()).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toApiError } from "../../src/main/core/appError.js";
+import { apiRefusal } from "../support/worktreeErrors.js";
 import { listTabWorktrees, removeTabWorktree, type TabRepository } from "../../src/main/core/tabWorktrees.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/worktrees.js";
@@ -27,15 +27,6 @@ let gitLog: string;
 const savedEnv = { ...process.env };
 
 const tab = (cwd: string): TabRepository => ({ cwd, liveSessionIds: new Set<string>() });
-
-async function apiError(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeDefined();
-  return toApiError(error);
-}
 
 /** The folders git was started in since the last call. */
 function gitRanIn(): string[] {
@@ -80,7 +71,7 @@ describe.skipIf(!asRoot)("a repository someone else owns", () => {
     expect(execFileSync("git", ["-C", repo, "log", "-1", "--format=%s"], { encoding: "utf8" }).trim()).toBe("First");
     gitRanIn();
 
-    const refused = await apiError(listTabWorktrees(tab(repo)));
+    const refused = await apiRefusal(listTabWorktrees(tab(repo)));
     expect(refused.code).toBe("worktree_not_owned");
     expect(refused.message).toBe(`${repo} is owned by another user (uid ${Nobody}), not by you (uid 0): Baton runs no git in a repository someone else owns (git's safe.directory rule)`);
 
@@ -93,7 +84,7 @@ describe.skipIf(!asRoot)("a repository someone else owns", () => {
 
   it("is refused when only its .git is another user's", async () => {
     chownTree(path.join(repo, ".git"), Nobody, Nobody);
-    const refused = await apiError(listTabWorktrees(tab(repo)));
+    const refused = await apiRefusal(listTabWorktrees(tab(repo)));
     expect(refused.code).toBe("worktree_not_owned");
     expect(refused.message).toContain(`${path.join(repo, ".git")} is owned by another user (uid ${Nobody})`);
     expect(gitRanIn()).toEqual([]);
@@ -105,7 +96,7 @@ describe.skipIf(!asRoot)("a repository someone else owns", () => {
     chownTree(path.join(repo, ".git"), Nobody, Nobody);
     fs.lchownSync(repo, Nobody, Nobody);
     expect(fs.statSync(sub).uid).toBe(0);
-    const refused = await apiError(listTabWorktrees(tab(sub)));
+    const refused = await apiRefusal(listTabWorktrees(tab(sub)));
     expect(refused.code).toBe("worktree_not_owned");
     expect(refused.message).toContain(`${repo} is owned by another user`);
     expect(gitRanIn()).toEqual([]);
@@ -124,7 +115,7 @@ describe.skipIf(!asRoot)("a repository someone else owns", () => {
     expect(listing.worktrees.find((w) => w.isMain)?.head?.subject).toBe("First");
     expect(gitRanIn()).not.toContain(wt);
 
-    const refused = await apiError(removeTabWorktree(tab(repo), wt, true));
+    const refused = await apiRefusal(removeTabWorktree(tab(repo), wt, true));
     expect(refused.code).toBe("worktree_not_owned");
     expect(fs.readFileSync(path.join(wt, "note.txt"), "utf8")).toBe("keep\n");
     expect(gitRanIn()).not.toContain(wt);

@@ -10,22 +10,11 @@ import { diffWorktree } from "../../src/main/worktrees/diff.js";
 import type { WorktreeInfo } from "../../src/shared/worktrees.js";
 import { refusal } from "../support/worktreeErrors.js";
 import { tempDirs } from "../support/tempDirs.js";
-import { git } from "../support/git.js";
+import { git, commitFile, writeFileIn } from "../support/git.js";
 
 const tempDir = tempDirs("baton-wt-");
 let root: string;
 let repo: string;
-
-function write(dir: string, file: string, text: string): void {
-  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-  fs.writeFileSync(path.join(dir, file), text);
-}
-
-function commit(dir: string, file: string, text: string, message: string): void {
-  write(dir, file, text);
-  git(dir, "add", "--", file);
-  git(dir, "commit", "-q", "-m", message);
-}
 
 function addWorktree(name: string, branch: string): string {
   const where = path.join(root, name);
@@ -55,7 +44,7 @@ beforeEach(() => {
   repo = path.join(root, "repo");
   fs.mkdirSync(repo);
   git(repo, "init", "-q", "-b", "main");
-  commit(repo, "a.txt", "one\n", "First commit");
+  commitFile(repo, "a.txt", "one\n", "First commit");
 });
 
 describe("listing", () => {
@@ -63,10 +52,10 @@ describe("listing", () => {
     const clean = addWorktree("clean", "feature/clean");
     const dirty = addWorktree("dirty", "dirty");
     const locked = addWorktree("locked", "locked");
-    write(dirty, "staged.txt", "staged\n");
+    writeFileIn(dirty, "staged.txt", "staged\n");
     git(dirty, "add", "staged.txt");
-    write(dirty, "a.txt", "changed\n");
-    write(dirty, "new/untracked.txt", "new\n");
+    writeFileIn(dirty, "a.txt", "changed\n");
+    writeFileIn(dirty, "new/untracked.txt", "new\n");
     git(repo, "worktree", "lock", "--reason", "kept for review", locked);
 
     const listing = await listWorktrees(repo);
@@ -97,10 +86,10 @@ describe("listing", () => {
     git(repo, "branch", "develop");
     const where = path.join(root, "topic");
     git(repo, "worktree", "add", "-q", "-b", "topic", where, "develop");
-    commit(where, "b.txt", "b\n", "Topic one");
-    commit(where, "c.txt", "c\n", "Topic two");
+    commitFile(where, "b.txt", "b\n", "Topic one");
+    commitFile(where, "c.txt", "c\n", "Topic two");
     git(repo, "checkout", "-q", "develop");
-    commit(repo, "d.txt", "d\n", "Develop moved on");
+    commitFile(repo, "d.txt", "d\n", "Develop moved on");
     git(repo, "checkout", "-q", "main");
     const w = await entry(fs.realpathSync(where));
     expect(w).toMatchObject({ base: "develop", ahead: 2, behind: 1, unmerged: 2 });
@@ -109,11 +98,11 @@ describe("listing", () => {
   });
 
   it("names the ignored files a removal would delete, a folder ignored as a whole once, and nothing for the main worktree", async () => {
-    commit(repo, ".gitignore", ".env\nnode_modules/\n", "Ignore secrets and packages");
+    commitFile(repo, ".gitignore", ".env\nnode_modules/\n", "Ignore secrets and packages");
     const where = addWorktree("with-ignored", "with-ignored");
-    write(where, ".env", "TOKEN=secret\n");
-    for (let i = 0; i < 50; i++) write(where, `node_modules/pkg${i}/index.js`, "x\n");
-    write(repo, ".env", "MAIN=1\n");
+    writeFileIn(where, ".env", "TOKEN=secret\n");
+    for (let i = 0; i < 50; i++) writeFileIn(where, `node_modules/pkg${i}/index.js`, "x\n");
+    writeFileIn(repo, ".env", "MAIN=1\n");
     const w = await entry(where);
     expect(w.ignored).toEqual({ count: 2, paths: [".env", "node_modules/"] });
     expect(w.dirt?.files).toEqual([]);
@@ -189,11 +178,11 @@ describe("listing", () => {
 describe("removal", () => {
   it("refuses a dirty worktree, naming the files; with rescue commits everything to a rescue branch, then removes it", async () => {
     const dirty = addWorktree("dirty ünïcode", "dirty");
-    write(dirty, "staged.txt", "staged version\n");
+    writeFileIn(dirty, "staged.txt", "staged version\n");
     git(dirty, "add", "staged.txt");
-    write(dirty, "staged.txt", "working version\n");
-    write(dirty, "a.txt", "edited\n");
-    write(dirty, "deep/untracked.txt", "untracked\n");
+    writeFileIn(dirty, "staged.txt", "working version\n");
+    writeFileIn(dirty, "a.txt", "edited\n");
+    writeFileIn(dirty, "deep/untracked.txt", "untracked\n");
 
     const error = await refusal(removeWorktree(repo, dirty));
     expect(error.code).toBe("dirty");
@@ -235,13 +224,13 @@ describe("removal", () => {
   it("refuses a worktree whose commits no other branch holds, naming them (and its files once it is dirty too); a rescue keeps both on a branch", async () => {
     const where = path.join(root, "detached");
     git(repo, "worktree", "add", "-q", "--detach", where, "main");
-    commit(where, "only-here.txt", "x\n", "Only here");
+    commitFile(where, "only-here.txt", "x\n", "Only here");
     const head = git(where, "rev-parse", "HEAD").trim();
     const error = await refusal(removeWorktree(repo, where));
     expect(error.code).toBe("unmerged");
     expect(error.message).toContain(`1 commit(s) no other branch holds: ${head.slice(0, 7)} Only here`);
     // Uncommitted files as well: the refusal names both.
-    write(where, "draft.txt", "draft\n");
+    writeFileIn(where, "draft.txt", "draft\n");
     const both = await refusal(removeWorktree(repo, where));
     expect(both.code).toBe("dirty");
     expect(both.message).toMatch(/draft\.txt.*and 1 commit\(s\) no other branch holds: [0-9a-f]{7,} Only here/);
@@ -261,7 +250,7 @@ describe("removal", () => {
     expect((await refusal(removeWorktree(repo, repo, { rescue: true }))).code).toBe("main-worktree");
     const outside = path.join(root, "outside");
     fs.mkdirSync(outside);
-    write(outside, "keep.txt", "keep\n");
+    writeFileIn(outside, "keep.txt", "keep\n");
     expect((await refusal(removeWorktree(repo, outside, { rescue: true }))).code).toBe("not-a-worktree");
     expect((await refusal(removeWorktree(repo, path.join(locked, "..", "outside")))).code).toBe("not-a-worktree");
     expect(fs.readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep\n");
@@ -269,7 +258,7 @@ describe("removal", () => {
     const other = path.join(root, "other");
     fs.mkdirSync(other);
     git(other, "init", "-q", "-b", "main");
-    commit(other, "o.txt", "o\n", "Other");
+    commitFile(other, "o.txt", "o\n", "Other");
     const theirs = path.join(root, "theirs");
     git(other, "worktree", "add", "-q", "-b", "theirs", theirs);
     expect((await refusal(removeWorktree(repo, theirs))).code).toBe("not-a-worktree");
@@ -288,7 +277,7 @@ describe("removal", () => {
     git(repo, "worktree", "add", "-q", "--detach", "--", where, "main");
     const real = fs.realpathSync(where);
     git(real, "symbolic-ref", "HEAD", "refs/heads/-dash-branch");
-    write(real, "--help", "not an option\n");
+    writeFileIn(real, "--help", "not an option\n");
     const w = await entry(real);
     expect(w).toMatchObject({ branch: "-dash-branch", base: "main" });
     expect(w.dirt?.files).toEqual([{ code: "??", path: "--help" }]);
@@ -306,7 +295,7 @@ describe("removal", () => {
 describe("merge and diff", () => {
   it("fast-forwards the base branch when it can", async () => {
     const where = addWorktree("ff", "ff");
-    commit(where, "b.txt", "b\n", "Add b");
+    commitFile(where, "b.txt", "b\n", "Add b");
     const merged = await mergeWorktree(repo, where);
     expect(merged).toMatchObject({ kind: "fast-forward", base: "main", to: git(where, "rev-parse", "HEAD").trim() });
     expect(fs.readFileSync(path.join(repo, "b.txt"), "utf8")).toBe("b\n");
@@ -315,8 +304,8 @@ describe("merge and diff", () => {
 
   it("makes a merge commit when the base moved on", async () => {
     const where = addWorktree("mc", "mc");
-    commit(where, "b.txt", "b\n", "Add b");
-    commit(repo, "c.txt", "c\n", "Add c on main");
+    commitFile(where, "b.txt", "b\n", "Add b");
+    commitFile(repo, "c.txt", "c\n", "Add c on main");
     const merged = await mergeWorktree(repo, where);
     expect(merged.kind).toBe("merge-commit");
     const parents = git(repo, "rev-list", "--parents", "-n", "1", "main").trim().split(" ");
@@ -326,8 +315,8 @@ describe("merge and diff", () => {
 
   it("reports a conflict with its files, aborts it and leaves the base branch as it was", async () => {
     const where = addWorktree("conflict", "conflict");
-    commit(where, "a.txt", "theirs\n", "Change a in the worktree");
-    commit(repo, "a.txt", "ours\n", "Change a on main");
+    commitFile(where, "a.txt", "theirs\n", "Change a in the worktree");
+    commitFile(repo, "a.txt", "ours\n", "Change a on main");
     const before = git(repo, "rev-parse", "main").trim();
     const merged = await mergeWorktree(repo, where);
     expect(merged).toEqual({ kind: "conflict", base: "main", files: ["a.txt"] });
@@ -343,7 +332,7 @@ describe("merge and diff", () => {
       git(repo, "branch", "develop");
       where = path.join(root, "topic");
       git(repo, "worktree", "add", "-q", "-b", "topic", where, "develop");
-      commit(where, "b.txt", "b\n", "Add b");
+      commitFile(where, "b.txt", "b\n", "Add b");
     });
     const worktreesUntouched = (): void => {
       expect(git(repo, "status", "--porcelain")).toBe("");
@@ -361,7 +350,7 @@ describe("merge and diff", () => {
 
     it("makes the merge commit from objects alone when the branch moved on", async () => {
       git(repo, "checkout", "-q", "develop");
-      commit(repo, "c.txt", "c\n", "Develop moved on");
+      commitFile(repo, "c.txt", "c\n", "Develop moved on");
       git(repo, "checkout", "-q", "main");
       const before = git(repo, "rev-parse", "develop").trim();
       const merged = await mergeWorktree(repo, where);
@@ -376,9 +365,9 @@ describe("merge and diff", () => {
     });
 
     it("reports a conflict with its files and leaves the branch where it was", async () => {
-      commit(where, "a.txt", "theirs\n", "Change a in the topic");
+      commitFile(where, "a.txt", "theirs\n", "Change a in the topic");
       git(repo, "checkout", "-q", "develop");
-      commit(repo, "a.txt", "ours\n", "Change a on develop");
+      commitFile(repo, "a.txt", "ours\n", "Change a on develop");
       git(repo, "checkout", "-q", "main");
       const before = git(repo, "rev-parse", "develop").trim();
       expect(await mergeWorktree(repo, where)).toEqual({ kind: "conflict", base: "develop", files: ["a.txt"] });
@@ -389,7 +378,7 @@ describe("merge and diff", () => {
 
   it("refuses to merge uncommitted changes", async () => {
     const where = addWorktree("uncommitted", "uncommitted");
-    write(where, "b.txt", "b\n");
+    writeFileIn(where, "b.txt", "b\n");
     const error = await refusal(mergeWorktree(repo, where));
     expect(error.code).toBe("dirty");
     expect(error.files).toEqual(["b.txt"]);
@@ -397,9 +386,9 @@ describe("merge and diff", () => {
 
   it("diffs commits and uncommitted changes, untracked files included, against the base", async () => {
     const where = addWorktree("diff", "diff");
-    commit(where, "b.txt", "committed\n", "Add b");
-    write(where, "a.txt", "edited\n");
-    write(where, "u.txt", "untracked\n");
+    commitFile(where, "b.txt", "committed\n", "Add b");
+    writeFileIn(where, "a.txt", "edited\n");
+    writeFileIn(where, "u.txt", "untracked\n");
     const diff = await diffWorktree(repo, where);
     expect(diff).toContain("+committed");
     expect(diff).toContain("+edited");
