@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ensureCliBuilt } from "../support/cliBundle.js";
 import { ensureRendererBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 import { openSocket, signIn } from "../support/webSignIn.js";
 import { tempDirs } from "../support/tempDirs.js";
@@ -63,10 +64,11 @@ describe.skipIf(process.platform !== "linux")("baton web on SIGTERM", () => {
     const root = tempDir();
     const projects = hugeHistory(root);
     ensureRendererBuilt(); // `baton web` serves out/renderer
+    ensureCliBuilt(); // and runs from out/cli, as `npx baton web` does
 
     const child: ChildProcess = spawn(
       process.execPath,
-      ["--import", "tsx", path.join(repoRoot, "bin", "baton.mjs"), "web", "--no-index", "--projects-dir", projects, "--claude", "/nonexistent/claude"],
+      [path.join(repoRoot, "bin", "baton.mjs"), "web", "--no-index", "--projects-dir", projects, "--claude", "/nonexistent/claude"],
       { cwd: repoRoot, env: { ...process.env, XDG_CONFIG_HOME: path.join(root, "config") }, stdio: ["ignore", "pipe", "pipe"] },
     );
     cleanups.push(() => child.kill("SIGKILL"));

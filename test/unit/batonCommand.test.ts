@@ -2,9 +2,10 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS, lazyCommand, main, type CommandSpec } from "../../src/main/commands/baton.js";
 import { bufferIO, type CommandIO } from "../../src/main/commands/commandIO.js";
+import { ensureCliBuilt } from "../support/cliBundle.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const pkgVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -121,13 +122,15 @@ describe("baton dispatch", () => {
 
 describe("npx baton (real process)", () => {
   const run = promisify(execFile);
+  // What npx runs: the bundle in out/cli (a stale one would run the sources, with a note on stderr).
+  beforeAll(() => void ensureCliBuilt(), 60_000);
 
   it("`npx baton --help` prints usage and exits 0", async () => {
     const { stdout, stderr } = await run("npx", ["--no-install", "baton", "--help"], { cwd: repoRoot });
     expect(stdout).toMatch(/^Usage: baton <command>/);
     expect(stdout).toContain("replay");
     expect(stderr).toBe("");
-  }, 60_000); // a real npx + tsx start-up
+  }, 60_000); // a real npx start-up
 
   it("exits 2 on an unknown command", async () => {
     const failure = await run(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "frobnicate"], { cwd: repoRoot }).then(

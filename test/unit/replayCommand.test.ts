@@ -4,12 +4,13 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { run } from "../../src/main/commands/replay.js";
 import { findRecording, listRecordings, repoRoot, warnIfNoRecordings } from "../support/recordings.js";
 import { allCalls, replayRecording } from "./hubTestKit.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { ensureCliBuilt } from "../support/cliBundle.js";
 
 async function replay(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -100,6 +101,8 @@ describe.skipIf(findRecording("g1-permissions-stdio") === undefined)("baton repl
 
 describe("npx baton replay (real process)", () => {
   const exec = promisify(execFile);
+  // What npx runs: the bundle in out/cli (a stale one would run the sources, with a note on stderr).
+  beforeAll(() => void ensureCliBuilt(), 60_000);
   /** `bin/baton.mjs replay …` in a child process, as `npx baton replay …` runs it. */
   const baton = async (args: string[]) => exec(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "replay", ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
   // Committed recordings, so these run without the shared ones.
@@ -114,7 +117,7 @@ describe("npx baton replay (real process)", () => {
     const printed = JSON.parse(stdout) as Transcript;
     expect(printed).toEqual(JSON.parse((await replay([file, "--json"])).out));
     expect(allCalls(printed).filter((c) => c.call.subagent !== undefined)).toHaveLength(2);
-  }, 60_000); // a real tsx start-up
+  }, 60_000); // a real process start-up
 
   it.skipIf(permissions === undefined)("--stdin applies that file's answers: each call shows the decision made for it", async () => {
     const file = permissions!.streamFiles[0]!;

@@ -2,6 +2,8 @@
 // next to this file and is imported only when run, so one broken or missing command cannot stop the
 // others (or `baton --help`) from working.
 import { readFileSync } from "node:fs";
+import path from "node:path";
+import { batonPackageDir } from "../cli/batonPackageDir.js";
 import { ExitCode, processIO, type CommandIO, type CommandRun } from "./commandIO.js";
 
 export interface CommandSpec {
@@ -82,8 +84,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   ),
 ];
 
+/** Baton's package.json's version, found from this module whether it runs as source or bundled (out/cli). */
 export function version(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+  const dir = batonPackageDir();
+  if (dir === undefined) return "unknown";
+  const pkg: unknown = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
   const value = typeof pkg === "object" && pkg !== null ? (pkg as { version?: unknown }).version : undefined;
   return typeof value === "string" ? value : "unknown";
 }

@@ -96,7 +96,7 @@ async function readAudit(dbPath: string, sessionId: string, io: CommandIO): Prom
     return undefined;
   }
   try {
-    reportAuditMoved(store, io, "export");
+    await reportAuditMoved(store, io, "export");
     return await createAuditReader(store, warn)(sessionId);
   } finally {
     await store.close();

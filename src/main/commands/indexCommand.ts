@@ -42,7 +42,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   try {
     const store = await openStore({ dbPath: where.dbPath });
     try {
-      reportAuditMoved(store, io, "index");
+      await reportAuditMoved(store, io, "index");
       const report = await store.index(where.projectsDir);
       io.stdout(values.json ? `${JSON.stringify({ dbPath: store.info.dbPath, ...report }, null, 2)}\n` : describe(report, store.info.dbPath));
     } finally {

@@ -55,7 +55,7 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
   try {
     const store = await openStore({ dbPath: where.dbPath });
     try {
-      reportAuditMoved(store, io, "search");
+      await reportAuditMoved(store, io, "search");
       const report = await store.index(where.projectsDir);
       if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
       const read = report.filesNew + report.filesAppended + report.filesReindexed;

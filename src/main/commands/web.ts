@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { LogEntry } from "../../shared/api.js";
 import { createAppCore } from "../app/createAppCore.js";
+import { batonPackageDir } from "../cli/batonPackageDir.js";
 import { defaultSettingsFile } from "../platform/settingsFile.js";
 import { defaultDbPath } from "../platform/dbPath.js";
 import { requestNewLink, startLinkControl, type LinkControl } from "../transport/web/linkControl.js";
@@ -40,7 +41,8 @@ Options:
                           sandbox (default: the toolbar's setting, off until turned on)
 `;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+// Baton's package folder, whether this runs as source (src/main/commands) or bundled (out/cli).
+const repoRoot = batonPackageDir() ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 export interface WebRunOptions {
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
@@ -138,10 +140,12 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
   } catch (error) {
     io.stderr(`baton web: --new-link will not work for this server (${error instanceof Error ? error.message : String(error)})\n`);
   }
+  // Listening for Ctrl-C before saying it stops Baton: one pressed at once still stops it cleanly.
+  const stopRequested = options.stopSignal ?? untilSignal();
   io.stdout(`${linkNotice(web.url)} Ctrl-C stops Baton.\n`);
   options.onListening?.(web.url);
 
-  const signal = await (options.stopSignal ?? untilSignal());
+  const signal = await stopRequested;
   io.stdout("Stopping Baton…\n");
   const stopped = await withinDeadline(
     (async () => {
