@@ -1,9 +1,8 @@
 // What full-text search covers inside one turn: the assistant's text and its thinking, and a tool's
-// output only up to MAX_TOOL_TEXT (a file read in full is findable, not copied whole into the index).
+// output whole (it was cut at 4 KB until issue 33: a word just past the old cut is found too).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TOOL_TEXT } from "../../src/main/search/extract.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { tempDirs } from "../support/tempDirs.js";
 
@@ -11,16 +10,18 @@ const sessionId = "5e5e5e5e-1111-4222-8333-444444444444";
 const cwd = "/home/user/code/fts";
 
 // Each word below occurs in exactly one place in the transcript.
+/** Where tool outputs were cut before issue 33. */
+const OLD_CUT = 4096;
 const inText = "quetzal";
 const inThinking = "pangolin";
 const justInside = "narwhal";
 const beyond = "okapi";
 
-/** A tool output whose word `justInside` ends exactly at the cut and whose word `beyond` starts right after it. */
+/** A tool output whose word `justInside` ends exactly at the old cut and whose word `beyond` starts right after it. */
 function longOutput(): string {
-  const head = "lorem ipsum ".repeat(MAX_TOOL_TEXT).slice(0, MAX_TOOL_TEXT - justInside.length - 1);
+  const head = "lorem ipsum ".repeat(OLD_CUT).slice(0, OLD_CUT - justInside.length - 1);
   const text = `${head} ${justInside} ${beyond} and more after it`;
-  expect(text.indexOf(justInside) + justInside.length).toBe(MAX_TOOL_TEXT);
+  expect(text.indexOf(justInside) + justInside.length).toBe(OLD_CUT);
   return text;
 }
 
@@ -83,10 +84,9 @@ describe("full-text search over one session's content", () => {
     expect(found(inThinking)).toEqual([{ sessionId, kind: "thinking", snippet: `The «${inThinking}» plan: read it first.` }]);
   });
 
-  it(`indexes a tool's output up to ${MAX_TOOL_TEXT} characters: a word ending there is found, the next one is not`, () => {
-    expect(output.length).toBeGreaterThan(MAX_TOOL_TEXT);
+  it(`indexes a tool's output whole: the words at and past ${OLD_CUT} characters are found, each in its context`, () => {
+    expect(output.length).toBeGreaterThan(OLD_CUT);
     expect(found(justInside)).toEqual([{ sessionId, kind: "tool_output", snippet: expect.stringContaining(`«${justInside}»`) }]);
-    expect(found(beyond)).toEqual([]);
-    expect(found("more")).toEqual([]);
+    expect(found(beyond)).toEqual([{ sessionId, kind: "tool_output", snippet: expect.stringContaining(`${justInside} «${beyond}» and more after it`) }]);
   });
 });

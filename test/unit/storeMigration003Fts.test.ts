@@ -44,7 +44,8 @@ describe("migration 3 (FTS tuning)", () => {
     const store = new StoreService({ dbPath });
     const report = await store.index(projects);
     expect(report.filesReindexed).toBe(1);
-    expect(report.rowsTotal).toBe(1);
+    // The prompt, and (since version 6) the row naming the session's project folder.
+    expect(report.rowsTotal).toBe(2);
     const hits = store.search("quokka");
     expect(hits.map((h) => ({ sessionId: h.sessionId, kind: h.kind, time: h.time, ref: h.ref, subagent: h.subagent }))).toEqual([
       { sessionId: "s1", kind: "prompt", time: "2026-01-01T00:00:00.000Z", ref: "1#0", subagent: null },
@@ -54,9 +55,10 @@ describe("migration 3 (FTS tuning)", () => {
     expect(store.search("quokka", { sessionId: "s2" })).toEqual([]);
     store.close();
 
-    // One text row, and one chunk of the file that covers it.
+    // Two text rows (the prompt, the project folder's name), and one chunk of the file that covers them.
     const db = new Database(dbPath, { readonly: true });
-    expect(db.prepare("SELECT count(*) FROM search_text t JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi").pluck().get()).toBe(1);
+    expect(db.prepare("SELECT count(*) FROM search_text t JOIN file_rows r ON t.rowid BETWEEN r.lo AND r.hi").pluck().get()).toBe(2);
+    expect(db.prepare("SELECT count(*) FROM file_rows").pluck().get()).toBe(1);
     db.close();
   });
 });

@@ -44,7 +44,8 @@ describe("migration 5 (row places per chunk)", () => {
     const store = new StoreService({ dbPath });
     try {
       const report = await store.index(projects);
-      expect(report).toMatchObject({ filesReindexed: 1, rowsTotal: 2 });
+      // Two prompts, and (since version 6) the row naming the session's project folder.
+      expect(report).toMatchObject({ filesReindexed: 1, rowsTotal: 3 });
       const hit = { sessionId: "s1", kind: "prompt", ref: "2#0", time: "2026-01-02T00:00:00.000Z", snippet: "upgrade keeps «quokka»" };
       expect(store.search("quokka")).toMatchObject([hit]);
       expect(store.search("quokka", { sessionId: "s1" })).toMatchObject([hit]);

@@ -80,8 +80,8 @@ function snapshot(dbPath: string): { files: FileState[]; rows: unknown[]; words:
       rows: rowPlaces(db),
       // The index keeps no text, so compare what it indexed: every word, in how many rows, how often.
       words: vocabulary(db),
-      sessions: db.prepare("SELECT * FROM sessions ORDER BY id").all(),
-      subagents: db.prepare("SELECT * FROM subagents ORDER BY session_id, agent_id").all(),
+      sessions: db.prepare("SELECT * FROM sessions ORDER BY project, id").all(),
+      subagents: db.prepare("SELECT s.project, s.id, a.* FROM subagents a JOIN sessions s ON s.key = a.session_key ORDER BY s.project, s.id, a.agent_id").all(),
     };
   } finally {
     db.close();

@@ -114,7 +114,7 @@ describe("the side index", { timeout: 60_000 }, () => {
           store
             .search(q, { limit: 500, ...(sessionId !== undefined ? { sessionId } : {}) })
             .map(({ score: _, ...hit }) => hit)
-            .sort((a, b) => (a.sessionId + a.ref + a.kind < b.sessionId + b.ref + b.kind ? -1 : 1)),
+            .sort((a, b) => (a.file + a.ref + a.kind < b.file + b.ref + b.kind ? -1 : 1)),
         );
       expect(found(mixed)).toEqual(found(one));
       for (const s of one.listSessions()) expect(found(mixed, s.id)).toEqual(found(one, s.id));

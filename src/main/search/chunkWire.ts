@@ -4,14 +4,20 @@
 // writer binds each row's bytes as they are (FTS5 reads a bound blob as text); the rows' places
 // travel already encoded as file_rows stores them (rowPlaces.ts). Runs read on the store's own
 // thread pack their chunks the same way, so the writer has one input.
+//
+// Packing is also where a row becomes what the full-text index is given: a long text its pieces
+// (textPieces.ts), each with CJK runs as their pairs (tokens.ts).
 import type Database from "better-sqlite3";
 import type { FileChunk } from "./extractFile.js";
 import { encodePlaces } from "./rowPlaces.js";
+import { pieceBounds, PIECE_CHARS } from "./textPieces.js";
+import { ftsText } from "./tokens.js";
 
-/** A chunk's rows, packed. */
+/** A chunk's rows, packed: an entry per piece of each row's text (one for nearly every row). */
 export interface PackedRows {
+  /** Entries, each a row of the full-text index. */
   readonly count: number;
-  /** Every row's text as UTF-8; row i's bytes end at `ends[i]`. */
+  /** Every entry's text as UTF-8, as the index is given it; entry i's bytes end at `ends[i]`. */
   readonly texts: Uint8Array;
   readonly ends: Uint32Array;
   /** Row places as `file_rows.places` (rowPlaces.ts), relative to the base offset and line. */
@@ -32,17 +38,30 @@ const encoder = new TextEncoder();
 /** The chunk packed, and the buffers to transfer when posting it. */
 export function packChunk(chunk: FileChunk): { packed: PackedChunk; transfer: ArrayBuffer[] } {
   const rows = chunk.batch.rows;
-  let size = 0;
-  for (const r of rows) size += Buffer.byteLength(r.text);
-  const texts = new Uint8Array(size);
-  const ends = new Uint32Array(rows.length);
-  let at = 0;
+  const entries: string[] = [];
+  let pieces: number[] | undefined;
   for (let i = 0; i < rows.length; i++) {
-    at += encoder.encodeInto(rows[i]!.text, texts.subarray(at)).written;
+    const text = rows[i]!.text;
+    if (text.length <= PIECE_CHARS) {
+      entries.push(ftsText(text));
+      continue;
+    }
+    const bounds = pieceBounds(text);
+    pieces ??= rows.map(() => 1);
+    pieces[i] = bounds.length;
+    for (const [from, to] of bounds) entries.push(ftsText(text.slice(from, to)));
+  }
+  let size = 0;
+  for (const e of entries) size += Buffer.byteLength(e);
+  const texts = new Uint8Array(size);
+  const ends = new Uint32Array(entries.length);
+  let at = 0;
+  for (let i = 0; i < entries.length; i++) {
+    at += encoder.encodeInto(entries[i]!, texts.subarray(at)).written;
     ends[i] = at;
   }
-  const { places, baseOffset, baseLine } = encodePlaces(rows);
-  const packed: PackedRows = { count: rows.length, texts, ends, places, baseOffset, baseLine };
+  const { places, baseOffset, baseLine } = encodePlaces(rows, pieces);
+  const packed: PackedRows = { count: entries.length, texts, ends, places, baseOffset, baseLine };
   return {
     packed: { ...chunk, batch: { ...chunk.batch, rows: packed } },
     transfer: [texts.buffer, ends.buffer, places.buffer],

@@ -11,6 +11,8 @@ export interface WriteTarget {
   readonly id: number;
   readonly path: string;
   readonly sessionId: string;
+  /** The session's key in the index (its project folder and id). */
+  readonly sessionKey: number;
   readonly agentId: string | null;
   readonly fromOffset: number;
   readonly stat: { readonly size: number; readonly mtimeMs: number; readonly identity: string };

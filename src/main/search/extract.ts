@@ -1,22 +1,28 @@
 // What the index keeps from one transcript line: searchable text rows, per-file facts (times,
-// prompt count, titles, cwd, branch) and subagent bookkeeping. Lines are turned into ClientEvents
+// prompt count, titles, cwd, branch) and subagent bookkeeping. Every text is kept whole, however
+// long (textPieces.ts cuts long ones into pieces for the index); a session's titles are rows too,
+// and so is its project folder's name. Lines are turned into ClientEvents
 // by the history reader's event stream (src/main/history/eventStream.ts, each line alone: the index
 // resumes a file from a stored offset), so search sees what a restore shows.
 import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
 import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent } from "../../shared/events.js";
+import path from "node:path";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import type { LineEvents } from "../history/index.js";
 
-/** What a row holds; its position here is its code in the index (rowPlaces.ts): append only. */
-export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output"] as const;
+/**
+ * What a row holds; its position here is its code in the index (rowPlaces.ts): append only, at
+ * most eight. A title is a `custom-title`, `ai-title` or `summary` line's; a project row is the
+ * name of a session's project folder (no line holds it).
+ */
+export const ROW_KINDS = ["prompt", "text", "thinking", "tool_input", "tool_output", "title", "project"] as const;
 export type RowKind = (typeof ROW_KINDS)[number];
 
-/** Long tool inputs/outputs are cut: enough to find them, not a copy of every file read. */
-export const MAX_TOOL_TEXT = 4096;
-const MAX_TEXT = 64 * 1024;
 const TITLE_CHARS = 200;
+/** Lines that name their session, and the field that holds the name. */
+const TITLE_FIELDS: Readonly<Record<string, string>> = { "custom-title": "customTitle", "ai-title": "aiTitle", summary: "summary" };
 const SPAWN_TOOLS = new Set(["Agent", "Task"]);
 
 export interface TextRow {
@@ -85,8 +91,14 @@ export function extractLine(
   facts: FileFacts,
   out: Extracted,
 ): boolean {
-  noteEnvelope(line, facts);
   const time = typeof line["timestamp"] === "string" ? line["timestamp"] : null;
+  const titleField = TITLE_FIELDS[String(line["type"])];
+  const title = titleField === undefined ? undefined : line[titleField];
+  // The CLI writes the same title again and again: a row for each change of it.
+  if (typeof title === "string" && title !== facts.customTitle && title !== facts.aiTitle) {
+    push(out, title, "title", time, { line: lineNumber, event: 0, offset });
+  }
+  noteEnvelope(line, facts);
   const deepBefore = lines.tooDeepLines;
   const events = lines.line(line);
   for (let i = 0; i < events.length; i++) {
@@ -126,7 +138,7 @@ function extractEvent(
   switch (event.kind) {
     case "user_prompt": {
       const time = event.timestamp ?? lineTime;
-      push(out, event.text, "prompt", time, at, MAX_TEXT);
+      push(out, event.text, "prompt", time, at);
       if (isMain && event.isMeta !== true) {
         // As in the session list (diskMapper.ts): a command's output is no prompt, and only a
         // typed prompt names the session.
@@ -142,7 +154,7 @@ function extractEvent(
       extractBlock(event.block as unknown as JsonObject, at, event.timestamp ?? lineTime, out);
       return;
     case "tool_result":
-      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, at, MAX_TOOL_TEXT);
+      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, at);
       if (event.toolUseId !== "") out.results.push({ toolUseId: event.toolUseId, status: resultStatus(event) });
       return;
     case "task_notification":
@@ -156,12 +168,12 @@ function extractEvent(
 function extractBlock(block: JsonObject, at: Place, time: string | null, out: Extracted): void {
   const type = block["type"];
   if (type === "text" && typeof block["text"] === "string") {
-    push(out, block["text"], "text", time, at, MAX_TEXT);
+    push(out, block["text"], "text", time, at);
   } else if (type === "thinking" && typeof block["thinking"] === "string") {
-    push(out, block["thinking"], "thinking", time, at, MAX_TEXT);
+    push(out, block["thinking"], "thinking", time, at);
   } else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") {
     const name = typeof block["name"] === "string" ? block["name"] : "";
-    push(out, `${name} ${flattenInput(block["input"])}`, "tool_input", time, at, MAX_TOOL_TEXT);
+    push(out, `${name} ${flattenInput(block["input"])}`, "tool_input", time, at);
     if (SPAWN_TOOLS.has(name) && typeof block["id"] === "string") out.spawns.push({ toolUseId: block["id"] });
   }
 }
@@ -189,9 +201,17 @@ function flattenInput(input: Json | undefined): string {
   return parts.join("\n");
 }
 
-function push(out: Extracted, text: string, kind: RowKind, time: string | null, at: Place, max: number): void {
+function push(out: Extracted, text: string, kind: RowKind, time: string | null, at: Place): void {
   if (text.trim() === "") return;
-  out.rows.push({ text: text.length > max ? text.slice(0, max) : text, kind, time, line: at.line, event: at.event, offset: at.offset });
+  out.rows.push({ text, kind, time, line: at.line, event: at.event, offset: at.offset });
+}
+
+/**
+ * The row naming the project folder of the main transcript at `file` (`<projects>/<folder>/<id>.jsonl`):
+ * line 0, before the file's first line, and read back from the path, not the file (rowText.ts).
+ */
+export function projectRow(file: string): TextRow {
+  return { text: path.basename(path.dirname(file)), kind: "project", time: null, line: 0, event: 0, offset: 0 };
 }
 
 function oneLine(text: string): string {

@@ -3,7 +3,7 @@
 // thread (extractWorker.ts) while the store's thread writes the previous chunks.
 import { MaxJsonDepth } from "../../shared/boundedJson.js";
 import { eventStream, readJsonl, type JsonlRecord, type LineEvents, type ReadJsonlOptions, type ReadJsonlResult } from "../history/index.js";
-import { emptyExtracted, extractLine, type Extracted, type FileFacts, type TextRow } from "./extract.js";
+import { emptyExtracted, extractLine, projectRow, type Extracted, type FileFacts, type TextRow } from "./extract.js";
 
 export interface FileJob {
   readonly path: string;
@@ -54,6 +54,8 @@ export async function extractFile(
 ): Promise<void> {
   const facts: FileFacts = { ...job.facts };
   let batch = emptyExtracted();
+  // A session's project folder is searchable too: one row, when its main file is read from the start.
+  if (job.isMain && job.fromOffset === 0) batch.rows.push(projectRow(job.path));
   let batchStart = job.fromOffset;
   let lastOffset = -1;
   const trouble = new LineTrouble();

@@ -1,13 +1,15 @@
 // Prepared statements of the incremental indexer, and the SQL that derives sessions and subagent
-// status from what the files recorded.
+// status from what the files recorded. A session is its project folder and id (`sessions.key`).
 import type Database from "better-sqlite3";
 import { asBuffer, insertTexts, type PackedRows } from "./chunkWire.js";
 import type { Extracted, FileFacts } from "./extract.js";
 import { SIDE_ROWID_BASE, type RowRange } from "./sideIndex.js";
+import type { SubagentMeta } from "./subagentMeta.js";
 
 export interface FileRow {
   readonly id: number;
   readonly path: string;
+  readonly session_key: number;
   readonly session_id: string;
   readonly size: number;
   readonly identity: string;
@@ -28,6 +30,8 @@ export interface FileProgress {
 export class IndexStatements {
   readonly allFiles: Database.Statement<[], FileRow>;
   private readonly insertFile: Database.Statement;
+  private readonly insertSession: Database.Statement;
+  private readonly findSession: Database.Statement<[string, string], number>;
   private readonly fileOffset: Database.Statement<[number], { indexed_offset: number }>;
   private readonly loadFacts: Database.Statement<[number], Record<string, unknown>>;
   private readonly lastRowid: Database.Statement<[], { hi: number }>;
@@ -47,19 +51,22 @@ export class IndexStatements {
   private readonly deleteNotes: Database.Statement;
   private readonly resetFile: Database.Statement;
   private readonly deleteFileRow: Database.Statement;
-  private readonly sessionUpsert: Database.Statement;
+  private readonly sessionUpdate: Database.Statement;
   private readonly subagentDerive: Database.Statement;
-  private readonly sessionFileCount: Database.Statement<[string], { n: number }>;
+  private readonly sessionFileCount: Database.Statement<[number], { n: number }>;
   private readonly deleteSessionRows: Database.Statement[];
 
   constructor(db: Database.Database) {
     this.allFiles = db.prepare(
-      "SELECT id, path, session_id, size, identity, mtime_ms, indexed_offset, boundary, line_count FROM files",
+      `SELECT f.id, f.path, f.session_key, s.id AS session_id, f.size, f.identity, f.mtime_ms, f.indexed_offset, f.boundary, f.line_count
+       FROM files f JOIN sessions s ON s.key = f.session_key`,
     );
     this.insertFile = db.prepare(
-      `INSERT INTO files (path, session_id, agent_id, project, size, identity, mtime_ms, indexed_offset)
-       VALUES (?, ?, ?, ?, -1, ?, 0, 0)`,
+      `INSERT INTO files (path, session_key, agent_id, size, identity, mtime_ms, indexed_offset)
+       VALUES (?, ?, ?, -1, ?, 0, 0)`,
     );
+    this.insertSession = db.prepare("INSERT INTO sessions (project, id) VALUES (?, ?) ON CONFLICT (project, id) DO NOTHING");
+    this.findSession = db.prepare<[string, string], number>("SELECT key FROM sessions WHERE project = ? AND id = ?").pluck();
     this.fileOffset = db.prepare("SELECT indexed_offset FROM files WHERE id = ?");
     this.loadFacts = db.prepare(
       `SELECT first_time, last_time, prompt_count, cwd, git_branch, custom_title, ai_title, first_prompt
@@ -71,12 +78,12 @@ export class IndexStatements {
       "INSERT INTO file_rows (lo, hi, file_id, base_offset, base_line, places) VALUES (?, ?, ?, ?, ?, ?)",
     );
     this.insertSpawn = db.prepare(
-      "INSERT OR IGNORE INTO spawns (session_id, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
+      "INSERT OR IGNORE INTO spawns (session_key, tool_use_id, file_id, spawner_agent_id) VALUES (?, ?, ?, ?)",
     );
     this.updateSpawnResult = db.prepare(
-      "UPDATE spawns SET result_status = ? WHERE session_id = ? AND tool_use_id = ?",
+      "UPDATE spawns SET result_status = ? WHERE session_key = ? AND tool_use_id = ?",
     );
-    this.insertNote = db.prepare("INSERT INTO task_notes (session_id, task_id, status, file_id) VALUES (?, ?, ?, ?)");
+    this.insertNote = db.prepare("INSERT INTO task_notes (session_key, task_id, status, file_id) VALUES (?, ?, ?, ?)");
     this.saveProgress = db.prepare(
       `UPDATE files SET indexed_offset = @offset, line_count = @lineCount, boundary = @boundary,
          first_time = @firstTime, last_time = @lastTime, prompt_count = @promptCount, cwd = @cwd,
@@ -85,9 +92,9 @@ export class IndexStatements {
     );
     this.saveStat = db.prepare("UPDATE files SET size = ?, mtime_ms = ?, identity = ? WHERE id = ?");
     this.upsertSubagent = db.prepare(
-      `INSERT INTO subagents (session_id, agent_id, tool_use_id, agent_type, description, spawn_depth, stopped_by_user)
-       VALUES (@sessionId, @agentId, @toolUseId, @agentType, @description, @spawnDepth, @stopped)
-       ON CONFLICT (session_id, agent_id) DO UPDATE SET tool_use_id = excluded.tool_use_id,
+      `INSERT INTO subagents (session_key, agent_id, tool_use_id, agent_type, description, spawn_depth, stopped_by_user)
+       VALUES (@sessionKey, @agentId, @toolUseId, @agentType, @description, @spawnDepth, @stopped)
+       ON CONFLICT (session_key, agent_id) DO UPDATE SET tool_use_id = excluded.tool_use_id,
          agent_type = excluded.agent_type, description = excluded.description,
          spawn_depth = excluded.spawn_depth, stopped_by_user = excluded.stopped_by_user`,
     );
@@ -104,16 +111,22 @@ export class IndexStatements {
        WHERE id = ?`,
     );
     this.deleteFileRow = db.prepare("DELETE FROM files WHERE id = ?");
-    this.sessionUpsert = db.prepare(SESSION_UPSERT);
+    this.sessionUpdate = db.prepare(SESSION_UPDATE);
     this.subagentDerive = db.prepare(SUBAGENT_DERIVE);
-    this.sessionFileCount = db.prepare("SELECT count(*) AS n FROM files WHERE session_id = ?");
-    this.deleteSessionRows = ["sessions WHERE id", "subagents WHERE session_id", "spawns WHERE session_id", "task_notes WHERE session_id"].map(
+    this.sessionFileCount = db.prepare("SELECT count(*) AS n FROM files WHERE session_key = ?");
+    this.deleteSessionRows = ["sessions WHERE key", "subagents WHERE session_key", "spawns WHERE session_key", "task_notes WHERE session_key"].map(
       (what) => db.prepare(`DELETE FROM ${what} = ?`),
     );
   }
 
-  createFile(path: string, sessionId: string, agentId: string | null, project: string, identity: string): number {
-    return Number(this.insertFile.run(path, sessionId, agentId, project, identity).lastInsertRowid);
+  /** The key of the session `id` in the project folder `project`, made if new (the caller holds the transaction). */
+  sessionKey(project: string, id: string): number {
+    this.insertSession.run(project, id);
+    return this.findSession.get(project, id)!;
+  }
+
+  createFile(path: string, sessionKey: number, agentId: string | null, identity: string): number {
+    return Number(this.insertFile.run(path, sessionKey, agentId, identity).lastInsertRowid);
   }
 
   offsetOf(fileId: number): number | undefined {
@@ -137,7 +150,7 @@ export class IndexStatements {
 
   /** Writes one batch; the caller holds the IMMEDIATE transaction. */
   writeBatch(
-    file: { readonly id: number; readonly sessionId: string; readonly agentId: string | null },
+    file: { readonly id: number; readonly sessionKey: number; readonly agentId: string | null },
     batch: Extracted<PackedRows>,
     facts: FileFacts,
     progress: FileProgress,
@@ -152,23 +165,15 @@ export class IndexStatements {
       }
       this.insertRange.run(lo, lo + rows.count - 1, file.id, rows.baseOffset, rows.baseLine, asBuffer(rows.places));
     }
-    for (const s of batch.spawns) this.insertSpawn.run(file.sessionId, s.toolUseId, file.id, file.agentId);
-    for (const r of batch.results) this.updateSpawnResult.run(r.status, file.sessionId, r.toolUseId);
-    for (const n of batch.notified) this.insertNote.run(file.sessionId, n.agentId, n.status, file.id);
+    for (const s of batch.spawns) this.insertSpawn.run(file.sessionKey, s.toolUseId, file.id, file.agentId);
+    for (const r of batch.results) this.updateSpawnResult.run(r.status, file.sessionKey, r.toolUseId);
+    for (const n of batch.notified) this.insertNote.run(file.sessionKey, n.agentId, n.status, file.id);
     this.saveProgress.run({ id: file.id, offset: progress.offset, lineCount: progress.lineCount, boundary: progress.boundary, ...facts });
     if (progress.stat) this.saveStat.run(progress.stat.size, progress.stat.mtimeMs, progress.stat.identity, file.id);
   }
 
-  upsertSubagentMeta(meta: {
-    sessionId: string;
-    agentId: string;
-    toolUseId: string | null;
-    agentType: string | null;
-    description: string | null;
-    spawnDepth: number | null;
-    stopped: number;
-  }): void {
-    this.upsertSubagent.run(meta);
+  upsertSubagentMeta(sessionKey: number, meta: SubagentMeta): void {
+    this.upsertSubagent.run({ sessionKey, ...meta });
   }
 
   /**
@@ -195,43 +200,38 @@ export class IndexStatements {
   }
 
   /** Re-derives a session's row (or deletes it when its files are gone) and its subagents' status. */
-  refreshSession(sessionId: string): void {
-    if ((this.sessionFileCount.get(sessionId)?.n ?? 0) === 0) {
-      for (const stmt of this.deleteSessionRows) stmt.run(sessionId);
+  refreshSession(sessionKey: number): void {
+    if ((this.sessionFileCount.get(sessionKey)?.n ?? 0) === 0) {
+      for (const stmt of this.deleteSessionRows) stmt.run(sessionKey);
       return;
     }
-    this.subagentDerive.run(sessionId);
-    this.sessionUpsert.run({ id: sessionId });
+    this.subagentDerive.run(sessionKey);
+    this.sessionUpdate.run({ key: sessionKey });
   }
 }
 
-const SESSION_UPSERT = `
-  INSERT INTO sessions (id, project, cwd, title, git_branch, first_time, last_time, prompt_count, subagent_count, size)
-  SELECT @id,
-    (SELECT project FROM files WHERE session_id = @id ORDER BY agent_id IS NOT NULL LIMIT 1),
-    (SELECT cwd FROM files WHERE session_id = @id AND cwd IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
-    (SELECT coalesce(custom_title, ai_title, first_prompt) FROM files WHERE session_id = @id AND agent_id IS NULL),
-    (SELECT git_branch FROM files WHERE session_id = @id AND git_branch IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
-    (SELECT min(first_time) FROM files WHERE session_id = @id),
-    (SELECT max(last_time) FROM files WHERE session_id = @id),
-    (SELECT coalesce(sum(prompt_count), 0) FROM files WHERE session_id = @id AND agent_id IS NULL),
-    (SELECT count(*) FROM subagents WHERE session_id = @id),
-    (SELECT coalesce(sum(max(size, 0)), 0) FROM files WHERE session_id = @id)
-  WHERE true
-  ON CONFLICT (id) DO UPDATE SET project = excluded.project, cwd = excluded.cwd, title = excluded.title,
-    git_branch = excluded.git_branch, first_time = excluded.first_time, last_time = excluded.last_time,
-    prompt_count = excluded.prompt_count, subagent_count = excluded.subagent_count, size = excluded.size`;
+const SESSION_UPDATE = `
+  UPDATE sessions SET
+    cwd = (SELECT cwd FROM files WHERE session_key = @key AND cwd IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
+    title = (SELECT coalesce(custom_title, ai_title, first_prompt) FROM files WHERE session_key = @key AND agent_id IS NULL),
+    git_branch = (SELECT git_branch FROM files WHERE session_key = @key AND git_branch IS NOT NULL ORDER BY agent_id IS NOT NULL LIMIT 1),
+    first_time = (SELECT min(first_time) FROM files WHERE session_key = @key),
+    last_time = (SELECT max(last_time) FROM files WHERE session_key = @key),
+    prompt_count = (SELECT coalesce(sum(prompt_count), 0) FROM files WHERE session_key = @key AND agent_id IS NULL),
+    subagent_count = (SELECT count(*) FROM subagents WHERE session_key = @key),
+    size = (SELECT coalesce(sum(max(size, 0)), 0) FROM files WHERE session_key = @key)
+  WHERE key = @key`;
 
 // A nested agent's parent is whoever made the Agent tool_use its meta.json names: meta.json
 // itself names no parent agent.
 const SUBAGENT_DERIVE = `
   UPDATE subagents SET
     parent_agent_id = (SELECT p.spawner_agent_id FROM spawns p
-                       WHERE p.session_id = subagents.session_id AND p.tool_use_id = subagents.tool_use_id),
+                       WHERE p.session_key = subagents.session_key AND p.tool_use_id = subagents.tool_use_id),
     status = CASE WHEN stopped_by_user = 1 THEN 'stopped' ELSE coalesce(
-      (SELECT n.status FROM task_notes n WHERE n.session_id = subagents.session_id AND n.task_id = subagents.agent_id
+      (SELECT n.status FROM task_notes n WHERE n.session_key = subagents.session_key AND n.task_id = subagents.agent_id
        ORDER BY n.rowid DESC LIMIT 1),
       (SELECT coalesce(p.result_status, 'running') FROM spawns p
-       WHERE p.session_id = subagents.session_id AND p.tool_use_id = subagents.tool_use_id),
+       WHERE p.session_key = subagents.session_key AND p.tool_use_id = subagents.tool_use_id),
       'unknown') END
-  WHERE session_id = ?`;
+  WHERE session_key = ?`;

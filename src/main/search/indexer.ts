@@ -113,7 +113,8 @@ export class Indexer {
     const known = this.knownFiles(before);
     const outcomes: Record<Outcome, number> = { skipped: 0, new: 0, appended: 0, reindexed: 0 };
     const counters: WriteCounters = { bytesRead: 0, linesRead: 0, badLines: 0, rowsAdded: 0 };
-    const changed = new Set<string>();
+    /** Sessions (their keys) whose files changed. */
+    const changed = new Set<number>();
     const problems: IndexProblem[] = notRegular.map((s) => ({ path: s.path, message: notRegularMessage(s.kind) }));
     // Stat everything first, then read changed files oldest first, so rowids follow time and
     // search's recency window (search.ts) holds the newest matches.
@@ -135,14 +136,14 @@ export class Indexer {
     let written: ReadonlyMap<string, FileRow> | undefined = new Map();
     if (work.length > 0) {
       const planned = this.prepare(work, outcomes);
-      for (const p of planned) changed.add(p.target.sessionId);
+      for (const p of planned) changed.add(p.target.sessionKey);
       written = await this.read(planned, counters, problems);
     }
     const gone = this.removeVanished(root, found, known, changed);
     // Nothing changed: take no write lock, so a re-scan never waits on another writer.
     if (changed.size > 0) {
       this.db.transaction(() => {
-        for (const sessionId of changed) this.stmts.refreshSession(sessionId);
+        for (const sessionKey of changed) this.stmts.refreshSession(sessionKey);
       }).immediate();
     }
     this.rememberFiles(before, known, written, gone);
@@ -196,9 +197,7 @@ export class Indexer {
 
   /** One transaction for every file to read: create, clear or keep its row; its subagent meta. */
   private prepare(work: readonly Work[], outcomes: Record<Outcome, number>): Planned[] {
-    const metas = work.map(({ file }) =>
-      file.agentId !== null ? readSubagentMeta(file.path, file.sessionId, file.agentId) : undefined,
-    );
+    const metas = work.map(({ file }) => (file.agentId !== null ? readSubagentMeta(file.path, file.agentId) : undefined));
     const kinds = work.map(({ file, row, st }) => classify(file.path, row, st, identityOf(st)));
     return this.clearing((sideRanges) => {
       const planned: Planned[] = [];
@@ -206,19 +205,20 @@ export class Indexer {
         const identity = identityOf(st);
         const outcome = kinds[i]!;
         let id = row?.id;
-        if (id === undefined) id = this.stmts.createFile(file.path, file.sessionId, file.agentId, file.project, identity);
+        const sessionKey = row?.session_key ?? this.stmts.sessionKey(file.project, file.sessionId);
+        if (id === undefined) id = this.stmts.createFile(file.path, sessionKey, file.agentId, identity);
         else if (outcome === "reindexed") this.stmts.clearFile(id, sideRanges, identity);
         else if (this.stmts.offsetOf(id) !== row?.indexed_offset) {
           outcomes.skipped++; // another indexer moved on
           return;
         }
         const meta = metas[i];
-        if (meta) this.stmts.upsertSubagentMeta(meta);
+        if (meta) this.stmts.upsertSubagentMeta(sessionKey, meta);
         outcomes[outcome]++;
         const appended = outcome === "appended" && row !== undefined;
         const fromOffset = appended ? row.indexed_offset : 0;
         planned.push({
-          target: { ...file, id, fromOffset, stat: { size: st.size, mtimeMs: st.mtimeMs, identity } },
+          target: { ...file, id, sessionKey, fromOffset, stat: { size: st.size, mtimeMs: st.mtimeMs, identity } },
           job: {
             path: file.path,
             isMain: file.agentId === null,
@@ -290,7 +290,7 @@ export class Indexer {
     root: string,
     found: readonly DiscoveredFile[],
     known: ReadonlyMap<string, FileRow>,
-    changed: Set<string>,
+    changed: Set<number>,
   ): FileRow[] {
     const present = new Set(found.map((f) => f.path));
     const gone = [...known.values()].filter((r) => r.path.startsWith(root + path.sep) && !present.has(r.path));
@@ -298,7 +298,7 @@ export class Indexer {
     this.clearing((sideRanges) => {
       for (const r of gone) {
         this.stmts.clearFile(r.id, sideRanges);
-        changed.add(r.session_id);
+        changed.add(r.session_key);
       }
     });
     return gone;
@@ -319,6 +319,7 @@ function writtenRows(planned: readonly Planned[], writer: ChunkWriter): Map<stri
     rows.set(target.path, {
       id: target.id,
       path: target.path,
+      session_key: target.sessionKey,
       session_id: target.sessionId,
       size: target.stat.size,
       identity: target.stat.identity,

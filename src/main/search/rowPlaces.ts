@@ -1,12 +1,16 @@
 // Where each indexed row comes from, kept per chunk in `file_rows.places` instead of a table row
 // per text row: one insert per chunk instead of one per row was a tenth of a cold index's time.
-// Row i of a chunk (rowid lo + i) is PLACE_BYTES at i * PLACE_BYTES, four little-endian u32:
-// its line's byte offset and number past the chunk's base, the event within that line, and
+// Entry i of a chunk (rowid lo + i) is PLACE_BYTES at i * PLACE_BYTES, five little-endian u32:
+// its line's byte offset and number past the chunk's base, the event within that line,
 // nth * 8 + kind, where nth counts the rows before it that share its line (glued JSON objects make
-// one line give several rows with the same event numbers).
+// one line give several rows with the same event numbers), and which piece of the row's text it
+// is (textPieces.ts: a long text is several entries, alike but for this). The first ROW_PLACE_BYTES
+// of an entry name its row: search shows a row once however many of its pieces match.
 import { ROW_KINDS, type RowKind, type TextRow } from "./extract.js";
 
-export const PLACE_BYTES = 16;
+export const PLACE_BYTES = 20;
+/** The bytes of a place that name its row (all but the piece). */
+export const ROW_PLACE_BYTES = 16;
 const KIND_BITS = 3;
 
 /** One row's place: enough to read its text back (rowText.ts) and to name it in a hit. */
@@ -16,6 +20,8 @@ export interface RowPlace {
   readonly event: number;
   readonly nth: number;
   readonly kind: RowKind;
+  /** Which piece of the row's text (0 for all but long texts). */
+  readonly piece: number;
 }
 
 export interface EncodedPlaces {
@@ -27,20 +33,28 @@ export interface EncodedPlaces {
 const KIND_CODES = new Map<RowKind, number>(ROW_KINDS.map((k, i) => [k, i]));
 const U32 = 2 ** 32;
 
-export function encodePlaces(rows: readonly TextRow[]): EncodedPlaces {
+/** The places of `rows`, row i as `pieces[i]` entries (one each by default). */
+export function encodePlaces(rows: readonly TextRow[], pieces?: readonly number[]): EncodedPlaces {
   const baseOffset = rows[0]?.offset ?? 0;
   const baseLine = rows[0]?.line ?? 0;
-  const places = new Uint8Array(rows.length * PLACE_BYTES);
+  const count = pieces === undefined ? rows.length : pieces.reduce((n, p) => n + p, 0);
+  const places = new Uint8Array(count * PLACE_BYTES);
   const view = new DataView(places.buffer);
   let nth = 0;
+  let at = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
-    nth = i > 0 && rows[i - 1]!.offset === row.offset ? nth + 1 : 0;
-    const at = i * PLACE_BYTES;
-    view.setUint32(at, u32(row.offset - baseOffset), true);
-    view.setUint32(at + 4, u32(row.line - baseLine), true);
-    view.setUint32(at + 8, u32(row.event), true);
-    view.setUint32(at + 12, u32(nth * 2 ** KIND_BITS + KIND_CODES.get(row.kind)!), true);
+    const before = rows[i - 1];
+    // The project row (line 0) shares the first line's offset, not its line.
+    nth = before !== undefined && before.offset === row.offset && before.line === row.line ? nth + 1 : 0;
+    const kindAndNth = u32(nth * 2 ** KIND_BITS + KIND_CODES.get(row.kind)!);
+    for (let piece = 0; piece < (pieces?.[i] ?? 1); piece++, at += PLACE_BYTES) {
+      view.setUint32(at, u32(row.offset - baseOffset), true);
+      view.setUint32(at + 4, u32(row.line - baseLine), true);
+      view.setUint32(at + 8, u32(row.event), true);
+      view.setUint32(at + 12, kindAndNth, true);
+      view.setUint32(at + 16, u32(piece), true);
+    }
   }
   return { places, baseOffset, baseLine };
 }
@@ -58,6 +72,7 @@ export function decodePlace(bytes: Uint8Array, baseOffset: number, baseLine: num
     event: view.getUint32(8, true),
     nth: Math.floor(last / 2 ** KIND_BITS),
     kind,
+    piece: view.getUint32(16, true),
   };
 }
 

@@ -2,21 +2,33 @@
 // would double the database), and the JSONL files are the source of truth anyway. A row is found
 // by its place (rowPlaces.ts): the line at its byte offset is extracted again with the indexer's
 // own code, so the text is exactly what was indexed, and the nth row of that line must still be
-// the same event of the same kind. A file changed since it was indexed gives no row, never a
-// wrong one: the next scan re-reads it.
+// the same event of the same kind. A long text's piece is cut from it as the indexer cut it
+// (textPieces.ts). A file changed since it was indexed gives no row, never a wrong one: the next
+// scan re-reads it.
 import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../../shared/jsonFields.js";
 import { DefaultMaxLineBytes, eventStream } from "../history/index.js";
 import { openRegularFileSync } from "../platform/regularFile.js";
 import { parseJsonLine } from "../history/index.js";
-import { emptyExtracted, emptyFacts, extractLine, type TextRow } from "./extract.js";
+import { emptyExtracted, emptyFacts, extractLine, projectRow, type TextRow } from "./extract.js";
 import type { RowPlace } from "./rowPlaces.js";
+import { pieceOf } from "./textPieces.js";
 
 const ReadBytes = 64 * 1024;
 
-/** The row at `place` in the file at `path`, or undefined when its line is gone or no longer holds it. */
+/**
+ * The row at `place` in the file at `path` (its text the piece the place names), or undefined when
+ * its line is gone or no longer holds it.
+ */
 export function readRow(path: string, place: RowPlace): TextRow | undefined {
+  if (place.kind === "project") return place.piece === 0 ? projectRow(path) : undefined;
+  const row = wholeRow(path, place);
+  const text = row === undefined ? undefined : pieceOf(row.text, place.piece);
+  return text === undefined ? undefined : { ...row!, text };
+}
+
+function wholeRow(path: string, place: RowPlace): TextRow | undefined {
   const line = readLineAt(path, place.offset);
   if (line === undefined) return undefined;
   const out = emptyExtracted();

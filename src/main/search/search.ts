@@ -1,12 +1,14 @@
 // Full-text search over the index, best first (bm25), with a highlighted snippet cut from the
 // row's text as its transcript holds it (the index keeps no copy). The index's rows are in two
 // full-text tables, its own and the side index's (sideIndex.ts): both are searched, on a reading
-// connection that has the side file attached.
+// connection that has the side file attached. A long text is several rows of the full-text index
+// (its pieces, textPieces.ts): a hit is one text, shown by its best piece. A hit names its session
+// by project folder and id, and the file it is in.
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { refOf, type RowKind, type TextRow } from "./extract.js";
+import { refOf, ROW_KINDS, type RowKind, type TextRow } from "./extract.js";
 import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
-import { decodePlace, PLACE_BYTES, type RowPlace } from "./rowPlaces.js";
+import { decodePlace, PLACE_BYTES, ROW_PLACE_BYTES, type RowPlace } from "./rowPlaces.js";
 import { readRow } from "./rowText.js";
 import { SIDE_ROWID_BASE } from "./sideIndex.js";
 import { snippetOf } from "./snippet.js";
@@ -16,8 +18,10 @@ export const HIGHLIGHT_CLOSE = "»";
 
 export interface SearchOptions {
   readonly limit?: number;
-  /** Only hits in this session. */
+  /** Only hits in this session (in `project`, or in every project folder that has a session by this id). */
   readonly sessionId?: string;
+  /** With `sessionId`: the session's project folder. */
+  readonly project?: string;
   /**
    * Only hits in files under this history folder. One index can hold several folders (the app's
    * history folder can be changed; `--projects-dir` indexes another), and a hit from a folder not
@@ -29,8 +33,11 @@ export interface SearchOptions {
 export interface SearchHit {
   readonly sessionId: string;
   readonly sessionTitle: string | null;
-  readonly project: string | null;
+  /** The session's project folder (its name): with the id, what names the session. */
+  readonly project: string;
   readonly cwd: string | null;
+  /** The transcript the match is in: the session's main file or a subagent's sidechain. */
+  readonly file: string;
   /** Set when the hit is inside a subagent's sidechain. */
   readonly subagent: { readonly agentId: string; readonly description: string | null; readonly agentType: string | null } | null;
   readonly time: string | null;
@@ -52,7 +59,7 @@ interface HitRow {
   agent_id: string | null;
   score: number;
   title: string | null;
-  project: string | null;
+  project: string;
   cwd: string | null;
   description: string | null;
   agent_type: string | null;
@@ -110,7 +117,7 @@ export class Searcher {
     const root = options.projectsDir === undefined ? undefined : path.resolve(options.projectsDir) + path.sep;
     const rows = (
       options.sessionId !== undefined
-        ? this.inSession.all({ match, limit, ...this.windows(true), sessionId: options.sessionId })
+        ? this.inSession.all({ match, limit, ...this.windows(true), sessionId: options.sessionId, project: options.project ?? null })
         : root !== undefined && this.holdsOtherFolders(root)
           ? this.inFolder.all({ match, limit, ...this.windows(false), root })
           : this.all.all({ match, limit, ...this.windows(false) })
@@ -147,11 +154,18 @@ export class Searcher {
   }
 }
 
+/** A project row's place, as its kind-and-nth byte reads (rowPlaces.ts; a project row is its line's only row). */
+const PROJECT_KIND_BYTE = `x'${ROW_KINDS.indexOf("project").toString(16).padStart(2, "0")}'`;
+
 /**
  * Ranks first, then reads the shown rows: the window's bm25 needs only the index and the docsize
  * table. A row's chunk is the file_rows entry with the greatest `lo` not past its rowid; it gives
  * the file (so the session and subagent) and the row's place. A session or folder filter looks the
  * chunk up for each match as the window is filled; CROSS JOIN keeps the MATCH as the outer loop.
+ *
+ * Every match of the window is then placed in its chunk: the pieces of one text (places alike but
+ * for the piece) are one hit, scored by its best piece. A project folder's name matches every
+ * session of the project, so such hits come after all others.
  *
  * Side rows are checked against their chunk's range as they are ranked: a run that stopped
  * between the worker's commit and the writer's left side rows no chunk names (sideIndex.ts). bm25
@@ -166,22 +180,35 @@ function sql(filter: "none" | "session" | "folder"): string {
               ORDER BY rowid DESC LIMIT ${window}`;
     }
     const files = "CROSS JOIN files xf ON xf.id = xr.file_id";
-    const inSession = filter === "session" ? `${files} AND xf.session_id = @sessionId` : filter === "folder" ? `${files} AND substr(xf.path, 1, length(@root)) = @root` : "";
+    const inSession =
+      filter === "session"
+        ? `${files} AND xf.session_key IN (SELECT key FROM sessions WHERE id = @sessionId AND (@project IS NULL OR project = @project))`
+        : filter === "folder"
+          ? `${files} AND substr(xf.path, 1, length(@root)) = @root`
+          : "";
     return `SELECT x.rowid AS id, bm25(${table}) AS score FROM ${table} x
               CROSS JOIN file_rows xr ON xr.lo = ${chunkOf("x.rowid")} ${inSession}
             WHERE ${table} MATCH @match AND x.rowid <= xr.hi
             ORDER BY x.rowid DESC LIMIT ${window}`;
   };
   const ranked = `SELECT * FROM (${rank("search_text", "@window", false)}) UNION ALL SELECT * FROM (${rank("side_text", "@sideWindow", true)})`;
+  const order = `substr(t.place, ${ROW_PLACE_BYTES - 3}, 1) = ${PROJECT_KIND_BYTE}, t.score`;
   return `
-    SELECT t.id, f.path, r.base_offset, r.base_line, substr(r.places, (t.id - r.lo) * ${PLACE_BYTES} + 1, ${PLACE_BYTES}) AS place,
-           f.session_id, f.agent_id, t.score, s.title, s.project, s.cwd, a.description, a.agent_type
-    FROM (SELECT * FROM (${ranked}) ORDER BY score LIMIT @limit) t
-    JOIN file_rows r ON r.lo = ${chunkOf("t.id")}
+    WITH placed AS (
+      SELECT w.id, w.score, r.lo, substr(r.places, (w.id - r.lo) * ${PLACE_BYTES} + 1, ${PLACE_BYTES}) AS place
+      FROM (${ranked}) w JOIN file_rows r ON r.lo = ${chunkOf("w.id")}
+    ), best AS (
+      SELECT id, min(score) AS score, lo, place FROM placed
+      GROUP BY lo, substr(place, 1, ${ROW_PLACE_BYTES})
+    )
+    SELECT t.id, f.path, r.base_offset, r.base_line, t.place, s.id AS session_id, f.agent_id, t.score, s.title, s.project, s.cwd,
+           a.description, a.agent_type
+    FROM (SELECT * FROM best t ORDER BY ${order} LIMIT @limit) t
+    JOIN file_rows r ON r.lo = t.lo
     JOIN files f ON f.id = r.file_id
-    LEFT JOIN sessions s ON s.id = f.session_id
-    LEFT JOIN subagents a ON a.session_id = f.session_id AND a.agent_id = f.agent_id
-    ORDER BY t.score`;
+    JOIN sessions s ON s.key = f.session_key
+    LEFT JOIN subagents a ON a.session_key = f.session_key AND a.agent_id = f.agent_id
+    ORDER BY ${order}`;
 }
 
 /**
@@ -194,6 +221,7 @@ function toHit(r: HitRow, place: RowPlace, row: TextRow | undefined, phrases: re
     sessionTitle: r.title,
     project: r.project,
     cwd: r.cwd,
+    file: r.path,
     subagent: r.agent_id !== null ? { agentId: r.agent_id, description: r.description, agentType: r.agent_type } : null,
     time: row?.time ?? null,
     kind: place.kind,

@@ -1,4 +1,5 @@
-// The session list the Project panel and `baton sessions` can read from the index.
+// The session list the Project panel and `baton sessions` can read from the index. A session is
+// its project folder and id: two files named alike in two folders are two sessions.
 import type Database from "better-sqlite3";
 
 export interface SubagentSummary {
@@ -13,6 +14,7 @@ export interface SubagentSummary {
 
 export interface SessionSummary {
   readonly id: string;
+  /** The project folder's name. */
   readonly project: string;
   readonly cwd: string | null;
   readonly title: string | null;
@@ -41,12 +43,14 @@ export function listSessions(db: Database.Database, options: ListSessionsOptions
     .all({ limit, ...(options.project !== undefined ? { project: options.project } : {}) }) as SessionSummary[];
 }
 
-export function listSubagents(db: Database.Database, sessionId: string): SubagentSummary[] {
+/** The subagents of session `sessionId` in `project` (in every project folder that has one by that id, without). */
+export function listSubagents(db: Database.Database, sessionId: string, project?: string): SubagentSummary[] {
   return db
     .prepare(
       `SELECT agent_id AS agentId, parent_agent_id AS parentAgentId, tool_use_id AS toolUseId,
               agent_type AS agentType, description, status, spawn_depth AS spawnDepth
-       FROM subagents WHERE session_id = ? ORDER BY coalesce(spawn_depth, 1), agent_id`,
+       FROM subagents WHERE session_key IN (SELECT key FROM sessions WHERE id = @id AND (@project IS NULL OR project = @project))
+       ORDER BY coalesce(spawn_depth, 1), agent_id`,
     )
-    .all(sessionId) as SubagentSummary[];
+    .all({ id: sessionId, project: project ?? null }) as SubagentSummary[];
 }

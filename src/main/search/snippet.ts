@@ -11,11 +11,12 @@ export interface SnippetMarks {
   readonly ellipsis: string;
 }
 
-/** A phrase instance: token indexes [first, last], and which phrase. */
+/** A phrase instance: token indexes [first, last], which phrase, and where its mark ends in the text. */
 interface Instance {
   readonly first: number;
   readonly last: number;
   readonly phrase: number;
+  readonly end: number;
 }
 
 /** Words past this many are not looked at: a snippet comes from the start of a very long text. */
@@ -41,7 +42,7 @@ export function snippetOf(text: string, phrases: readonly QueryPhrase[], words: 
     if (i.first < from || i.last >= to) continue;
     const a = (tokens[i.first] as Token).start;
     if (a < at) continue; // overlaps the span just marked
-    const b = (tokens[i.last] as Token).end;
+    const b = i.end;
     out += text.slice(at, a) + marks.open + text.slice(a, b) + marks.close;
     at = b;
   }
@@ -61,7 +62,10 @@ function instances(tokens: readonly Token[], phrases: readonly QueryPhrase[]): I
         const last = k === p.tokens.length - 1;
         if (!(word === want || (last && p.prefix && word.startsWith(want)))) return;
       }
-      out.push({ first: t, last: t + p.tokens.length - 1, phrase });
+      const last = tokens[t + p.tokens.length - 1] as Token;
+      // One CJK character found as a pair's first half: only that character is the match.
+      const end = last.cjk && p.prefix ? last.start + (p.tokens[p.tokens.length - 1] as string).length : last.end;
+      out.push({ first: t, last: t + p.tokens.length - 1, phrase, end });
     });
     if (out.length >= MaxInstances) break;
   }

@@ -9,7 +9,6 @@ import { readRegularFileTextSync } from "../platform/regularFile.js";
 import { staysInsideDir } from "../platform/containedPath.js";
 
 export interface SubagentMeta {
-  readonly sessionId: string;
   readonly agentId: string;
   readonly toolUseId: string | null;
   readonly agentType: string | null;
@@ -18,7 +17,7 @@ export interface SubagentMeta {
   readonly stopped: number;
 }
 
-export function readSubagentMeta(sidechainPath: string, sessionId: string, agentId: string): SubagentMeta {
+export function readSubagentMeta(sidechainPath: string, agentId: string): SubagentMeta {
   let raw: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(readRegularFileTextSync(sidechainPath.replace(/\.jsonl$/, ".meta.json")));
@@ -28,7 +27,6 @@ export function readSubagentMeta(sidechainPath: string, sessionId: string, agent
   }
   const s = (k: string): string | null => (typeof raw[k] === "string" ? (raw[k] as string) : null);
   return {
-    sessionId,
     agentId,
     toolUseId: s("toolUseId"),
     agentType: s("agentType"),

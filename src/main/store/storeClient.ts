@@ -13,7 +13,7 @@ export interface StoreClient {
   index(projectsDir: string): Promise<IndexResult>;
   search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
   listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
-  listSubagents(sessionId: string): Promise<readonly SubagentSummary[]>;
+  listSubagents(sessionId: string, project?: string): Promise<readonly SubagentSummary[]>;
   /** Audit trail writes (audit.sqlite, not the index): answered once the row is committed in the worker. */
   recordPermission(entry: AuditPermission): Promise<null>;
   recordInterrupt(entry: AuditInterrupt): Promise<null>;
@@ -95,7 +95,7 @@ class Connection {
       index: (projectsDir) => this.call("index", { projectsDir }),
       search: (query, options) => this.call("search", { query, ...(options ? { options } : {}) }),
       listSessions: (options) => this.call("listSessions", options ? { options } : {}),
-      listSubagents: (sessionId) => this.call("listSubagents", { sessionId }),
+      listSubagents: (sessionId, project) => this.call("listSubagents", { sessionId, ...(project !== undefined ? { project } : {}) }),
       recordPermission: (entry) => this.call("recordPermission", { entry }),
       recordInterrupt: (entry) => this.call("recordInterrupt", { entry }),
       recordPolicyDecision: (entry) => this.call("recordPolicyDecision", { entry }),

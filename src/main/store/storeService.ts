@@ -9,7 +9,8 @@ import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js
 import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "../search/indexer.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
-import { moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
+import { connect, moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
+import { REBUILT_AT } from "../search/migrations/m006SessionsByProject.js";
 import { IndexSchema } from "../search/indexSchema.js";
 import { Searcher, type SearchHit, type SearchOptions } from "../search/search.js";
 import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "../search/sessions.js";
@@ -26,6 +27,11 @@ export interface StoreInfo {
   readonly movedAsideTo: string | null;
   /** Why the index at open was moved aside other than for damage (a development build's file). */
   readonly retired: string | null;
+  /**
+   * The schema version of an index this open upgraded to one that holds nothing yet (every history
+   * file is read again by the next index run); null when it did not.
+   */
+  readonly upgradedFrom: number | null;
   /** The audit trail's own file (audit.sqlite beside the index). */
   readonly audit: AuditInfo;
 }
@@ -68,6 +74,7 @@ export class StoreService {
   private readonly refused: StoreError | undefined;
   private movedAsideTo: string | null;
   private readonly retired: string | null;
+  private readonly upgradedFrom: number | null;
   private readonly audit: AuditDatabase;
   private indexing: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -80,18 +87,23 @@ export class StoreService {
     // The trail opens first and on its own: its failure costs the trail, never search.
     this.audit = new AuditDatabase(auditPath);
     const existed = fs.existsSync(this.dbPath);
+    const versionBefore = existed ? peekVersion(this.dbPath) : undefined;
     let opened: OpenedDatabase | undefined;
+    let upgradedFrom: number | null = null;
     try {
       opened = openDatabase(this.dbPath, IndexSchema);
       // A development build's index held the trail: carry its rows over (the old file is kept too).
       if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
-      this.opened = indexOn(this.dbPath, opened, !existed, options);
+      if (opened.movedAsideTo === undefined && versionBefore !== undefined && versionBefore > 0 && versionBefore < REBUILT_AT) upgradedFrom = versionBefore;
+      // An upgraded index names no side rows any more: the old side file goes with them.
+      this.opened = indexOn(this.dbPath, opened, !existed || upgradedFrom !== null, options);
     } catch (err) {
       // A newer Baton's index (or side file) is left untouched.
       if (options.auditWhenIndexRefused === true && err instanceof StoreError && err.code === "newer_schema") {
         this.refused = err;
         this.movedAsideTo = null;
         this.retired = null;
+        this.upgradedFrom = null;
         return;
       }
       this.audit.close();
@@ -99,6 +111,7 @@ export class StoreService {
     }
     this.movedAsideTo = opened.movedAsideTo ?? null;
     this.retired = opened.retired ?? null;
+    this.upgradedFrom = upgradedFrom;
   }
 
   info(): StoreInfo {
@@ -109,6 +122,7 @@ export class StoreService {
       refused: this.refused === undefined ? null : toErrorInfo(this.refused),
       movedAsideTo: this.movedAsideTo,
       retired: this.retired,
+      upgradedFrom: this.upgradedFrom,
       audit: this.audit.info(),
     };
   }
@@ -137,8 +151,8 @@ export class StoreService {
     return this.guard(() => listSessions(this.requireIndex().db, options));
   }
 
-  listSubagents(sessionId: string): SubagentSummary[] {
-    return this.guard(() => listSubagents(this.requireIndex().db, sessionId));
+  listSubagents(sessionId: string, project?: string): SubagentSummary[] {
+    return this.guard(() => listSubagents(this.requireIndex().db, sessionId, project));
   }
 
   /** Appends one permission decision to the audit trail (its own file, one IMMEDIATE transaction). */
@@ -238,6 +252,23 @@ function indexOn(dbPath: string, opened: OpenedDatabase, created: boolean, optio
     side?.close();
     db.close();
     throw err;
+  }
+}
+
+/**
+ * The schema version of the index file at `dbPath` before it is opened (and maybe migrated);
+ * undefined when it cannot be read (damaged: opening moves it aside and says so).
+ */
+function peekVersion(dbPath: string): number | undefined {
+  try {
+    const db = connect(dbPath, { fileMustExist: true });
+    try {
+      return schemaVersion(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
   }
 }
 

@@ -50,7 +50,7 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "listSessions":
       return s.listSessions(p["options"] as never);
     case "listSubagents":
-      return s.listSubagents(String(p["sessionId"]));
+      return s.listSubagents(String(p["sessionId"]), typeof p["project"] === "string" ? p["project"] : undefined);
     case "recordPermission":
       s.recordPermission(p["entry"] as never);
       return null;

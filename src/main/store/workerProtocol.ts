@@ -11,7 +11,7 @@ export interface StoreMethods {
   index: { params: { readonly projectsDir: string }; value: IndexResult };
   search: { params: { readonly query: string; readonly options?: SearchOptions }; value: readonly SearchHit[] };
   listSessions: { params: { readonly options?: ListSessionsOptions }; value: readonly SessionSummary[] };
-  listSubagents: { params: { readonly sessionId: string }; value: readonly SubagentSummary[] };
+  listSubagents: { params: { readonly sessionId: string; readonly project?: string }; value: readonly SubagentSummary[] };
   recordPermission: { params: { readonly entry: AuditPermission }; value: null };
   recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
   recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
