@@ -3,9 +3,12 @@ import { api, report } from "./apiClient.js";
 import type { TranscriptState } from "../shared/delta/index.js";
 import { markRestored, select, setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./state/appState.js";
 
-/** Opens a session from history in a tab and brings it forward; undefined when it cannot (reported). */
-export async function openFromHistory(sessionId: string): Promise<string | undefined> {
-  const tab = report("Open session", await api().openSession(sessionId));
+/**
+ * Opens a session from history in a tab and brings it forward; undefined when it cannot (reported).
+ * `project`: its project folder, which tells apart two sessions of one id in different folders.
+ */
+export async function openFromHistory(sessionId: string, project?: string): Promise<string | undefined> {
+  const tab = report("Open session", await api().openSession(sessionId, project));
   if (tab === undefined) return undefined;
   if (!tab.live) markRestored(tab.tabId);
   setActiveTab(tab.tabId);

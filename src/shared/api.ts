@@ -49,6 +49,7 @@ export interface SessionSummary {
 export interface SearchHit {
   readonly sessionId: string;
   readonly sessionTitle: string;
+  /** The session's project folder (its name): with the id, what names the session (openSession's `project`). */
   readonly project?: string;
   readonly agentId?: string;
   readonly subagentDescription?: string;

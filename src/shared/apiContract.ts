@@ -36,6 +36,8 @@ import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget
 const Id = text({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:-]+$/ });
 /** A session id, never a path: openSession must not become "read any file". */
 const SessionId = text({ min: 1, max: 200, pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/ });
+/** A project folder's name (the CLI's encoded cwd), never a path, `.` or `..`. */
+const ProjectFolder = text({ min: 1, max: 255, pattern: /^(?!\.\.?$)[A-Za-z0-9._-]+$/ });
 const Mode = within<PermissionMode>()(oneOf(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"]));
 const ModelName = text({ min: 1, max: 200, pattern: /^[A-Za-z0-9._:@\[\]\/-]+$/ });
 const AbsolutePath = text({ min: 1, max: 4096, pattern: /^(\/|[A-Za-z]:[\\/])/ });
@@ -128,8 +130,12 @@ export const ApiMethods = {
   listTabs: method([], returns<readonly TabInfo[]>()),
   listSessions: method([], returns<readonly SessionSummary[]>()),
   searchHistory: method([arg("query", text({ min: 1, max: 1000 })), optional("limit", integer(1, 500))], returns<readonly SearchHit[]>()),
-  /** Restore a past session into a tab (or focus the tab that has it). */
-  openSession: method([arg("sessionId", SessionId)], returns<TabInfo>()),
+  /**
+   * Restore a past session into a tab (or focus the tab that has it). A session is its project
+   * folder and id: `project` (a hit's or a listed session's) picks it when two folders hold the same
+   * id; without it such an id fails with "ambiguous", naming both.
+   */
+  openSession: method([arg("sessionId", SessionId), optional("project", ProjectFolder)], returns<TabInfo>()),
   /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions, and live ones for what the stream left out). */
   loadSubagentBlocks: method([arg("tabId", Id), arg("toolUseId", Id)], returns<readonly Block[]>()),
   newSession: method([arg("options", NewSession)], returns<TabInfo>()),

@@ -2,11 +2,12 @@
 // subagent's own transcript loaded, as a readable tree or (--json) the Transcript model.
 
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { fullTranscript } from "../history/index.js";
 import { HistoryError } from "../history/index.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
-import { restoreSession } from "../history/index.js";
+import { resolveSessionFile, restoreSession } from "../history/index.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
 import type { SessionAudit } from "../audit/audit.js";
 import { createAuditReader } from "../store/auditTrail.js";
@@ -16,14 +17,16 @@ import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
 
-const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--projects-dir <dir>] [--db <file>] [--json]
+const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--project <folder>] [--projects-dir <dir>] [--db <file>] [--json]
 
 Restores a past Claude Code session from its JSONL history (main transcript and every
 subagent's sidechain) and prints it: a readable tree, or with --json the Transcript model.
 Permission decisions and interrupts Baton recorded (audit.sqlite beside the index) show as
-they did in the app.
+they did in the app. A session id found in two project folders (a copied history) is refused,
+naming both files: give one of them, or its folder with --project.
 
 Options:
+  --project <folder>      The session id's project folder: its name, as "baton search --json" gives it
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
   --db <file>             Index database; the audit trail is audit.sqlite in its folder
                           (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)
@@ -33,12 +36,18 @@ Options:
 export async function run(args: readonly string[], terminal: CommandIO): Promise<number> {
   // Titles, cwd, prompts and tool text come from files anyone could have written.
   const io = terminalIO(terminal);
-  let values: { "projects-dir"?: string; db?: string; json?: boolean; help?: boolean };
+  let values: { "projects-dir"?: string; project?: string; db?: string; json?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...args],
-      options: { "projects-dir": { type: "string" }, db: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        "projects-dir": { type: "string" },
+        project: { type: "string" },
+        db: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: true,
     }));
@@ -55,10 +64,24 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     io.stderr(`baton export: give one session id or .jsonl path\n\n${HELP}`);
     return ExitCode.usage;
   }
-  const audit = await readAudit(values.db ?? defaultDbPath(), target.endsWith(".jsonl") ? sessionIdFromPath(target) : target, io);
+  if (values.project !== undefined && (target.endsWith(".jsonl") || target.includes("/") || target.includes(path.sep))) {
+    io.stderr(`baton export: --project picks the folder of a session id; a file's path names its folder already\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  let file: string;
+  try {
+    file = await resolveSessionFile(target, values["projects-dir"], values.project);
+  } catch (error) {
+    if (error instanceof HistoryError) {
+      io.stderr(`baton export: ${error.message}\n`);
+      return error.code === "not_found" || error.code === "ambiguous" ? ExitCode.usage : ExitCode.failure;
+    }
+    throw error;
+  }
+  const audit = await readAudit(values.db ?? defaultDbPath(), sessionIdFromPath(file), io);
   let restored;
   try {
-    restored = await restoreSession(target, {
+    restored = await restoreSession(file, {
       loadSidechains: true,
       ...(audit !== undefined ? { audit } : {}),
       ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),

@@ -7,6 +7,7 @@ import type { IndexResult } from "../store/storeService.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
+import { indexUpgradedMessage } from "../search/upgradeNotice.js";
 
 const HELP = `Usage: baton index [--projects-dir <dir>] [--db <file>] [--json]
 
@@ -43,6 +44,8 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     const store = await openStore({ dbPath: where.dbPath });
     try {
       await reportAuditMoved(store, io, "index");
+      const { upgradedFrom, schemaVersion } = store.info;
+      if (upgradedFrom !== null) io.stderr(`baton index: ${indexUpgradedMessage(upgradedFrom, schemaVersion)}\n`);
       const report = await store.index(where.projectsDir);
       io.stdout(values.json ? `${JSON.stringify({ dbPath: store.info.dbPath, ...report }, null, 2)}\n` : describe(report, store.info.dbPath));
     } finally {

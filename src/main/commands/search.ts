@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { STORE_OPTIONS_HELP, storeLocation } from "./storeOptions.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import type { SearchHit } from "../search/search.js";
+import { indexUpgradedMessage } from "../search/upgradeNotice.js";
 import { openStore } from "../store/storeClient.js";
 import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
@@ -11,8 +12,11 @@ import { reportAuditMoved } from "./storeNotices.js";
 const HELP = `Usage: baton search <query> [--projects-dir <dir>] [--db <file>] [--limit N] [--json]
 
 Full-text search over Claude Code history: prompts, assistant text and thinking, tool inputs and
-outputs, and every subagent's transcript. Words must all match; "quoted words" match as a
-phrase; word* matches a prefix. Matches are shown best first, with the matched words in « ».
+outputs (whole, however long), every subagent's transcript, session titles and project folder
+names. Words must all match; "quoted words" match as a phrase; word* matches a prefix. Chinese,
+Japanese and Korean text matches any two or more characters of it (one character: wherever it
+is). Matches are shown best first, with the matched words in « », each with its session's id and
+project folder (--json: "project", and "file", the transcript the match is in).
 
 Options:
 ${STORE_OPTIONS_HELP}
@@ -56,6 +60,8 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     const store = await openStore({ dbPath: where.dbPath });
     try {
       await reportAuditMoved(store, io, "search");
+      const { upgradedFrom, schemaVersion } = store.info;
+      if (upgradedFrom !== null) io.stderr(`baton search: ${indexUpgradedMessage(upgradedFrom, schemaVersion)}\n`);
       const report = await store.index(where.projectsDir);
       if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
       const read = report.filesNew + report.filesAppended + report.filesReindexed;
@@ -87,7 +93,7 @@ export function describe(hits: readonly SearchHit[], query: string): string {
       `${h.sessionTitle ?? "(untitled)"} — ${h.cwd ?? h.project ?? "?"}`,
       `  ${h.time ?? "?"}  ${who}  ${h.kind}`,
       `  ${snippet}`,
-      `  session ${h.sessionId}  line ${h.ref}`,
+      `  session ${h.sessionId} in ${h.project}  line ${h.ref}`,
     ].join("\n");
   });
   return `${blocks.join("\n\n")}\n`;

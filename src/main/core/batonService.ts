@@ -41,7 +41,7 @@ export class BatonService {
       listTabs: () => m.listTabs(),
       listSessions: () => m.listSessions(),
       searchHistory: (query, limit) => m.searchHistory(query, limit),
-      openSession: (sessionId) => m.openSession(sessionId),
+      openSession: (sessionId, project) => m.openSession(sessionId, project),
       loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
       newSession: (options) => m.newSession(options),
       closeTab: (tabId) => m.closeTab(tabId),

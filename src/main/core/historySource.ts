@@ -1,6 +1,7 @@
 // What the app needs from history and the search index, behind a small interface (so the
 // session manager does not care whether a store is configured, and tests can fake it).
 
+import path from "node:path";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
@@ -17,6 +18,8 @@ import type { StoreClient } from "../store/storeClient.js";
 /** A past session opened from disk. */
 export interface RestoredSession {
   readonly sessionId: string;
+  /** Its project folder's name: with the id, what names the session. */
+  readonly project?: string;
   readonly cwd?: string;
   transcript(): Transcript;
   /** Loads a subagent's own blocks; the transcript changes (the card gets them). */
@@ -42,8 +45,11 @@ export interface HistorySource {
   /** The CLI's projects folder, where live sessions' sidechains are read from too. */
   readonly projectsDir?: string;
   listSessions(): Promise<readonly SessionSummary[]>;
-  /** A session id only. Throws an error with a `code` ("not_found", "unreadable", "refused") when it cannot. */
-  restore(sessionId: string): Promise<RestoredSession>;
+  /**
+   * A session id only, in its project folder `project` when given. Throws an error with a `code`
+   * ("not_found", "unreadable", "refused", "ambiguous": the id is in two project folders) when it cannot.
+   */
+  restore(sessionId: string, project?: string): Promise<RestoredSession>;
   /** Undefined when no search index is available. */
   search?(query: string, limit: number): Promise<readonly SearchHit[]>;
 }
@@ -76,9 +82,9 @@ export function createHistorySource(options: {
         sizeBytes: s.sizeBytes,
       }));
     },
-    async restore(sessionId) {
-      // The page names a session by its id: looked up in the history folder, never against the cwd.
-      const file = await findSessionFile(sessionId, projectsDir);
+    async restore(sessionId, project) {
+      // The page names a session by its id (and project folder): looked up in the history folder, never against the cwd.
+      const file = await findSessionFile(sessionId, projectsDir, project);
       const audit = await options.audit?.(sessionId);
       const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
       return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
@@ -120,7 +126,7 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
       return dir;
     },
     listSessions: () => current.listSessions(),
-    restore: (sessionId) => current.restore(sessionId),
+    restore: (sessionId, project) => current.restore(sessionId, project),
     ...(searchable ? { search: (query: string, limit: number) => current.search!(query, limit) } : {}),
     switchTo(next) {
       dir = next;
@@ -134,6 +140,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
   const cwd = annotatedTranscript(session).cwd;
   return {
     sessionId: session.sessionId,
+    project: path.basename(session.projectDir),
     ...(cwd !== undefined ? { cwd } : {}),
     // The same object until the session changes (annotatedTranscript keeps it).
     transcript: () => annotatedTranscript(session),
@@ -185,6 +192,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
   );
   return {
     sessionId: first.sessionId,
+    project: path.basename(path.dirname(first.file)),
     ...(first.transcript.cwd !== undefined ? { cwd: first.transcript.cwd } : {}),
     transcript: () => full?.transcript() ?? shown,
     async loadSubagentBlocks(toolUseId) {

@@ -32,14 +32,19 @@ export class RestoredTabs {
     return search(query, limit);
   }
 
-  /** The session's tab: the one already open (live or restored), else a new restored tab. */
-  async open(sessionId: string): Promise<TabInfo> {
+  /**
+   * The session's tab: the one already open (live or restored), else a new restored tab. With
+   * `project`, a restored tab of the same id from another project folder is another session.
+   */
+  async open(sessionId: string, project?: string): Promise<TabInfo> {
     const { tabs } = this.options;
-    const existing = tabs.bySessionId(sessionId);
+    const existing = tabs.all().find(
+      (t) => t.session.sessionId === sessionId && (project === undefined || t.kind !== "restored" || t.session.project === undefined || t.session.project === project),
+    );
     if (existing !== undefined) return tabs.infoOf(existing);
     const history = this.options.history;
     if (history === undefined) throw new AppError("history_unavailable", "No history folder is configured");
-    const session = await history.restore(sessionId);
+    const session = await history.restore(sessionId, project);
     const tab: RestoredTab = { kind: "restored", tabId: tabs.newTabId(), session };
     tabs.set(tab);
     tabs.emit();

@@ -109,9 +109,10 @@ export class SessionManager {
     }
   }
 
-  async openSession(sessionId: string): Promise<TabInfo> {
+  /** `project`: the session's project folder, when the page knows it (two folders may hold one id). */
+  async openSession(sessionId: string, project?: string): Promise<TabInfo> {
     this.assertRunning();
-    return this.restored.open(sessionId);
+    return this.restored.open(sessionId, project);
   }
 
   async closeTab(tabId: string): Promise<void> {

@@ -24,7 +24,8 @@ export interface HistoryProblem {
 /** Typed failure of a restore: the caller branches on `code`. */
 export class HistoryError extends Error {
   constructor(
-    readonly code: "not_found" | "unreadable" | "refused",
+    /** "ambiguous": a session id found in more than one project folder (the message names them). */
+    readonly code: "not_found" | "unreadable" | "refused" | "ambiguous",
     readonly target: string,
     message: string,
   ) {

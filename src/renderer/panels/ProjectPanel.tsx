@@ -72,7 +72,7 @@ export function ProjectPanel() {
           {hits.length === 0 ? <li className="dim">No matches.</li> : null}
           {hits.map((h, i) => (
             <li key={i}>
-              <button className="hit" onClick={() => void openFromHistory(h.sessionId)}>
+              <button className="hit" onClick={() => void openFromHistory(h.sessionId, h.project)}>
                 <div className="hit-title">
                   <VisibleText text={h.sessionTitle} />
                   {h.subagentDescription !== undefined ? <span className="dim"> » <VisibleText text={h.subagentDescription} /></span> : null}
@@ -90,8 +90,8 @@ export function ProjectPanel() {
               <div className="project-name" title={visibleString(project)}><VisibleText text={project} /></div>
               <ul>
                 {list.map((s) => (
-                  <li key={s.sessionId}>
-                    <button className="session-item" onClick={() => void openFromHistory(s.sessionId)} aria-label={`Open session ${commandTitle(s.title)}`}>
+                  <li key={`${s.projectDir}/${s.sessionId}`}>
+                    <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${commandTitle(s.title)}`}>
                       <span className="title"><VisibleText text={commandTitle(s.title)} /></span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
