@@ -121,6 +121,12 @@ describe("the command line's bundle (out/cli)", () => {
     const files = new Set(fs.readdirSync(cliOut));
     for (const command of COMMANDS) expect(files.has(command.module.replace(/^\.\//, "")), command.name).toBe(true);
     for (const name of ["baton.js", "storeWorker.js", "extractWorker.js", "sandboxHost.js"]) expect(files.has(name), name).toBe(true);
+    // Every file a built file names beside itself (a lazy command, `new URL("./storeWorker.js", import.meta.url)`) is there.
+    for (const name of [...files].filter((f) => f.endsWith(".js"))) {
+      for (const [, named] of fs.readFileSync(path.join(cliOut, name), "utf8").matchAll(/["']\.\/([\w.-]+\.js)["']/g)) {
+        expect(files.has(named!), `${name} names ./${named}`).toBe(true);
+      }
+    }
   });
 
   it("imports only Node's own modules, its own files and the package's dependencies: no tsx, no .ts file", () => {
