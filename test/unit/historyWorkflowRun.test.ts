@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import { runRecordPath, unframedTask, workflowEvents } from "../../src/main/history/workflowRuns.js";
+import { runRecordPath, unframedTask, workflowAgentIds, workflowEvents } from "../../src/main/history/workflowRuns.js";
 import type { HistoryProblem } from "../../src/main/history/problems.js";
 import { needRecording, type Recording, type RecordingVersion } from "../support/recordings.js";
 import { jsonObjects, type JsonRecord } from "../support/recordedFacts.js";
@@ -32,6 +32,8 @@ interface CopiedRun {
   readonly runDir: string;
   /** From the record removed, in its order. */
   readonly agents: readonly RecordedAgent[];
+  /** The record's agent ids, in its order. */
+  readonly agentIds: readonly string[];
   /** The journal's first "started" line, as the recorded CLI wrote it. */
   readonly started: JsonRecord;
 }
@@ -49,10 +51,12 @@ function copiedRunWithoutRecord(version?: RecordingVersion): CopiedRun {
   fs.cpSync(projects, tmp, { recursive: true });
   const runDir = path.join(tmp, recorded);
   const record = JSON.parse(fs.readFileSync(runRecordPath(runDir), "utf8")) as { workflowProgress: JsonRecord[] };
-  const agents = record.workflowProgress.filter((p) => p["type"] === "workflow_agent").map((p) => ({ label: String(p["label"]), prompt: String(p["promptPreview"]) }));
+  const progress = record.workflowProgress.filter((p) => p["type"] === "workflow_agent");
+  const agents = progress.map((p) => ({ label: String(p["label"]), prompt: String(p["promptPreview"]) }));
+  const agentIds = progress.map((p) => String(p["agentId"]));
   fs.rmSync(runRecordPath(runDir));
   const started = jsonObjects(path.join(runDir, "journal.jsonl")).find((l) => l["type"] === "started")!;
-  return { recording, runDir, agents, started };
+  return { recording, runDir, agents, agentIds, started };
 }
 
 const sorted = (names: readonly unknown[]): unknown[] => [...names].sort();
@@ -105,6 +109,25 @@ describe("a Workflow run read while it runs", () => {
     // With neither label nor prompt, the card is named by the agent's id.
     expect(cards(events)).toContainEqual(["anext", labelsInJournal ? NextLabel : "anext"]);
     expect(problems).toEqual([expect.objectContaining({ kind: "unreadable_sidechain", path: path.join(run.runDir, "agent-anext.jsonl") })]);
+  });
+
+  it("gives an empty agent file the journal does not name no card, while the run runs or after; one the journal names keeps its card", async () => {
+    // The journal names `anext` (beforeEach); `aempty` is named by nothing, and both files are empty.
+    fs.writeFileSync(path.join(run.runDir, "agent-aempty.jsonl"), "");
+    fs.writeFileSync(path.join(run.runDir, "agent-anext.jsonl"), "");
+    for (const running of [true, false]) {
+      const problems: HistoryProblem[] = [];
+      const ids = cards(await workflowEvents("s", CallId, run.runDir, problems, running)).map(([id]) => id);
+      expect(ids).not.toContain("aempty");
+      expect(ids.includes("anext")).toBe(labelsInJournal || !running);
+      expect(problems).toEqual([]);
+    }
+    expect(sorted(await workflowAgentIds(run.runDir))).toEqual(sorted([...run.agentIds, "anext"]));
+
+    // Once a line is written to it, it is an agent like any other.
+    const prompt = { type: "user", isSidechain: true, agentId: "aempty", sessionId: "s", uuid: "u1", timestamp: "2026-12-01T10:00:00Z", message: { role: "user", content: "Read part four" } };
+    fs.writeFileSync(path.join(run.runDir, "agent-aempty.jsonl"), `${JSON.stringify(prompt)}\n`);
+    expect(cards(await workflowEvents("s", CallId, run.runDir, [], true))).toContainEqual(["aempty", "Read part four"]);
   });
 });
 

@@ -169,8 +169,9 @@ function firstPrompt(events: readonly ClientEvent[]): string {
 }
 
 /**
- * The run's agents: from its record when there is one, else its journal, else its files. An agent
- * id that is not a plain name (`x/../..`) never becomes a file name: it is refused with a notice.
+ * The run's agents: from its record when there is one, else its journal, else its files (an empty
+ * file neither names is left out). An agent id that is not a plain name (`x/../..`) never becomes
+ * a file name: it is refused with a notice.
  */
 async function runAgents(run: RunFolder, problems: HistoryProblem[]): Promise<RunAgent[]> {
   const byId = new Map<string, RunAgent>();
@@ -211,9 +212,30 @@ async function runAgents(run: RunFolder, problems: HistoryProblem[]): Promise<Ru
   }
   for (const name of names) {
     const agentId = /^agent-(.+)\.jsonl$/.exec(name)?.[1];
-    if (agentId !== undefined) add({ agentId }, path.join(run.root, ...run.names, name));
+    if (agentId === undefined || byId.has(agentId)) continue;
+    // A file named by neither the record nor the journal, and empty, is no agent (yet): nothing ran in it.
+    if (run.dir !== undefined && (await isEmptyFile(path.join(run.dir, name)))) continue;
+    add({ agentId }, path.join(run.root, ...run.names, name));
   }
   return [...byId.values()];
+}
+
+/**
+ * The ids of the agents a run's cards show (workflowEvents' agents), in its order: for the session
+ * list, which counts them without reading their transcripts.
+ */
+export async function workflowAgentIds(runDir: string, problems: HistoryProblem[] = []): Promise<string[]> {
+  return (await runAgents(await runFolder(runDir, problems), problems)).map((a) => a.agentId);
+}
+
+async function isEmptyFile(file: string): Promise<boolean> {
+  try {
+    // Not followed: a link is checked where it leads when the transcript is read (containedPath).
+    const st = await fs.lstat(file);
+    return st.isFile() && st.size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The agents a run's record lists (its `workflowProgress`), in its order; none without a record. */
