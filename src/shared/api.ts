@@ -42,8 +42,11 @@ export interface SessionSummary {
   readonly lastTimestamp?: string;
   /** Absent when the list did not read every line of the session (it reads a big file's ends only). */
   readonly promptCount?: number;
-  readonly subagentCount: number;
+  /** Absent when only a full read can tell (the lines read name Agent calls no subagent file accounts for). */
+  readonly subagentCount?: number;
   readonly sizeBytes: number;
+  /** The file was read at its ends only: a rename in its middle would outrank this title (the index reads it). */
+  readonly titleMayChange?: boolean;
 }
 
 export interface SearchHit {

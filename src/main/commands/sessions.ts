@@ -10,7 +10,10 @@ import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 const HELP = `Usage: baton sessions [--projects-dir <dir>] [--json]
 
 Lists past Claude Code sessions, newest first: id, last activity, prompts, subagents, size, title.
-Only each file's first and last lines are read: a big session's prompt count shows as "-".
+Only each file's first and last lines are read, so what only the whole file could tell is marked:
+a big session's prompt count shows as "-", so does a subagent count its ends cannot settle, and a
+title that a rename in the unread middle would replace ends in " *" ("titleMayChange" in JSON).
+The app's search index, which reads every line, fills them in.
 
 Options:
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
@@ -56,10 +59,10 @@ function renderTable(sessions: readonly SessionSummary[]): string {
     s.sessionId,
     (s.lastTimestamp ?? new Date(s.modifiedMs).toISOString()).replace("T", " ").slice(0, 16),
     s.promptCount === undefined ? "-" : String(s.promptCount),
-    String(s.subagentCount),
+    s.subagentCount === undefined ? "-" : String(s.subagentCount),
     formatSize(s.sizeBytes),
     s.cwd ?? s.project,
-    s.title === "" ? "(untitled)" : s.title,
+    `${s.title === "" ? "(untitled)" : s.title}${s.titleMayChange === true ? " *" : ""}`,
   ].map(cell));
   const header = ["SESSION", "LAST", "PROMPTS", "AGENTS", "SIZE", "CWD", "TITLE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));

@@ -78,8 +78,9 @@ export function createHistorySource(options: {
         ...(s.firstTimestamp !== undefined ? { firstTimestamp: s.firstTimestamp } : {}),
         ...(s.lastTimestamp !== undefined ? { lastTimestamp: s.lastTimestamp } : {}),
         ...(s.promptCount !== undefined ? { promptCount: s.promptCount } : {}),
-        subagentCount: s.subagentCount,
+        ...(s.subagentCount !== undefined ? { subagentCount: s.subagentCount } : {}),
         sizeBytes: s.sizeBytes,
+        ...(s.titleMayChange === true ? { titleMayChange: true } : {}),
       }));
     },
     async restore(sessionId, project) {

@@ -20,7 +20,7 @@ export type { AgentCall } from "./agentCall.js";
 export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
 export { findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";
 export { isCompactionAgent, type SidechainMeta } from "./subagentFolder.js";
-export { listSessions, summarizeSession, listSessionsWithProblems, type SessionSummary } from "./sessionList.js";
+export { listSessions, listSessionsWithProblems, type SessionSummary, type KnownSession, type TitleSource } from "./sessionList.js";
 export {
   restoreSession,
   resolveSessionFile,

@@ -1,26 +1,39 @@
-// The Project panel's list: every `<project>/<sessionId>.jsonl` under the projects folder, with
-// what a person needs to recognise it. Only each file's first and last lines are read
-// (sessionEnds.ts), so a big history lists fast and in bounded memory; nothing is written.
-// Anything named `*.jsonl` that is not a regular file is skipped with a notice, never opened.
+// The Project panel's list and `baton sessions`: every `<project>/<sessionId>.jsonl` under the
+// projects folder, with what a person needs to recognise it. Nothing is written.
+//
+// Cold (no index yet): each file's first and last lines only (sessionEnds.ts), and its subagents
+// counted from its folders (subagentCount.ts), so a big history lists fast and in bounded memory.
+// What only a full read could tell is marked, never guessed: the prompt count of a file not read
+// whole is absent, so is the subagent count when the lines read name more Agent calls than there
+// are subagent files (an old layout keeps its agents inside the file), and a title that a rename
+// in the unread middle could outrank is marked `titleMayChange`.
+//
+// Warm: a file the index has read whole and that has not changed since is listed from what the
+// index knows (`known`, which has the middle's title and the counts), without opening it.
 
-import { readdir } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
-import { eventStream } from "./eventStream.js";
-import { containedPath } from "../platform/containedPath.js";
-import { refusedPath, type HistoryProblem } from "./problems.js";
-import { isMainTranscriptName, sessionIdFromPath } from "../platform/projectsDir.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { str } from "../../shared/jsonFields.js";
+import { ListFacts } from "./listFacts.js";
+import type { HistoryProblem } from "./problems.js";
 import { NotRegularFileError, notRegularMessage } from "../platform/regularFile.js";
 import { readSessionEnds } from "./sessionEnds.js";
-import { isSideConversation } from "./sideConversations.js";
+import { findSessionFiles, type SessionFile } from "./sessionFiles.js";
+import { countRootAgents, countSubagents } from "./subagentCount.js";
 
 export const MaxTitleChars = 80;
+/** Files read at once: enough to keep the disk busy, few enough to bound the memory of long lines. */
+const Parallel = 8;
+
+export type TitleSource = "custom" | "ai" | "prompt" | "summary" | "none";
 
 /** The app's summary (shared/api.ts), with the project folder's name and what the command line also shows. */
 export interface SessionSummary extends Omit<ApiSessionSummary, "projectDir"> {
   /** The project folder name (the cwd with non-alphanumerics replaced by `-`). */
   readonly project: string;
-  readonly titleSource: "custom" | "ai" | "prompt" | "summary" | "none";
+  readonly titleSource: TitleSource;
   readonly modifiedMs: number;
   /** Damaged lines (not JSON, truncated, …) among the lines the list read. */
   readonly badLines: number;
@@ -28,81 +41,119 @@ export interface SessionSummary extends Omit<ApiSessionSummary, "projectDir"> {
 
 export interface SessionListing {
   readonly sessions: SessionSummary[];
-  /** Entries skipped: named like a transcript but not a regular file (a FIFO, socket, device, folder). */
+  /** Entries skipped: named like a transcript but not a regular file, or a link leading out of the folder. */
   readonly problems: HistoryProblem[];
 }
 
+/** What the index knows of a session whose main file it read whole, at this size and time. */
+export interface KnownSession {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly title: string;
+  readonly titleSource: TitleSource;
+  readonly cwd?: string;
+  readonly gitBranch?: string;
+  readonly firstTimestamp?: string;
+  readonly lastTimestamp?: string;
+  readonly promptCount: number;
+  readonly subagentCount: number;
+}
+
+export interface ListOptions {
+  /** What the index knows, by the main file's resolved path. */
+  readonly known?: ReadonlyMap<string, KnownSession>;
+}
+
 /** All sessions under `projectsDir`, newest first. A missing folder gives an empty list. */
-export async function listSessions(projectsDir: string): Promise<SessionSummary[]> {
-  return (await listSessionsWithProblems(projectsDir)).sessions;
+export async function listSessions(projectsDir: string, options: ListOptions = {}): Promise<SessionSummary[]> {
+  return (await listSessionsWithProblems(projectsDir, options)).sessions;
 }
 
-export async function listSessionsWithProblems(projectsDir: string): Promise<SessionListing> {
-  const summaries: SessionSummary[] = [];
-  const problems: HistoryProblem[] = [];
-  for (const project of await entries(projectsDir)) {
-    const projectDir = path.join(projectsDir, project);
-    for (const name of await entries(projectDir)) {
-      if (!isMainTranscriptName(name)) continue;
-      const file = path.join(projectDir, name);
-      // A project folder or session file linked out of the history folder is never read.
-      const checked = await containedPath(projectsDir, project, name);
-      if (checked.kind === "outside") problems.push(refusedPath(file, "a session", checked.reason));
-      if (checked.kind !== "inside") continue;
-      const summary = await summarizeSession(file).catch((error: unknown) => {
-        if (isNotRegular(error)) problems.push({ kind: "not_regular_file", path: file, message: notRegularMessage(error.kind) });
-        return undefined;
-      });
-      if (summary !== undefined) summaries.push(summary);
+export async function listSessionsWithProblems(projectsDir: string, options: ListOptions = {}): Promise<SessionListing> {
+  const { files, problems } = await findSessionFiles(projectsDir, countRootAgents);
+  const listed = await mapLimit(files, Parallel, async (session) => {
+    try {
+      return (await fromIndex(session, options.known)) ?? (await summarizeSession(session));
+    } catch (error) {
+      // A link inside the folder to a FIFO, socket, device or folder: skipped, said so.
+      if (error instanceof NotRegularFileError) return { kind: "not_regular_file", path: session.file, message: notRegularMessage(error.kind) } satisfies HistoryProblem;
+      // Gone or unreadable since the folder was listed.
+      return undefined;
     }
+  });
+  const sessions: SessionSummary[] = [];
+  for (const item of listed) {
+    if (item === undefined) continue;
+    if ("kind" in item) problems.push(item);
+    else sessions.push(item);
   }
-  return { sessions: summaries.sort((a, b) => newestKey(b).localeCompare(newestKey(a))), problems };
+  return { sessions: sessions.sort(newestFirst), problems };
 }
 
-function isNotRegular(error: unknown): error is NotRegularFileError {
-  return error instanceof NotRegularFileError;
+/** ISO times compare as strings; `localeCompare` would load a collator, the slowest step of a small list. */
+function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  const x = newestKey(a);
+  const y = newestKey(b);
+  return x < y ? 1 : x > y ? -1 : 0;
 }
 
 function newestKey(s: SessionSummary): string {
   return s.lastTimestamp ?? new Date(s.modifiedMs).toISOString();
 }
 
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).sort();
-  } catch {
-    return [];
-  }
+/** The session as the index read it, when its main file is still that size and age. */
+async function fromIndex(session: SessionFile, known: ReadonlyMap<string, KnownSession> | undefined): Promise<SessionSummary | undefined> {
+  const k = known?.get(path.resolve(session.file));
+  if (k === undefined) return undefined;
+  const st = await stat(session.file);
+  if (!st.isFile() || st.size !== k.size || st.mtimeMs !== k.mtimeMs) return undefined;
+  return {
+    sessionId: session.sessionId,
+    path: session.file,
+    project: session.project,
+    title: oneLine(k.title),
+    titleSource: k.title.trim() === "" ? "none" : k.titleSource,
+    ...(k.cwd !== undefined ? { cwd: k.cwd } : {}),
+    ...(k.gitBranch !== undefined ? { gitBranch: k.gitBranch } : {}),
+    ...(k.firstTimestamp !== undefined ? { firstTimestamp: k.firstTimestamp } : {}),
+    ...(k.lastTimestamp !== undefined ? { lastTimestamp: k.lastTimestamp } : {}),
+    promptCount: k.promptCount,
+    subagentCount: k.subagentCount,
+    sizeBytes: st.size,
+    modifiedMs: st.mtimeMs,
+    badLines: 0,
+  };
 }
 
-/** Throws NotRegularFileError for a FIFO, socket, device or folder, without opening it. */
-export async function summarizeSession(file: string): Promise<SessionSummary> {
-  const sessionId = sessionIdFromPath(file);
-  const stream = eventStream({ kind: "session", file });
+/** Reads the session file's ends. Throws NotRegularFileError for a FIFO, socket, device or folder. */
+async function summarizeSession(session: SessionFile): Promise<SessionSummary> {
+  const { file, sessionId } = session;
   const ends = await readSessionEnds(file);
-  for (const line of ends.lines) stream.line(line);
-  const f = stream.mapper.facts;
+  const f = new ListFacts();
+  for (const line of ends.head) f.line(line);
+  for (const line of ends.tail) f.line(line);
   const { title, titleSource } = pickTitle(f.customTitle, f.aiTitle, f.firstPrompt, f.summary);
-  const sidechains = (await entries(path.join(path.dirname(file), sessionId, "subagents"))).filter((n) => {
-    const agentId = /^agent-(.+)\.jsonl$/.exec(n)?.[1];
-    // Side requests (compaction, prompt suggestions, /btw) are not subagents (sideConversations.ts).
-    return agentId !== undefined && !isSideConversation(agentId);
-  });
+  const files = await countSubagents(session);
+  const calls = f.agentCalls.size;
+  // Agent calls with no file of their own keep their agents inside the file (old layouts): only a
+  // whole file says how many; in its ends they can only say the count is more than the files.
+  const subagentCount = ends.whole ? Math.max(files, calls) : calls <= files ? files : undefined;
   const s = ends.stats;
   return {
     sessionId,
     path: file,
-    project: path.basename(path.dirname(file)),
+    project: session.project,
     title,
     titleSource,
+    // The newest rename wins; one in the unread middle would outrank any title but one the tail holds.
+    ...(ends.whole || ends.tail.some(isRename) ? {} : { titleMayChange: true }),
     ...(f.cwd !== undefined ? { cwd: f.cwd } : {}),
     ...(f.gitBranch !== undefined ? { gitBranch: f.gitBranch } : {}),
     ...(f.firstTimestamp !== undefined ? { firstTimestamp: f.firstTimestamp } : {}),
     ...(f.lastTimestamp !== undefined ? { lastTimestamp: f.lastTimestamp } : {}),
     // Counting prompts takes every line: only a file read whole has an exact count.
     ...(ends.whole ? { promptCount: f.promptCount } : {}),
-    // The subagents' own files are the count; Agent calls seen in the lines read can only add to it.
-    subagentCount: Math.max(sidechains.length, stream.mapper.agentCalls.size),
+    ...(subagentCount !== undefined ? { subagentCount } : {}),
     sizeBytes: ends.size,
     modifiedMs: ends.mtimeMs,
     // Lines too long for the list are passed over by design, not damage.
@@ -110,20 +161,39 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
   };
 }
 
+function isRename(line: JsonObject): boolean {
+  return str(line, "type") === "custom-title" && (str(line, "customTitle") ?? "").trim() !== "";
+}
+
 function pickTitle(
   custom: string | undefined,
   ai: string | undefined,
   prompt: string | undefined,
   summary: string | undefined,
-): { title: string; titleSource: SessionSummary["titleSource"] } {
-  if (custom !== undefined && custom.trim() !== "") return { title: truncate(custom), titleSource: "custom" };
-  if (ai !== undefined && ai.trim() !== "") return { title: truncate(ai), titleSource: "ai" };
-  if (prompt !== undefined && prompt.trim() !== "") return { title: truncate(prompt), titleSource: "prompt" };
-  if (summary !== undefined && summary.trim() !== "") return { title: truncate(summary), titleSource: "summary" };
+): { title: string; titleSource: TitleSource } {
+  if (custom !== undefined && custom.trim() !== "") return { title: oneLine(custom), titleSource: "custom" };
+  if (ai !== undefined && ai.trim() !== "") return { title: oneLine(ai), titleSource: "ai" };
+  if (prompt !== undefined && prompt.trim() !== "") return { title: oneLine(prompt), titleSource: "prompt" };
+  if (summary !== undefined && summary.trim() !== "") return { title: oneLine(summary), titleSource: "summary" };
   return { title: "", titleSource: "none" };
 }
 
-function truncate(text: string): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length <= MaxTitleChars ? oneLine : `${oneLine.slice(0, MaxTitleChars - 1)}…`;
+/** A title on one line, cut to MaxTitleChars. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= MaxTitleChars ? line : `${line.slice(0, MaxTitleChars - 1)}…`;
+}
+
+/** `fn` over `items`, at most `limit` at once, results in order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }

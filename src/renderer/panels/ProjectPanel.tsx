@@ -94,7 +94,7 @@ export function ProjectPanel() {
                     <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${commandTitle(s.title)}`}>
                       <span className="title"><VisibleText text={commandTitle(s.title)} /></span>
                       <span className="dim">
-                        {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{s.subagentCount > 0 ? ` · ${s.subagentCount} agents` : ""}
+                        {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{(s.subagentCount ?? 0) > 0 ? ` · ${s.subagentCount} agents` : ""}
                       </span>
                     </button>
                   </li>
