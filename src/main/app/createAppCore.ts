@@ -10,6 +10,7 @@ import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
 import { checkDbPath, processDbPathEnv } from "../platform/dbPath.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
+import { indexUpgradedMessage } from "../store/indexUpgraded.js";
 import { BatonService, type BatonServiceOptions } from "../core/batonService.js";
 import { HistoryFolderSetting } from "../core/historyFolder.js";
 import { createHistorySource, switchableHistorySource } from "../core/historySource.js";
@@ -222,4 +223,6 @@ function logStoreOpened(store: StoreClient, log: LogBus): void {
   } else if (movedAsideTo !== null) {
     log.baton("warning", `the history index was damaged; it was moved to ${movedAsideTo} and is rebuilt`, { dbPath });
   }
+  const { upgradedFrom, schemaVersion } = store.info;
+  if (upgradedFrom !== null) log.baton("info", indexUpgradedMessage(upgradedFrom, schemaVersion), { dbPath });
 }

@@ -17,7 +17,7 @@ import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
 
-const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--project <folder>] [--projects-dir <dir>] [--db <file>] [--json]
+const HELP = `Usage: baton export <sessionId | path/to/session.jsonl> [--project=<folder>] [--projects-dir <dir>] [--db <file>] [--json]
 
 Restores a past Claude Code session from its JSONL history (main transcript and every
 subagent's sidechain) and prints it: a readable tree, or with --json the Transcript model.
@@ -26,7 +26,8 @@ they did in the app. A session id found in two project folders (a copied history
 naming both files: give one of them, or its folder with --project.
 
 Options:
-  --project <folder>      The session id's project folder: its name, as "baton search --json" gives it
+  --project=<folder>      The session id's project folder: its name, as "baton search" shows it
+                          (with "=": the CLI's folder names start with a dash)
   --projects-dir <dir>    History directory (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
   --db <file>             Index database; the audit trail is audit.sqlite in its folder
                           (default: $XDG_CONFIG_HOME/baton/history.db or ~/.config/baton/history.db)

@@ -7,7 +7,7 @@ import type { IndexResult } from "../store/storeService.js";
 import { openStore } from "../store/storeClient.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
-import { indexUpgradedMessage } from "../search/upgradeNotice.js";
+import { indexUpgradedMessage } from "../store/indexUpgraded.js";
 
 const HELP = `Usage: baton index [--projects-dir <dir>] [--db <file>] [--json]
 

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { STORE_OPTIONS_HELP, storeLocation } from "./storeOptions.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import type { SearchHit } from "../search/search.js";
-import { indexUpgradedMessage } from "../search/upgradeNotice.js";
+import { indexUpgradedMessage } from "../store/indexUpgraded.js";
 import { openStore } from "../store/storeClient.js";
 import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
