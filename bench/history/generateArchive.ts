@@ -147,7 +147,7 @@ function writeSession(projectDir: string, cwd: string, rng: Rng, pool: TextPool,
     main.write([...queueLines(ctx, text), promptLine(ctx, text), attachmentLine(ctx)]);
     main.write([assistantLine(ctx, { type: "thinking", thinking: pool.text(rng.int(200, 1200)), signature: rng.hex(64) })]);
     const calls = rng.int(2, 8);
-    // Heavy-tailed outputs: mostly short, some long (cut to 4 KB by the index).
+    // Heavy-tailed outputs: mostly short, some long (indexed whole, in pieces past 16 K characters).
     for (let c = 0; c < calls; c++) {
       const size = rng.next() < 0.75 ? rng.int(outputBytes / 5, outputBytes) : rng.int(outputBytes, outputBytes * 4);
       main.write(toolPair(ctx, size));

@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)("search finds everything, in the browser", () => {
       ["構", "構"],
     ] as const) {
       await box.fill(query);
-      await pw(hits.locator("mark").filter({ hasText: new RegExp(`^${marked}$`, "i") }).first(), query).toBeVisible({ timeout: 15_000 });
+      await pw(hits.locator("mark").filter({ hasText: new RegExp(`^${marked}$`, "i") }).first()).toBeVisible({ timeout: 15_000 });
     }
 
     // One id in two project folders: two hits, each its own session's, each opening its own tab.

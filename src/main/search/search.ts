@@ -51,6 +51,7 @@ export interface SearchHit {
 
 interface HitRow {
   id: number;
+  lo: number;
   path: string;
   base_offset: number;
   base_line: number;
@@ -115,15 +116,15 @@ export class Searcher {
     const phrases = parseQuery(query);
     const match = toFtsQuery(phrases);
     const root = options.projectsDir === undefined ? undefined : path.resolve(options.projectsDir) + path.sep;
-    const rows = (
-      options.sessionId !== undefined
-        ? this.inSession.all({ match, limit, ...this.windows(true), sessionId: options.sessionId, project: options.project ?? null })
+    const windows = this.windows(options.sessionId !== undefined);
+    const ranked = (fetch: number): HitRow[] =>
+      (options.sessionId !== undefined
+        ? this.inSession.all({ match, fetch, ...windows, sessionId: options.sessionId, project: options.project ?? null })
         : root !== undefined && this.holdsOtherFolders(root)
-          ? this.inFolder.all({ match, limit, ...this.windows(false), root })
-          : this.all.all({ match, limit, ...this.windows(false) })
-    ) as HitRow[];
+          ? this.inFolder.all({ match, fetch, ...windows, root })
+          : this.all.all({ match, fetch, ...windows })) as HitRow[];
     const hits: SearchHit[] = [];
-    for (const r of rows) {
+    for (const r of texts(ranked, limit, windows.window + windows.sideWindow)) {
       const place = decodePlace(r.place, r.base_offset, r.base_line);
       if (place !== undefined) hits.push(toHit(r, place, readRow(r.path, place), phrases));
     }
@@ -154,6 +155,28 @@ export class Searcher {
   }
 }
 
+/**
+ * The best `limit` texts of the ranked matches, each once: the pieces of one long text (places
+ * alike but for the piece) are one hit, its best piece. Most texts are one piece, so the first
+ * fetch of twice `limit` matches nearly always holds `limit` texts; else a larger one follows, up
+ * to every match of the window (`most`).
+ */
+function texts(ranked: (fetch: number) => HitRow[], limit: number, most: number): HitRow[] {
+  for (let fetch = limit * 2; ; fetch *= 4) {
+    const rows = ranked(fetch);
+    const seen = new Set<string>();
+    const out: HitRow[] = [];
+    for (const r of rows) {
+      const key = `${r.lo}:${r.place.subarray(0, ROW_PLACE_BYTES).toString("hex")}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(r);
+      if (out.length === limit) return out;
+    }
+    if (rows.length < fetch || fetch >= most) return out;
+  }
+}
+
 /** A project row's place, as its kind-and-nth byte reads (rowPlaces.ts; a project row is its line's only row). */
 const PROJECT_KIND_BYTE = `x'${ROW_KINDS.indexOf("project").toString(16).padStart(2, "0")}'`;
 
@@ -163,9 +186,10 @@ const PROJECT_KIND_BYTE = `x'${ROW_KINDS.indexOf("project").toString(16).padStar
  * the file (so the session and subagent) and the row's place. A session or folder filter looks the
  * chunk up for each match as the window is filled; CROSS JOIN keeps the MATCH as the outer loop.
  *
- * Every match of the window is then placed in its chunk: the pieces of one text (places alike but
- * for the piece) are one hit, scored by its best piece. A project folder's name matches every
- * session of the project, so such hits come after all others.
+ * Every match of the window is then placed in its chunk, and the best `@fetch` are read; `texts`
+ * keeps each text once (grouping the window in SQL, by a slice of each place, cost more than the
+ * rest of a search). A project folder's name matches every session of the project, so such hits
+ * come after all others.
  *
  * Side rows are checked against their chunk's range as they are ranked: a run that stopped
  * between the worker's commit and the writer's left side rows no chunk names (sideIndex.ts). bm25
@@ -197,13 +221,10 @@ function sql(filter: "none" | "session" | "folder"): string {
     WITH placed AS (
       SELECT w.id, w.score, r.lo, substr(r.places, (w.id - r.lo) * ${PLACE_BYTES} + 1, ${PLACE_BYTES}) AS place
       FROM (${ranked}) w JOIN file_rows r ON r.lo = ${chunkOf("w.id")}
-    ), best AS (
-      SELECT id, min(score) AS score, lo, place FROM placed
-      GROUP BY lo, substr(place, 1, ${ROW_PLACE_BYTES})
     )
-    SELECT t.id, f.path, r.base_offset, r.base_line, t.place, s.id AS session_id, f.agent_id, t.score, s.title, s.project, s.cwd,
+    SELECT t.id, t.lo, f.path, r.base_offset, r.base_line, t.place, s.id AS session_id, f.agent_id, t.score, s.title, s.project, s.cwd,
            a.description, a.agent_type
-    FROM (SELECT * FROM best t ORDER BY ${order} LIMIT @limit) t
+    FROM (SELECT * FROM placed t ORDER BY ${order} LIMIT @fetch) t
     JOIN file_rows r ON r.lo = t.lo
     JOIN files f ON f.id = r.file_id
     JOIN sessions s ON s.key = f.session_key
