@@ -1,13 +1,14 @@
 // The session list reads a transcript's facts (prompts, titles, cwd, branch, times, Agent calls)
-// with its own few field lookups instead of the event stream a restore uses (listFacts.ts). Over
+// with its own few field lookups instead of the event stream a restore uses, and an answer without
+// an Agent call from its text without parsing it (listFacts.ts). Over
 // every main transcript of both recording sets and every wild transcript (../shared/wild: CLI
 // 1.0.80 to 2.1.237, damaged, old layouts), both read every line and must agree on each fact.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventStream } from "../../src/main/history/eventStream.js";
 import { readAllJsonl } from "../../src/main/history/jsonlReader.js";
-import { ListFacts } from "../../src/main/history/listFacts.js";
+import { ListFacts, skimLine } from "../../src/main/history/listFacts.js";
 import { listRecordings, mainTranscriptFiles, RECORDING_VERSIONS, sharedDir } from "../support/recordings.js";
 
 const wildDir = path.join(sharedDir, "wild");
@@ -35,11 +36,17 @@ describe("the session list's facts", () => {
 
   it.each([...recorded, ...wild])("agree with the restore's for %s", async (_name, file) => {
     const { records } = await readAllJsonl(file);
+    const raw = readFileSync(file, "utf8").split("\n");
     const stream = eventStream({ kind: "session", file });
     const list = new ListFacts();
-    for (const { value } of records) {
+    let skimmedLine = -1;
+    for (const { value, lineNumber } of records) {
       stream.line(value);
-      list.line(value);
+      // The list reads an answer without an Agent call from its text, as the session list does.
+      if (lineNumber === skimmedLine) continue;
+      const skimmed = skimLine(raw[lineNumber - 1]!);
+      if (skimmed !== undefined) skimmedLine = lineNumber;
+      list.line(skimmed ?? value);
     }
     const f = stream.mapper.facts;
     expect({

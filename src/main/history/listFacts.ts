@@ -85,8 +85,9 @@ export class ListFacts {
   private countPrompt(text: string): void {
     const kind = userTextKind(text);
     if (kind !== "output") this.promptCount++;
-    const words = kind === "prompt" ? splitIdeContext(text).words : "";
-    if (this.firstPrompt === undefined && words.trim() !== "") this.firstPrompt = words;
+    if (this.firstPrompt !== undefined || kind !== "prompt") return;
+    const words = splitIdeContext(text).words;
+    if (words.trim() !== "") this.firstPrompt = words;
   }
 
   private noteAgentCalls(line: JsonObject): void {
@@ -127,3 +128,40 @@ function isImage(block: JsonObject): boolean {
   const source = obj(block, "source");
   return str(source, "type") === "base64" && str(source, "data") !== undefined;
 }
+
+/**
+ * What makes an answer's line more than its envelope to the list: an Agent (or Task) call; or
+ * where one value may end and the next begin, two written back to back (or just braces in a
+ * string: then the line is parsed).
+ */
+const ParseMarks = /"subagent_type"|"name":"(?:Agent|Task)"|\}\s*\{/;
+const EnvelopeKeys = [
+  ["timestamp", '"timestamp":"'],
+  ["cwd", '"cwd":"'],
+  ["gitBranch", '"gitBranch":"'],
+] as const;
+
+/**
+ * The envelope of an answer without an Agent call, read from its text: all ListFacts takes from
+ * such a line, whose message (its text, thinking, tool calls) is most of its bytes. Only a line in
+ * the CLI's own order is read so: its API message first (the first `"type":"` key is that
+ * message's), then its envelope, whose keys are the last of their names in the line; any other,
+ * one that may hold two values glued together, or a value with an escape in it is parsed (undefined).
+ */
+export function skimLine(line: string): JsonObject | undefined {
+  const at = line.indexOf('"type":"');
+  if (at === -1 || !line.startsWith('"type":"message"', at) || line.lastIndexOf('"type":"assistant"') === -1 || ParseMarks.test(line)) return undefined;
+  const out: Record<string, string> = { type: "assistant" };
+  for (const [key, pattern] of EnvelopeKeys) {
+    const found = line.lastIndexOf(pattern);
+    if (found === -1) continue;
+    const start = found + pattern.length;
+    const end = line.indexOf('"', start);
+    if (end === -1) return undefined;
+    const value = line.slice(start, end);
+    if (value.includes("\\")) return undefined;
+    out[key] = value;
+  }
+  return out;
+}
+

@@ -15,18 +15,20 @@ import fs, { constants } from "node:fs";
 import { promisify } from "node:util";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { emptyStats, type JsonlStats } from "./jsonlReader.js";
-import { heavyVerdict, isHeavyLine } from "./heavyLines.js";
+import { HeavyAttachmentTypes, HeavyLineTypes, HeavyPrefixBytes, heavyVerdict, isHeavyLine } from "./heavyLines.js";
 import { NotRegularFileError, notRegularKind } from "../platform/regularFile.js";
 import { parseJsonLine } from "./splitJson.js";
 
-/** Lines read from the start, and from the end, not counting heavy lines. */
+/** How much of lines is read from the start, and from the end (in characters), not counting heavy lines. */
 export const HeadBytes = 256 * 1024;
 export const TailBytes = 256 * 1024;
-/** The longest line the list parses; titles, prompts and envelopes are far shorter. */
-export const ListLineBytes = 1024 * 1024;
+/**
+ * The longest line the list parses, and what it reads at once: titles, prompts and envelopes are
+ * far shorter, and a file holding a longer line is too big to be read whole anyway.
+ */
+export const ListLineBytes = 256 * 1024;
 /** How far the head may pass over heavy lines (a 2.1.332 file starts with a few of them). */
 const HeavyScanBytes = 16 * 1024 * 1024;
-const ChunkBytes = 256 * 1024;
 const Newline = 0x0a;
 
 // Windows has no O_NONBLOCK (nor FIFOs that open() blocks on).
@@ -51,16 +53,22 @@ export interface SessionEnds {
 }
 
 /**
+ * A stand-in for a line the caller can read without parsing it (what it needs of the line, found
+ * in its text), or undefined to have the line parsed.
+ */
+export type Skim = (line: string) => JsonObject | undefined;
+
+/**
  * Reads `file`'s ends. Throws NotRegularFileError for a FIFO, socket, device or folder: the file is
  * opened without blocking and checked on its descriptor before anything is read.
  */
-export async function readSessionEnds(file: string): Promise<SessionEnds> {
+export async function readSessionEnds(file: string, skim?: Skim): Promise<SessionEnds> {
   const fd = await openFd(file, ReadFlags);
   try {
     const st = await fstat(fd);
     const kind = notRegularKind(st);
     if (kind !== undefined) throw new NotRegularFileError(file, kind);
-    const reader = new EndsReader(fd, st.size);
+    const reader = new EndsReader(fd, st.size, skim);
     const head = await reader.head();
     const tail = head.end < st.size ? await reader.tail(head.end) : { lines: [], reachedHead: true };
     const whole = !head.cut && tail.reachedHead && reader.stats.tooLong === 0;
@@ -86,13 +94,14 @@ interface Tail {
 
 class EndsReader {
   readonly stats = emptyStats();
-  private buffer: Buffer;
+  private readonly buffer: Buffer;
 
   constructor(
     private readonly fd: number,
     private readonly size: number,
+    private readonly skim: Skim | undefined,
   ) {
-    this.buffer = Buffer.allocUnsafe(Math.max(1, Math.min(ChunkBytes, size)));
+    this.buffer = Buffer.allocUnsafe(Math.max(1, Math.min(ListLineBytes, size)));
   }
 
   /** Lines from the start until HeadBytes of them are read, the file ends, or a line is too long. */
@@ -104,19 +113,35 @@ class EndsReader {
     while (pos < this.size) {
       const chunk = await this.readAt(pos, Math.min(this.buffer.length, this.size - pos));
       const atEnd = pos + chunk.length === this.size;
-      const valid = isUtf8(chunk.subarray(0, atEnd ? chunk.length : Math.max(0, chunk.lastIndexOf(Newline))));
-      let from = 0;
-      for (let nl = chunk.indexOf(Newline); nl !== -1; nl = chunk.indexOf(Newline, from)) {
-        const added = this.line(chunk, from, nl, valid, true, lines);
-        from = nl + 1;
-        if (added < 0) heavyScanned -= added;
-        else light += added;
-        if (light >= HeadBytes) return { lines, end: pos + from, cut: false };
-      }
-      if (from > 0 || atEnd) {
-        // The file's last line, when no newline ends it (a file copied mid-write).
-        if (atEnd && from < chunk.length) this.line(chunk, from, chunk.length, valid, false, lines);
-        pos = atEnd ? this.size : pos + from;
+      // The complete lines in the chunk; at the file's end, an unterminated last line too.
+      const regionEnd = atEnd ? chunk.length : chunk.lastIndexOf(Newline) + 1;
+      if (regionEnd > 0) {
+        const text = this.text(chunk, 0, regionEnd);
+        if (text !== undefined) {
+          // Lines are split in the decoded text: a newline byte is never inside a UTF-8 character.
+          let from = 0;
+          while (from < text.length) {
+            const nl = text.indexOf("\n", from);
+            const to = nl === -1 ? text.length : nl;
+            const added = this.textLine(text, from, to, nl !== -1, lines);
+            from = to + 1;
+            if (added < 0) heavyScanned -= added;
+            else light += added;
+            if (light >= HeadBytes) return { lines, end: pos + Buffer.byteLength(text.slice(0, from)), cut: false };
+          }
+        } else {
+          let from = 0;
+          while (from < regionEnd) {
+            const nl = chunk.indexOf(Newline, from);
+            const to = nl === -1 || nl >= regionEnd ? regionEnd : nl;
+            const added = this.byteLine(chunk, from, to, nl !== -1 && nl < regionEnd, lines);
+            from = to + 1;
+            if (added < 0) heavyScanned -= added;
+            else light += added;
+            if (light >= HeadBytes) return { lines, end: pos + from, cut: false };
+          }
+        }
+        pos += regionEnd;
         continue;
       }
       // No newline in a whole chunk: a line longer than the buffer starts at `pos`.
@@ -127,8 +152,6 @@ class EndsReader {
         this.stats.lines++;
         this.stats.heavy++;
         pos = next;
-      } else if (this.buffer.length < ListLineBytes) {
-        this.buffer = Buffer.allocUnsafe(ListLineBytes);
       } else {
         this.tooLong();
         return { lines, end: pos, cut: true };
@@ -154,66 +177,107 @@ class EndsReader {
         terminated = chunk[end - 1] === Newline;
         if (terminated) end--;
       }
-      const firstNl = chunk.indexOf(Newline);
-      const valid = isUtf8(chunk.subarray(start === from ? 0 : firstNl + 1, end));
-      let found = false;
-      for (let nl = chunk.lastIndexOf(Newline, end - 1); nl !== -1 && end > 0; nl = chunk.lastIndexOf(Newline, end - 1)) {
-        light += Math.max(0, this.line(chunk, nl + 1, end, valid, terminated, newestFirst, true));
-        terminated = true;
-        found = true;
-        end = nl;
-        if (light >= TailBytes) return done(start + end <= from);
-        if (end === 0) break;
+      // The complete lines in the chunk: after its first newline, or all of it from the head's end.
+      const regionStart = start === from ? 0 : chunk.indexOf(Newline) + 1;
+      if (regionStart === 0 && start !== from) {
+        // No newline in a whole chunk: a line longer than the list parses ends at `to`. Its first
+        // bytes (which would say whether it is heavy) are too far back to look for.
+        this.tooLong();
+        return done(false);
       }
-      if (start === from) {
-        // The oldest line left starts where the head stopped.
-        this.line(chunk, 0, end, valid, terminated, newestFirst, true);
-        return done(true);
+      const text = end > regionStart ? this.text(chunk, regionStart, end) : "";
+      // Newest line first; the read stops once TailBytes are in, and reached the head when nothing
+      // but (at most) the newline at `from` is left before the last line read.
+      if (text !== undefined) {
+        for (let lineEnd = text.length; ; ) {
+          const nl = lineEnd === 0 ? -1 : text.lastIndexOf("\n", lineEnd - 1);
+          light += Math.max(0, this.textLine(text, nl + 1, lineEnd, terminated, newestFirst, true));
+          terminated = true;
+          if (light >= TailBytes) return done(start + regionStart + Buffer.byteLength(text.slice(0, nl + 1)) <= from + 1);
+          if (nl === -1) break;
+          lineEnd = nl;
+        }
+      } else {
+        for (let lineEnd = end; ; ) {
+          const nl = lineEnd === regionStart ? -1 : chunk.lastIndexOf(Newline, lineEnd - 1);
+          const lineStart = nl < regionStart ? regionStart : nl + 1;
+          light += Math.max(0, this.byteLine(chunk, lineStart, lineEnd, terminated, newestFirst, true));
+          terminated = true;
+          if (light >= TailBytes) return done(start + lineStart <= from + 1);
+          if (lineStart === regionStart) break;
+          lineEnd = nl;
+        }
       }
-      if (found) {
-        to = start + end;
-        continue;
-      }
-      // No newline in a whole chunk: a line longer than the buffer ends at `to`.
-      if (this.buffer.length < ListLineBytes) {
-        this.buffer = Buffer.allocUnsafe(ListLineBytes);
-        continue;
-      }
-      // Its first bytes (which would say whether it is heavy) are too far back to look for.
-      this.tooLong();
-      return done(false);
+      if (start === from) return done(true);
+      // The partial line before the first newline is read with the next chunk back.
+      to = start + regionStart - 1;
     }
     return done(true);
   }
 
+  /** `chunk[start, end)` as text when it is valid UTF-8; undefined when its lines must be checked one by one. */
+  private text(chunk: Buffer, start: number, end: number): string | undefined {
+    return isUtf8(chunk.subarray(start, end)) ? chunk.toString("utf8", start, end) : undefined;
+  }
+
   /**
-   * One line, `chunk[start, end)`: its values pushed onto `out` (last value first when reading
-   * `backwards`) unless heavy or blank. `valid`: the chunk's lines are known to be UTF-8. Returns
-   * its length when parsed, minus its length when heavy.
+   * One line of decoded text, `text[start, end)`: its values pushed onto `out` (last value first
+   * when reading `backwards`) unless heavy or blank. Returns its length when parsed, minus its
+   * length when heavy.
    */
-  private line(chunk: Buffer, start: number, end: number, valid: boolean, terminated: boolean, out: JsonObject[], backwards = false): number {
+  private textLine(text: string, start: number, end: number, terminated: boolean, out: JsonObject[], backwards = false): number {
+    if (start === end) return 0;
+    this.stats.lines++;
+    if (isHeavyText(text, start, end)) {
+      this.stats.heavy++;
+      return start - end;
+    }
+    this.values(text.slice(start, end), terminated, out, backwards);
+    return end - start;
+  }
+
+  /** One line of bytes that may not be UTF-8, `chunk[start, end)`: as `textLine`. */
+  private byteLine(chunk: Buffer, start: number, end: number, terminated: boolean, out: JsonObject[], backwards = false): number {
+    if (start === end) return 0;
     this.stats.lines++;
     if (isHeavyLine(chunk, start, end)) {
       this.stats.heavy++;
       return start - end;
     }
-    if (!valid && !isUtf8(chunk.subarray(start, end))) {
+    if (!isUtf8(chunk.subarray(start, end))) {
       this.stats.invalidUtf8++;
       return end - start;
     }
-    const text = chunk.toString("utf8", start, end).trim();
-    if (text === "") {
-      this.stats.blank++;
-      return 0;
+    this.values(chunk.toString("utf8", start, end), terminated, out, backwards);
+    return end - start;
+  }
+
+  private values(line: string, terminated: boolean, out: JsonObject[], backwards: boolean): void {
+    const skimmed = this.skim?.(line);
+    if (skimmed !== undefined) {
+      this.stats.records++;
+      out.push(skimmed);
+      return;
     }
-    const parsed = parseJsonLine(text);
-    if (parsed === undefined) {
-      if (terminated) this.stats.notJson++;
-      else this.stats.truncated++;
-      return end - start;
+    let values: readonly unknown[];
+    try {
+      values = [JSON.parse(line)];
+    } catch {
+      // Blank, a byte order mark, or several values glued together (`}{`).
+      const text = line.trim();
+      if (text === "") {
+        this.stats.blank++;
+        return;
+      }
+      const parsed = parseJsonLine(text);
+      if (parsed === undefined) {
+        if (terminated) this.stats.notJson++;
+        else this.stats.truncated++;
+        return;
+      }
+      if (parsed.glued) this.stats.glued++;
+      values = parsed.values;
     }
-    if (parsed.glued) this.stats.glued++;
-    const values = parsed.values;
     for (let i = 0; i < values.length; i++) {
       const value = values[backwards ? values.length - 1 - i : i];
       if (value === null || typeof value !== "object" || Array.isArray(value)) this.stats.notObject++;
@@ -222,7 +286,6 @@ class EndsReader {
         out.push(value as JsonObject);
       }
     }
-    return end - start;
   }
 
   private tooLong(): void {
@@ -253,4 +316,22 @@ class EndsReader {
     }
     return this.buffer.subarray(0, length);
   }
+}
+
+const TypeKey = '"type":"';
+const AttachmentOpen = '"attachment":{';
+/** Longer than any heavy line type's name (heavyLines.ts). */
+const MaxNameChars = 40;
+
+/** `isHeavyLine` (heavyLines.ts) for a line already decoded: `text[start, end)`. */
+function isHeavyText(text: string, start: number, end: number): boolean {
+  const prefix = text.slice(start, Math.min(end, start + HeavyPrefixBytes + TypeKey.length + MaxNameChars + 1));
+  const at = prefix.indexOf(TypeKey);
+  if (at === -1 || at > HeavyPrefixBytes) return false;
+  const nameStart = at + TypeKey.length;
+  const close = prefix.indexOf('"', nameStart);
+  if (close === -1 || close - nameStart > MaxNameChars) return false;
+  const name = prefix.slice(nameStart, close);
+  if (HeavyLineTypes.has(name)) return true;
+  return HeavyAttachmentTypes.has(name) && at >= AttachmentOpen.length && prefix.slice(at - AttachmentOpen.length, at) === AttachmentOpen;
 }

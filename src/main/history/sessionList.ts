@@ -16,7 +16,7 @@ import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { str } from "../../shared/jsonFields.js";
-import { ListFacts } from "./listFacts.js";
+import { ListFacts, skimLine } from "./listFacts.js";
 import type { HistoryProblem } from "./problems.js";
 import { NotRegularFileError, notRegularMessage } from "../platform/regularFile.js";
 import { readSessionEnds } from "./sessionEnds.js";
@@ -128,7 +128,7 @@ async function fromIndex(session: SessionFile, known: ReadonlyMap<string, KnownS
 /** Reads the session file's ends. Throws NotRegularFileError for a FIFO, socket, device or folder. */
 async function summarizeSession(session: SessionFile): Promise<SessionSummary> {
   const { file, sessionId } = session;
-  const ends = await readSessionEnds(file);
+  const ends = await readSessionEnds(file, skimLine);
   const f = new ListFacts();
   for (const line of ends.head) f.line(line);
   for (const line of ends.tail) f.line(line);
