@@ -9,6 +9,7 @@ import { annotatedTranscript, findSessionFile, restoreSession } from "../history
 import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { listSessionsWithProblems } from "../history/index.js";
+import { knownSessions } from "./indexedSessionList.js";
 import { followTranscript, type Follower } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../audit/audit.js";
@@ -66,7 +67,9 @@ export function createHistorySource(options: {
   return {
     projectsDir,
     async listSessions() {
-      const { sessions, problems } = await listSessionsWithProblems(projectsDir);
+      // Warm: the sessions the index read whole are listed from it (their files only stat'ed).
+      const known = store === undefined ? undefined : await knownSessions(store, projectsDir);
+      const { sessions, problems } = await listSessionsWithProblems(projectsDir, known !== undefined ? { known } : {});
       for (const problem of problems) options.onListProblem?.(problem);
       return sessions.map((s) => ({
         sessionId: s.sessionId,

@@ -6,6 +6,7 @@ import { StoreError, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
 import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
+import type { IndexedSession } from "../search/indexedSessions.js";
 import type { StoreMethod, StoreMethods, StoreResponse, StoreWorkerData } from "./workerProtocol.js";
 
 export interface StoreClient {
@@ -14,6 +15,8 @@ export interface StoreClient {
   search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
   listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
   listSubagents(sessionId: string, project?: string): Promise<readonly SubagentSummary[]>;
+  /** What the index knows of the main files under `projectsDir` it read to their end (for the session list). */
+  indexedSessions(projectsDir: string): Promise<readonly IndexedSession[]>;
   /** Audit trail writes (audit.sqlite, not the index): answered once the row is committed in the worker. */
   recordPermission(entry: AuditPermission): Promise<null>;
   recordInterrupt(entry: AuditInterrupt): Promise<null>;
@@ -96,6 +99,7 @@ class Connection {
       search: (query, options) => this.call("search", { query, ...(options ? { options } : {}) }),
       listSessions: (options) => this.call("listSessions", options ? { options } : {}),
       listSubagents: (sessionId, project) => this.call("listSubagents", { sessionId, ...(project !== undefined ? { project } : {}) }),
+      indexedSessions: (projectsDir) => this.call("indexedSessions", { projectsDir }),
       recordPermission: (entry) => this.call("recordPermission", { entry }),
       recordInterrupt: (entry) => this.call("recordInterrupt", { entry }),
       recordPolicyDecision: (entry) => this.call("recordPolicyDecision", { entry }),

@@ -14,6 +14,7 @@ import { REBUILT_AT } from "../search/migrations/m006SessionsByProject.js";
 import { IndexSchema } from "../search/indexSchema.js";
 import { Searcher, type SearchHit, type SearchOptions } from "../search/search.js";
 import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "../search/sessions.js";
+import { indexedSessions, type IndexedSession } from "../search/indexedSessions.js";
 import { SideIndex } from "../search/sideIndex.js";
 import type { DivertPolicy } from "../search/extractProtocol.js";
 
@@ -153,6 +154,11 @@ export class StoreService {
 
   listSubagents(sessionId: string, project?: string): SubagentSummary[] {
     return this.guard(() => listSubagents(this.requireIndex().db, sessionId, project));
+  }
+
+  /** What the index knows of the main files under `projectsDir` it read to their end (the session list's warm path). */
+  indexedSessions(projectsDir: string): IndexedSession[] {
+    return this.guard(() => indexedSessions(this.requireIndex().db, projectsDir));
   }
 
   /** Appends one permission decision to the audit trail (its own file, one IMMEDIATE transaction). */

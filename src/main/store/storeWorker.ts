@@ -51,6 +51,8 @@ async function handle(request: StoreRequest): Promise<unknown> {
       return s.listSessions(p["options"] as never);
     case "listSubagents":
       return s.listSubagents(String(p["sessionId"]), typeof p["project"] === "string" ? p["project"] : undefined);
+    case "indexedSessions":
+      return s.indexedSessions(String(p["projectsDir"]));
     case "recordPermission":
       s.recordPermission(p["entry"] as never);
       return null;

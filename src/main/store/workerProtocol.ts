@@ -5,6 +5,7 @@ import type { StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
 import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
+import type { IndexedSession } from "../search/indexedSessions.js";
 
 export interface StoreMethods {
   info: { params: Record<string, never>; value: StoreInfo };
@@ -12,6 +13,7 @@ export interface StoreMethods {
   search: { params: { readonly query: string; readonly options?: SearchOptions }; value: readonly SearchHit[] };
   listSessions: { params: { readonly options?: ListSessionsOptions }; value: readonly SessionSummary[] };
   listSubagents: { params: { readonly sessionId: string; readonly project?: string }; value: readonly SubagentSummary[] };
+  indexedSessions: { params: { readonly projectsDir: string }; value: readonly IndexedSession[] };
   recordPermission: { params: { readonly entry: AuditPermission }; value: null };
   recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
   recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
