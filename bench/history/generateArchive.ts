@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { assistantLine, attachmentLine, type LineContext, promptLine, queueLines, toolPair, toolResultLine } from "./sessionLines.js";
 import { HeavyLines, type CliShape } from "./heavyLines332.js";
-import { Rng, TextPool } from "./textPool.js";
+import { CJK_SYLLABLES, Rng, TextPool } from "./textPool.js";
 
 export interface ArchiveSpec {
   readonly sessions: number;
@@ -15,6 +15,8 @@ export interface ArchiveSpec {
   readonly seed?: number;
   /** Whose lines: 2.1.332 adds its request records and snapshots on top of the same conversation. */
   readonly cli?: CliShape;
+  /** This share of the sessions is written in Chinese, Japanese and Korean (runs without spaces). */
+  readonly cjkShare?: number;
 }
 
 export interface ArchiveStats {
@@ -27,8 +29,8 @@ export interface ArchiveStats {
   /** Bytes of 2.1.332's heavy lines (heavyLines332.ts) among `bytes`. */
   heavyBytes: number;
   readonly bigSessionPath: string;
-  /** Words and phrases known to occur, for search queries. */
-  readonly sampleTerms: { readonly common: string[]; readonly rare: string[]; readonly phrases: string[] };
+  /** Words and phrases known to occur, for search queries; `cjk`: substrings of CJK runs (2 to 4 characters). */
+  readonly sampleTerms: { readonly common: string[]; readonly rare: string[]; readonly phrases: string[]; readonly cjk?: string[] };
 }
 
 export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
@@ -52,6 +54,12 @@ export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
   };
   const heavyRng = new Rng((spec.seed ?? 42) + 1);
   const heavy: HeavySource | undefined = spec.cli === "2.1.332" ? { rng: heavyRng, pool: new TextPool(heavyRng) } : undefined;
+  // Its own generator, made only when asked for: the archive without it stays the same.
+  const cjkEvery = spec.cjkShare !== undefined && spec.cjkShare > 0 ? Math.max(1, Math.round(1 / spec.cjkShare)) : 0;
+  const cjkPool = cjkEvery > 0 ? new TextPool(new Rng((spec.seed ?? 42) + 2), 8000, 3000, { syllables: CJK_SYLLABLES, joiner: "" }) : undefined;
+  if (cjkPool !== undefined) {
+    (stats.sampleTerms as { cjk?: string[] }).cjk = Array.from({ length: 15 }, (_, i) => cjkPool.substring(2 + (i % 3)));
+  }
   const restBytes = Math.max(0, spec.totalBytes - spec.big.bytes);
   const perSession = restBytes / Math.max(1, spec.sessions - 1);
   const meanLine = spec.big.bytes / spec.big.lines;
@@ -61,7 +69,8 @@ export function generateArchive(dir: string, spec: ArchiveSpec): ArchiveStats {
     const target = isBig ? spec.big.bytes : perSession * (0.3 + 1.4 * rng.next());
     const lines = isBig ? spec.big.lines : Math.max(8, Math.round(target / meanLine));
     const subagents = isBig ? spec.big.subagents : rng.next() < 0.3 ? rng.int(1, 3) : 0;
-    const file = writeSession(path.join(dir, project), `/home/user/code/project${i % projects}`, rng, pool, {
+    const sessionPool = cjkPool !== undefined && i % cjkEvery === 1 % cjkEvery ? cjkPool : pool;
+    const file = writeSession(path.join(dir, project), `/home/user/code/project${i % projects}`, rng, sessionPool, {
       bytes: target,
       lines,
       subagents,

@@ -1,9 +1,11 @@
-// History index benchmark: `node --import tsx bench/history/run.ts [--scale 0.01] [--rounds 3] [--dir D] [--fresh] [--cli 2.1.332]`.
+// History index benchmark: `node --import tsx bench/history/run.ts [--scale 0.01] [--rounds 3] [--dir D] [--fresh] [--cli 2.1.332] [--cjk]`.
 // Generates (once per scale; not committed) an archive shaped like ~/.claude/projects — at scale 1:
 // 2,000 sessions, >= 2 GB, one 100 MB session of 35,000 lines with 400 subagents — then measures
 // cold index vs bare read + JSON.parse, unchanged re-scan, search latency, the index's size as a
 // share of the archive, and peak RSS. `--cli 2.1.332` writes the same conversations with CLI
-// 2.1.332's request records and snapshots on top (heavyLines332.ts), in their own folder.
+// 2.1.332's request records and snapshots on top (heavyLines332.ts), in their own folder; `--cjk`
+// writes a fifth of the sessions in Chinese, Japanese and Korean (runs without spaces), in its own
+// folder too, and adds queries of 1 to 4 of their characters.
 // Targets (issue 33, which indexes every text whole): cold <= 2.5x bare parse; unchanged re-scan
 // <= 100 ms; search p95 <= 50 ms.
 import { spawnSync } from "node:child_process";
@@ -24,13 +26,16 @@ const { values } = parseArgs({
     dir: { type: "string" },
     fresh: { type: "boolean" },
     cli: { type: "string", default: "2.1.197" },
+    cjk: { type: "boolean" },
   },
 });
 if (values.cli !== "2.1.197" && values.cli !== "2.1.332") throw new Error(`--cli must be 2.1.197 or 2.1.332, not ${values.cli}`);
 const cli: CliShape = values.cli;
 const scale = Number(values.scale);
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const dataDir = values.dir ?? path.join(repoRoot, "bench", ".data", cli === "2.1.197" ? `history-${scale}` : `history-${scale}-cli${cli}`);
+const cjkShare = values.cjk === true ? 0.2 : undefined;
+const dataDir =
+  values.dir ?? path.join(repoRoot, "bench", ".data", `history-${scale}${cli === "2.1.197" ? "" : `-cli${cli}`}${cjkShare === undefined ? "" : "-cjk"}`);
 const projectsDir = path.join(dataDir, "projects");
 const statsFile = path.join(dataDir, "archive.json");
 
@@ -43,6 +48,7 @@ function archive(): ArchiveStats {
     totalBytes: 2.05e9 * scale,
     big: { bytes: 100e6 * scale, lines: Math.max(50, Math.round(35_000 * scale)), subagents: Math.max(1, Math.round(400 * scale)) },
     cli,
+    ...(cjkShare !== undefined ? { cjkShare } : {}),
   });
   fs.writeFileSync(statsFile, JSON.stringify(stats));
   console.log(`generated ${mb(stats.bytes)} in ${stats.files} files in ${secs(performance.now() - t)}`);
@@ -139,6 +145,9 @@ console.log(
 );
 
 if (store === undefined) throw new Error("no index run");
+/** The later re-scans' slowest, and the queries' p95, for the table rows. */
+let rescanMs = NaN;
+let searchP95 = NaN;
 try {
   // The first re-scan follows the cold run's writes (the disk may still be flushing them); the
   // next ones are what a periodic refresh costs.
@@ -149,6 +158,7 @@ try {
     again = await store.index(projectsDir);
     rescans.push(performance.now() - t);
   }
+  rescanMs = Math.max(...rescans.slice(1));
   console.log(
     `unchanged re-scan: ${rescans.map((ms) => `${ms.toFixed(1)} ms`).join(", ")} (target <= 100 ms); ` +
       `${again!.filesSkipped}/${again!.filesSeen} files skipped; load ${load()}`,
@@ -166,6 +176,7 @@ try {
     byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
   }
   times.sort((a, b) => a - b);
+  searchP95 = percentile(times, 95);
   console.log(
     `search (${queries.length} queries, limit 20, ${hits} hits): p50 ${percentile(times, 50).toFixed(1)} ms, ` +
       `p95 ${percentile(times, 95).toFixed(1)} ms (target <= 50 ms), max ${times[times.length - 1]!.toFixed(1)} ms; load ${load()}`,
@@ -201,8 +212,11 @@ for (const kind of ["first", "full"] as const) {
 }
 console.log(`peak RSS of this process (index + search, incl. worker threads): ${mb(process.resourceUsage().maxRSS * 1024)}`);
 console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} (${os.cpus().length} cores)`);
-console.log(tableRow(`cold index / bare read + JSON.parse, median of ${rounds} round(s) (scale ${scale}, CLI ${cli})`, `${median.toFixed(2)}×`, `≤ ${COLD_TARGET}×`));
-console.log(tableRow(`index size / archive (scale ${scale}, CLI ${cli})`, `${indexShare.toFixed(1)} % (${mb(indexBytes)})`, "reported"));
+const shape = `scale ${scale}, CLI ${cli}${cjkShare === undefined ? "" : ", a fifth CJK"}`;
+console.log(tableRow(`cold index / bare read + JSON.parse, median of ${rounds} round(s) (${shape})`, `${median.toFixed(2)}×`, `≤ ${COLD_TARGET}×`));
+console.log(tableRow(`index size / archive (${shape})`, `${indexShare.toFixed(1)} % (${mb(indexBytes)})`, "reported"));
+console.log(tableRow(`unchanged re-scan, the slower of the 2nd and 3rd (${shape})`, `${rescanMs.toFixed(1)} ms`, "≤ 100 ms"));
+console.log(tableRow(`search p95 (${buildQueries(stats).length} queries, limit 20, cold cache; ${shape})`, `${searchP95.toFixed(1)} ms`, "≤ 50 ms"));
 
 interface RestoreMeasurement {
   readonly firstMs?: number;
