@@ -32,13 +32,16 @@ function sessionId(i: number): string {
   return `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 }
 
+/** A prompt and its answer per turn, their keys in the order the CLI writes them, the answer with its token usage. */
 function turns(id: string, from: number, count: number): string[] {
   const lines: string[] = [];
   for (let t = from; t < from + count; t++) {
-    const ts = new Date(Date.UTC(2026, 10, 30, 2, 0, t)).toISOString();
-    const envelope = { sessionId: id, cwd: Cwd, gitBranch: "main", version: "2.1.197", timestamp: ts };
-    lines.push(`${JSON.stringify({ ...envelope, type: "user", uuid: `u${t}`, message: { role: "user", content: `prompt ${t} of ${id}` } })}\n`);
-    lines.push(`${JSON.stringify({ ...envelope, type: "assistant", uuid: `a${t}`, message: { id: `m${t}`, role: "assistant", model: "m", content: [{ type: "text", text: `answer ${t}` }] } })}\n`);
+    const timestamp = new Date(Date.UTC(2026, 10, 30, 2, 0, t)).toISOString();
+    const tail = { userType: "external", entrypoint: "sdk-cli", cwd: Cwd, sessionId: id, version: "2.1.197", gitBranch: "main" };
+    const usage = { input_tokens: 1200 + t, cache_creation_input_tokens: 0, cache_read_input_tokens: 9000, output_tokens: 40 + t };
+    const message = { id: `msg_${id}_${t}`, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: `answer ${t}` }], stop_reason: "end_turn", stop_sequence: null, usage };
+    lines.push(`${JSON.stringify({ parentUuid: t === 0 ? null : `a${t - 1}`, isSidechain: false, type: "user", message: { role: "user", content: `prompt ${t} of ${id}` }, uuid: `u${t}`, timestamp, ...tail })}\n`);
+    lines.push(`${JSON.stringify({ parentUuid: `u${t}`, isSidechain: false, message, requestId: `req_${id}_${t}`, type: "assistant", uuid: `a${t}`, timestamp, ...tail })}\n`);
   }
   return lines;
 }
