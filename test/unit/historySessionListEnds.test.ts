@@ -1,6 +1,7 @@
 // The cold session list (no index) reads each file's ends and nothing between, counts subagents
 // from the session's folders, and marks what only a full read could tell instead of guessing it:
 // a title a rename in the unread middle would outrank, a subagent count the ends cannot settle.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -115,6 +116,21 @@ describe("the cold session list reads each file's ends only", () => {
     expect(listed).toMatchObject({ sessionId: id, titleMayChange: true });
     expect(listed).not.toHaveProperty("subagentCount");
     expect(listed).not.toHaveProperty("promptCount");
+  });
+});
+
+describe("the cold session list's files", () => {
+  it.skipIf(process.platform === "win32")("skips a link to a FIFO inside the folder with a notice, and lists the session beside it", { timeout: 10_000 }, async () => {
+    const dir = tempDir();
+    const id = "81818181-1111-4222-8333-444444444444";
+    const project = path.join(dir, Project);
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, `${id}.jsonl`), jsonl(turns(id, 0, 1)));
+    execFileSync("mkfifo", [path.join(project, "pipe")]);
+    fs.symlinkSync(path.join(project, "pipe"), path.join(project, "linked.jsonl"));
+    const { sessions, problems } = await listSessionsWithProblems(dir);
+    expect(sessions.map((s) => s.sessionId)).toEqual([id]);
+    expect(problems).toEqual([{ kind: "not_regular_file", path: path.join(project, "linked.jsonl"), message: "skipped: not a regular file (a FIFO)" }]);
   });
 });
 

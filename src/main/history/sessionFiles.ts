@@ -10,7 +10,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { containedPath } from "../platform/containedPath.js";
 import { isMainTranscriptName } from "../platform/projectsDir.js";
-import { notRegularKind, notRegularMessage } from "../platform/regularFile.js";
+import { notRegularAt, notRegularKind, notRegularMessage } from "../platform/regularFile.js";
 import { refusedPath, type HistoryProblem } from "./problems.js";
 import { isSideConversation } from "./sideConversations.js";
 
@@ -75,16 +75,16 @@ export async function findSessionFiles(projectsDir: string, countRootAgents: Roo
     for (const e of listing) {
       if (!isMainTranscriptName(e.name)) continue;
       const file = path.join(projectDir, e.name);
+      let kind = notRegularKind(e);
       if (e.isSymbolicLink()) {
         const checked = await containedPath(projectsDir, project, e.name);
         if (checked.kind === "outside") problems.push(refusedPath(file, "a session", checked.reason));
         if (checked.kind !== "inside") continue;
-      } else {
-        const kind = notRegularKind(e);
-        if (kind !== undefined) {
-          problems.push({ kind: "not_regular_file", path: file, message: notRegularMessage(kind) });
-          continue;
-        }
+        kind = await notRegularAt(checked.real);
+      }
+      if (kind !== undefined) {
+        problems.push({ kind: "not_regular_file", path: file, message: notRegularMessage(kind) });
+        continue;
       }
       const sessionId = e.name.slice(0, -".jsonl".length);
       const folder = folders.get(sessionId);
