@@ -58,6 +58,8 @@ async function main(): Promise<void> {
       parallel: { type: "string", default: "10" },
       "huge-mb": { type: "string", default: "60" },
       sessions: { type: "string", default: "20" },
+      // An archive already on disk (e.g. bench:history's bench/.data/history-1/projects) instead of the generated one.
+      "projects-dir": { type: "string" },
     },
   });
   const runs = Math.max(1, Math.floor(Number(values.runs)));
@@ -65,10 +67,12 @@ async function main(): Promise<void> {
   const hugeMb = Number(values["huge-mb"]);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "baton-bench-listing-"));
   try {
-    const folder = makeListingFolder(root, { sessions: Number(values.sessions), hugeMb });
+    const given = values["projects-dir"];
+    const folder = given !== undefined ? { projectsDir: path.resolve(given) } : makeListingFolder(root, { sessions: Number(values.sessions), hugeMb });
     const home = path.join(root, "home");
     fs.mkdirSync(home);
-    console.log(`${values.sessions} sessions + 2 with a ${hugeMb} MB line (${mb(du(folder.projectsDir) / 1024)}); load ${os.loadavg()[0]!.toFixed(2)} at the start`);
+    const what = given !== undefined ? folder.projectsDir : `${values.sessions} sessions + 2 with a ${hugeMb} MB line`;
+    console.log(`${what} (${mb(du(folder.projectsDir) / 1024)}); load ${os.loadavg()[0]!.toFixed(2)} at the start`);
 
     const ccusage = await findCcusage();
     const version = "version" in ccusage ? ccusage.version : "(not measured)";
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
     for (let run = 1; run <= runs; run++) {
       const m = measureListing(folder.projectsDir, 1);
       cold.push(m);
-      const c = "bin" in ccusage ? runCcusage(ccusage.bin, root, home) : undefined;
+      const c = "bin" in ccusage ? runCcusage(ccusage.bin, path.dirname(folder.projectsDir), home) : undefined;
       if (c !== undefined) theirs.push(c);
       console.log(`run ${run}: Baton cold list ${ms(m.ms)}, ${m.sessions} sessions, peak RSS ${mb(m.peakKb)}` + (c !== undefined ? `; ccusage ${ms(c.ms)}, ${c.sessions} sessions, peak RSS ${c.peakKb === undefined ? "n/a" : mb(c.peakKb)}` : ""));
     }

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isHeavyLine } from "../../src/main/history/heavyLines.js";
 import { readAllJsonl } from "../../src/main/history/jsonlReader.js";
-import { HeadBytes, ListLineBytes, readSessionEnds } from "../../src/main/history/sessionEnds.js";
+import { HeadBytes, ListLineBytes, readSessionEnds, TailBytes, WholeBytes } from "../../src/main/history/sessionEnds.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-list-reader-", "all");
@@ -51,7 +51,8 @@ describe("the session list's reader of a file's ends", () => {
         expect(ends.head).toEqual(all.slice(0, ends.head.length));
         expect(ends.tail).toEqual(ends.tail.length === 0 ? [] : all.slice(-ends.tail.length));
         const bad = (s: typeof result.stats): number => s.invalidUtf8 + s.notJson + s.notObject + s.truncated;
-        const tooLong = body.some((b) => b.length > ListLineBytes && !isHeavyLine(b));
+        // A file read whole parses every line; of a bigger one, a line longer than the list parses ends its end.
+        const tooLong = bytes.length > WholeBytes && body.some((b) => b.length > ListLineBytes && !isHeavyLine(b));
         if (ends.whole) {
           whole++;
           expect([...ends.head, ...ends.tail]).toEqual(all);
@@ -73,10 +74,15 @@ describe("the session list's reader of a file's ends", () => {
   it("hands the tail the head's end as a byte offset, however wide the characters before it", async () => {
     const dir = tempDir();
     const f = path.join(dir, "wide.jsonl");
-    // About 1.2 × HeadBytes of characters, three bytes each: the head stops partway, the tail reads the rest.
-    const lines = Array.from({ length: 1600 }, (_, i) => JSON.stringify({ type: "user", i, text: "分析这个项目".repeat(30) }));
-    expect(lines.join("\n").length).toBeGreaterThan(HeadBytes);
-    fs.writeFileSync(f, `${lines.join("\n")}\n`);
+    // A heavy line first makes the file too big to read whole; then a little more than HeadBytes
+    // of characters, three bytes each: the head stops partway (it counts characters), the tail
+    // (counting bytes) reads the rest back to it.
+    const heavy = JSON.stringify({ type: "api-request", body: "y".repeat(WholeBytes) });
+    const lines = Array.from({ length: 420 }, (_, i) => JSON.stringify({ type: "user", i, text: "分析这个项目".repeat(25) }));
+    const chars = lines.join("\n").length;
+    expect(chars).toBeGreaterThan(HeadBytes * 1.05);
+    expect((chars - HeadBytes) * 3).toBeLessThan(TailBytes);
+    fs.writeFileSync(f, `${heavy}\n${lines.join("\n")}\n`);
     const ends = await readSessionEnds(f);
     expect(ends.head.length).toBeLessThan(lines.length);
     expect(ends.whole).toBe(true);

@@ -1,14 +1,15 @@
-// What the session list reads of a transcript: the lines near its start (cwd, first time, the
-// model's title, which the CLI writes first, the first prompt) and near its end (last time,
-// branch, the newest titles: the CLI appends a renamed title and writes its session metadata
-// again at the end), and nothing between. Each end is read in a few large reads, forwards from
-// the start and backwards from the end, until it holds HeadBytes (TailBytes) of lines.
+// What the session list reads of a transcript. A file of at most WholeBytes is read whole, in one
+// read, so its prompts are counted. Of a bigger one, only the lines near its start (cwd, first
+// time, the model's title, which the CLI writes first, the first prompt) and near its end (last
+// time, branch, the newest titles: the CLI appends a renamed title and writes its session
+// metadata again at the end), and nothing between: each end is read forwards from the start and
+// backwards from the end until it holds HeadBytes (TailBytes) of lines.
 //
 // CLI 2.1.332's bookkeeping lines (heavyLines.ts) are passed over by their first bytes and do not
 // use up an end, so a big prompt snapshot first in the file cannot push the first prompt out of
 // the head. A line longer than ListLineBytes ends that end: what lies past it is not read, so a
-// 60 MB tool output costs the list one chunk at each of its edges, never its bytes, and the file
-// is not "whole" (its prompts are not counted).
+// 60 MB tool output costs the list a read at each of its edges, never its bytes, and the file is
+// not "whole" (its prompts are not counted).
 
 import { isUtf8 } from "node:buffer";
 import fs, { constants } from "node:fs";
@@ -19,13 +20,13 @@ import { HeavyAttachmentTypes, HeavyLineTypes, HeavyPrefixBytes, heavyVerdict, i
 import { NotRegularFileError, notRegularKind } from "../platform/regularFile.js";
 import { parseJsonLine } from "./splitJson.js";
 
-/** How much of lines is read from the start, and from the end (in characters), not counting heavy lines. */
-export const HeadBytes = 256 * 1024;
-export const TailBytes = 256 * 1024;
-/**
- * The longest line the list parses, and what it reads at once: titles, prompts and envelopes are
- * far shorter, and a file holding a longer line is too big to be read whole anyway.
- */
+/** A file this big or smaller is read whole (a 2.1.332 file's bookkeeping lines are most of it). */
+export const WholeBytes = 512 * 1024;
+/** How much of lines a bigger file's ends give, from its start (in characters) and from its end (in bytes), heavy lines not counted. */
+export const HeadBytes = 64 * 1024;
+export const TailBytes = 64 * 1024;
+/** What an end is read in, and the longest line it parses: titles, prompts and envelopes are far shorter. */
+const ChunkBytes = 64 * 1024;
 export const ListLineBytes = 256 * 1024;
 /** How far the head may pass over heavy lines (a 2.1.332 file starts with a few of them). */
 const HeavyScanBytes = 16 * 1024 * 1024;
@@ -69,7 +70,7 @@ export async function readSessionEnds(file: string, skim?: Skim): Promise<Sessio
     const kind = notRegularKind(st);
     if (kind !== undefined) throw new NotRegularFileError(file, kind);
     const reader = new EndsReader(fd, st.size, skim);
-    const head = await reader.head();
+    const head = await reader.head(st.size <= WholeBytes ? Number.POSITIVE_INFINITY : HeadBytes);
     const tail = head.end < st.size ? await reader.tail(head.end) : { lines: [], reachedHead: true };
     const whole = !head.cut && tail.reachedHead && reader.stats.tooLong === 0;
     return { head: head.lines, tail: tail.lines, whole, size: st.size, mtimeMs: st.mtimeMs, stats: reader.stats };
@@ -94,18 +95,19 @@ interface Tail {
 
 class EndsReader {
   readonly stats = emptyStats();
-  private readonly buffer: Buffer;
+  private buffer: Buffer;
 
   constructor(
     private readonly fd: number,
     private readonly size: number,
     private readonly skim: Skim | undefined,
   ) {
-    this.buffer = Buffer.allocUnsafe(Math.max(1, Math.min(ListLineBytes, size)));
+    // A file read whole is read at once.
+    this.buffer = Buffer.allocUnsafe(Math.max(1, size <= WholeBytes ? size : ChunkBytes));
   }
 
-  /** Lines from the start until HeadBytes of them are read, the file ends, or a line is too long. */
-  async head(): Promise<Head> {
+  /** Lines from the start until `budget` of them are read, the file ends, or a line is too long. */
+  async head(budget: number): Promise<Head> {
     const lines: JsonObject[] = [];
     let pos = 0;
     let light = 0;
@@ -127,7 +129,7 @@ class EndsReader {
             from = to + 1;
             if (added < 0) heavyScanned -= added;
             else light += added;
-            if (light >= HeadBytes) return { lines, end: pos + Buffer.byteLength(text.slice(0, from)), cut: false };
+            if (light >= budget) return { lines, end: pos + Buffer.byteLength(text.slice(0, from)), cut: false };
           }
         } else {
           let from = 0;
@@ -138,7 +140,7 @@ class EndsReader {
             from = to + 1;
             if (added < 0) heavyScanned -= added;
             else light += added;
-            if (light >= HeadBytes) return { lines, end: pos + from, cut: false };
+            if (light >= budget) return { lines, end: pos + from, cut: false };
           }
         }
         pos += regionEnd;
@@ -152,7 +154,7 @@ class EndsReader {
         this.stats.lines++;
         this.stats.heavy++;
         pos = next;
-      } else {
+      } else if (!this.grow()) {
         this.tooLong();
         return { lines, end: pos, cut: true };
       }
@@ -180,33 +182,25 @@ class EndsReader {
       // The complete lines in the chunk: after its first newline, or all of it from the head's end.
       const regionStart = start === from ? 0 : chunk.indexOf(Newline) + 1;
       if (regionStart === 0 && start !== from) {
-        // No newline in a whole chunk: a line longer than the list parses ends at `to`. Its first
-        // bytes (which would say whether it is heavy) are too far back to look for.
+        // No newline in a whole chunk: a line longer than the buffer ends at `to`.
+        if (this.grow()) continue;
+        // Longer than the list parses: its first bytes (which would say whether it is heavy) are
+        // too far back to look for.
         this.tooLong();
         return done(false);
       }
-      const text = end > regionStart ? this.text(chunk, regionStart, end) : "";
-      // Newest line first; the read stops once TailBytes are in, and reached the head when nothing
-      // but (at most) the newline at `from` is left before the last line read.
-      if (text !== undefined) {
-        for (let lineEnd = text.length; ; ) {
-          const nl = lineEnd === 0 ? -1 : text.lastIndexOf("\n", lineEnd - 1);
-          light += Math.max(0, this.textLine(text, nl + 1, lineEnd, terminated, newestFirst, true));
-          terminated = true;
-          if (light >= TailBytes) return done(start + regionStart + Buffer.byteLength(text.slice(0, nl + 1)) <= from + 1);
-          if (nl === -1) break;
-          lineEnd = nl;
-        }
-      } else {
-        for (let lineEnd = end; ; ) {
-          const nl = lineEnd === regionStart ? -1 : chunk.lastIndexOf(Newline, lineEnd - 1);
-          const lineStart = nl < regionStart ? regionStart : nl + 1;
-          light += Math.max(0, this.byteLine(chunk, lineStart, lineEnd, terminated, newestFirst, true));
-          terminated = true;
-          if (light >= TailBytes) return done(start + lineStart <= from + 1);
-          if (lineStart === regionStart) break;
-          lineEnd = nl;
-        }
+      // Newest line first, each checked by its bytes: a 2.1.332 file's end is mostly bookkeeping
+      // lines, passed by their first bytes without being decoded. The read stops once TailBytes are
+      // in, and reached the head when nothing but (at most) the newline at `from` is left before
+      // the last line read.
+      for (let lineEnd = end; ; ) {
+        const nl = lineEnd === regionStart ? -1 : chunk.lastIndexOf(Newline, lineEnd - 1);
+        const lineStart = nl < regionStart ? regionStart : nl + 1;
+        light += Math.max(0, this.byteLine(chunk, lineStart, lineEnd, terminated, newestFirst, true));
+        terminated = true;
+        if (light >= TailBytes) return done(start + lineStart <= from + 1);
+        if (lineStart === regionStart) break;
+        lineEnd = nl;
       }
       if (start === from) return done(true);
       // The partial line before the first newline is read with the next chunk back.
@@ -286,6 +280,13 @@ class EndsReader {
         out.push(value as JsonObject);
       }
     }
+  }
+
+  /** A bigger buffer for a line longer than a chunk; false when it is already ListLineBytes. */
+  private grow(): boolean {
+    if (this.buffer.length >= ListLineBytes) return false;
+    this.buffer = Buffer.allocUnsafe(ListLineBytes);
+    return true;
   }
 
   private tooLong(): void {
