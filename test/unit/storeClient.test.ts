@@ -1,4 +1,5 @@
-// The store behind its worker thread, as the app and the commands use it.
+// The store behind its worker thread, as the app and the commands use it, and on the calling
+// thread, as `baton search` uses it: one face, the same answers and errors.
 import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { generateArchive } from "../../bench/history/generateArchive.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
+import { openStoreHere } from "../../src/main/store/storeHere.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-client-", "all");
@@ -66,9 +68,28 @@ describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
       await store.close();
     }
   }, 60_000);
+});
+
+describe.each([
+  ["the worker thread", openStore],
+  ["this thread", openStoreHere],
+] as const)("StoreClient on %s", (where, open) => {
+  it("indexes and finds what the other finds", async () => {
+    const store = await open({ dbPath: path.join(tmp, `found-${where}.db`) });
+    try {
+      const report = await store.index(projects);
+      expect(report.filesNew).toBeGreaterThan(20);
+      const hits = await store.search(marker);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.snippet.toLowerCase().includes(marker))).toBe(true);
+      expect((await store.index(projects)).filesSkipped).toBe(report.filesSeen);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it("sends errors back typed, and keeps working after one", async () => {
-    const store = await openStore({ dbPath: path.join(tmp, "errors.db") });
+    const store = await open({ dbPath: path.join(tmp, `errors-${where}.db`) });
     try {
       const err = await rejection(store.search('  "" * '));
       expect(err.code).toBe("bad_query");
@@ -79,21 +100,21 @@ describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
     }
   });
 
-  it("refuses a newer database through the worker, and stops the worker", async () => {
-    const dbPath = path.join(tmp, "newer.db");
+  it("refuses a newer database (and stops the worker)", async () => {
+    const dbPath = path.join(tmp, `newer-${where}.db`);
     const db = new Database(dbPath);
     db.pragma(`user_version = ${LATEST_VERSION + 5}`);
     db.close();
-    const err = await rejection(openStore({ dbPath }));
+    const err = await rejection(open({ dbPath }));
     expect(err.code).toBe("newer_schema");
   });
 
   it("with auditWhenIndexRefused, a newer index costs only the index calls: the audit trail works", async () => {
-    const dbPath = path.join(tmp, "newer-kept.db");
+    const dbPath = path.join(tmp, `newer-kept-${where}.db`);
     const db = new Database(dbPath);
     db.pragma(`user_version = ${LATEST_VERSION + 5}`);
     db.close();
-    const store = await openStore({ dbPath, auditPath: path.join(tmp, "newer-kept-audit.sqlite"), auditWhenIndexRefused: true });
+    const store = await open({ dbPath, auditPath: path.join(tmp, `newer-kept-${where}-audit.sqlite`), auditWhenIndexRefused: true });
     try {
       expect(store.info.refused).toMatchObject({ code: "newer_schema" });
       expect(store.info.schemaVersion).toBeNull();
@@ -108,7 +129,7 @@ describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
   });
 
   it("after close(), calls fail with `closed`; close() can be called twice", async () => {
-    const store = await openStore({ dbPath: path.join(tmp, "closed.db") });
+    const store = await open({ dbPath: path.join(tmp, `closed-${where}.db`) });
     await store.close();
     await store.close();
     expect((await rejection(store.search("x"))).code).toBe("closed");

@@ -4,7 +4,7 @@ import { STORE_OPTIONS_HELP, storeLocation } from "./storeOptions.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import type { SearchHit } from "../search/search.js";
 import { indexUpgradedMessage } from "../store/indexUpgraded.js";
-import { openStore } from "../store/storeClient.js";
+import { openStoreHere } from "../store/storeHere.js";
 import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
@@ -57,7 +57,8 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
   }
   const where = storeLocation(values);
   try {
-    const store = await openStore({ dbPath: where.dbPath });
+    // On this thread: a search is all this process does, and a worker's start would be most of its wait.
+    const store = await openStoreHere({ dbPath: where.dbPath });
     try {
       await reportAuditMoved(store, io, "search");
       const { upgradedFrom, schemaVersion } = store.info;
