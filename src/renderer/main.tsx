@@ -4,7 +4,12 @@ import { App } from "./App.js";
 import { setApi } from "./apiClient.js";
 import { startSync } from "./sync.js";
 import { getApi } from "./transport/index.js";
+import { startTheme } from "./theme/theme.js";
 import "./styles.css";
+
+// Before anything is drawn, sign-in notice included: no flash of the other theme. It follows the
+// system for the page's whole life.
+startTheme();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
