@@ -77,6 +77,17 @@ export interface HistoryFolder {
   readonly settingsFile?: string;
 }
 
+/**
+ * Whether this Baton found the Claude Code CLI it starts sessions with. Without it, history and
+ * search still work; `tried` lists where it looked (as `baton doctor` does).
+ */
+export type ClaudeStatus =
+  | { readonly found: true; readonly path: string }
+  | { readonly found: false; readonly tried: readonly string[] };
+
+/** How a person installs the CLI: what the window's banner and the Console say. */
+export const ClaudeInstallCommand = "npm i -g @anthropic-ai/claude-code";
+
 /** An image attached to a prompt: its type and base64 data. */
 export interface PromptImage {
   readonly mediaType: string;

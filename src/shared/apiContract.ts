@@ -7,6 +7,7 @@
 
 import { z } from "zod";
 import type {
+  ClaudeStatus,
   HistoryFolder,
   LogEntry,
   NewRuleRequest,
@@ -160,6 +161,8 @@ export const ApiMethods = {
    * null forgets the saved folder. Fails with "not_found" when the folder does not exist.
    */
   setHistoryFolder: method([arg("dir", FolderOrNull)], returns<HistoryFolder>()),
+  /** Whether `claude` was found when Baton started; fails with "unavailable" when whoever built the core did not say. */
+  getClaudeStatus: method([], returns<ClaudeStatus>()),
   getPolicy: method([], returns<PolicyInfo>()),
   /** Orchestration mode for sessions started from now on (saved in the settings file). */
   setOrchestration: method([arg("on", flag)], returns<PolicyInfo>()),

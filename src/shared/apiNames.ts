@@ -21,6 +21,7 @@ export const BatonMethodNames = [
   "chooseDirectory",
   "getHistoryFolder",
   "setHistoryFolder",
+  "getClaudeStatus",
   "getPolicy",
   "setOrchestration",
   "setPolicyCheckOnly",

@@ -39,4 +39,21 @@ describe("the app core's claude", () => {
     expect(core.log.entries().some((e) => e.message.startsWith("Claude Code CLI not found"))).toBe(true);
     expect(await core.service.newSession({ cwd: home })).toMatchObject({ ok: false, error: { code: "cli_not_found", message: expect.stringContaining("baton doctor") } });
   });
+
+  it("says to the window whether claude was found, and to the Console in one calm line what to install", async () => {
+    const home = tempDir();
+    const empty = path.join(home, "bin");
+    fs.mkdirSync(empty);
+    core = await createAppCore({ projectsDir: home, env: { PATH: empty, HOME: home }, claudeInstallDirs: [] });
+    expect(await core.service.getClaudeStatus()).toEqual({ ok: true, value: { found: false, tried: [path.join(empty, "claude")] } });
+    const first = core.log.entries()[0];
+    expect(first).toMatchObject({ level: "warning", fields: { tried: [path.join(empty, "claude")] } });
+    expect(first?.message).toBe("Claude Code CLI not found: history and search work; to start sessions, install it (npm i -g @anthropic-ai/claude-code) and restart Baton");
+    await core.close();
+
+    fs.writeFileSync(path.join(empty, "claude"), "#!/bin/sh\nexit 0\n");
+    fs.chmodSync(path.join(empty, "claude"), 0o755);
+    core = await createAppCore({ projectsDir: home, env: { PATH: empty, HOME: home }, claudeInstallDirs: [] });
+    expect(await core.service.getClaudeStatus()).toEqual({ ok: true, value: { found: true, path: path.join(empty, "claude") } });
+  });
 });

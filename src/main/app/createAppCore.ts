@@ -4,7 +4,8 @@
 // down in order: sessions, then the store.
 
 import path from "node:path";
-import { findClaude } from "../cli/findClaude.js";
+import { findClaude, type FindClaudeResult } from "../cli/findClaude.js";
+import { ClaudeInstallCommand, type ClaudeStatus } from "../../shared/api.js";
 import { auditMovedMessage } from "../audit/auditDatabase.js";
 import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
 import { checkDbPath, processDbPathEnv } from "../platform/dbPath.js";
@@ -39,6 +40,8 @@ export interface AppCoreOptions {
   readonly claudePath?: string;
   /** Baton's package folder, whose node_modules' test copy of `claude` is skipped (default: found from the module). */
   readonly batonDir?: string;
+  /** The usual install places looked in after PATH (default: findClaude's usualInstallDirs). */
+  readonly claudeInstallDirs?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly permissionGraceMs?: number;
   /** How long the conductor has to answer a subagent before the person is asked; wins over the settings file's `conductorAnswerSeconds`. */
@@ -66,8 +69,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.claudePath !== undefined ? { explicitPath: options.claudePath } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.batonDir !== undefined ? { batonDir: options.batonDir } : {}),
+    ...(options.claudeInstallDirs !== undefined ? { installDirs: options.claudeInstallDirs } : {}),
   });
-  if (!found.found) log.baton("error", "Claude Code CLI not found; new sessions will fail", { tried: found.tried.map((t) => t.path) });
+  // The first thing a person without the CLI reads: what still works and what to do, in one line.
+  if (!found.found) log.baton("warning", `Claude Code CLI not found: history and search work; to start sessions, install it (${ClaudeInstallCommand}) and restart Baton`, { tried: found.tried.map((t) => t.path) });
   else log.baton("info", "using claude", { path: found.path, source: found.source, ...(found.pathEntry !== undefined ? { pathEntry: found.pathEntry } : {}) });
 
   const folder = await historyFolderOf(options, log);
@@ -128,7 +133,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Streamed text shows as it is written; the publisher coalesces the extra events per tick.
     clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
   });
-  const service = new BatonService(manager, { ...options.service, historyFolder: folder });
+  const service = new BatonService(manager, { ...options.service, historyFolder: folder, claude: claudeStatusOf(found) });
   let closing: Promise<void> | undefined;
   return {
     manager,
@@ -176,6 +181,10 @@ function refreshIndex(store: StoreClient, projectsDir: string, log: LogBus): voi
     (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
     (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
   );
+}
+
+function claudeStatusOf(found: FindClaudeResult): ClaudeStatus {
+  return found.found ? { found: true, path: found.path } : { found: false, tried: found.tried.map((t) => t.path) };
 }
 
 /** The history folder in use, said in the Console: where it came from, and whether it is there. */

@@ -5,7 +5,7 @@
 // and the web-mode WebSocket both talk to this one object; in process (tests, commands) it is a
 // BatonApi itself, validated the same way.
 
-import type { HistoryFolder, Result, Unsubscribe } from "../../shared/api.js";
+import type { ClaudeStatus, HistoryFolder, Result, Unsubscribe } from "../../shared/api.js";
 import type { MethodArgs, MethodHandlers, MethodResult, SubscriptionHandlers, SubscriptionPayload, BatonApi } from "../../shared/apiContract.js";
 import { apiOver } from "../../shared/apiFacade.js";
 import type { BatonMethodName, SubscriptionName } from "../../shared/apiNames.js";
@@ -22,6 +22,8 @@ export interface BatonServiceOptions {
     info(): Promise<HistoryFolder>;
     change(dir: string | null): Promise<HistoryFolder>;
   };
+  /** What the CLI lookup found at start (createAppCore); absent: not said (the window shows no banner). */
+  readonly claude?: ClaudeStatus;
 }
 
 /** Its BatonApi members are made from the contract's names in the constructor (apiOver). */
@@ -55,6 +57,10 @@ export class BatonService {
       chooseDirectory: () => (this.options.chooseDirectory ? this.options.chooseDirectory() : null),
       getHistoryFolder: () => this.historyFolder().info(),
       setHistoryFolder: (dir) => this.historyFolder().change(dir),
+      getClaudeStatus: () => {
+        if (this.options.claude === undefined) throw new AppError("unavailable", "This Baton was started with a CLI it did not look for");
+        return this.options.claude;
+      },
       getPolicy: () => this.policy().info(),
       setOrchestration: (on) => this.policy().setOrchestration(on),
       setPolicyCheckOnly: (on) => this.policy().setPolicyCheckOnly(on),
