@@ -193,7 +193,7 @@ describe.skipIf(!haveWild)("wild transcripts", () => {
     const summaryOnly = await listSessions(path.dirname(path.dirname(find("ccd2d482-b43e-4811-8501-28eb64193b51.jsonl"))));
     expect(summaryOnly).toEqual([expect.objectContaining({ sessionId: "ccd2d482-b43e-4811-8501-28eb64193b51", titleSource: "summary", promptCount: 0 })]);
     const empty = await listSessions(path.dirname(path.dirname(find("c55fe5c9-e8e3-408b-924d-c3de66d520d6.jsonl"))));
-    expect(empty).toEqual([expect.objectContaining({ sessionId: "c55fe5c9-e8e3-408b-924d-c3de66d520d6", sizeBytes: 0, title: "", titleSource: "none" })]);
+    expect(empty).toEqual([expect.objectContaining({ sessionId: "c55fe5c9-e8e3-408b-924d-c3de66d520d6", sizeBytes: 0, title: "(untitled) c55fe5c9", titleSource: "none" })]);
   });
 
   it("#26 a custom title wins over the ai-titles repeated around it", async () => {

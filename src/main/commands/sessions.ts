@@ -62,7 +62,7 @@ function renderTable(sessions: readonly SessionSummary[]): string {
     s.subagentCount === undefined ? "-" : String(s.subagentCount),
     formatSize(s.sizeBytes),
     s.cwd ?? s.project,
-    `${s.title === "" ? "(untitled)" : s.title}${s.titleMayChange === true ? " *" : ""}`,
+    `${s.title}${s.titleMayChange === true ? " *" : ""}`,
   ].map(cell));
   const header = ["SESSION", "LAST", "PROMPTS", "AGENTS", "SIZE", "CWD", "TITLE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));

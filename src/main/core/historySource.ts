@@ -10,6 +10,7 @@ import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { listSessionsWithProblems } from "../history/index.js";
 import { knownSessions } from "./indexedSessionList.js";
+import type { ReaderFacts } from "./tabTitle.js";
 import { followTranscript, type Follower } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../audit/audit.js";
@@ -40,6 +41,8 @@ export interface RestoredSession {
   close?(): void;
   /** What the file held that is not shown as written (bad lines, values nested too deep), for the Console. */
   problems?(): readonly HistoryProblem[];
+  /** The session's first real prompt and summary, as its reader found them (the tab's title: tabTitle.ts). */
+  titleFacts?(): ReaderFacts;
 }
 
 export interface HistorySource {
@@ -150,6 +153,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
     transcript: () => annotatedTranscript(session),
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
     problems: () => session.problems,
+    titleFacts: () => session.stream.mapper.facts,
     follow(onChange, onError) {
       follower ??= followSession(session, onChange, onError);
     },
@@ -205,6 +209,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
     },
     loaded,
     problems: () => full?.problems?.() ?? first.problems,
+    titleFacts: () => full?.titleFacts?.() ?? first.titleFacts,
     // The first screen ends where the file ended; following starts once the whole file is read.
     follow(onChange, onError) {
       following = { onChange, onError };

@@ -6,6 +6,7 @@
 
 import path from "node:path";
 import type { KnownSession } from "../history/index.js";
+import { sessionTitle } from "../../shared/sessionTitle.js";
 import type { StoreClient } from "../store/storeClient.js";
 
 type IndexedSession = Awaited<ReturnType<StoreClient["indexedSessions"]>>[number];
@@ -44,10 +45,9 @@ function knownSession(row: IndexedSession): KnownSession | undefined {
   };
 }
 
-/** The name the person gave it over the model's, over its first prompt (as the cold list picks). */
+/** The session's title (sessionTitle.ts) from what the index kept of its titles and first prompt. */
 function titleOf(row: IndexedSession): Pick<KnownSession, "title" | "titleSource"> | undefined {
-  if (row.customTitle !== null && row.customTitle.trim() !== "") return { title: row.customTitle, titleSource: "custom" };
-  if (row.aiTitle !== null && row.aiTitle.trim() !== "") return { title: row.aiTitle, titleSource: "ai" };
-  if (row.firstPrompt !== null && row.firstPrompt.trim() !== "") return { title: row.firstPrompt, titleSource: "prompt" };
-  return undefined;
+  const facts = { customTitle: row.customTitle ?? undefined, aiTitle: row.aiTitle ?? undefined, firstPrompt: row.firstPrompt ?? undefined };
+  const { title, source } = sessionTitle(facts, "");
+  return source === "none" ? undefined : { title, titleSource: source };
 }

@@ -97,7 +97,7 @@ export class TabList {
     return {
       tabId: tab.tabId,
       ...(sessionId ? { sessionId } : {}),
-      title: tabTitle(transcript),
+      title: tabTitle(transcript, tab.kind === "restored" ? tab.session.titleFacts?.() : undefined),
       live: tab.kind === "live" && tab.session.client.running,
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),

@@ -4,9 +4,9 @@
 // versions kept inside the main file (inline `isSidechain` rows, `agent_progress` mirrors).
 
 import { userTextKind } from "../../shared/commandEcho.js";
-import { splitIdeContext } from "../../shared/ideContext.js";
 import type { ClientEvent, SessionInitEvent, TitleEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
+import { FirstPrompt } from "../../shared/sessionTitle.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
 import { mapDiskLine } from "./diskToEvents.js";
 import { bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
@@ -50,6 +50,7 @@ export const OtherSubtypes = "(other subtypes)";
 
 export class DiskMapper {
   readonly facts: SessionFacts;
+  private readonly firstPrompt = new FirstPrompt();
   readonly agentCalls = new Map<string, AgentCall>();
   /** Subagent events found inside this file (old layouts), by the Agent tool_use id. */
   readonly embeddedSidechains = new Map<string, ClientEvent[]>();
@@ -227,13 +228,11 @@ export class DiskMapper {
         if (run !== undefined) this.workflowRuns.set(event.toolUseId, run);
       }
       else if (event.kind === "user_prompt" && parentToolUseId === null && event.isMeta !== true) {
-        // A command the user ran counts as a prompt, its output does not; the first typed prompt
-        // names the session (command echoes make poor titles).
-        const kind = userTextKind(event.text);
-        if (kind !== "output") this.facts.promptCount++;
-        // A prompt sent from an IDE starts with what the IDE had open: the title is the person's words.
-        const words = kind === "prompt" ? splitIdeContext(event.text).words : "";
-        if (this.facts.firstPrompt === undefined && words.trim() !== "") this.facts.firstPrompt = words;
+        // A command the user ran counts as a prompt, its output does not; the first real prompt
+        // names the session (sessionTitle.ts: a command the CLI ran alone is none).
+        if (userTextKind(event.text) !== "output") this.facts.promptCount++;
+        this.firstPrompt.note(event.text);
+        this.facts.firstPrompt = this.firstPrompt.value;
       }
     }
   }

@@ -62,6 +62,8 @@ export interface FirstScreen {
   readonly problems: readonly HistoryProblem[];
   /** The window as a session (its subagent cards can load their sidechains). */
   readonly session: HistorySession;
+  /** The session's first real prompt and summary, from the start of the file (the window may not hold them). */
+  readonly titleFacts: { readonly firstPrompt?: string; readonly summary?: string };
 }
 
 export async function restoreFirstScreen(pathOrId: string, options: FirstScreenOptions = {}): Promise<FirstScreen> {
@@ -158,6 +160,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   if (tail.complete) await linkForkedSidechains(session);
   const transcript = annotatedTranscript(session);
   const blockCount = transcript.blocks.length;
+  const { firstPrompt, summary } = (head?.stream ?? stream).mapper.facts;
   return {
     file,
     sessionId,
@@ -168,6 +171,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
     blockCount,
     problems: session.problems,
     session,
+    titleFacts: { firstPrompt, summary },
   };
 }
 

@@ -2,14 +2,14 @@
 // cwd, branch and times), its titles, its Agent calls, and its prompts, by the rules a restore
 // uses (DiskMapper.noteFacts and noteEvents; diskToEvents' user, queued-command and local-command
 // lines): a command the person ran counts as a prompt and its output does not; a notification,
-// an interrupt and a meta line are no prompts; the first typed prompt (without an IDE's context)
+// an interrupt and a meta line are no prompts; the first real prompt (sessionTitle.ts FirstPrompt)
 // names the session. Read here in a few field lookups rather than through the event stream,
 // which would build (and bound, and share) the events of every line for a list that throws them
 // away; a test holds the two to the same counts over every recording.
 
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { parseCommandEcho, userTextKind } from "../../shared/commandEcho.js";
-import { splitIdeContext } from "../../shared/ideContext.js";
+import { FirstPrompt } from "../../shared/sessionTitle.js";
 import { isAgentToolCall } from "../../shared/transcript.js";
 import { arr, bool, isObject, obj, str, textOf } from "../../shared/jsonFields.js";
 import { isTaskNotificationText } from "./taskNotification.js";
@@ -26,8 +26,8 @@ export class ListFacts {
   summary: string | undefined;
   /** Prompts the person sent (commands count, their output does not). */
   promptCount = 0;
-  /** The first typed prompt's words: the title of a session that has no other. */
-  firstPrompt: string | undefined;
+  /** The first real prompt (sessionTitle.ts): the title of a session that has no other. */
+  private readonly first = new FirstPrompt();
   /** The Agent (or Task) calls' tool_use ids, the nested agents' in an old layout's inline lines too. */
   readonly agentCalls = new Set<string>();
 
@@ -82,12 +82,13 @@ export class ListFacts {
     this.countPrompt(text);
   }
 
+  get firstPrompt(): string | undefined {
+    return this.first.value;
+  }
+
   private countPrompt(text: string): void {
-    const kind = userTextKind(text);
-    if (kind !== "output") this.promptCount++;
-    if (this.firstPrompt !== undefined || kind !== "prompt") return;
-    const words = splitIdeContext(text).words;
-    if (words.trim() !== "") this.firstPrompt = words;
+    if (userTextKind(text) !== "output") this.promptCount++;
+    this.first.note(text);
   }
 
   private noteAgentCalls(line: JsonObject): void {

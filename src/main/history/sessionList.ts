@@ -16,6 +16,7 @@ import path from "node:path";
 import type { SessionSummary as ApiSessionSummary } from "../../shared/api.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { str } from "../../shared/jsonFields.js";
+import { sessionTitle, type TitleSource } from "../../shared/sessionTitle.js";
 import { ListFacts, skimLine } from "./listFacts.js";
 import type { HistoryProblem } from "./problems.js";
 import { NotRegularFileError, notRegularMessage } from "../platform/regularFile.js";
@@ -23,11 +24,10 @@ import { readSessionEnds } from "./sessionEnds.js";
 import { findSessionFiles, type SessionFile } from "./sessionFiles.js";
 import { countRootAgents, countSubagents } from "./subagentCount.js";
 
-export const MaxTitleChars = 80;
 /** Files read at once: enough to keep the disk busy, few enough to bound the memory of long lines. */
 const Parallel = 8;
 
-export type TitleSource = "custom" | "ai" | "prompt" | "summary" | "none";
+export type { TitleSource } from "../../shared/sessionTitle.js";
 
 /** The app's summary (shared/api.ts), with the project folder's name and what the command line also shows. */
 export interface SessionSummary extends Omit<ApiSessionSummary, "projectDir"> {
@@ -111,8 +111,8 @@ async function fromIndex(session: SessionFile, known: ReadonlyMap<string, KnownS
     sessionId: session.sessionId,
     path: session.file,
     project: session.project,
-    title: oneLine(k.title),
-    titleSource: k.title.trim() === "" ? "none" : k.titleSource,
+    title: k.title,
+    titleSource: k.titleSource,
     ...(k.cwd !== undefined ? { cwd: k.cwd } : {}),
     ...(k.gitBranch !== undefined ? { gitBranch: k.gitBranch } : {}),
     ...(k.firstTimestamp !== undefined ? { firstTimestamp: k.firstTimestamp } : {}),
@@ -132,7 +132,7 @@ async function summarizeSession(session: SessionFile): Promise<SessionSummary> {
   const f = new ListFacts();
   for (const line of ends.head) f.line(line);
   for (const line of ends.tail) f.line(line);
-  const { title, titleSource } = pickTitle(f.customTitle, f.aiTitle, f.firstPrompt, f.summary);
+  const { title, source: titleSource } = sessionTitle(f, sessionId);
   const files = await countSubagents(session);
   const calls = f.agentCalls.size;
   // Agent calls with no file of their own keep their agents inside the file (old layouts): only a
@@ -163,25 +163,6 @@ async function summarizeSession(session: SessionFile): Promise<SessionSummary> {
 
 function isRename(line: JsonObject): boolean {
   return str(line, "type") === "custom-title" && (str(line, "customTitle") ?? "").trim() !== "";
-}
-
-function pickTitle(
-  custom: string | undefined,
-  ai: string | undefined,
-  prompt: string | undefined,
-  summary: string | undefined,
-): { title: string; titleSource: TitleSource } {
-  if (custom !== undefined && custom.trim() !== "") return { title: oneLine(custom), titleSource: "custom" };
-  if (ai !== undefined && ai.trim() !== "") return { title: oneLine(ai), titleSource: "ai" };
-  if (prompt !== undefined && prompt.trim() !== "") return { title: oneLine(prompt), titleSource: "prompt" };
-  if (summary !== undefined && summary.trim() !== "") return { title: oneLine(summary), titleSource: "summary" };
-  return { title: "", titleSource: "none" };
-}
-
-/** A title on one line, cut to MaxTitleChars. */
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= MaxTitleChars ? line : `${line.slice(0, MaxTitleChars - 1)}…`;
 }
 
 /** `fn` over `items`, at most `limit` at once, results in order. */

@@ -6,7 +6,7 @@
 // resumes a file from a stored offset), so search sees what a restore shows.
 import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
-import { splitIdeContext } from "../../shared/ideContext.js";
+import { FirstPrompt } from "../../shared/sessionTitle.js";
 import type { ClientEvent } from "../../shared/events.js";
 import path from "node:path";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
@@ -140,13 +140,13 @@ function extractEvent(
       const time = event.timestamp ?? lineTime;
       push(out, event.text, "prompt", time, at);
       if (isMain && event.isMeta !== true) {
-        // As in the session list (diskMapper.ts): a command's output is no prompt, and only a
-        // typed prompt names the session.
-        const kind = userTextKind(event.text);
-        if (kind !== "output") facts.promptCount++;
-        // A prompt from an IDE is named by the person's words, not the file the IDE had open.
-        const words = kind === "prompt" ? oneLine(splitIdeContext(event.text).words) : "";
-        if (facts.firstPrompt === null && words !== "") facts.firstPrompt = words.slice(0, TITLE_CHARS);
+        // As in the session list (diskMapper.ts): a command's output is no prompt, and the first
+        // real prompt names the session (sessionTitle.ts).
+        if (userTextKind(event.text) !== "output") facts.promptCount++;
+        const first = firstPromptOf(facts);
+        first.note(event.text);
+        const value = first.value === undefined ? "" : oneLine(first.value);
+        facts.firstPrompt = value === "" ? null : value.slice(0, TITLE_CHARS);
       }
       return;
     }
@@ -212,6 +212,22 @@ function push(out: Extracted, text: string, kind: RowKind, time: string | null, 
  */
 export function projectRow(file: string): TextRow {
   return { text: path.basename(path.dirname(file)), kind: "project", time: null, line: 0, event: 0, offset: 0 };
+}
+
+/**
+ * The first-prompt picker of the file these facts are read into, for as long as they are. A file
+ * resumed mid-way starts from the prompt stored with its facts, settled (a command read last
+ * before the stop stays its title).
+ */
+const firstPrompts = new WeakMap<FileFacts, FirstPrompt>();
+
+function firstPromptOf(facts: FileFacts): FirstPrompt {
+  let first = firstPrompts.get(facts);
+  if (first === undefined) {
+    first = new FirstPrompt(facts.firstPrompt ?? undefined);
+    firstPrompts.set(facts, first);
+  }
+  return first;
 }
 
 function oneLine(text: string): string {

@@ -12,6 +12,7 @@ import { decodePlace, PLACE_BYTES, ROW_PLACE_BYTES, type RowPlace } from "./rowP
 import { readRow } from "./rowText.js";
 import { SIDE_ROWID_BASE } from "./sideIndex.js";
 import { snippetOf } from "./snippet.js";
+import { sessionTitle } from "../../shared/sessionTitle.js";
 
 export const HIGHLIGHT_OPEN = "«";
 export const HIGHLIGHT_CLOSE = "»";
@@ -239,7 +240,8 @@ function sql(filter: "none" | "session" | "folder"): string {
 function toHit(r: HitRow, place: RowPlace, row: TextRow | undefined, phrases: readonly QueryPhrase[]): SearchHit {
   return {
     sessionId: r.session_id,
-    sessionTitle: r.title,
+    // The session's one title, as its list entry and tab show it (the index kept the first of its titles).
+    sessionTitle: sessionTitle({ customTitle: r.title ?? undefined }, r.session_id).title,
     project: r.project,
     cwd: r.cwd,
     file: r.path,
