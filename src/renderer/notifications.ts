@@ -21,7 +21,7 @@ export function startNotifications(): () => void {
     const s = useApp.getState();
     for (const delta of deltas) {
       const tab = s.tabs[delta.tabId];
-      const title = tab?.transcript.meta?.title ?? tab?.info.title ?? "Session";
+      const title = tab?.info.title ?? "Session";
       // Background agents keep the status "running": the notification waits for the last of them.
       if (delta.meta !== undefined && turns.update(delta.tabId, delta.meta.status, Date.now())) notify("Claude finished", title);
       for (const p of delta.pending ?? []) {

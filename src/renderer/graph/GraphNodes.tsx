@@ -6,7 +6,6 @@ import { useShallow } from "zustand/shallow";
 import { BaseEdge, Handle, Position, type EdgeProps, type NodeProps } from "@xyflow/react";
 import { agentLabel, orchestrationOf, toneOf, type AgentPhase } from "../../shared/sessionGraph.js";
 import type { SubagentStatus } from "../../shared/transcript.js";
-import { commandTitle } from "../../shared/commandEcho.js";
 import { select, useApp } from "../state/appState.js";
 import { subagentIcon } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -62,7 +61,7 @@ export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps
   const [status, title] = useApp(
     useShallow((s) => {
       const meta = s.tabs[tabId]?.transcript.meta;
-      return [meta?.status ?? "idle", meta?.title ?? s.tabs[tabId]?.info.title ?? ""] as const;
+      return [meta?.status ?? "idle", s.tabs[tabId]?.info.title ?? ""] as const;
     }),
   );
   return (
@@ -72,7 +71,7 @@ export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps
           <span className={`icon st-${status}`} aria-hidden="true">{status === "running" ? subagentIcon("running") : "●"}</span>
           <span className="agent-type">Conductor</span>
         </span>
-        <span className="gn-desc"><VisibleText text={commandTitle(title)} /></span>
+        <span className="gn-desc"><VisibleText text={title} /></span>
       </div>
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </>

@@ -4,7 +4,6 @@ import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { openFromHistory } from "../actions.js";
 import { setSessions, useApp } from "../state/appState.js";
-import { commandTitle } from "../../shared/commandEcho.js";
 import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";
 
@@ -91,8 +90,8 @@ export function ProjectPanel() {
               <ul>
                 {list.map((s) => (
                   <li key={`${s.projectDir}/${s.sessionId}`}>
-                    <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${commandTitle(s.title)}`}>
-                      <span className="title"><VisibleText text={commandTitle(s.title)} /></span>
+                    <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${s.title}`}>
+                      <span className="title"><VisibleText text={s.title} /></span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{(s.subagentCount ?? 0) > 0 ? ` · ${s.subagentCount} agents` : ""}
                       </span>
