@@ -19,6 +19,14 @@ export const PanelTitles: Record<PanelId, string> = {
   changes: "Changes",
 };
 
+/**
+ * The id of the command (palette/commands.ts) that shows a panel: the View menu shows that
+ * command's shortcut beside the panel's name.
+ */
+export function panelCommandId(id: PanelId): string {
+  return `panel.${id}`;
+}
+
 export function isPanelId(value: unknown): value is PanelId {
   return typeof value === "string" && (PanelIds as readonly string[]).includes(value);
 }
