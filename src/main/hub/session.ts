@@ -60,6 +60,8 @@ export class SessionModel {
   backgroundTasks: readonly BackgroundTask[] | undefined = undefined;
   /** A background agent finished outside a turn: the turn that delivers its report is still to come. */
   notificationDue = false;
+  /** The text of the CLI's synthetic API error answer in this turn, drawn as an error already (toolCalls.ts). */
+  turnApiError: string | undefined = undefined;
   /** Goes up with every apply: what a cache of something built from the model compares. */
   version = 0;
   private built: { readonly version: number; readonly transcript: Transcript } | undefined;

@@ -35,7 +35,8 @@ export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void
     return;
   }
   const id = `${ev.uuid ?? ev.messageId}:${n}`;
-  const made = textBlock(id, block, ev.timestamp);
+  // The CLI's own "API Error: …" answer (history keeps no result line to say so): drawn as an error.
+  const made = ev.apiError !== undefined && block.type === "text" ? apiErrorBlock(s, id, block.text, ev) : textBlock(id, block, ev.timestamp);
   if (made === undefined) return;
   if (parent === undefined && ev.parentToolUseId === null && replaceStreamingBlock(s, ev.messageId, made)) return;
   // The same line fed twice (live, then from the sidechain file): keep one copy (or none, if it
@@ -59,6 +60,11 @@ function textBlock(id: string, block: ContentBlock, timestamp: string | undefine
   if (block.type === "thinking") return makeBlock({ kind: "thinking", id, text: block.thinking, timestamp });
   if (block.type === "redacted_thinking") return makeBlock({ kind: "thinking", id, text: "", timestamp });
   return undefined;
+}
+
+function apiErrorBlock(s: SessionModel, id: string, text: string, ev: AssistantBlockEvent): Block {
+  if (ev.parentToolUseId === null) s.turnApiError = text;
+  return makeBlock({ kind: "notice", id, level: "error", text, timestamp: ev.timestamp });
 }
 
 function markApiError(s: SessionModel, ev: AssistantBlockEvent, parent: Node): void {

@@ -43,6 +43,7 @@ export function onUserPrompt(s: SessionModel, ev: UserPromptEvent): void {
 
 function beginTurn(s: SessionModel): void {
   s.inTurn = true;
+  s.turnApiError = undefined;
   // The turn that hands a finished background agent's report over has begun (sessionStatus.ts).
   s.notificationDue = false;
 }
@@ -63,7 +64,8 @@ export function onTurnResult(s: SessionModel, ev: TurnResultEvent): void {
     s.costThisProcess = ev.costUsd;
   }
   for (const denial of ev.permissionDenials ?? []) markDenied(s, denial.toolUseId);
-  if (ev.isError) addNotice(s, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
+  // A live turn that ended on an API error says it twice: the answer already shows it.
+  if (ev.isError && (ev.result === undefined || ev.result !== s.turnApiError)) addNotice(s, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
   for (const error of ev.errors ?? []) addNotice(s, "error", error);
   // Idle unless background work goes on: settleStatus (sessionStatus.ts) decides once the turn has ended.
   s.notificationDue = false;
