@@ -17,24 +17,42 @@ const call = (name: string, input: ToolCallRecord["input"], result?: ToolCallRec
 });
 
 describe("tool card bodies", () => {
-  it("draws an Edit diff from structuredPatch", () => {
+  it("draws an Edit diff from structuredPatch, each row with its line numbers and the changed word marked", () => {
     const html = render(
       call("Edit", { file_path: "/home/user/code/x/a.ts", old_string: "a", new_string: "b" }, {
         text: "ok",
         isError: false,
-        structured: { filePath: "/home/user/code/x/a.ts", structuredPatch: [{ oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: [" keep", "-const a = 1;", "+const a = 2;"] }] },
+        structured: { filePath: "/home/user/code/x/a.ts", structuredPatch: [{ oldStart: 3, oldLines: 2, newStart: 3, newLines: 2, lines: [" keep", "-const a = 1;", "+const a = 2;"] }] },
       }),
     );
-    expect(html).toContain("@@ -3 +3 @@");
-    expect(html).toMatch(/class="dl del">-const a = 1;/);
-    expect(html).toMatch(/class="dl add">\+const a = 2;/);
-    expect(html).toMatch(/class="dl ctx"> keep/);
+    expect(html).toContain("@@ -3,2 +3,2 @@");
+    expect(html).toMatch(/class="dl ctx" data-old-line="3" data-new-line="3">.*<span class="tx">keep<\/span>/);
+    expect(html).toMatch(/class="dl del" data-old-line="4"><span class="ln"[^>]*>4<\/span><span class="ln"[^>]*><\/span><span class="mk"[^>]*>-<\/span><span class="tx">const a = <span class="wd">1<\/span>;<\/span>/);
+    expect(html).toMatch(/class="dl add" data-new-line="4">.*<span class="tx">const a = <span class="wd">2<\/span>;<\/span>/);
   });
 
-  it("falls back to old/new strings when there is no patch yet", () => {
-    const html = render(call("Edit", { file_path: "/x", old_string: "old line", new_string: "new line" }));
-    expect(html).toContain("-old line");
-    expect(html).toContain("+new line");
+  it("diffs an appending Edit without a patch as the added lines only, not the whole old text removed", () => {
+    const html = render(call("Edit", { file_path: "/x", old_string: "last line\n", new_string: "last line\nnew one\nnew two\n" }));
+    expect(html).not.toContain("@@ -0 +0 @@");
+    expect(html).not.toContain('class="dl del"');
+    expect(html.match(/class="dl add"/g)).toHaveLength(2);
+    expect(html).toMatch(/class="dl ctx">.*<span class="tx">last line<\/span>/);
+    expect(html).toContain("line numbers unknown");
+  });
+
+  it("shows a Write that created a file as a new file, every line added", () => {
+    const html = render(call("Write", { file_path: "/home/user/code/x/n.txt", content: "hello\nworld\n" }, { text: "File created successfully at: /home/user/code/x/n.txt", isError: false, structured: { type: "create", filePath: "/home/user/code/x/n.txt", content: "hello\nworld\n", structuredPatch: [], originalFile: null } }));
+    expect(html).toContain(">new file<");
+    expect(html).toContain("@@ -0,0 +1,2 @@");
+    expect(html.match(/class="dl add" data-new-line="\d"/g)).toHaveLength(2);
+  });
+
+  it("shows a tool error's message without the CLI's tags", () => {
+    const html = render(call("Edit", { file_path: "/x", old_string: "nothere", new_string: "x" }, { text: "<tool_use_error>String to replace not found in file.\nString: nothere</tool_use_error>", isError: true, structured: "Error: String to replace not found in file.\nString: nothere" }));
+    expect(html).toContain("String to replace not found in file.\nString: nothere");
+    expect(html).not.toContain("tool_use_error");
+    const bash = render(call("Bash", { command: "x" }, { text: "<tool_use_error>Permission denied</tool_use_error>", isError: true }));
+    expect(bash).toMatch(/class="out error" aria-label="Output">Permission denied<\/pre>/);
   });
 
   it("shows TodoWrite as a checklist", () => {

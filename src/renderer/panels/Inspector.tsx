@@ -1,6 +1,7 @@
 // Everything about the selected subagent or tool call.
 import type { ReactNode } from "react";
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
+import { toolResultText } from "../../shared/toolErrorText.js";
 import { Markdown } from "../markdown/Markdown.js";
 import { useApp } from "../state/appState.js";
 import { useStepBlock } from "../state/fullSteps.js";
@@ -27,7 +28,7 @@ export function Inspector() {
   return block.call.subagent !== undefined ? (
     <SubagentDetails tabId={selection?.tabId ?? ""} block={block} record={block.call.subagent} />
   ) : (
-    <ToolDetails call={block.call} />
+    <ToolDetails call={block.call} tabId={selection?.tabId} />
   );
 }
 
@@ -131,7 +132,7 @@ function EscalationHistory({ record }: { record: SubagentRecord }) {
   );
 }
 
-function ToolDetails({ call }: { call: ToolCallRecord }) {
+function ToolDetails({ call, tabId }: { call: ToolCallRecord; tabId: string | undefined }) {
   return (
     <div className="inspector-body" aria-label="Tool call details">
       <h3><VisibleText text={call.name} /></h3>
@@ -149,13 +150,13 @@ function ToolDetails({ call }: { call: ToolCallRecord }) {
           </Row>
         ) : null}
       </dl>
-      <ToolBody call={call} />
+      <ToolBody call={call} tabId={tabId} />
       <h4>Input</h4>
       <pre className="json"><VisibleText text={JSON.stringify(call.input, null, 2)} /></pre>
       {call.result !== undefined ? (
         <>
           <h4>Result{call.result.isError ? " (error)" : ""}</h4>
-          <pre className="out"><VisibleText text={call.result.text} /></pre>
+          <pre className="out"><VisibleText text={toolResultText(call.result.text, call.result.isError)} /></pre>
           {call.result.structured !== undefined ? <pre className="json"><VisibleText text={JSON.stringify(call.result.structured, null, 2)} /></pre> : null}
         </>
       ) : null}

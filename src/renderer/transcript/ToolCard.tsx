@@ -37,7 +37,7 @@ export const ToolCard = memo(function ToolCard({ tabId, block, nested }: { tabId
       </header>
       {pending === undefined || !(Interactive.has(call.name) || pending.requiresUserInteraction === true) ? (
         <div className="card-body">
-          <ToolBody call={call} />
+          <ToolBody call={call} tabId={tabId} />
         </div>
       ) : null}
       {pending !== undefined ? <PermissionPrompt tabId={tabId} request={pending} /> : null}

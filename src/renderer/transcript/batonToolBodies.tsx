@@ -1,6 +1,7 @@
 // The tool cards of Baton's own agent tools (issue 24, the "baton" MCP server): what was asked,
 // planned, answered or decided, as text. The person answers an open question or plan on the
 // asking agent's card (EscalationView.tsx), not here: an open call only points there.
+import { toolResultText } from "../../shared/toolErrorText.js";
 import type { ToolCallRecord } from "../../shared/transcript.js";
 import { field } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
@@ -89,7 +90,7 @@ function Reply({ call, label }: { call: ToolCallRecord; label: string }) {
   const result = call.result!;
   return (
     <div className={`bt-reply ${result.isError ? "error" : ""}`} aria-label={result.isError ? "Not answered" : label}>
-      <b>{result.isError ? "Not answered:" : `${label}:`}</b> <VisibleText text={result.text || "(empty)"} />
+      <b>{result.isError ? "Not answered:" : `${label}:`}</b> <VisibleText text={toolResultText(result.text, result.isError) || "(empty)"} />
     </div>
   );
 }

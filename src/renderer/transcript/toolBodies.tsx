@@ -1,72 +1,38 @@
 // The body of a tool card, by tool. Tool output is always rendered as text, never as HTML, with
 // hidden direction and zero-width characters shown as markers (VisibleText).
+import { changeDiff } from "../../shared/diff/changeDiff.js";
 import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
+import { toolResultText } from "../../shared/toolErrorText.js";
 import type { ToolCallRecord } from "../../shared/transcript.js";
-import type { DiffHunk as Hunk } from "../../shared/unifiedDiff.js";
 import { Markdown, openExternal } from "../markdown/Markdown.js";
-import { field, mcpName, str } from "../util/format.js";
+import { field, mcpName } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { BatonToolBody, isBatonTool } from "./batonToolBodies.js";
+import { DiffView } from "./diff/DiffView.js";
+import { useCallChange } from "./diff/tabChanges.js";
 
 function Output({ call }: { call: ToolCallRecord }) {
   const result = call.result;
   if (result === undefined) return null;
-  return <pre className={`out ${result.isError ? "error" : ""}`} aria-label="Output"><VisibleText text={result.text || "(no output)"} /></pre>;
+  return <pre className={`out ${result.isError ? "error" : ""}`} aria-label="Output"><VisibleText text={toolResultText(result.text, result.isError) || "(no output)"} /></pre>;
 }
 
 function Json_({ value, label }: { value: Json | undefined; label: string }) {
   return <pre className="json" aria-label={label}><VisibleText text={JSON.stringify(value, null, 2) ?? ""} /></pre>;
 }
 
-function hunksOf(structured: Json | undefined): Hunk[] | undefined {
-  if (structured === null || typeof structured !== "object" || Array.isArray(structured)) return undefined;
-  const patch = (structured as JsonObject)["structuredPatch"];
-  if (!Array.isArray(patch)) return undefined;
-  const hunks: Hunk[] = [];
-  for (const h of patch) {
-    if (h === null || typeof h !== "object" || Array.isArray(h)) continue;
-    const lines = Array.isArray(h["lines"]) ? h["lines"].map((l) => str(l)) : [];
-    hunks.push({ oldStart: Number(h["oldStart"] ?? 0), newStart: Number(h["newStart"] ?? 0), lines });
-  }
-  return hunks;
-}
-
-function lineClass(line: string): string {
-  return line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
-}
-
-export function Diff({ hunks }: { hunks: readonly Hunk[] }) {
-  return (
-    <div className="diff" aria-label="Diff">
-      {hunks.map((h, i) => (
-        <div key={i} className="hunk">
-          <div className="hunk-head">@@ -{h.oldStart} +{h.newStart} @@</div>
-          {h.lines.map((line, j) => (
-            <div key={j} className={`dl ${lineClass(line)}`}><VisibleText text={line} /></div>
-          ))}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function EditBody({ call }: { call: ToolCallRecord }) {
-  const hunks = hunksOf(call.result?.structured);
-  const fallback: Hunk[] = [
-    {
-      oldStart: 0,
-      newStart: 0,
-      lines: [
-        ...field(call.input, "old_string").split("\n").map((l) => `-${l}`),
-        ...field(call.input, "new_string").split("\n").map((l) => `+${l}`),
-      ],
-    },
-  ];
+/**
+ * An Edit, MultiEdit or Write: the file and its diff (shared/diff/changeDiff.ts: the
+ * CLI's patch, else computed against what the tab's transcript last showed of the file), then the
+ * error when the call failed. Without a tab (a detached view) the diff comes from the call alone.
+ */
+function ChangeBody({ call, tabId }: { call: ToolCallRecord; tabId: string | undefined }) {
+  const change = useCallChange(tabId, call);
   return (
     <>
-      <div className="path"><VisibleText text={field(call.input, "file_path")} /></div>
-      <Diff hunks={hunks !== undefined && hunks.length > 0 ? hunks : fallback} />
+      <div className="path"><VisibleText text={change.path} /></div>
+      <DiffView view={changeDiff(change)} />
       {call.result?.isError === true ? <Output call={call} /> : null}
     </>
   );
@@ -99,7 +65,8 @@ function Collapsible({ label, children }: { label: string; children: React.React
   );
 }
 
-export function ToolBody({ call }: { call: ToolCallRecord }) {
+/** `tabId`: the tab the call is in, for what its transcript showed of a file an edit changes. */
+export function ToolBody({ call, tabId }: { call: ToolCallRecord; tabId?: string }) {
   const input = call.input;
   if (isBatonTool(call.name)) return <BatonToolBody call={call} />;
   switch (call.name) {
@@ -122,18 +89,9 @@ export function ToolBody({ call }: { call: ToolCallRecord }) {
         </>
       );
     case "Write":
-      return (
-        <>
-          <div className="path"><VisibleText text={field(input, "file_path")} /></div>
-          <Collapsible label={`${field(input, "content").split("\n").length} lines written`}>
-            <pre className="out"><VisibleText text={field(input, "content")} /></pre>
-          </Collapsible>
-          {call.result?.isError === true ? <Output call={call} /> : null}
-        </>
-      );
     case "Edit":
     case "MultiEdit":
-      return <EditBody call={call} />;
+      return <ChangeBody call={call} tabId={tabId} />;
     case "Grep":
     case "Glob":
       return (

@@ -2,7 +2,7 @@
 // happened to it, then its hunks. A large diff shows its first lines and says how many are left.
 import { useMemo } from "react";
 import { parseUnifiedDiff, type DiffHunk, type FileDiff } from "../../shared/unifiedDiff.js";
-import { Diff } from "../transcript/toolBodies.js";
+import { PatchDiff } from "../transcript/diff/DiffView.js";
 import { VisibleText } from "../util/VisibleText.js";
 
 /** Lines drawn at most: a worktree can hold a generated file of a million lines. */
@@ -19,7 +19,7 @@ export function WorktreeDiff({ text }: { text: string }) {
           <div className="path">
             <VisibleText text={file.oldPath !== undefined ? `${file.oldPath} → ${file.path}` : file.path} /> <span className="chip">{changeText(file)}</span>
           </div>
-          {file.binary ? <div className="wt-dim">binary file differs</div> : hunks.length > 0 ? <Diff hunks={hunks} /> : null}
+          {file.binary ? <div className="wt-dim">binary file differs</div> : hunks.length > 0 ? <PatchDiff hunks={hunks} /> : null}
         </div>
       ))}
       {hidden > 0 ? <div className="wt-dim">{hidden} more lines not shown (`baton worktrees diff` prints them all)</div> : null}
