@@ -56,8 +56,39 @@ export interface SearchHit {
   readonly project?: string;
   readonly agentId?: string;
   readonly subagentDescription?: string;
+  /** The subagent's type (`general-purpose`, a preset's name), when the hit is in a subagent's steps. */
+  readonly subagentType?: string;
+  /** The session's working folder, when known: the project's readable name. */
+  readonly cwd?: string;
   readonly timestamp?: string;
+  /** What the hit is in: prompt, text (an answer), thinking, tool_input, tool_output, title, project. */
   readonly kind: string;
+  /** A tool input's or output's tool, when known, and an Agent call's description. */
+  readonly tool?: string;
+  readonly toolDescription?: string;
+  /** The transcript file the hit is in and `<line>#<event>` inside it: which of a session's hits it is (SessionFind). */
+  readonly file?: string;
+  readonly ref?: string;
+  /** Snippet with the matches between « and ». */
+  readonly snippet: string;
+}
+
+/** The hits of a search inside one open session, where each shows, in transcript order (findInSession). */
+export interface SessionFind {
+  readonly query: string;
+  readonly places: readonly FoundPlace[];
+  /** Hits no block shows (a title, a prompt the CLI injected, a file changed since it was indexed). */
+  readonly unplaced: number;
+}
+
+/** One hit inside an open session: its block, and the subagent cards that hold it. */
+export interface FoundPlace {
+  readonly file: string;
+  readonly ref: string;
+  readonly kind: string;
+  /** Agent tool_use ids, from the top-level card down to the card whose steps hold the block. */
+  readonly cards: readonly string[];
+  readonly blockId: string;
   /** Snippet with the matches between « and ». */
   readonly snippet: string;
 }

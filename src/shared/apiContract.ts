@@ -18,6 +18,7 @@ import type {
   Result,
   RuleKey,
   SearchHit,
+  SessionFind,
   SessionInfo,
   SessionSummary,
   TabInfo,
@@ -131,6 +132,13 @@ export const ApiMethods = {
   listTabs: method([], returns<readonly TabInfo[]>()),
   listSessions: method([], returns<readonly SessionSummary[]>()),
   searchHistory: method([arg("query", text({ min: 1, max: 1000 })), optional("limit", integer(1, 500))], returns<readonly SearchHit[]>()),
+  /**
+   * The hits of `query` inside a tab's session opened from history, in transcript order, each with
+   * its block and the subagent cards around it (their sidechains are loaded into the tab). Fails
+   * with "not_restored" for a live tab, "search_unavailable" without an index, "bad_query" for a
+   * query without words.
+   */
+  findInSession: method([arg("tabId", Id), arg("query", text({ min: 1, max: 1000 }))], returns<SessionFind>()),
   /**
    * Restore a past session into a tab (or focus the tab that has it). A session is its project
    * folder and id: `project` (a hit's or a listed session's) picks it when two folders hold the same

@@ -7,6 +7,7 @@ export const BatonMethodNames = [
   "listTabs",
   "listSessions",
   "searchHistory",
+  "findInSession",
   "openSession",
   "loadSubagentBlocks",
   "newSession",

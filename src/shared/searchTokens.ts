@@ -5,8 +5,10 @@
 // indexed as its overlapping pairs of characters (bigrams) and its last character alone
 // (`請先分析` → 請先 先分 分析 析), so that any two or more characters of it are a phrase of
 // pairs, and one character is a prefix of a pair or the run's last one. The index is given that
-// transformed text (`ftsText`), a query the same (ftsQuery.ts), and snippets are cut and marked
-// with `tokenize`, which yields the same words where they stand in the original text.
+// transformed text (`ftsText`), a query the same (searchQuery.ts, main/search/ftsQuery.ts), and
+// snippets are cut and marked with `tokenize`, which yields the same words where they stand in the
+// original text; the window marks a search hit's words in the transcript with the same words.
+// Shared: the index (main/search) and the window's highlight (searchQuery.ts) read words alike.
 
 export interface Token {
   /** Where the word starts and ends in the text (UTF-16 offsets). */
@@ -38,19 +40,31 @@ export const MAY_HOLD_CJK = /[\u1100-\u11ff\u2e80-\u2fff\u3000-\u9fff\ua960-\ua9
 /** The words of `text`, in order; at most `max` of them. */
 export function tokenize(text: string, max = Infinity): Token[] {
   const out: Token[] = [];
+  for (const token of eachToken(text)) {
+    if (out.length >= max) break;
+    out.push(token);
+  }
+  return out;
+}
+
+/** The words of `text` one at a time, as `tokenize` gives them: a long text's words are not all kept at once. */
+export function* eachToken(text: string): Generator<Token, void, undefined> {
   const mayHoldCjk = MAY_HOLD_CJK.test(text);
   for (const m of text.matchAll(WORD)) {
-    if (out.length >= max) break;
     if (mayHoldCjk && MAY_HOLD_CJK.test(m[0])) {
       for (const part of segments(m[0], m.index)) {
-        if (part.cjk) cjkTokens(text, part.start, part.end, out);
-        else out.push({ start: part.start, end: part.end, folded: fold(text.slice(part.start, part.end)), cjk: false });
+        if (!part.cjk) {
+          yield { start: part.start, end: part.end, folded: fold(text.slice(part.start, part.end)), cjk: false };
+          continue;
+        }
+        const pairs: Token[] = [];
+        cjkTokens(text, part.start, part.end, pairs);
+        yield* pairs;
       }
     } else {
-      out.push({ start: m.index, end: m.index + m[0].length, folded: fold(m[0]), cjk: false });
+      yield { start: m.index, end: m.index + m[0].length, folded: fold(m[0]), cjk: false };
     }
   }
-  return out.length > max ? out.slice(0, max) : out;
 }
 
 /**

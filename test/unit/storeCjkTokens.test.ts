@@ -1,12 +1,12 @@
 // CJK text is written without spaces, so the index holds each run of it as its overlapping pairs
-// and its last character (tokens.ts): any two or more characters of a run are a phrase of pairs,
+// and its last character (shared/searchTokens.ts): any two or more characters of a run are a phrase of pairs,
 // one character is a prefix. FTS5's unicode61 tokenizer must make of the transformed text exactly
 // the words snippets are cut and marked by, and a query must be transformed alike.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { parseQuery, toFtsQuery } from "../../src/main/search/ftsQuery.js";
 import { snippetOf } from "../../src/main/search/snippet.js";
-import { ftsText, MAY_HOLD_CJK, tokenize } from "../../src/main/search/tokens.js";
+import { ftsText, MAY_HOLD_CJK, tokenize } from "../../src/shared/searchTokens.js";
 
 const marks = { open: "«", close: "»", ellipsis: "…" };
 const cut = (text: string, query: string, words = 40): string | undefined => snippetOf(text, parseQuery(query), words, marks);

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIECE_CHARS, PIECE_OVERLAP, pieceBounds, pieceOf } from "../../src/main/search/textPieces.js";
-import { tokenize } from "../../src/main/search/tokens.js";
+import { tokenize } from "../../src/shared/searchTokens.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { tempDirs } from "../support/tempDirs.js";
 

@@ -43,6 +43,7 @@ export class BatonService {
       listTabs: () => m.listTabs(),
       listSessions: () => m.listSessions(),
       searchHistory: (query, limit) => m.searchHistory(query, limit),
+      findInSession: (tabId, query) => m.findInSession(tabId, query),
       openSession: (sessionId, project) => m.openSession(sessionId, project),
       loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
       newSession: (options) => m.newSession(options),

@@ -7,6 +7,7 @@ import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
 import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
 import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
+import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { listSessionsWithProblems } from "../history/index.js";
 import { knownSessions } from "./indexedSessionList.js";
@@ -41,6 +42,11 @@ export interface RestoredSession {
   close?(): void;
   /** What the file held that is not shown as written (bad lines, values nested too deep), for the Console. */
   problems?(): readonly HistoryProblem[];
+  /**
+   * Where search hits stand in this session (history/hitPlaces.ts), undefined for one no block
+   * shows; loads the sidechains they are in. A big session is first read whole.
+   */
+  locate?(rows: readonly HitRow[]): Promise<readonly (HitPlace | undefined)[]>;
   /** The session's first real prompt and summary, as its reader found them (the tab's title: tabTitle.ts). */
   titleFacts?(): ReaderFacts;
 }
@@ -56,6 +62,15 @@ export interface HistorySource {
   restore(sessionId: string, project?: string): Promise<RestoredSession>;
   /** Undefined when no search index is available. */
   search?(query: string, limit: number): Promise<readonly SearchHit[]>;
+  /** The index's hits inside one session (its project folder and id), with where each row is; with `search`. */
+  searchIn?(query: string, session: { readonly sessionId: string; readonly project?: string }, limit: number): Promise<readonly IndexHit[]>;
+}
+
+/** A hit of the index as a session's find needs it: its row's place, kind and snippet. */
+export interface IndexHit extends HitRow {
+  readonly ref: string;
+  readonly kind: string;
+  readonly snippet: string;
 }
 
 export function createHistorySource(options: {
@@ -106,10 +121,20 @@ export function createHistorySource(options: {
               ...(h.project !== null ? { project: h.project } : {}),
               ...(h.subagent !== null ? { agentId: h.subagent.agentId } : {}),
               ...(h.subagent?.description != null ? { subagentDescription: h.subagent.description } : {}),
+              ...(h.subagent?.agentType != null ? { subagentType: h.subagent.agentType } : {}),
+              ...(h.cwd !== null ? { cwd: h.cwd } : {}),
               ...(h.time !== null ? { timestamp: h.time } : {}),
               kind: h.kind,
+              ...(h.tool !== null ? { tool: h.tool.name, ...(h.tool.description !== undefined ? { toolDescription: h.tool.description } : {}) } : {}),
+              file: h.file,
+              ref: h.ref,
               snippet: h.snippet,
             }));
+          },
+          async searchIn(query: string, session: { readonly sessionId: string; readonly project?: string }, limit: number) {
+            const hits = await store.search(query, { limit, projectsDir, sessionId: session.sessionId, ...(session.project !== undefined ? { project: session.project } : {}) });
+            // ref is `<line>#<event>` (search/extract.ts refOf).
+            return hits.map((h) => ({ file: h.file, offset: h.offset, event: Number(h.ref.slice(h.ref.indexOf("#") + 1)), ref: h.ref, kind: h.kind, snippet: h.snippet }));
           },
         }
       : {}),
@@ -135,6 +160,7 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
     listSessions: () => current.listSessions(),
     restore: (sessionId, project) => current.restore(sessionId, project),
     ...(searchable ? { search: (query: string, limit: number) => current.search!(query, limit) } : {}),
+    ...(current.searchIn !== undefined ? { searchIn: (...args: Parameters<NonNullable<HistorySource["searchIn"]>>) => current.searchIn!(...args) } : {}),
     switchTo(next) {
       dir = next;
       current = make(next);
@@ -153,6 +179,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
     transcript: () => annotatedTranscript(session),
     loadSubagentBlocks: (toolUseId) => loadSubagentBlocks(session, toolUseId),
     problems: () => session.problems,
+    locate: (rows) => placeHits(session, () => session.model.transcript(), rows),
     titleFacts: () => session.stream.mapper.facts,
     follow(onChange, onError) {
       follower ??= followSession(session, onChange, onError);
@@ -209,6 +236,10 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
     },
     loaded,
     problems: () => full?.problems?.() ?? first.problems,
+    async locate(rows) {
+      await loaded;
+      return full?.locate !== undefined ? full.locate(rows) : placeHits(first.session, () => first.session.model.transcript(), rows);
+    },
     titleFacts: () => full?.titleFacts?.() ?? first.titleFacts,
     // The first screen ends where the file ended; following starts once the whole file is read.
     follow(onChange, onError) {

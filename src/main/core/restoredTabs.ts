@@ -2,10 +2,11 @@
 // restored tab. A big session opens on its newest blocks and is published whole once read; a
 // session still written to (running in a terminal, or resumed there) updates in place.
 
-import type { SearchHit, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { SearchHit, SessionFind, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { LogBus } from "../platform/logBus.js";
 import { AppError } from "./appError.js";
 import type { HistorySource } from "./historySource.js";
+import { findInSession } from "./sessionFind.js";
 import type { RestoredTab, TabList } from "./tabList.js";
 
 export interface RestoredTabsOptions {
@@ -30,6 +31,18 @@ export class RestoredTabs {
     const search = this.options.history?.search;
     if (search === undefined) throw new AppError("search_unavailable", "No search index is available (the history store is not open)");
     return search(query, limit);
+  }
+
+  /**
+   * The hits of `query` inside a restored tab's session, each placed on its block (sessionFind.ts).
+   * The sidechains they are in are loaded into the tab, as opening their cards would.
+   */
+  async find(tabId: string, query: string): Promise<SessionFind> {
+    const tab = this.options.tabs.require(tabId);
+    if (tab.kind !== "restored") throw new AppError("not_restored", "Find in session works in sessions opened from history");
+    const found = await findInSession(this.options.history, tab.session, query);
+    if (this.options.tabs.get(tabId) === tab) this.options.changed(tabId);
+    return found;
   }
 
   /**

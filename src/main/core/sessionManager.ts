@@ -7,7 +7,7 @@
 // every open permission request closed.
 
 import type { EscalationReply } from "../../shared/escalation.js";
-import type { LogEntry, NewSessionOptions, PermissionAnswer, SearchHit, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { LogEntry, NewSessionOptions, PermissionAnswer, SearchHit, SessionFind, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import type { Block } from "../../shared/transcript.js";
 import { LogBus } from "../platform/logBus.js";
@@ -182,6 +182,11 @@ export class SessionManager {
 
   searchHistory(query: string, limit = 50): Promise<readonly SearchHit[]> {
     return this.restored.search(query, limit);
+  }
+
+  /** The hits of `query` inside a restored tab's session, where each shows (core/sessionFind.ts). */
+  findInSession(tabId: string, query: string): Promise<SessionFind> {
+    return this.restored.find(tabId, query);
   }
 
   subscribeTranscript(tabId: string, listener: DeltaListener): () => void {

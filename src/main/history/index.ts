@@ -44,3 +44,5 @@ export { TailReader, DefaultTailChunkBytes, type TailLine, type TailReaderOption
 export { type AuditWithTrail } from "./auditOverlay.js";
 export { isSideConversation, isWarmupPrompt } from "./sideConversations.js";
 export { parseJsonLine } from "./splitJson.js";
+export { readLineAt, toolUseBefore, ToolUseLookBack, type ToolUseSeen } from "./lineAt.js";
+export { placeHits, compareOrder, blockOfEvent, lineEventsAt, type HitRow, type HitPlace } from "./hitPlaces.js";

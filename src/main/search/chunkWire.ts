@@ -6,12 +6,12 @@
 // thread pack their chunks the same way, so the writer has one input.
 //
 // Packing is also where a row becomes what the full-text index is given: a long text its pieces
-// (textPieces.ts), each with CJK runs as their pairs (tokens.ts).
+// (textPieces.ts), each with CJK runs as their pairs (shared/searchTokens.ts).
 import type Database from "better-sqlite3";
 import type { FileChunk } from "./extractFile.js";
 import { encodePlaces } from "./rowPlaces.js";
 import { pieceBounds, PIECE_CHARS } from "./textPieces.js";
-import { ftsText } from "./tokens.js";
+import { ftsText } from "../../shared/searchTokens.js";
 
 /** A chunk's rows, packed: an entry per piece of each row's text (one for nearly every row). */
 export interface PackedRows {

@@ -5,74 +5,66 @@
 // the same event of the same kind. A long text's piece is cut from it as the indexer cut it
 // (textPieces.ts). A file changed since it was indexed gives no row, never a wrong one: the next
 // scan re-reads it.
-import fs from "node:fs";
 import type { Json, JsonObject } from "../../shared/protocol/messages.js";
 import { isObject } from "../../shared/jsonFields.js";
-import { DefaultMaxLineBytes, eventStream } from "../history/index.js";
-import { openRegularFileSync } from "../platform/regularFile.js";
+import type { ClientEvent } from "../../shared/events.js";
+import { eventStream, readLineAt, type LineEvents } from "../history/index.js";
 import { parseJsonLine } from "../history/index.js";
 import { emptyExtracted, emptyFacts, extractLine, projectRow, type TextRow } from "./extract.js";
 import type { RowPlace } from "./rowPlaces.js";
 import { pieceOf } from "./textPieces.js";
 
-const ReadBytes = 64 * 1024;
+/** A row read back, with the event of its line it comes from (none for a title or the project's name). */
+export interface RowSource {
+  readonly row: TextRow;
+  readonly event?: ClientEvent;
+}
 
 /**
  * The row at `place` in the file at `path` (its text the piece the place names), or undefined when
  * its line is gone or no longer holds it.
  */
 export function readRow(path: string, place: RowPlace): TextRow | undefined {
-  if (place.kind === "project") return place.piece === 0 ? projectRow(path) : undefined;
-  const row = wholeRow(path, place);
-  const text = row === undefined ? undefined : pieceOf(row.text, place.piece);
-  return text === undefined ? undefined : { ...row!, text };
+  return readRowSource(path, place)?.row;
 }
 
-function wholeRow(path: string, place: RowPlace): TextRow | undefined {
+/** The row at `place` (as readRow) and its event; a project row has none (no line holds it). */
+export function readRowSource(path: string, place: RowPlace): RowSource | undefined {
+  if (place.kind === "project") return place.piece === 0 ? { row: projectRow(path) } : undefined;
+  const whole = wholeRow(path, place);
+  const text = whole === undefined ? undefined : pieceOf(whole.row.text, place.piece);
+  return text === undefined ? undefined : { ...whole!, row: { ...whole!.row, text } };
+}
+
+function wholeRow(path: string, place: RowPlace): RowSource | undefined {
   const line = readLineAt(path, place.offset);
   if (line === undefined) return undefined;
   const out = emptyExtracted();
-  const lines = eventStream({ kind: "lines" });
+  const inner = eventStream({ kind: "lines" });
+  // The events of each value of the line (a glued line has several), by the rows each gave.
+  const eventsOfRow: (readonly ClientEvent[])[] = [];
+  let lastEvents: readonly ClientEvent[] = [];
+  const lines: LineEvents = {
+    line(value) {
+      lastEvents = inner.line(value);
+      return lastEvents;
+    },
+    get tooDeepLines() {
+      return inner.tooDeepLines;
+    },
+  };
   try {
     for (const value of parseJsonLine(line)?.values ?? []) {
-      if (isObject(value as Json)) extractLine(lines, value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
+      if (!isObject(value as Json)) continue;
+      const before = out.rows.length;
+      extractLine(lines, value as JsonObject, place.line, place.offset, false, emptyFacts(), out);
+      for (let i = before; i < out.rows.length; i++) eventsOfRow[i] = lastEvents;
     }
   } catch {
     return undefined; // a line the indexer could not extract has no rows; one hit never fails a search
   }
   const row = out.rows[place.nth];
-  return row !== undefined && row.event === place.event && row.kind === place.kind ? row : undefined;
-}
-
-/**
- * The line that starts at `offset`, without its newline; undefined if the file or the line is gone.
- * A line longer than the reader takes was never indexed, so reading stops there.
- */
-function readLineAt(path: string, offset: number): string | undefined {
-  let fd: number;
-  try {
-    fd = openRegularFileSync(path);
-  } catch {
-    return undefined;
-  }
-  try {
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (let at = offset; total < DefaultMaxLineBytes; ) {
-      const buf = Buffer.allocUnsafe(ReadBytes);
-      const n = fs.readSync(fd, buf, 0, ReadBytes, at);
-      if (n === 0) break;
-      const newline = buf.subarray(0, n).indexOf(10);
-      parts.push(buf.subarray(0, newline === -1 ? n : newline));
-      total += newline === -1 ? n : newline;
-      if (newline !== -1) break;
-      at += n;
-    }
-    if (total === 0) return undefined;
-    return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(parts, total)).trim();
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  if (row === undefined || row.event !== place.event || row.kind !== place.kind) return undefined;
+  const event = row.kind === "title" ? undefined : eventsOfRow[place.nth]?.[place.event];
+  return event === undefined ? { row } : { row, event };
 }

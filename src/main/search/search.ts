@@ -6,10 +6,12 @@
 // by project folder and id, and the file it is in.
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { refOf, ROW_KINDS, type RowKind, type TextRow } from "./extract.js";
+import { refOf, ROW_KINDS, type RowKind } from "./extract.js";
 import { parseQuery, toFtsQuery, type QueryPhrase } from "./ftsQuery.js";
 import { decodePlace, PLACE_BYTES, ROW_PLACE_BYTES, type RowPlace } from "./rowPlaces.js";
-import { readRow } from "./rowText.js";
+import type { ClientEvent } from "../../shared/events.js";
+import { toolUseBefore, type ToolUseSeen } from "../history/index.js";
+import { readRowSource, type RowSource } from "./rowText.js";
 import { SIDE_ROWID_BASE } from "./sideIndex.js";
 import { snippetOf } from "./snippet.js";
 import { sessionTitle } from "../../shared/sessionTitle.js";
@@ -45,6 +47,13 @@ export interface SearchHit {
   readonly kind: RowKind;
   /** `<line>#<event>` inside the file: where to scroll to. */
   readonly ref: string;
+  /** Byte offset of the hit's line in `file` (the window finds its block from it: history/hitPlaces.ts). */
+  readonly offset: number;
+  /**
+   * A tool input's or output's tool: its name, and an Agent call's description. An output's call is
+   * looked for a little way before it in its file (history/lineAt.ts); null when not found.
+   */
+  readonly tool: ToolUseSeen | null;
   /** Text around the match; matched words are wrapped in « ». */
   readonly snippet: string;
   readonly score: number;
@@ -127,7 +136,7 @@ export class Searcher {
     const hits: SearchHit[] = [];
     for (const r of texts(ranked, limit, windows.window + windows.sideWindow)) {
       const place = decodePlace(r.place, r.base_offset, r.base_line);
-      if (place !== undefined) hits.push(toHit(r, place, readRow(r.path, place), phrases));
+      if (place !== undefined) hits.push(toHit(r, place, readRowSource(r.path, place), phrases));
     }
     return hits;
   }
@@ -234,10 +243,11 @@ function sql(filter: "none" | "session" | "folder"): string {
 }
 
 /**
- * A hit names its row's kind and ref from the index; its time and snippet come from the row as its
- * transcript holds it, and are empty when the file changed since it was indexed.
+ * A hit names its row's kind and ref from the index; its time, snippet and tool come from the row as
+ * its transcript holds it, and are empty when the file changed since it was indexed.
  */
-function toHit(r: HitRow, place: RowPlace, row: TextRow | undefined, phrases: readonly QueryPhrase[]): SearchHit {
+function toHit(r: HitRow, place: RowPlace, source: RowSource | undefined, phrases: readonly QueryPhrase[]): SearchHit {
+  const row = source?.row;
   return {
     sessionId: r.session_id,
     // The session's one title, as its list entry and tab show it (the index kept the first of its titles).
@@ -249,7 +259,18 @@ function toHit(r: HitRow, place: RowPlace, row: TextRow | undefined, phrases: re
     time: row?.time ?? null,
     kind: place.kind,
     ref: refOf(place),
+    offset: place.offset,
+    tool: toolOf(r.path, place.offset, source?.event) ?? null,
     snippet: row === undefined ? "" : (snippetOf(row.text, phrases, SNIPPET_WORDS, MARKS) ?? ""),
     score: r.score,
   };
+}
+
+/** The tool a tool input or output row belongs to. */
+function toolOf(file: string, offset: number, event: ClientEvent | undefined): ToolUseSeen | undefined {
+  if (event?.kind === "tool_result") return toolUseBefore(file, offset, event.toolUseId);
+  if (event?.kind !== "assistant_block" || !("name" in event.block) || typeof event.block.name !== "string") return undefined;
+  const input = "input" in event.block ? event.block.input : undefined;
+  const description = input !== null && typeof input === "object" && !Array.isArray(input) ? input["description"] : undefined;
+  return { name: event.block.name, ...(typeof description === "string" && description !== "" ? { description } : {}) };
 }

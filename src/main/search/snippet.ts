@@ -2,8 +2,8 @@
 // match wrapped in markers, with an ellipsis where the window cuts the text. It follows FTS5's
 // snippet(): every phrase instance is marked as one span, and the window is the one showing the
 // most different phrases, then the most matches, then the earliest.
-import type { QueryPhrase } from "./ftsQuery.js";
-import { tokenize, type Token } from "./tokens.js";
+import type { QueryPhrase } from "../../shared/searchQuery.js";
+import { tokenize, type Token } from "../../shared/searchTokens.js";
 
 export interface SnippetMarks {
   readonly open: string;

@@ -5,7 +5,7 @@
 // line's end where it can, else between words. Search shows a row once however many of its pieces
 // match (search.ts). The cuts depend on the text alone: reading a row back (rowText.ts) finds the
 // same pieces.
-import { isCjkChar } from "./tokens.js";
+import { isCjkChar } from "../../shared/searchTokens.js";
 
 /** Texts up to this many UTF-16 units are one piece (nearly all of them). */
 export const PIECE_CHARS = 16 * 1024;
