@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser",
     await pw(question).toContainText("Which database: Postgres or SQLite?");
     await pw(question).toHaveAttribute("data-state", "open");
     await pw(card.locator(":scope > header [data-phase]")).toHaveText("clarifying");
-    const node = baton.hierarchy.getByRole("treeitem", { name: "coder: Pick a database" });
+    const node = baton.agentInHierarchy("coder", "Pick a database");
     await pw(node.getByRole("img", { name: /waiting/ })).toHaveAttribute("aria-label", "waiting for you");
     // The tool card in the coder's steps points to the card's form and has none of its own.
     await baton.expand(card);
@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser",
     await baton.send("keep release notes");
     const card = baton.subagentCard("coder", "Release notes");
     const phase = card.locator(":scope > header [data-phase]");
-    const node = baton.hierarchy.getByRole("treeitem", { name: "coder: Release notes" });
+    const node = baton.agentInHierarchy("coder", "Release notes");
 
     const question = card.getByRole("region", { name: "Question from coder" });
     await pw(question).toContainText("waiting for you", { timeout: 60_000 });
@@ -258,7 +258,7 @@ describe.skipIf(!hasChromium)("a subagent's questions and plans in the browser",
     const why = await question.getByLabel("Why it was not answered").textContent();
     expect(why?.trim()).not.toBe("");
     await pw(question.getByRole("button", { name: "Send answer" })).toHaveCount(0);
-    await pw(baton.hierarchy.getByRole("treeitem", { name: "coder: Ask and wait" }).getByRole("img", { name: /waiting/ })).toHaveCount(0);
+    await pw(baton.agentInHierarchy("coder", "Ask and wait").getByRole("img", { name: /waiting/ })).toHaveCount(0);
     await expect.poll(() => baton.status(), { timeout: 30_000 }).not.toMatch(/working|waiting/);
     await baton.send("are you there?");
     await pw(baton.transcript).toContainText("Still here.", { timeout: 60_000 });

@@ -40,9 +40,8 @@ describe.skipIf(!hasChromium)("panels in the browser", () => {
     await pw(mainBash.locator(".perm-badge")).toContainText("allowed");
 
     // Hierarchy → Inspector.
-    const node = baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Inspect me" });
-    await pw(node).toBeVisible();
-    await node.getByRole("button").click();
+    await pw(baton.agentInHierarchy("general-purpose", "Inspect me")).toBeVisible();
+    await baton.selectInHierarchy("general-purpose", "Inspect me");
     await pw(baton.inspector).toContainText("Inspect me");
     await pw(baton.inspector).toContainText("[[SUB-A]] echo");
     await pw(baton.inspector).toContainText("completed");

@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     const card = baton.subagentCard("general-purpose", "Deepest agent");
     await pw(card).toHaveAttribute("data-selected", "true");
     await pw(card).toBeVisible();
-    await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Deepest agent" })).toHaveAttribute("aria-selected", "true");
+    await pw(baton.agentInHierarchy("general-purpose", "Deepest agent")).toHaveAttribute("aria-selected", "true");
     await pw(baton.inspector).toContainText("Deepest agent");
     await pw(baton.inspector).toContainText("[[SUB-C]] run echo");
 
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     console.log(`uiSessionGraph: 401 nodes laid out in ${await graph.locator(".session-graph").getAttribute("data-layout-ms")} ms in the page`);
 
     await baton.openLeftTab("Hierarchy");
-    await baton.hierarchy.getByRole("treeitem", { name: "worker: Worker 7.48" }).getByRole("button").click();
+    await baton.selectInHierarchy("worker", "Worker 7.48");
     const worker = agentNode(graph, "worker", "Worker 7.48");
     await pw(worker).toHaveAttribute("aria-current", "true", { timeout: 10_000 });
     await pw(worker).toBeVisible();

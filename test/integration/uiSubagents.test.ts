@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await pw(baton.toolCards("Bash", inner).getByLabel("Output")).toContainText("from-depth-two", { timeout: 30_000 });
     // The inner agent's card is inside the outer one only.
     await pw(baton.subagentCard("general-purpose", "Inner task")).toHaveCount(1);
-    await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Inner task" })).toBeVisible();
+    await pw(baton.agentInHierarchy("general-purpose", "Inner task")).toBeVisible();
     await baton.screenshot("parallel-and-nested");
     expect(app.pageErrors).toEqual([]);
   });
@@ -158,9 +158,9 @@ describe.skipIf(!hasChromium)("subagent cards in the browser", () => {
     await baton.send("nest three agents");
     // Nothing the deepest agent does reaches stdout but its task events: the Hierarchy shows it
     // running, placed under the middle agent, with no card expanded (no sidechain read yet).
-    const deepest = baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Deepest agent" });
+    const deepest = baton.agentInHierarchy("general-purpose", "Deepest agent");
     await pw(deepest).toBeVisible({ timeout: 30_000 });
-    await pw(baton.hierarchy.getByRole("treeitem", { name: "general-purpose: Middle agent" }).getByRole("treeitem", { name: "general-purpose: Deepest agent" })).toBeVisible();
+    await pw(baton.agentInHierarchy("general-purpose", "Deepest agent", baton.agentInHierarchy("general-purpose", "Middle agent"))).toBeVisible();
     deepestSeen.open();
     await pw(baton.transcript).toContainText("Three levels finished.", { timeout: 90_000 });
 

@@ -61,6 +61,16 @@ export class BatonPage {
     return within.getByRole("article", { name: `Subagent ${type}: ${description}`, exact: true });
   }
 
+  /** An agent's row in the Hierarchy: named by its description, then its type, as a screen reader says it. */
+  agentInHierarchy(type: string, description: string, within: Locator = this.hierarchy): Locator {
+    return within.getByRole("treeitem", { name: `${description} (${type})`, exact: true });
+  }
+
+  /** Selects an agent by clicking its row in the Hierarchy (the row itself, not a nested agent's). */
+  async selectInHierarchy(type: string, description: string): Promise<void> {
+    await this.agentInHierarchy(type, description).locator(":scope > .node").click();
+  }
+
   toolCards(name: string, within: Locator = this.transcript): Locator {
     return within.getByRole("article", { name: `Tool ${name}`, exact: true });
   }
