@@ -1,19 +1,13 @@
-import { useEffect } from "react";
-import { interruptActive } from "./actions.js";
+import { KeyboardLayer } from "./keys/KeyboardLayer.js";
 import { DockLayout } from "./layout/DockLayout.js";
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-}
-
 export function App() {
-  useEffect(() => {
-    // Esc anywhere outside a text field interrupts the running session (the composer handles its own).
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === "Escape" && !isTyping(e.target) && !e.defaultPrevented) interruptActive();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-  return <DockLayout />;
+  // The keyboard layer holds the window's shortcuts (Esc outside a text field interrupts the
+  // running session; the composer handles its own), the command palette and the shortcuts sheet.
+  return (
+    <>
+      <DockLayout />
+      <KeyboardLayer />
+    </>
+  );
 }
