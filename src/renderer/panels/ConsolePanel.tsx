@@ -1,7 +1,11 @@
 // Log entries from the CLI's stderr, the protocol layer and Baton itself, filterable by level.
+// Each line is its message; an entry's fields (paths, reports, a kilobyte of JSON at times) stay
+// folded under "details" until asked for.
 import { useState } from "react";
 import type { LogEntry } from "../../shared/api.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
 import { useApp } from "../state/appState.js";
+import "./console.css";
 
 const Levels: readonly LogEntry["level"][] = ["debug", "info", "warning", "error"];
 const Rank: Record<LogEntry["level"], number> = { debug: 0, info: 1, warning: 2, error: 3 };
@@ -33,10 +37,21 @@ export function ConsolePanel() {
             <span className="lvl">{l.level}</span>
             <span className="src">{l.source}</span>
             <span className="msg">{l.message}</span>
-            {l.fields !== undefined ? <span className="fields">{JSON.stringify(l.fields)}</span> : null}
+            {l.fields !== undefined && Object.keys(l.fields).length > 0 ? <Fields fields={l.fields} /> : null}
           </li>
         ))}
       </ol>
     </div>
+  );
+}
+
+function Fields({ fields }: { readonly fields: JsonObject }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="fields" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>details</summary>
+      {/* Drawn only when opened: a long report costs nothing folded. */}
+      {open ? <pre>{JSON.stringify(fields, null, 2)}</pre> : null}
+    </details>
   );
 }

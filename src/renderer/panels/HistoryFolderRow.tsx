@@ -1,6 +1,8 @@
 // The history folder at the top of the Project panel: which folder past sessions are listed from
-// and why (switch, setting, $CLAUDE_CONFIG_DIR, default), and a way to change it. The desktop app
-// offers its folder picker first; web mode (or a cancelled picker) asks for a path.
+// and why (switch, setting, $CLAUDE_CONFIG_DIR, default), and a way to change it, which lists the
+// new folder's sessions at once. The desktop app offers its folder picker first; web mode (or a
+// cancelled picker) asks for a path. Where a change could not take effect (no settings file, or a
+// --projects-dir switch that wins for this run) "Change…" is disabled and its tooltip says why.
 import { useEffect, useState } from "react";
 import type { HistoryFolder, ProjectsDirSource } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
@@ -34,6 +36,7 @@ export function HistoryFolderRow({ onChanged }: { readonly onChanged: () => void
   }, [sessions]);
 
   if (info === undefined) return null;
+  const fixed = whyFixed(info);
 
   const apply = async (dir: string | null): Promise<void> => {
     const r = await api().setHistoryFolder(dir);
@@ -67,7 +70,11 @@ export function HistoryFolderRow({ onChanged }: { readonly onChanged: () => void
           <bdi dir="ltr">{info.projectsDir}</bdi>
         </span>
         <span className="dim">{SourceLabels[info.source]}</span>
-        {info.settingsFile !== undefined && !editing ? <button onClick={() => void begin()}>Change…</button> : null}
+        {!editing ? (
+          <button disabled={fixed !== undefined} title={fixed ?? "List past sessions from another folder"} onClick={() => void begin()}>
+            Change…
+          </button>
+        ) : null}
       </div>
       {editing ? (
         <form
@@ -88,9 +95,16 @@ export function HistoryFolderRow({ onChanged }: { readonly onChanged: () => void
       {error === undefined && !info.exists ? (
         <div role="alert" className="folder-problem">This folder does not exist, so no past sessions are listed.</div>
       ) : null}
-      {info.source === "command-line" && info.saved !== undefined ? (
+      {info.source === "command-line" && info.saved !== undefined && info.saved !== info.projectsDir ? (
         <div className="dim">--projects-dir wins over the saved folder ({info.saved}) until Baton starts without it.</div>
       ) : null}
     </section>
   );
+}
+
+/** Why "Change…" cannot switch this Baton's folder, or undefined when it can. */
+export function whyFixed(info: HistoryFolder): string | undefined {
+  if (info.settingsFile === undefined) return "This Baton keeps no settings file, so its history folder is fixed; start it with --projects-dir to list another folder";
+  if (info.source === "command-line") return "Baton was started with --projects-dir, which fixes the history folder for this run; start it without the switch to choose here";
+  return undefined;
 }

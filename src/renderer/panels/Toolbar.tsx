@@ -1,47 +1,17 @@
 // Session controls and the running session's numbers.
-import { useState } from "react";
 import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
 import { backgroundAgentsText, InterruptConfirm } from "./InterruptConfirm.js";
 import { OrchestrationToggle } from "./OrchestrationToggle.js";
-import { setActiveTab, useApp } from "../state/appState.js";
+import { NewSessionButton } from "../session/NewSessionDialog.js";
+import { useApp } from "../state/appState.js";
+import { ThemeSwitch } from "../theme/ThemeSwitch.js";
 import { useActiveTab } from "../state/selectors.js";
 import { formatContext } from "../util/contextUsage.js";
 import { formatCost, formatTokens } from "../util/format.js";
 import { visibleString } from "../util/VisibleText.js";
 
 const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
-
-function NewSession() {
-  const [asking, setAsking] = useState(false);
-  const [cwd, setCwd] = useState(() => localStorage.getItem("baton.lastCwd") ?? "");
-  const start = async (dir: string): Promise<void> => {
-    localStorage.setItem("baton.lastCwd", dir);
-    setAsking(false);
-    const tab = report("New session", await api().newSession({ cwd: dir }));
-    if (tab !== undefined) setActiveTab(tab.tabId);
-  };
-  const begin = async (): Promise<void> => {
-    const chosen = await api().chooseDirectory();
-    if (chosen.ok && chosen.value !== null) await start(chosen.value);
-    else if (chosen.ok) setAsking(true);
-    else report("Choose directory", chosen);
-  };
-  if (!asking) return <button onClick={() => void begin()}>+ New session</button>;
-  return (
-    <form
-      className="cwd-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (cwd.trim() !== "") void start(cwd.trim());
-      }}
-    >
-      <input aria-label="Working directory" placeholder="/path/to/project" value={cwd} onChange={(e) => setCwd(e.target.value)} autoFocus
-        onKeyDown={(e) => e.key === "Escape" && setAsking(false)} />
-      <button type="submit" className="primary">Start</button>
-    </form>
-  );
-}
 
 /** The words of the status pill: a running session is "working", and says what works in the background. */
 export function statusText(status: string | undefined, backgroundAgents: number): string {
@@ -66,7 +36,7 @@ export function Toolbar() {
   return (
     <header className="toolbar" role="toolbar" aria-label="Session controls">
       <span className="brand">Baton</span>
-      <NewSession />
+      <NewSessionButton />
       <label className="tb-field">
         Model
         <select
@@ -107,6 +77,7 @@ export function Toolbar() {
         <InterruptConfirm />
       </span>
       <OrchestrationToggle />
+      <ThemeSwitch />
       <span className="spacer" />
       <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
         {waiting ? "waiting for you" : statusText(meta?.status, background)}

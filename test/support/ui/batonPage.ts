@@ -43,11 +43,14 @@ export class BatonPage {
     await this.page.getByRole("toolbar", { name: "Session controls" }).waitFor();
   }
 
-  /** New session in web mode: the toolbar asks for the working directory. */
+  /** New session in web mode: the toolbar's dialog asks for the working directory. */
   async newSession(cwd = this.defaultCwd): Promise<void> {
     await this.page.getByRole("button", { name: "New session" }).click();
-    await this.page.getByRole("textbox", { name: "Working directory" }).fill(cwd);
-    await this.page.getByRole("button", { name: "Start" }).click();
+    const dialog = this.page.getByRole("dialog", { name: "New session" });
+    await dialog.getByRole("textbox", { name: "Working directory" }).fill(cwd);
+    await dialog.getByRole("button", { name: "Start", exact: true }).click();
+    // Modal until the session has started: the window behind it takes no input before.
+    await dialog.waitFor({ state: "hidden", timeout: 60_000 });
     // Starting the CLI can take a while on a loaded machine.
     await this.transcript.getByRole("tab", { selected: true }).waitFor({ timeout: 60_000 });
   }

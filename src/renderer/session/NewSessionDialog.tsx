@@ -1,0 +1,206 @@
+// "New session": the toolbar's button and the dialog it opens. The dialog asks for the folder the
+// session works in (labelled "Working directory"), filled in with the one used last, and offers the
+// folders of recent sessions to pick; the desktop app adds its folder picker. A start that fails
+// says why in the dialog and keeps what was typed. Without `claude` the button is disabled and says
+// what to install.
+import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { ClaudeInstallCommand } from "../../shared/api.js";
+import { api, report } from "../apiClient.js";
+import { setActiveTab, setSessions, useApp } from "../state/appState.js";
+import { VisibleText } from "../util/VisibleText.js";
+import { useClaudeMissing } from "./claudeStatus.js";
+import { folderName, recentProjects } from "./recentProjects.js";
+import "./newSession.css";
+
+const LastCwdKey = "baton.lastCwd";
+
+function lastCwd(): string | undefined {
+  try {
+    return localStorage.getItem(LastCwdKey) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberCwd(dir: string): void {
+  try {
+    localStorage.setItem(LastCwdKey, dir);
+  } catch {
+    // Storage unavailable: next time the dialog starts from the recent projects instead.
+  }
+}
+
+/** The desktop app's preload bridge has a folder picker; web mode has none (chooseDirectory answers null). */
+function hasFolderPicker(): boolean {
+  return (window as { baton?: unknown }).baton !== undefined;
+}
+
+export function NewSessionButton() {
+  const [open, setOpen] = useState(false);
+  const missing = useClaudeMissing();
+  return (
+    <>
+      <button
+        disabled={missing}
+        title={missing ? `Claude Code is not installed: install it (${ClaudeInstallCommand}) and restart Baton to start sessions` : "Start a session in a folder"}
+        onClick={() => setOpen(true)}
+      >
+        + New session
+      </button>
+      {/* In the body, not in the toolbar: an item the toolbar folds away must not take the dialog with it. */}
+      {open ? createPortal(<NewSessionDialog onClose={() => setOpen(false)} />, document.body) : null}
+    </>
+  );
+}
+
+function useRecentProjects(): string[] {
+  const sessions = useApp((s) => s.sessions);
+  // The Project panel lists sessions when it mounts; a closed panel has not, so ask here.
+  useEffect(() => {
+    if (sessions.length > 0) return;
+    let live = true;
+    void api().listSessions().then((r) => {
+      if (live && r.ok && r.value.length > 0) setSessions(r.value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [sessions.length]);
+  return recentProjects(sessions);
+}
+
+function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const recent = useRecentProjects();
+  const [cwd, setCwd] = useState(() => lastCwd() ?? "");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [starting, setStarting] = useState(false);
+  // Nothing used yet: the most recent project is the likeliest.
+  const firstRecent = recent[0];
+  useEffect(() => {
+    if (firstRecent !== undefined) setCwd((c) => (c === "" ? firstRecent : c));
+  }, [firstRecent]);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d === null) return;
+    // Modal: in the top layer, so the toolbar's paint containment cannot clip it.
+    if (!d.open) d.showModal();
+    return () => d.close();
+  }, []);
+
+  const start = async (): Promise<void> => {
+    const dir = cwd.trim();
+    if (dir === "" || starting) return;
+    setStarting(true);
+    const r = await api().newSession({ cwd: dir });
+    setStarting(false);
+    if (!r.ok) {
+      setError(r.error.message);
+      return;
+    }
+    rememberCwd(dir);
+    setActiveTab(r.value.tabId);
+    onClose();
+  };
+  const browse = async (): Promise<void> => {
+    const chosen = await api().chooseDirectory();
+    const dir = report("Choose folder", chosen);
+    if (dir !== undefined && dir !== null) {
+      setCwd(dir);
+      setError(undefined);
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="new-session"
+      aria-labelledby="new-session-title"
+      onCancel={(e) => {
+        e.preventDefault(); // the effect's cleanup closes it
+        onClose();
+      }}
+      onKeyDown={(e) => {
+        // Esc closes the dialog and goes no further: the window's Esc interrupts the running session.
+        if (e.key !== "Escape") return;
+        e.preventDefault();
+        e.stopPropagation();
+        onClose();
+      }}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <h2 id="new-session-title">New session</h2>
+        <label className="ns-field">
+          <span>Working directory</span>
+          <span className="ns-row">
+            <input
+              aria-label="Working directory"
+              placeholder="/path/to/project"
+              value={cwd}
+              autoFocus
+              spellCheck={false}
+              onChange={(e) => {
+                setCwd(e.target.value);
+                setError(undefined);
+              }}
+            />
+            {hasFolderPicker() ? (
+              <button type="button" onClick={() => void browse()}>
+                Browse…
+              </button>
+            ) : null}
+          </span>
+        </label>
+        {error !== undefined ? (
+          <div role="alert" className="ns-problem">
+            {error}
+          </div>
+        ) : null}
+        {recent.length > 0 ? (
+          <section className="ns-recent" aria-label="Recent projects">
+            <h3>Recent projects</h3>
+            <ul>
+              {recent.map((dir) => (
+                <li key={dir}>
+                  <button
+                    type="button"
+                    className="ns-project"
+                    aria-pressed={dir === cwd.trim()}
+                    title={dir}
+                    onClick={() => {
+                      setCwd(dir);
+                      setError(undefined);
+                    }}
+                    onDoubleClick={() => void start()}
+                  >
+                    <span className="ns-name">
+                      <VisibleText text={folderName(dir)} />
+                    </span>
+                    <span className="ns-path">
+                      <VisibleText text={dir} />
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <div className="ns-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={cwd.trim() === "" || starting}>
+            {starting ? "Starting…" : "Start"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
