@@ -30,6 +30,7 @@ export {
 } from "./restore.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { fullTranscript } from "./fullTranscript.js";
+export { exportSessionFile, type ExportFileOptions, type SessionExport } from "./exportFile.js";
 export { annotatedTranscript, markRecords, MarkedTranscript, type MarkRecord } from "./sidechainPaths.js";
 export { followJsonl, followTranscript, type Follower, type FollowOptions, type FollowTranscriptOptions } from "./tail.js";
 export { HistoryError, type HistoryProblem, type HistoryProblemKind } from "./problems.js";
