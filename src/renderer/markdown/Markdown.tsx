@@ -1,6 +1,7 @@
 // Renders markdown (see renderMarkdown.ts for why it is safe) and routes link clicks outside the
 // app: the page itself never navigates.
-import { memo, type MouseEvent } from "react";
+import { memo, useLayoutEffect, useMemo, useRef, type MouseEvent } from "react";
+import { markTextNodes, useHitMarks } from "../util/HitMarks.js";
 import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
 import { renderMarkdown } from "./renderMarkdown.js";
 
@@ -23,5 +24,10 @@ function onClick(event: MouseEvent<HTMLDivElement>): void {
 }
 
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  return <div className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onClick} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  const ref = useRef<HTMLDivElement>(null);
+  // A search hit's words, marked in the rendered text (HitMarks.tsx); undone before the HTML changes.
+  const marks = useHitMarks();
+  useLayoutEffect(() => (marks === undefined || ref.current === null ? undefined : markTextNodes(ref.current, marks)), [html, marks]);
+  return <div ref={ref} className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
 });

@@ -1,4 +1,4 @@
-// Everything about the selected subagent or tool call.
+// Everything about the selected subagent or tool call of the session in front.
 import type { ReactNode } from "react";
 import type { Block, SubagentRecord, ToolCallRecord } from "../../shared/transcript.js";
 import { toolResultText } from "../../shared/toolErrorText.js";
@@ -10,6 +10,8 @@ import { PhaseBadge, WorktreeBadge } from "../transcript/SubagentCard.js";
 import { ToolBody } from "../transcript/toolBodies.js";
 import { elapsedMs, formatDuration, formatTokens } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { HitMarksScope } from "../util/HitMarks.js";
+import { useBlockMarks } from "../transcript/findState.js";
 
 function Row({ name, children }: { name: string; children: ReactNode }) {
   return (
@@ -20,15 +22,22 @@ function Row({ name, children }: { name: string; children: ReactNode }) {
   );
 }
 
+/** The selection of the session in front (each tab keeps its own: appState's `selectedByTab`), or nothing. */
 export function Inspector() {
   const selection = useApp((s) => s.selection);
   // An earlier step of a fully shown card may live only in its kept copy (fullSteps.ts).
   const block = useStepBlock(selection?.tabId ?? "", selection?.blockId ?? "");
+  // A find's hit in the selected call: its words are marked here too.
+  const marks = useBlockMarks(selection?.tabId ?? "", selection?.blockId ?? "");
   if (block?.call === undefined) return <div className="empty">Select a subagent or tool call.</div>;
-  return block.call.subagent !== undefined ? (
-    <SubagentDetails tabId={selection?.tabId ?? ""} block={block} record={block.call.subagent} />
-  ) : (
-    <ToolDetails call={block.call} tabId={selection?.tabId} />
+  return (
+    <HitMarksScope marks={marks}>
+      {block.call.subagent !== undefined ? (
+        <SubagentDetails tabId={selection?.tabId ?? ""} block={block} record={block.call.subagent} />
+      ) : (
+        <ToolDetails call={block.call} tabId={selection?.tabId} />
+      )}
+    </HitMarksScope>
   );
 }
 

@@ -1,4 +1,5 @@
-// Past sessions by project, newest first, with live full-text search over all of them.
+// Past sessions by project, newest first, with live full-text search over all of them: each hit a
+// line of its session's title, project, date and where it is, opening on the hit.
 import { useEffect, useMemo, useState } from "react";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
@@ -6,6 +7,9 @@ import { openFromHistory } from "../actions.js";
 import { setSessions, useApp } from "../state/appState.js";
 import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";
+import { hitDate, hitProject, hitWhere } from "./hitWhere.js";
+import { findInTab } from "../transcript/findState.js";
+import "./projectPanel.css";
 
 export function refreshSessions(): void {
   void api().listSessions().then((r) => {
@@ -18,6 +22,36 @@ export function refreshSessions(): void {
 export function Snippet({ text }: { text: string }) {
   const parts = text.split(/«|»/);
   return <span className="snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark key={i}><VisibleText text={p} /></mark> : <VisibleText key={i} text={p} />))}</span>;
+}
+
+/**
+ * One search result: the session's title, its project and date, where in it the hit is, and the
+ * words around it. Opening it lands on the hit inside the session (transcript/findState.ts).
+ */
+function HitLine({ hit, query }: { hit: SearchHit; query: string }) {
+  const project = hitProject(hit);
+  const date = hitDate(hit);
+  const where = hitWhere(hit);
+  return (
+    <button className="hit" onClick={() => void openHit(hit, query)} title={visibleString(hit.cwd ?? hit.project ?? "")}>
+      <span className="hit-head">
+        <span className="hit-title"><VisibleText text={hit.sessionTitle} /></span>
+        {date !== undefined ? <time className="hit-date dim" dateTime={hit.timestamp}>{date}</time> : null}
+      </span>
+      <span className="hit-where dim">
+        <span className="hit-kind" data-kind={hit.kind}><VisibleText text={where} /></span>
+        {project !== undefined ? <span className="hit-project"> · <VisibleText text={project} /></span> : null}
+      </span>
+      <Snippet text={hit.snippet} />
+    </button>
+  );
+}
+
+/** Opens the hit's session and lands on the hit (a title or the project's name names no block: the session opens). */
+async function openHit(hit: SearchHit, query: string): Promise<void> {
+  const tabId = await openFromHistory(hit.sessionId, hit.project);
+  if (tabId === undefined || hit.kind === "title" || hit.kind === "project" || query === "") return;
+  await findInTab(tabId, query, { ...(hit.file !== undefined ? { file: hit.file } : {}), ...(hit.ref !== undefined ? { ref: hit.ref } : {}) });
 }
 
 function projectName(s: SessionSummary): string {
@@ -71,13 +105,7 @@ export function ProjectPanel() {
           {hits.length === 0 ? <li className="dim">No matches.</li> : null}
           {hits.map((h, i) => (
             <li key={i}>
-              <button className="hit" onClick={() => void openFromHistory(h.sessionId, h.project)}>
-                <div className="hit-title">
-                  <VisibleText text={h.sessionTitle} />
-                  {h.subagentDescription !== undefined ? <span className="dim"> » <VisibleText text={h.subagentDescription} /></span> : null}
-                </div>
-                <Snippet text={h.snippet} />
-              </button>
+              <HitLine hit={h} query={query.trim()} />
             </li>
           ))}
         </ul>

@@ -21,7 +21,10 @@ export interface AppState {
   readonly tabOrder: readonly string[];
   readonly tabs: Readonly<Record<string, TabState>>;
   readonly activeTabId: string | undefined;
+  /** The selected block of the tab in front (what the Inspector shows), or undefined: `selectedByTab[activeTabId]`. */
   readonly selection: Selection;
+  /** Each tab's selected block, kept while the tab is open: switching tabs brings its selection back. */
+  readonly selectedByTab: Readonly<Record<string, string>>;
   /** Expanded subagent cards and tool groups, by toolUseId / group key. */
   readonly expanded: Readonly<Record<string, boolean>>;
   readonly logs: readonly LogEntry[];
@@ -29,7 +32,7 @@ export interface AppState {
   /** Tabs opened from history (read-only until resumed). TabInfo.live is also false while a CLI starts. */
   readonly restored: Readonly<Record<string, true>>;
   /** Bumped to ask the transcript to scroll a block into view. */
-  readonly scrollRequest: { readonly blockId: string; readonly seq: number } | undefined;
+  readonly scrollRequest: ScrollRequest | undefined;
   /** An interrupt that would stop background agents, waiting for the person to confirm it (actions.ts). */
   readonly interruptConfirm: InterruptConfirm | undefined;
   /** Tabs whose interrupt was sent and has not taken effect yet. */
@@ -40,6 +43,16 @@ export interface AppState {
   readonly worktreeRequest: WorktreeRequest | undefined;
   /** Orphaned worktrees of each tab's repository, as last listed (absent: not listed yet). */
   readonly orphanedWorktrees: Readonly<Record<string, number>>;
+}
+
+export interface ScrollRequest {
+  readonly blockId: string;
+  readonly seq: number;
+  /**
+   * The cards that hold the block, outermost first, when the transcript's own tree may not hold it
+   * (a card showing all its steps from their kept copies: fullSteps.ts). Else found from the tree.
+   */
+  readonly path?: readonly string[];
 }
 
 /** The worktree to show: the one an agent ran in (by its agent id, or the path its result named). */
@@ -65,6 +78,7 @@ export const useApp = create<AppState>()(() => ({
   tabs: {},
   activeTabId: undefined,
   selection: undefined,
+  selectedByTab: {},
   expanded: loadExpanded(),
   logs: [],
   sessions: [],
@@ -95,12 +109,19 @@ export function setTabs(list: readonly TabInfo[]): void {
     const kept = s.activeTabId !== undefined && tabs[s.activeTabId] !== undefined ? s.activeTabId : order[order.length - 1];
     const active = added.length > 0 ? added[added.length - 1] : kept;
     const orphanedWorktrees = Object.fromEntries(Object.entries(s.orphanedWorktrees).filter(([id]) => tabs[id] !== undefined));
-    return { tabs, tabOrder: order, activeTabId: active, orphanedWorktrees };
+    // A closed tab's selection goes with it; the tab now in front shows its own.
+    const selectedByTab = Object.fromEntries(Object.entries(s.selectedByTab).filter(([id]) => tabs[id] !== undefined));
+    return { tabs, tabOrder: order, activeTabId: active, orphanedWorktrees, selectedByTab, selection: selectionOf(selectedByTab, active) };
   });
 }
 
 export function setActiveTab(tabId: string): void {
-  useApp.setState({ activeTabId: tabId });
+  useApp.setState((s) => ({ activeTabId: tabId, selection: selectionOf(s.selectedByTab, tabId) }));
+}
+
+function selectionOf(selectedByTab: Readonly<Record<string, string>>, tabId: string | undefined): Selection {
+  const blockId = tabId === undefined ? undefined : selectedByTab[tabId];
+  return blockId === undefined ? undefined : { tabId: tabId!, blockId };
 }
 
 export function setSessionInfo(tabId: string, info: SessionInfo): void {
@@ -117,11 +138,18 @@ export function setExpanded(key: string, open: boolean): void {
   saveExpanded(tab?.transcript.meta?.sessionId ?? "", key, open);
 }
 
+/** Selects a block of a tab (the tab's own selection; shown by the Inspector while the tab is in front). */
 export function select(tabId: string, blockId: string, scroll: boolean): void {
   useApp.setState((s) => ({
-    selection: { tabId, blockId },
+    selectedByTab: { ...s.selectedByTab, [tabId]: blockId },
+    ...(tabId === s.activeTabId || s.activeTabId === undefined ? { selection: { tabId, blockId } } : {}),
     ...(scroll ? { scrollRequest: { blockId, seq: (s.scrollRequest?.seq ?? 0) + 1 } } : {}),
   }));
+}
+
+/** Asks the transcript to open the cards `path` (outermost first) and scroll `blockId` into view. */
+export function scrollToBlock(blockId: string, path?: readonly string[]): void {
+  useApp.setState((s) => ({ scrollRequest: { blockId, seq: (s.scrollRequest?.seq ?? 0) + 1, ...(path !== undefined ? { path } : {}) } }));
 }
 
 export function setOrphanedWorktrees(tabId: string, count: number): void {

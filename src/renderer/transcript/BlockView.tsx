@@ -9,8 +9,20 @@ import { IdeNotes } from "./IdeNote.js";
 import { SubagentCard } from "./SubagentCard.js";
 import { ToolCard } from "./ToolCard.js";
 import { VisibleText } from "../util/VisibleText.js";
+import { HitMarksScope } from "../util/HitMarks.js";
+import { useBlockMarks } from "./findState.js";
 
 export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
+  // A block with a hit of its tab's find marks the words (a nested block sets its own, none by default).
+  const marks = useBlockMarks(tabId, block.id);
+  return (
+    <HitMarksScope marks={marks}>
+      <BlockBody tabId={tabId} block={block} nested={nested} />
+    </HitMarksScope>
+  );
+});
+
+function BlockBody({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
   switch (block.kind) {
     case "user": {
       const echo = parseCommandEcho(block.text);
@@ -50,4 +62,4 @@ export const BlockView = memo(function BlockView({ tabId, block, nested }: { tab
       if (block.call === undefined) return null;
       return block.call.subagent !== undefined ? <SubagentCard tabId={tabId} block={block} /> : <ToolCard tabId={tabId} block={block} nested={nested} />;
   }
-});
+}

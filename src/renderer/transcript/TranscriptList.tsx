@@ -9,6 +9,7 @@ import { buildRows, rowIndexOf, type Row } from "./rows.js";
 import { ToolGroup } from "./ToolGroup.js";
 import { TopBlock } from "./TopBlock.js";
 import { ancestorsOf } from "./ancestors.js";
+import { FindBar } from "./FindBar.js";
 
 /** How near the end (px) still counts as reading it: the list follows only from there. */
 const BottomSlack = 48;
@@ -57,30 +58,37 @@ export function TranscriptList({ tabId }: { tabId: string }) {
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div
-      className="transcript-scroll"
-      ref={scrollRef}
-      tabIndex={0}
-      aria-label="Conversation"
-    >
-      <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
-        <div className="transcript-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-          {items.map((item) => {
-            const row = rows[item.index]!;
-            return (
-              <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="row">
-                {row.kind === "block" ? <TopBlock tabId={tabId} id={row.id} /> : <ToolGroup tabId={tabId} groupKey={row.key} ids={row.ids} />}
-              </div>
-            );
-          })}
+    <>
+      <FindBar tabId={tabId} />
+      <div
+        className="transcript-scroll"
+        ref={scrollRef}
+        tabIndex={0}
+        aria-label="Conversation"
+        data-transcript-tab={tabId}
+      >
+        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="transcript-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => {
+              const row = rows[item.index]!;
+              return (
+                <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="row">
+                  {row.kind === "block" ? <TopBlock tabId={tabId} id={row.id} /> : <ToolGroup tabId={tabId} groupKey={row.key} ids={row.ids} />}
+                </div>
+              );
+            })}
+          </div>
         </div>
+        {rows.length === 0 ? <div className="empty">No messages yet. Type a prompt below.</div> : null}
       </div>
-      {rows.length === 0 ? <div className="empty">No messages yet. Type a prompt below.</div> : null}
-    </div>
+    </>
   );
 }
 
-/** Hierarchy clicks: open the cards around the block, scroll its row into view, then the block. */
+/**
+ * Hierarchy clicks and find's hits: open the cards around the block, scroll its row into view, then
+ * the block. A find names the cards (its block may be a kept copy the tree does not hold).
+ */
 function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (i: number) => void): void {
   const request = useApp((s) => s.scrollRequest);
   // A request made before this list mounted (another tab) is not this list's to follow.
@@ -90,7 +98,7 @@ function useScrollRequests(tabId: string, rows: readonly Row[], scrollToIndex: (
     handled.current = request.seq;
     const transcript = useApp.getState().tabs[tabId]?.transcript;
     if (transcript === undefined) return;
-    const chain = ancestorsOf(transcript, request.blockId);
+    const chain = request.path !== undefined ? [...request.path, request.blockId] : ancestorsOf(transcript, request.blockId);
     if (chain === undefined) return;
     // The cards that hold the block, from the top-level one down; not the block itself.
     for (const id of chain.slice(0, -1)) setExpanded(transcript.blocksById.get(id)?.call?.toolUseId ?? id, true);

@@ -1,14 +1,22 @@
 // Text from a transcript, drawn so that nothing in it is hidden: bidi controls and zero-width
 // characters (see shared/hiddenCharacters.ts) become small marked `⟨U+202E⟩` spans in place, so
 // the DOM keeps the text in logical order and no override can reorder what follows. Used for
-// every string a person decides from: prompts, commands, paths, titles, search results.
+// every string a person decides from: prompts, commands, paths, titles, search results. Inside a
+// block that holds a search hit, the words searched for are marked too (HitMarks.tsx).
 import { describeHiddenRun, hasHidden, hiddenKinds, hiddenRunLabel, markHidden, splitHidden } from "../../shared/hiddenCharacters.js";
+import { MarkedText, useHitMarks } from "./HitMarks.js";
 
 // A pathological text (a megabyte alternating letters and zero-width spaces) would mount a span
 // per character; past this many markers the text is drawn as one string with textual markers.
 const MaxMarkers = 500;
 
 export function VisibleText({ text }: { text: string }) {
+  // Inside a block with a search hit, the hit's words are marked (HitMarks.tsx).
+  const marks = useHitMarks();
+  return marks === undefined ? drawVisible(text) : <MarkedText text={text} marks={marks} draw={drawVisible} />;
+}
+
+function drawVisible(text: string) {
   if (!hasHidden(text)) return <>{text}</>;
   const pieces = splitHidden(text);
   if (pieces.length > MaxMarkers * 2) return <>{markHidden(text)}</>;
