@@ -42,6 +42,7 @@ export function NewSessionButton() {
   return (
     <>
       <button
+        aria-label="New session"
         disabled={missing}
         title={missing ? `Claude Code is not installed: install it (${ClaudeInstallCommand}) and restart Baton to start sessions` : "Start a session in a folder"}
         onClick={() => setOpen(true)}

@@ -45,7 +45,7 @@ export class BatonPage {
 
   /** New session in web mode: the toolbar's dialog asks for the working directory. */
   async newSession(cwd = this.defaultCwd): Promise<void> {
-    await this.page.getByRole("button", { name: "New session" }).click();
+    await this.page.getByRole("button", { name: "New session", exact: true }).click();
     const dialog = this.page.getByRole("dialog", { name: "New session" });
     await dialog.getByRole("textbox", { name: "Working directory" }).fill(cwd);
     await dialog.getByRole("button", { name: "Start", exact: true }).click();

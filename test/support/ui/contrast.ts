@@ -3,7 +3,7 @@
 // background (the backgrounds behind it composited up to the first opaque one), with the opacity
 // of its ancestors. Normal text needs 4.5:1, large text (24 px, or 18.66 px bold) 3:1 (AA, 1.4.3).
 // Inactive controls (disabled), hidden and decorative (aria-hidden, animated) text are exempt, as
-// WCAG exempts them.
+// WCAG exempts them, and so is what a modal dialog covers: with one open, only the dialog is read.
 import type { Page } from "playwright-core";
 
 export type Rgba = readonly [r: number, g: number, b: number, a: number];
@@ -124,7 +124,8 @@ function checkPage(math: ContrastMath): ContrastReport {
 
   const problems: ContrastProblem[] = [];
   let checked = 0;
-  for (const el of document.body.querySelectorAll("*")) {
+  const modal = document.querySelector("dialog:modal");
+  for (const el of (modal ?? document.body).querySelectorAll("*")) {
     const text = ownText(el);
     if (text === "") continue;
     if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
