@@ -1,6 +1,6 @@
 // Electron entry: wires the window and its security policies. The policies themselves are pure
 // functions in ./window/ (tested without Electron); this file only connects them to Electron.
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type WebContents } from "electron";
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, net, protocol, session, shell, type WebContents } from "electron";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -122,7 +122,7 @@ function stopCoreOnQuit(): void {
 function createMainWindow(): BrowserWindow {
   // The scanner cannot see into createWindowOptions(), which sets contextIsolation, sandbox and
   // disableBlinkFeatures "Auxclick" (pinned by test/unit/windowPolicy.test.ts).
-  const window = new BrowserWindow(createWindowOptions({ preloadPath })); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK: set in createWindowOptions() (see above)
+  const window = new BrowserWindow(createWindowOptions({ preloadPath, dark: nativeTheme.shouldUseDarkColors })); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK: set in createWindowOptions() (see above)
   mainWindow = window;
   // Permission requests wait for a person only while a window is open (then fail closed).
   const releasePresence = core?.manager.acquirePresence();

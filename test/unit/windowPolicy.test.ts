@@ -34,6 +34,11 @@ describe("createWindowOptions", () => {
   it("turns off the middle-click (auxclick) event, which could otherwise open links in a new window", () => {
     expect(createWindowOptions({ preloadPath: "/app/out/preload/index.cjs" }).webPreferences?.disableBlinkFeatures).toBe("Auxclick");
   });
+
+  it("shows the frame in the system's scheme before the page draws, the themes' own window colour", () => {
+    expect(createWindowOptions({ preloadPath: "/p.cjs", dark: true }).backgroundColor).toBe("#191919");
+    expect(createWindowOptions({ preloadPath: "/p.cjs", dark: false }).backgroundColor).toBe("#cfcfcf");
+  });
 });
 
 describe("contentSecurityPolicy", () => {

@@ -5,7 +5,12 @@ import type { BrowserWindowConstructorOptions } from "electron";
 export interface WindowOptionsInput {
   /** Absolute path of the built preload script (CommonJS: sandboxed preloads cannot be ESM). */
   readonly preloadPath: string;
+  /** The system uses a dark scheme (nativeTheme): the frame's colour before the page draws. */
+  readonly dark?: boolean;
 }
+
+/** The themes' window colour (--bg in src/renderer/theme/themes.css). */
+const FrameColour = { dark: "#191919", light: "#cfcfcf" } as const;
 
 export function createWindowOptions(input: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
@@ -16,7 +21,8 @@ export function createWindowOptions(input: WindowOptionsInput): BrowserWindowCon
     minHeight: 600,
     // Shown on `ready-to-show`, so the window never flashes an empty frame.
     show: false,
-    backgroundColor: "#1e1e1e",
+    // The system's scheme, which the default theme (System) follows; the page sets its own at once.
+    backgroundColor: input.dark === false ? FrameColour.light : FrameColour.dark,
     webPreferences: {
       preload: input.preloadPath,
       contextIsolation: true,
