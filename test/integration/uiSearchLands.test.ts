@@ -140,6 +140,17 @@ describe.skipIf(!hasChromium)("search lands on the hit, in the browser", () => {
     await findBox.press("Escape");
     await pw(find).toHaveCount(0);
     await pw(conversation.locator("mark.find-hit")).toHaveCount(0);
+
+    // Ctrl+F opens it again, the box focused; a word in folded thinking opens the thinking.
+    await conversation.click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Control+F");
+    await pw(findBox).toBeFocused();
+    await page.keyboard.type(Planted.thinking);
+    await pw(status).toHaveText("1 of 1", { timeout: 30_000 });
+    const thinking = conversation.locator("details.thinking").filter({ has: page.locator("mark.find-hit.current") });
+    await pw(thinking).toHaveAttribute("open", "");
+    await pw(current).toHaveText(Planted.thinking);
+    await inView(current);
     expect(app.pageErrors).toEqual([]);
   });
 
