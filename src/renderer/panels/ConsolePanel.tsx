@@ -46,12 +46,12 @@ export function ConsolePanel() {
 }
 
 function Fields({ fields }: { readonly fields: JsonObject }) {
-  const [open, setOpen] = useState(false);
+  // Folded, not left out: what an entry names stays text in the page (the browser's find), and a
+  // closed <details> lays out nothing inside it.
   return (
-    <details className="fields" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className="fields">
       <summary>details</summary>
-      {/* Drawn only when opened: a long report costs nothing folded. */}
-      {open ? <pre>{JSON.stringify(fields, null, 2)}</pre> : null}
+      <pre>{JSON.stringify(fields, null, 2)}</pre>
     </details>
   );
 }
