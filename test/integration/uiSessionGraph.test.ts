@@ -3,7 +3,6 @@
 // markup is drawn as text; clicking a node selects its card in the Transcript, Hierarchy and
 // Inspector.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Locator } from "playwright-core";
@@ -11,8 +10,8 @@ import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { ScreenshotDir } from "../support/ui/batonPage.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
-import { startWebApp, writeHistory, type WebApp } from "../support/ui/webApp.js";
-import type { CliEnv } from "../support/cliEnv.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { writeAgentSession, type AgentSpec } from "../support/ui/agentHistory.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSessionGraph: /usr/bin/chromium not found, skipping browser tests");
@@ -109,13 +108,13 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     await pw(baton.inspector).toContainText("Deepest agent");
     await pw(baton.inspector).toContainText("[[SUB-C]] run echo");
 
-    await page.locator(".dock-bottom").screenshot({ path: path.join(ScreenshotDir, "session-graph.png") });
+    await graph.screenshot({ path: path.join(ScreenshotDir, "session-graph.png") });
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 
   it("lays out 400 restored agents in packed rows, and a worker chosen in the Hierarchy is brought into view", async () => {
     const sessionId = randomUUID();
-    app = await startWebApp({}, { cwdName: "graph-400-ui", prepare: (env) => writeManyAgents(env, sessionId, 8, 49) });
+    app = await startWebApp({}, { cwdName: "graph-400-ui", prepare: (env) => writeAgentSession(env, sessionId, manyAgents(8, 49)).then(() => undefined) });
     const { baton, page } = app;
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();
@@ -126,6 +125,30 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     await pw(graph.locator(".session-graph")).toHaveAttribute("data-nodes", "401", { timeout: 60_000 });
     console.log(`uiSessionGraph: 401 nodes laid out in ${await graph.locator(".session-graph").getAttribute("data-layout-ms")} ms in the page`);
 
+    // It opens readable: no node text under 11 px on screen however many agents, the rest a scroll
+    // away (the wheel pans, the zoom stays); the minimap has a strip of its own and covers no node.
+    await expect.poll(() => smallestNodeTextPx(graph)).toBeGreaterThanOrEqual(11);
+    const minimap = graph.getByRole("img", { name: "Minimap of the session graph" });
+    await pw(minimap).toBeVisible();
+    expect(await nodesUnder(graph, minimap)).toEqual([]);
+    const flow = (await graph.locator(".sg-flow").boundingBox())!;
+    const before = await viewportOf(graph);
+    await page.mouse.move(flow.x + flow.width / 2, flow.y + flow.height / 2);
+    await page.mouse.wheel(0, 300);
+    await expect.poll(async () => (await viewportOf(graph)).y).toBeLessThan(before.y);
+    expect((await viewportOf(graph)).zoom).toBe(before.zoom);
+    expect(await nodesUnder(graph, minimap)).toEqual([]);
+
+    // Maximised into the window and back; the view fits its new size and stays readable.
+    const docked = (await graph.boundingBox())!;
+    await graph.getByRole("button", { name: "Maximise graph" }).click();
+    await expect.poll(async () => (await graph.boundingBox())!.height).toBeGreaterThan(docked.height * 1.5);
+    await expect.poll(() => smallestNodeTextPx(graph)).toBeGreaterThanOrEqual(11);
+    expect(await nodesUnder(graph, minimap)).toEqual([]);
+    await baton.screenshot("session-graph-maximised");
+    await graph.getByRole("button", { name: "Maximise graph" }).click();
+    await expect.poll(async () => Math.round((await graph.boundingBox())!.height)).toBe(Math.round(docked.height));
+
     await baton.openLeftTab("Hierarchy");
     await baton.selectInHierarchy("worker", "Worker 7.48");
     const worker = agentNode(graph, "worker", "Worker 7.48");
@@ -134,68 +157,60 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     // Its caller may be out of view (only nodes in view are mounted): its card names the same block.
     const coordinator = baton.subagentCard("coordinator", "Coordinator 7");
     expect(await worker.getAttribute("data-parent")).toBe(await coordinator.getAttribute("data-block-id"));
-    await page.locator(".dock-bottom").screenshot({ path: "/tmp/session-graph-400.png" });
+    await graph.screenshot({ path: "/tmp/session-graph-400.png" });
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 });
 
-/** A restored session on disk: `coordinators` agents, each of which started `workers` agents (in its sidechain). */
-async function writeManyAgents(env: CliEnv, sessionId: string, coordinators: number, workers: number): Promise<void> {
-  const main = lines(env, sessionId);
-  main.user("fan out");
-  const sidechains: { agentId: string; toolUseId: string; text: string }[] = [];
-  for (let i = 0; i < coordinators; i++) {
-    const agentId = `a${(0xc0de0000 + i).toString(16).padStart(16, "0")}`;
-    const toolUseId = `toolu_coord_${i}`;
-    const side = lines(env, sessionId, agentId);
-    side.user(`coordinate part ${i}`);
-    for (let j = 0; j < workers; j++) {
-      side.agentCall(`toolu_work_${i}_${j}`, "worker", `Worker ${i}.${j}`, `a${(0xf00d0000 + i * 1000 + j).toString(16).padStart(16, "0")}`);
-    }
-    side.text(`Part ${i} done.`);
-    sidechains.push({ agentId, toolUseId, text: side.jsonl() });
-    main.agentCall(toolUseId, "coordinator", `Coordinator ${i}`, agentId);
-  }
-  main.text("All parts done.");
-  const file = await writeHistory(env, sessionId, main.lines);
-  const dir = path.join(path.dirname(file), sessionId, "subagents");
-  fs.mkdirSync(dir, { recursive: true });
-  for (const s of sidechains) {
-    fs.writeFileSync(path.join(dir, `agent-${s.agentId}.jsonl`), s.text);
-    fs.writeFileSync(path.join(dir, `agent-${s.agentId}.meta.json`), JSON.stringify({ agentType: "coordinator", description: "c", toolUseId: s.toolUseId, spawnDepth: 1 }));
-  }
+/** `coordinators` agents, each of which started `workers` agents (in its sidechain). */
+function manyAgents(coordinators: number, workers: number): AgentSpec[] {
+  return Array.from({ length: coordinators }, (_, i) => ({
+    type: "coordinator",
+    description: `Coordinator ${i}`,
+    agents: Array.from({ length: workers }, (_, j) => ({ type: "worker", description: `Worker ${i}.${j}` })),
+  }));
 }
 
-/** The CLI's JSONL lines of one transcript (the main one, or an agent's sidechain). */
-function lines(env: CliEnv, sessionId: string, agentId?: string) {
-  const out: object[] = [];
-  let parent: string | null = null;
-  let clock = Date.parse("2026-01-01T10:00:00Z");
-  const add = (fields: object): string => {
-    const uuid = randomUUID();
-    clock += 1000;
-    out.push({ parentUuid: parent, isSidechain: agentId !== undefined, ...(agentId !== undefined ? { agentId } : {}), ...fields, uuid, timestamp: new Date(clock).toISOString(), userType: "external", entrypoint: "sdk-cli", cwd: env.cwd, sessionId, version: "2.1.197", gitBranch: "main" });
-    parent = uuid;
-    return uuid;
-  };
-  const assistant = (block: object, stop: string): string =>
-    add({ type: "assistant", message: { id: `msg_${randomUUID()}`, type: "message", role: "assistant", model: "claude-scripted", content: [block], stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } } });
-  return {
-    lines: out,
-    jsonl: () => out.map((l) => JSON.stringify(l)).join("\n") + "\n",
-    user: (text: string) => add({ type: "user", message: { role: "user", content: text } }),
-    text: (text: string) => assistant({ type: "text", text }, "end_turn"),
-    agentCall(id: string, type: string, description: string, calleeId: string): void {
-      const source = assistant({ type: "tool_use", id, name: "Agent", input: { description, prompt: `do ${description}`, subagent_type: type } }, "tool_use");
-      const summary = `${description} done.`;
-      add({
-        type: "user",
-        message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: [{ type: "text", text: summary }] }] },
-        toolUseResult: { status: "completed", prompt: `do ${description}`, agentId: calleeId, agentType: type, content: [{ type: "text", text: summary }], totalDurationMs: 1000, totalTokens: 100, totalToolUseCount: 1 },
-        sourceToolAssistantUUID: source,
-      });
-    },
-  };
+/** The smallest text on a drawn node, in screen pixels: its font size times the view's zoom. */
+function smallestNodeTextPx(graph: Locator): Promise<number> {
+  return graph.evaluate((root) => {
+    const viewport = root.querySelector(".react-flow__viewport");
+    if (viewport === null) return 0;
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+    let smallest = Infinity;
+    for (const el of root.querySelectorAll(".react-flow__node *")) {
+      const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "");
+      if (hasText) smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize) * zoom);
+    }
+    // No text drawn at all is not readable either.
+    return smallest === Infinity ? 0 : smallest;
+  });
+}
+
+/** The view's pan and zoom, from the transform React Flow draws it with. */
+function viewportOf(graph: Locator): Promise<{ x: number; y: number; zoom: number }> {
+  return graph.locator(".react-flow__viewport").evaluate((viewport) => {
+    const m = new DOMMatrixReadOnly(getComputedStyle(viewport).transform);
+    return { x: m.e, y: m.f, zoom: m.a };
+  });
+}
+
+/** The nodes whose visible part (inside the flow's pane) the minimap covers. */
+async function nodesUnder(graph: Locator, minimap: Locator): Promise<string[]> {
+  return minimap.evaluate((map, root) => {
+    const m = map.getBoundingClientRect();
+    const pane = root!.querySelector(".react-flow")!.getBoundingClientRect();
+    const covered: string[] = [];
+    for (const node of root!.querySelectorAll<HTMLElement>(".react-flow__node")) {
+      const r = node.getBoundingClientRect();
+      const left = Math.max(r.left, pane.left, m.left);
+      const right = Math.min(r.right, pane.right, m.right);
+      const top = Math.max(r.top, pane.top, m.top);
+      const bottom = Math.min(r.bottom, pane.bottom, m.bottom);
+      if (left < right && top < bottom) covered.push(node.dataset["id"] ?? "?");
+    }
+    return covered;
+  }, await graph.elementHandle());
 }
 
 function agentNode(graph: Locator, type: string, description: string): Locator {

@@ -59,7 +59,7 @@ export function ShortcutsSheet() {
         </header>
         <div className="sheet-sections">
           {sections.map((section) => (
-            <section key={section.where} aria-label={section.where}>
+            <section key={section.where} aria-label={`${section.where} keys`}>
               <h3>{section.where}</h3>
               <dl>
                 {section.rows.map((row, i) => (
