@@ -1,6 +1,7 @@
 // User actions shared by the toolbar, the composer and keyboard shortcuts.
 import { api, report } from "./apiClient.js";
 import type { TranscriptState } from "../shared/delta/index.js";
+import { pastSessionOpened } from "./layout/pastSession.js";
 import { markRestored, select, setActiveTab, setInterruptConfirm, setInterrupting, useApp, type TabState } from "./state/appState.js";
 
 /**
@@ -8,9 +9,12 @@ import { markRestored, select, setActiveTab, setInterruptConfirm, setInterruptin
  * `project`: its project folder, which tells apart two sessions of one id in different folders.
  */
 export async function openFromHistory(sessionId: string, project?: string): Promise<string | undefined> {
+  const before = useApp.getState().tabOrder;
   const tab = report("Open session", await api().openSession(sessionId, project));
   if (tab === undefined) return undefined;
   if (!tab.live) markRestored(tab.tabId);
+  // It opens in the preview tab (layout/previewTab.ts).
+  pastSessionOpened(tab, before.includes(tab.tabId));
   setActiveTab(tab.tabId);
   return tab.tabId;
 }

@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium || !backgroundByDefault)("background agents in the 
 
     const status = page.getByLabel("Session status");
     await pw(status).toHaveText("working · 2 background agents", { timeout: 10_000 });
-    const tabDot = baton.transcript.getByRole("tab", { selected: true }).getByRole("img");
+    const tabDot = baton.sessionTabs.getByRole("tab", { selected: true }).getByRole("img");
     await pw(tabDot).toHaveAttribute("aria-label", "working · 2 background agents");
     await baton.openLeftTab("Hierarchy");
     await pw(baton.hierarchy.locator(".node.conductor")).toHaveAttribute("data-status", "running");

@@ -121,7 +121,7 @@ describe.skipIf(!hasChromium)("hidden characters in the browser", () => {
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
     await expectMarked(baton.project.locator(".session-item .title"), "U+202E");
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();
-    await expectMarked(baton.transcript.getByRole("tab", { selected: true }), "U+202E");
+    await expectMarked(baton.sessionTabs.getByRole("tab", { selected: true }), "U+202E");
     await expectMarked(baton.transcript.locator(".assistant"), "U+200B");
     await baton.openLeftTab("Hierarchy");
     await expectMarked(baton.hierarchy.locator(".conductor"), "U+202E");

@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)("history in the browser", () => {
     expect(liveSummary).toContain("Both commands ran.");
 
     // Close the live tab (stops the CLI), then reopen the session from history.
-    await baton.transcript.getByRole("button", { name: /^Close / }).click();
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
     await pw(live).toHaveCount(0, { timeout: 20_000 });
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)("history in the browser", () => {
     await pw(restored).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
     await pw(restored.locator(":scope > .summary-md")).toHaveText(liveSummary.trim());
     await pw(baton.transcript).toContainText("All done. The subagent reported back.");
-    await pw(baton.transcript.getByRole("tab", { selected: true })).toContainText("(history)");
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("(history)");
     await baton.expand(restored);
     const bash = baton.toolCards("Bash", restored);
     await pw(bash).toHaveCount(2, { timeout: 20_000 });
@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)("history in the browser", () => {
     await baton.newSession();
     await baton.send("nest two agents");
     await pw(baton.transcript).toContainText("Nested work finished.", { timeout: 60_000 });
-    await baton.transcript.getByRole("button", { name: /^Close / }).click();
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();

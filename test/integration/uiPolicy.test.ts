@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("orchestration and rules in the browser", () => {
     // The broken presets file: beside the toggle, in the Console, and in the Rules view until restored.
     await pw(toolbar.getByRole("alert", { name: "Presets problem" })).toContainText("presets.json");
     await pw(baton.console).toContainText("the built-in presets are in force");
-    await page.getByRole("tablist", { name: "Right panels" }).getByRole("tab", { name: "Rules" }).click();
+    await baton.openPanel("Rules");
     const rules = page.getByRole("region", { name: "Rules" });
     await pw(rules.getByRole("alert", { name: "Presets file problem" })).toContainText("presets.json");
     await pw(rules.getByRole("region", { name: "Presets" })).toContainText("coordinator");
@@ -140,7 +140,7 @@ describe.skipIf(!hasChromium)("orchestration and rules in the browser", () => {
     await pw(toolbar.getByRole("alert", { name: "Presets problem" })).toHaveCount(0);
     await pw(baton.console).toContainText(`${rulesFile} is writable by others (mode 0666)`);
     await pw(baton.console).toContainText(`${settingsFile} is writable by its group (mode 0664)`);
-    await page.getByRole("tablist", { name: "Right panels" }).getByRole("tab", { name: "Rules" }).click();
+    await baton.openPanel("Rules");
     const rules = page.getByRole("region", { name: "Rules" });
     await pw(rules.getByRole("alert", { name: "Rules file problem" })).toContainText("none of its rules are in force");
     await pw(rules.getByRole("listitem", { name: "Rule deny Bash(rm:*)" })).toHaveCount(0);

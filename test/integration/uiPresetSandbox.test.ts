@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)("each preset's sandbox in the Rules view", () => {
       },
     );
     const { page } = app;
-    await page.getByRole("tablist", { name: "Right panels" }).getByRole("tab", { name: "Rules" }).click();
+    await app.baton.openPanel("Rules");
     const presets = page.getByRole("region", { name: "Rules" }).getByRole("region", { name: "Presets" });
     await pw(presets.getByLabel("Presets source")).toContainText(presetsFile);
     const preset = async (name: string) => {

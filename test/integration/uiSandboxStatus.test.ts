@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)("the OS sandbox in the toolbar and on the cards", 
     await pw(ls.getByLabel("Policy message")).toContainText("runs in the OS sandbox: writes only its temporary folder; network: any host");
 
     // Policy check only: the person's choice, in the Rules view, saved, and in sight on the toolbar.
-    await page.getByRole("tablist", { name: "Right panels" }).getByRole("tab", { name: "Rules" }).click();
+    await baton.openPanel("Rules");
     const rules = page.getByRole("region", { name: "Rules" });
     await rules.getByRole("checkbox", { name: "Policy check only" }).click();
     const warning = toolbar.getByRole("status", { name: "Policy check only" });

@@ -62,11 +62,13 @@ describe.skipIf(!hasChromium)("search finds everything, in the browser", () => {
     await pw(original).toHaveCount(1);
     await pw(copy).toHaveCount(1);
     await original.click();
-    const selectedTab = baton.transcript.getByRole("tab", { selected: true });
+    const selectedTab = baton.sessionTabs.getByRole("tab", { selected: true });
     await pw(selectedTab).toContainText("Quillwort migration plan", { timeout: 20_000 });
+    // Kept (a double-click on its tab): the next past session opened would take its preview tab.
+    await selectedTab.dblclick();
     await copy.click();
     await pw(selectedTab).toContainText("Bramblecopy rehearsal", { timeout: 20_000 });
-    await pw(baton.transcript.getByRole("tab").filter({ hasText: /Quillwort migration plan|Bramblecopy rehearsal/ })).toHaveCount(2);
+    await pw(baton.sessionTabs.getByRole("tab").filter({ hasText: /Quillwort migration plan|Bramblecopy rehearsal/ })).toHaveCount(2);
     const tabs = app.manager.listTabs();
     expect(tabs.map((t) => t.cwd).sort()).toEqual(["/home/user/code/deep-nesting", "/home/user/code/deep-nesting-copy"]);
     // Opened again from the other hit: the tab it has, not a third.

@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)("a subagent with more steps than its card keeps", 
     expect(await ctx.textContent()).toMatch(/^ctx (<1|\d+)%$/);
 
     // Reopened from history, the card again shows the newest steps first and the rest on request.
-    await baton.transcript.getByRole("button", { name: /^Close / }).click();
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
     await pw(card).toHaveCount(0, { timeout: 20_000 });
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();

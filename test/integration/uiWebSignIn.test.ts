@@ -56,7 +56,7 @@ async function startApp(port?: number): Promise<WebApp> {
 
 /** The Project panel lists the history session: the page's calls over the socket work. */
 async function expectApiWorks(page: Page): Promise<void> {
-  await page.getByRole("tablist", { name: "Left panels" }).getByRole("tab", { name: "Project" }).click();
+  await page.getByRole("tab", { name: "Project", exact: true }).click();
   const project = page.getByRole("region", { name: "Project" });
   await pw(project.getByRole("button", { name: /^Open session / })).toContainText(Prompt, { timeout: 30_000 });
 }

@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     );
     const { baton, page } = app;
     await baton.newSession();
-    await page.getByRole("tablist", { name: "Bottom panels" }).getByRole("tab", { name: "Worktrees" }).click();
+    await baton.openPanel("Worktrees");
     const view = page.getByRole("region", { name: "Worktrees" });
     const cleanRow = view.locator(`li[data-path="${clean}"]`);
     const dirtyRow = view.locator(`li[data-path="${dirty}"]`);
@@ -187,8 +187,7 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
 
     // The writer's badge: the Worktrees tab comes forward with its worktree picked out.
     await writer.getByRole("button", { name: "Show the worktree of Write in a worktree" }).click();
-    const bottomTabs = page.getByRole("tablist", { name: "Bottom panels" });
-    await pw(bottomTabs.getByRole("tab", { name: "Worktrees" })).toHaveAttribute("aria-selected", "true");
+    await pw(baton.panelTab("Worktrees")).toHaveAttribute("aria-selected", "true");
     const view = page.getByRole("region", { name: "Worktrees" });
     const row = view.locator(`li[data-path="${where}"]`);
     await pw(row).toHaveAttribute("aria-current", "true", { timeout: 20_000 });
@@ -202,7 +201,7 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await pw(writer).toHaveAttribute("data-selected", "true");
 
     // The idle agent's worktree was removed by the CLI (it changed nothing): the tab says so.
-    await bottomTabs.getByRole("tab", { name: "Console" }).click();
+    await baton.panelTab("Console").click();
     await idle.getByRole("button", { name: "Show the worktree of Look in a worktree" }).click();
     await pw(view.getByRole("status")).toContainText("No worktree of general-purpose Look in a worktree is left here", { timeout: 20_000 });
     await pw(view.locator("li[aria-current]")).toHaveCount(0);
@@ -226,7 +225,7 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
     await idle.getByRole("button", { name: "Inspect Look in a worktree" }).click();
     await pw(writer).toHaveAttribute("data-selected", "false");
     await baton.newSession();
-    const sessionTabs = baton.transcript.getByRole("tab");
+    const sessionTabs = baton.sessionTabs.getByRole("tab");
     await pw(sessionTabs).toHaveCount(2);
     // The new tab comes forward once its session has started; until then the first one shows.
     await pw(sessionTabs.last()).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
@@ -246,8 +245,8 @@ describe.skipIf(!hasChromium)("the Worktrees tab in the browser", () => {
 
     // Its session has ended now: the worktree is orphaned, which the tab's label counts and the Console says once.
     await pw(view.locator(`li[data-path="${where}"]`)).toContainText("orphaned: session-ended", { timeout: 20_000 });
-    await pw(bottomTabs.getByRole("tab", { name: "Worktrees" }).locator(".tab-count")).toHaveText("1");
-    await bottomTabs.getByRole("tab", { name: "Console" }).click();
+    await pw(baton.panelTab("Worktrees").locator(".tab-count")).toHaveText("1");
+    await baton.panelTab("Console").click();
     await pw(baton.console).toContainText("1 orphaned worktree(s) in");
     expect(app.pageErrors).toEqual([]);
   }, 240_000);

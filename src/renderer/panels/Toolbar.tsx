@@ -1,6 +1,8 @@
 // Session controls and the running session's numbers.
 import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
+import { OverflowToolbar } from "../layout/OverflowToolbar.js";
+import { ViewMenu } from "../layout/ViewMenu.js";
 import { backgroundAgentsText, InterruptConfirm } from "./InterruptConfirm.js";
 import { OrchestrationToggle } from "./OrchestrationToggle.js";
 import { NewSessionButton } from "../session/NewSessionDialog.js";
@@ -34,8 +36,10 @@ export function Toolbar() {
   const models = tab?.sessionInfo?.models ?? [];
   const restored = useApp((s) => tabId !== undefined && s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
   return (
-    <header className="toolbar" role="toolbar" aria-label="Session controls">
+    // One line always: what does not fit goes into "…" (OverflowToolbar); the name and View stay.
+    <OverflowToolbar label="Session controls" pinned={2}>
       <span className="brand">Baton</span>
+      <ViewMenu />
       <NewSessionButton />
       <label className="tb-field">
         Model
@@ -87,6 +91,6 @@ export function Toolbar() {
         {formatTokens(usage?.input_tokens)} in · {formatTokens(usage?.output_tokens)} out
       </span>
       <span className="stat" title="Context used" aria-label="Context used">ctx {context}</span>
-    </header>
+    </OverflowToolbar>
   );
 }

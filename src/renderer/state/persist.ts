@@ -1,9 +1,8 @@
 // Small pieces of UI state kept across restarts in localStorage: expanded cards per session,
-// composer drafts, prompt history, panel layout. Storage errors (quota, disabled) lose only
-// the convenience, never the session.
+// composer drafts, prompt history (the dock's layout: layout/savedLayout.ts). Storage errors
+// (quota, disabled) lose only the convenience, never the session.
 
 const ExpandedKey = "baton.expanded";
-const LayoutKey = "baton.layout";
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -67,30 +66,4 @@ export function pushPromptHistory(text: string): void {
   const list = loadPromptHistory().filter((x) => x !== text);
   list.push(text);
   write("baton.prompts", list.slice(-100));
-}
-
-export interface Layout {
-  readonly left: number;
-  readonly right: number;
-  readonly bottom: number;
-  readonly leftTab: "Hierarchy" | "Project";
-  readonly rightTab: "Inspector" | "Rules";
-  readonly bottomTab: "Console" | "Graph" | "Worktrees";
-}
-
-export const DefaultLayout: Layout = { left: 260, right: 320, bottom: 180, leftTab: "Hierarchy", rightTab: "Inspector", bottomTab: "Console" };
-
-export function loadLayout(): Layout {
-  const saved = read<Partial<Layout>>(LayoutKey, {});
-  // A right tab this version does not have would hide both panels.
-  return {
-    ...DefaultLayout,
-    ...saved,
-    rightTab: saved.rightTab === "Rules" ? "Rules" : "Inspector",
-    bottomTab: saved.bottomTab === "Graph" || saved.bottomTab === "Worktrees" ? saved.bottomTab : "Console",
-  };
-}
-
-export function saveLayout(layout: Layout): void {
-  write(LayoutKey, layout);
 }

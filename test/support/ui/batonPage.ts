@@ -32,6 +32,10 @@ export class BatonPage {
   get console(): Locator {
     return this.page.getByRole("region", { name: "Console" });
   }
+  /** The tabs of the dock group that holds the sessions: one per open session. */
+  get sessionTabs(): Locator {
+    return this.page.getByRole("tablist", { name: "Sessions" });
+  }
   get composer(): Locator {
     return this.page.getByRole("textbox", { name: "Prompt" });
   }
@@ -52,7 +56,7 @@ export class BatonPage {
     // Modal until the session has started: the window behind it takes no input before.
     await dialog.waitFor({ state: "hidden", timeout: 60_000 });
     // Starting the CLI can take a while on a loaded machine.
-    await this.transcript.getByRole("tab", { selected: true }).waitFor({ timeout: 60_000 });
+    await this.sessionTabs.getByRole("tab", { selected: true }).waitFor({ timeout: 60_000 });
   }
 
   async send(text: string): Promise<void> {
@@ -101,8 +105,26 @@ export class BatonPage {
     return (await this.page.getByLabel("Session status").textContent()) ?? "";
   }
 
+  /** Shows a dock panel as a person would from the toolbar's View menu (reopening it if it was closed). */
+  async openPanel(name: "Transcript" | "Hierarchy" | "Inspector" | "Project" | "Console" | "Graph" | "Worktrees" | "Rules" | "Changes"): Promise<void> {
+    await this.page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: "View", exact: true }).click();
+    await this.page.getByRole("menu", { name: "View" }).getByRole("menuitem", { name: new RegExp(`^${name}\\b`) }).click();
+  }
+
+  /** View › Reset layout: every panel back where the window first had it. */
+  async resetLayout(): Promise<void> {
+    await this.page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: "View", exact: true }).click();
+    await this.page.getByRole("menu", { name: "View" }).getByRole("menuitem", { name: "Reset layout" }).click();
+  }
+
+  /** Hierarchy and Project were the left dock's tabs before the dock; they are dock panels like the rest. */
   async openLeftTab(name: "Hierarchy" | "Project"): Promise<void> {
-    await this.page.getByRole("tablist", { name: "Left panels" }).getByRole("tab", { name }).click();
+    await this.openPanel(name);
+  }
+
+  /** The tab of a dock panel, wherever it is docked. */
+  panelTab(name: string): Locator {
+    return this.page.getByRole("tab", { name, exact: true });
   }
 
   async screenshot(name: string): Promise<string> {

@@ -1,0 +1,236 @@
+// The dock's life: dockview created on the window's element, the saved layout of this window loaded
+// (or the default one, with a Console notice when the saved one cannot be used), the sessions kept
+// in step with the server's tabs, the layout saved as it changes, narrow windows, and what
+// panels.ts offers the rest of the window (show, maximise, reset).
+import { createDockview, type DockviewApi, type IDockviewPanel } from "dockview";
+import { addLog, useApp } from "../state/appState.js";
+import { BatonDockTheme } from "../theme/dockTheme.js";
+import { ReactContentRenderer, ReactTabRenderer } from "./dockBridge.js";
+import { ContentComponents, TabComponents } from "./dockPanels.js";
+import { setDockPanels, setStrips } from "./dockState.js";
+import { addToolPanel, buildDefaultLayout, toolPanel } from "./defaultLayout.js";
+import { NarrowDock } from "./narrowDock.js";
+import { attachDock, isPanelId, PanelIds, type PanelId } from "./panels.js";
+import { actsInPreview, keepTab, previewTabId, usePreview } from "./previewTab.js";
+import { readSaved, tabIdOfPanel, toSaved, windowId, writeSaved, type SavedLayout } from "./savedLayout.js";
+import { followSessions, sessionGroup, sessionPanels, setMountedDock } from "./sessionPanels.js";
+import { labelSashes } from "./sashKeys.js";
+import { TabOverflowActions } from "./TabOverflow.js";
+import { tabMenuItems } from "./tabMenu.js";
+
+/** Saving waits for a drag or a resize to settle. */
+const SaveDelayMs = 250;
+
+function notice(message: string): void {
+  addLog({ time: new Date().toISOString(), level: "warning", source: "baton", message });
+}
+
+/** Whether the server's tab list has arrived (the store's first tab list replaces the initial one). */
+function tabsKnown(): boolean {
+  return useApp.getState().tabOrder !== useApp.getInitialState().tabOrder;
+}
+
+export interface MountedDock {
+  /** A narrow window's strip icon was pressed. */
+  readonly toggleIcon: (panel: PanelId) => void;
+  readonly stop: () => void;
+}
+
+export function createDock(host: HTMLElement): MountedDock {
+  const window = windowId(globalThis.location.search);
+  const dock: DockviewApi = createDockview(host, {
+    theme: BatonDockTheme,
+    createComponent: ({ name }) => new ReactContentRenderer(ContentComponents[name as PanelId | "session"] ?? ContentComponents.transcript),
+    createTabComponent: ({ name }) => (TabComponents[name] !== undefined ? new ReactTabRenderer(TabComponents[name]) : undefined),
+    getTabContextMenuItems: ({ panel, group }) => tabMenuItems(panel, group),
+    // Its own list of the tabs that do not fit, which the keyboard reaches (TabOverflow.tsx).
+    disableTabsOverflowList: true,
+    createRightHeaderActionComponent: () => new TabOverflowActions(),
+    // Baton opens no second window: a popout would need a page of its own.
+    popoutUrl: undefined,
+    dndEdges: { size: { value: 20, type: "pixels" }, activationSize: { value: 10, type: "percentage" } },
+  });
+  let rememberedSessionGroup: string | undefined;
+  const lastGroup = new Map<PanelId, string>();
+
+  const narrow = new NarrowDock(dock, () => sessionGroup(dock, rememberedSessionGroup), setStrips);
+
+  const projectToFront = (): void => {
+    const project = dock.getPanel("project");
+    if (project !== undefined && project.group.activePanel !== project) project.group.model.openPanel(project);
+  };
+
+  const load = (): void => {
+    const { loaded, gridLayoutFound } = readSaved(localStorage, window);
+    const sessionOpen = useApp.getState().tabOrder.length > 0;
+    if (!loaded.ok) notice(`The saved window layout could not be used (${loaded.reason}): the default layout is shown.`);
+    else if (loaded.layout === undefined && gridLayoutFound) notice("The window is now a dock: panels can be dragged, tabbed, floated and closed. The earlier layout was not kept; View › Reset layout brings back this one.");
+    if (loaded.ok && loaded.layout !== undefined && apply(loaded.layout)) return;
+    rememberedSessionGroup = undefined;
+    buildDefaultLayout(dock, sessionOpen);
+  };
+
+  const apply = (layout: SavedLayout): boolean => {
+    try {
+      dock.fromJSON(layout.dock);
+    } catch (error) {
+      notice(`The saved window layout could not be loaded (${String(error)}): the default layout is shown.`);
+      return false;
+    }
+    rememberedSessionGroup = layout.sessionGroup;
+    // Groups that held only sessions come back empty: the sessions fill one, the rest go.
+    const target = sessionGroup(dock, rememberedSessionGroup);
+    for (const group of [...dock.groups]) if (group.panels.length === 0 && group !== target) dock.removeGroup(group);
+    if (dock.groups.length === 0) return false;
+    return true;
+  };
+
+  const save = (): void => {
+    const group = sessionGroup(dock, rememberedSessionGroup);
+    writeSaved(localStorage, window, toSaved(dock.toJSON(), group?.id));
+  };
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleSave = (): void => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(save, SaveDelayMs);
+  };
+  const flush = (): void => {
+    if (saveTimer === undefined) return;
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    save();
+  };
+
+  /** dockview names each group a region after its front panel; Baton's panels are the regions. */
+  const label = (): void => {
+    for (const group of dock.groups) {
+      if (group.element.getAttribute("role") === "region") group.element.removeAttribute("role");
+      const tablist = group.element.querySelector("[role=tablist]");
+      const sessions = group.panels.some((p) => tabIdOfPanel(p.id) !== undefined || p.id === "transcript");
+      tablist?.setAttribute("aria-label", sessions ? "Sessions" : "Panels");
+    }
+  };
+
+  const publish = (): void => {
+    label();
+    labelSashes(host);
+    for (const panel of dock.panels) if (isPanelId(panel.id)) lastGroup.set(panel.id, panel.group.id);
+    const open = PanelIds.filter((id) => dock.getPanel(id) !== undefined);
+    setDockPanels(
+      open,
+      open.filter((id) => dock.getPanel(id)?.api.isVisible === true),
+    );
+    narrow.layoutChanged();
+  };
+
+  const focusPanel = (panel: IDockviewPanel): void => {
+    const part = host.querySelector<HTMLElement>(`[data-panel="${CSS.escape(panel.id)}"]`);
+    const target = part?.querySelector<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])") ?? part;
+    target?.focus({ preventScroll: true });
+  };
+
+  const show = (id: PanelId): void => {
+    if (id === "transcript") {
+      const active = useApp.getState().activeTabId;
+      const session = active !== undefined ? dock.getPanel(`session:${active}`) : sessionPanels(dock)[0];
+      const panel = session ?? dock.getPanel("transcript");
+      if (panel !== undefined) {
+        panel.api.setActive();
+        focusPanel(panel);
+      }
+      return;
+    }
+    let panel = dock.getPanel(id);
+    if (panel === undefined) {
+      const group = dock.groups.find((g) => g.id === lastGroup.get(id));
+      panel =
+        group !== undefined
+          ? dock.addPanel({ ...toolPanel(id), position: { referenceGroup: group, direction: "within" } })
+          : addToolPanel(dock, id, sessionGroup(dock, rememberedSessionGroup)?.activePanel);
+    }
+    if (!narrow.reveal(id)) panel.api.setActive();
+    focusPanel(panel);
+  };
+
+  const maximise = (id: PanelId): void => {
+    const panel = id === "transcript" ? sessionGroup(dock, rememberedSessionGroup)?.activePanel : dock.getPanel(id);
+    if (panel === undefined) {
+      show(id);
+      const shown = dock.getPanel(id);
+      if (shown?.api.location.type === "grid") shown.api.maximize();
+      return;
+    }
+    if (panel.api.isMaximized()) panel.api.exitMaximized();
+    else if (panel.api.location.type === "grid") {
+      panel.api.setActive();
+      panel.api.maximize();
+    }
+  };
+
+  const reset = (): void => {
+    rememberedSessionGroup = undefined;
+    buildDefaultLayout(dock, useApp.getState().tabOrder.length > 0);
+    stopSessions();
+    stopSessions = followSessions(dock, () => rememberedSessionGroup);
+    narrow.relayout();
+    publish();
+    save();
+  };
+
+  load();
+  setMountedDock(dock);
+  let stopSessions = followSessions(dock, () => rememberedSessionGroup);
+  if (tabsKnown() && useApp.getState().tabOrder.length === 0) projectToFront();
+  publish();
+
+  const stopLayout = dock.onDidLayoutChange(() => {
+    publish();
+    scheduleSave();
+  });
+  const stopMaximised = dock.onDidMaximizedGroupChange(() => publish());
+  const stopStore = useApp.subscribe((s, prev) => {
+    if (s.tabOrder === prev.tabOrder) return;
+    // With no session open the Project panel is in front: when the tab list first arrives, and when the last tab closes.
+    const firstList = prev.tabOrder === useApp.getInitialState().tabOrder;
+    if (s.tabOrder.length === 0 && (firstList || prev.tabOrder.length > 0)) projectToFront();
+    const preview = previewTabId();
+    if (preview !== undefined && (s.tabs[preview] === undefined || s.tabs[preview]?.info.kind === "live")) usePreview.setState({ tabId: undefined });
+  });
+
+  // A person's click or key in the preview session (or a view of it) keeps it.
+  const acted = (event: Event): void => {
+    const preview = previewTabId();
+    if (preview === undefined || !event.isTrusted || !(event.target instanceof Element)) return;
+    const part = event.target.closest<HTMLElement>("[data-panel]");
+    const panelId = part?.dataset["panel"];
+    if (panelId === undefined) return;
+    // Typing (a key or an input event) counts where text goes; a click where it does something.
+    const key = event instanceof KeyboardEvent ? event.key : event.type === "input" ? "input" : undefined;
+    if (actsInPreview(preview, panelId, useApp.getState().activeTabId, event.target, key)) keepTab(preview);
+  };
+  document.addEventListener("click", acted, true);
+  document.addEventListener("keydown", acted, true);
+  document.addEventListener("input", acted, true);
+
+  const resize = new ResizeObserver(() => narrow.resize(host.clientWidth));
+  resize.observe(host);
+
+  globalThis.addEventListener("pagehide", flush);
+  const detach = attachDock({ show, maximise, reset });
+  const stop = (): void => {
+    detach();
+    flush();
+    globalThis.removeEventListener("pagehide", flush);
+    resize.disconnect();
+    document.removeEventListener("click", acted, true);
+    document.removeEventListener("keydown", acted, true);
+    document.removeEventListener("input", acted, true);
+    stopStore();
+    stopMaximised.dispose();
+    stopLayout.dispose();
+    stopSessions();
+    setMountedDock(undefined);
+    dock.dispose();
+  };
+  return { toggleIcon: (panel) => narrow.toggle(panel), stop };
+}
