@@ -93,6 +93,10 @@ async function walkEverything(app: WebApp, probe: Probe, history: XssHistory, md
   await baton.project.getByRole("searchbox", { name: "Search history" }).fill("onerror");
   const hits = baton.project.getByRole("list", { name: "Search results" });
   await pw(hits.locator("mark").first()).toBeVisible({ timeout: 20_000 });
+  // Opening a hit marks the word wherever its session shows it, in the payloads too: still inert text.
+  await hits.getByRole("button").first().click();
+  await pw(app.page.getByRole("search", { name: "Find in session" }).getByRole("status", { name: "Matches" })).toContainText(" of ", { timeout: 30_000 });
+  await pw(baton.conversation.locator("mark.find-hit.current")).toBeVisible({ timeout: 30_000 });
 
   await baton.newSession(live.dir);
   await pw(baton.console).toContainText(live.tag, { timeout: 60_000 });
