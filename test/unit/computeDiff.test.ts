@@ -88,6 +88,11 @@ describe("computed diffs", () => {
     expect(view.hunks[0]!.rows.map(show)).toEqual([". .  six", ". . +seven", ". . +eight"]);
     expect(view.hunks.map(hunkHeader)).toEqual(["@@ @@"]);
   });
+
+  it("reads a snippet as cut from a file that goes on: no note of a missing last newline", () => {
+    const view = snippetView([{ before: "no such text", after: "x" }]);
+    expect(view.hunks[0]!.rows.map(show)).toEqual([". . -no such text", ". . +x"]);
+  });
 });
 
 describe("bounds", () => {

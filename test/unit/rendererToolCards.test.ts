@@ -38,6 +38,7 @@ describe("tool card bodies", () => {
     expect(html.match(/class="dl add"/g)).toHaveLength(2);
     expect(html).toMatch(/class="dl ctx">.*<span class="tx">last line<\/span>/);
     expect(html).toContain("line numbers unknown");
+    expect(html).not.toContain("No newline");
   });
 
   it("shows a Write that created a file as a new file, every line added", () => {

@@ -5,7 +5,7 @@
 
 import type { FileDiffView } from "./diffModel.js";
 import { hunkRows, viewOf } from "./diffRows.js";
-import { computedView, newFileView, snippetView } from "./computeDiff.js";
+import { computedView, newFileView, snippetView, withNewline } from "./computeDiff.js";
 import { applyEdits, editsOf, wholeFile } from "./fileKnowledge.js";
 import { FileChangeTools, type FileChange } from "./fileChanges.js";
 import type { ToolCallRecord } from "../transcript.js";
@@ -47,10 +47,6 @@ function diffOf({ call, before }: FileChange): FileDiffView {
     return computedView(base.text, after.text);
   }
   return snippetView(edits.map((e) => ({ before: e.oldString, after: e.newString })));
-}
-
-function withNewline(text: string): string {
-  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
 const alone = new WeakMap<ToolCallRecord, FileChange>();

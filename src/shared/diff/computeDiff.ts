@@ -52,11 +52,17 @@ export function snippetView(pairs: readonly { readonly before: string; readonly 
   const hunks: PatchHunk[] = [];
   for (const { before, after } of pairs) {
     // Every line of both snippets, the unchanged ones too: they are what tells where the change is.
-    const computed = computeHunks(before, after, Number.MAX_SAFE_INTEGER);
+    // A snippet is cut from a file that goes on: its last line is not the file's.
+    const computed = computeHunks(withNewline(before), withNewline(after), Number.MAX_SAFE_INTEGER);
     if (!computed.ok) return tooLargeView(computed.oldLines, computed.newLines);
     hunks.push(...computed.hunks);
   }
   return viewOf("snippet", hunkRows(hunks, { numbered: false }));
+}
+
+/** The text with a newline at its end, unless empty or already there. */
+export function withNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
 export function tooLargeView(oldLines: number, newLines: number): FileDiffView {

@@ -74,7 +74,7 @@ function DiffNote({ view }: { view: FileDiffView }) {
     case "written":
       return <div className="diff-note"><span className="chip">file replaced</span>{stats} its earlier content is not in the transcript</div>;
     case "snippet":
-      return <div className="diff-note">{stats} line numbers unknown: the file is not in the transcript</div>;
+      return <div className="diff-note" title="The file's content before this edit is not in the transcript, or the edit does not apply to it">{stats} the edit's own text, line numbers unknown</div>;
     case "computed":
       return <div className="diff-note" title="Computed against the file as the transcript last showed it">{stats}</div>;
     case "patch":
