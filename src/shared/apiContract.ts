@@ -31,6 +31,7 @@ import type { EscalationReply } from "./escalation.js";
 import type { PermissionRule } from "./policy.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { Block } from "./transcript.js";
+import type { ExportChoices, ExportedFile } from "./export/exportTypes.js";
 import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "./worktrees.js";
 
 // ---- The arguments' schemas ----
@@ -95,6 +96,8 @@ const NewSession = shapeOf<NewSessionOptions>()(
   fields({ cwd: AbsolutePath }, { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: PromptText }),
 );
 
+const ExportChoicesSchema = shapeOf<ExportChoices>()(strictFields({ format: oneOf(["md", "html"]), toolOutputs: flag, thinking: flag }));
+
 const Behavior = oneOf(["allow", "ask", "deny"]);
 const Scope = oneOf(["session", "project", "everywhere"]);
 /** Claude Code's rule syntax is checked where the rule is kept (ruleSyntax.ts), with an error that says what is wrong. */
@@ -147,6 +150,11 @@ export const ApiMethods = {
   openSession: method([arg("sessionId", SessionId), optional("project", ProjectFolder)], returns<TabInfo>()),
   /** Lazily load a subagent's full nested blocks from its sidechain (restored sessions, and live ones for what the stream left out). */
   loadSubagentBlocks: method([arg("tabId", Id), arg("toolUseId", Id)], returns<readonly Block[]>()),
+  /**
+   * The tab's session as one Markdown or HTML file (shared/export), from its history file with
+   * every subagent's steps; the page saves it. Fails with "not_found" when the session has no file yet.
+   */
+  exportSession: method([arg("tabId", Id), arg("choices", ExportChoicesSchema)], returns<ExportedFile>()),
   newSession: method([arg("options", NewSession)], returns<TabInfo>()),
   closeTab: method([arg("tabId", Id)], returns<void>()),
   sendPrompt: method([arg("tabId", Id), arg("text", PromptText), optional("images", listOf(Image, 20))], returns<void>()),

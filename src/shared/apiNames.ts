@@ -10,6 +10,7 @@ export const BatonMethodNames = [
   "findInSession",
   "openSession",
   "loadSubagentBlocks",
+  "exportSession",
   "newSession",
   "closeTab",
   "sendPrompt",

@@ -114,6 +114,16 @@ describe("validateArgs", () => {
     expect(validateArgs("openSession", ["9d2c6e80-1f2a-4c1e-9b7e-0a1b2c3d4e5f"])).toMatchObject({ ok: true });
     expect(validateArgs("newSession", [{ cwd: "/x", resumeSessionId: "../x" }])).toMatchObject(invalid);
   });
+
+  it("takes an export's format and choices, nothing else (issue 34)", () => {
+    expect(validateArgs("exportSession", ["tab-1", { format: "html", toolOutputs: true, thinking: false }])).toMatchObject({ ok: true });
+    expect(validateArgs("exportSession", ["tab-1", { format: "md", toolOutputs: false, thinking: true }])).toMatchObject({ ok: true });
+    expect(validateArgs("exportSession", ["tab-1", { format: "pdf", toolOutputs: true, thinking: true }])).toMatchObject(invalid);
+    expect(validateArgs("exportSession", ["tab-1", { format: "md", toolOutputs: "yes", thinking: true }])).toMatchObject(invalid);
+    expect(validateArgs("exportSession", ["tab-1", { format: "md", toolOutputs: true }])).toMatchObject(invalid);
+    expect(validateArgs("exportSession", ["tab-1", { format: "md", toolOutputs: true, thinking: true, path: "/etc/passwd" }])).toMatchObject(invalid);
+    expect(validateArgs("exportSession", ["../x", { format: "md", toolOutputs: true, thinking: true }])).toMatchObject(invalid);
+  });
 });
 
 describe("isTrustedSender", () => {

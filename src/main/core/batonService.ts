@@ -46,6 +46,7 @@ export class BatonService {
       findInSession: (tabId, query) => m.findInSession(tabId, query),
       openSession: (sessionId, project) => m.openSession(sessionId, project),
       loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
+      exportSession: (tabId, choices) => m.exportSession(tabId, choices),
       newSession: (options) => m.newSession(options),
       closeTab: (tabId) => m.closeTab(tabId),
       sendPrompt: (tabId, text, images) => m.sendPrompt(tabId, text, images),

@@ -1,7 +1,9 @@
 // What the app needs from history and the search index, behind a small interface (so the
 // session manager does not care whether a store is configured, and tests can fake it).
 
+import os from "node:os";
 import path from "node:path";
+import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
 import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
@@ -9,7 +11,7 @@ import { annotatedTranscript, findSessionFile, restoreSession } from "../history
 import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
-import { listSessionsWithProblems } from "../history/index.js";
+import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
 import { knownSessions } from "./indexedSessionList.js";
 import type { ReaderFacts } from "./tabTitle.js";
 import { followTranscript, type Follower } from "../history/index.js";
@@ -60,6 +62,8 @@ export interface HistorySource {
    * ("not_found", "unreadable", "refused", "ambiguous": the id is in two project folders) when it cannot.
    */
   restore(sessionId: string, project?: string): Promise<RestoredSession>;
+  /** The session (found as `restore` finds it) as one Markdown or HTML file, every subagent's steps read. */
+  exportSession?(sessionId: string, project: string | undefined, choices: ExportChoices): Promise<ExportedFile>;
   /** Undefined when no search index is available. */
   search?(query: string, limit: number): Promise<readonly SearchHit[]>;
   /** The index's hits inside one session (its project folder and id), with where each row is; with `search`. */
@@ -111,6 +115,12 @@ export function createHistorySource(options: {
       const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
       return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
     },
+    async exportSession(sessionId, project, choices) {
+      const file = await findSessionFile(sessionId, projectsDir, project);
+      const audit = await options.audit?.(sessionId);
+      const exported = await exportSessionFile(file, choices, { projectsDir, home: os.homedir(), ...(audit !== undefined ? { audit } : {}) });
+      return exported.file;
+    },
     ...(store !== undefined
       ? {
           async search(query: string, limit: number) {
@@ -159,6 +169,7 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
     },
     listSessions: () => current.listSessions(),
     restore: (sessionId, project) => current.restore(sessionId, project),
+    ...(current.exportSession !== undefined ? { exportSession: (...args: Parameters<NonNullable<HistorySource["exportSession"]>>) => current.exportSession!(...args) } : {}),
     ...(searchable ? { search: (query: string, limit: number) => current.search!(query, limit) } : {}),
     ...(current.searchIn !== undefined ? { searchIn: (...args: Parameters<NonNullable<HistorySource["searchIn"]>>) => current.searchIn!(...args) } : {}),
     switchTo(next) {

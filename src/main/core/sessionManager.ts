@@ -19,6 +19,8 @@ import { DefaultPermissionGraceMs, PermissionBroker } from "./permissionBroker.j
 import { PolicyControl } from "./policyControl.js";
 import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
+import { exportTab } from "./sessionExport.js";
+import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
 import type { SessionEscalations } from "./sessionEscalations.js";
 import { TabAnswers } from "./tabAnswers.js";
 import { TabList, type LiveTab } from "./tabList.js";
@@ -182,6 +184,11 @@ export class SessionManager {
 
   searchHistory(query: string, limit = 50): Promise<readonly SearchHit[]> {
     return this.restored.search(query, limit);
+  }
+
+  /** The tab's session as one Markdown or HTML file (core/sessionExport.ts). */
+  exportSession(tabId: string, choices: ExportChoices): Promise<ExportedFile> {
+    return exportTab(this.tabs.require(tabId), this.options.history, choices);
   }
 
   /** The hits of `query` inside a restored tab's session, where each shows (core/sessionFind.ts). */

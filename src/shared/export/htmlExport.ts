@@ -10,7 +10,7 @@ import { ExportCss } from "./htmlStyle.js";
 import { escapeHtml, visibleHtml } from "./htmlText.js";
 
 /** Nothing may load or run; inline style only. */
-export const ExportCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const ExportCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'";
 
 export function exportHtml(doc: ExportDocument, generator = "Baton"): string {
   const h = doc.head;
