@@ -89,10 +89,10 @@ function longOutput(bytes: number, last: string): string {
   return lines.join("\n");
 }
 
-type Envelope = () => Record<string, unknown>;
+export type Envelope = () => Record<string, unknown>;
 
 /** Appends lines whose envelopes continue the file's last line (parent, time, ids). */
-function appendLines(file: string, make: (env: Envelope) => object[]): void {
+export function appendLines(file: string, make: (env: Envelope) => object[]): void {
   const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
   const last = [...lines].reverse().find((l) => typeof l["uuid"] === "string" && typeof l["sessionId"] === "string")!;
   let parent = last["uuid"] as string;
@@ -109,7 +109,7 @@ function appendLines(file: string, make: (env: Envelope) => object[]): void {
   fs.appendFileSync(file, make(env).map((l) => `${JSON.stringify(l)}\n`).join(""));
 }
 
-function assistant(env: Record<string, unknown>, content: object[]): object {
+export function assistant(env: Record<string, unknown>, content: object[]): object {
   return {
     ...env,
     type: "assistant",

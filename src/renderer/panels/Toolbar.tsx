@@ -9,8 +9,8 @@ import { NewSessionButton } from "../session/NewSessionDialog.js";
 import { useApp } from "../state/appState.js";
 import { ThemeSwitch } from "../theme/ThemeSwitch.js";
 import { useActiveTab } from "../state/selectors.js";
-import { formatContext } from "../util/contextUsage.js";
-import { formatCost, formatTokens } from "../util/format.js";
+import { ExportButton } from "../export/ExportDialog.js";
+import { SessionFigures } from "./SessionFigures.js";
 import { visibleString } from "../util/VisibleText.js";
 
 const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
@@ -26,8 +26,6 @@ export function Toolbar() {
   const tab = useActiveTab();
   const meta = tab?.transcript.meta;
   const tabId = tab?.info.tabId;
-  const usage = meta?.usage;
-  const context = formatContext(meta?.contextUsage, meta?.model, meta?.contextWindow);
   // "running" also while background agents of the session live after its turn's result.
   const running = meta?.status === "running";
   const waiting = (tab?.transcript.pending.length ?? 0) > 0;
@@ -41,6 +39,7 @@ export function Toolbar() {
       <span className="brand">Baton</span>
       <ViewMenu />
       <NewSessionButton />
+      <ExportButton />
       <label className="tb-field">
         Model
         <select
@@ -86,11 +85,8 @@ export function Toolbar() {
       <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
         {waiting ? "waiting for you" : statusText(meta?.status, background)}
       </span>
-      <span className="stat" title="Session cost">{formatCost(meta?.costUsd)}</span>
-      <span className="stat" title="Tokens in / out of the last turn">
-        {formatTokens(usage?.input_tokens)} in · {formatTokens(usage?.output_tokens)} out
-      </span>
-      <span className="stat" title="Context used" aria-label="Context used">ctx {context}</span>
+      {/* A restored session's cost and tokens are unknown, not $0.00: history keeps no turn results. */}
+      <SessionFigures tab={tab} />
     </OverflowToolbar>
   );
 }

@@ -30,8 +30,9 @@ export function formatDuration(ms: number | undefined): string {
   return `${m}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-export function formatCost(usd: number | undefined): string {
-  return usd === undefined ? "$0.00" : `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
+/** A cost the CLI reported; one nobody reported is unknown, never "$0.00" (panels/SessionFigures.tsx). */
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
 }
 
 export function elapsedMs(startedAt: string | undefined, endedAt: string | undefined, now: number): number | undefined {
