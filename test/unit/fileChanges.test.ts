@@ -128,6 +128,12 @@ describe("file changes of a session", () => {
     expect(changedRows(view)).toEqual(["2 . -old", ". 2 +new"]);
   });
 
+  it("reads an older CLI's Read text (`     N→line`) too", () => {
+    const arrows = { text: ["     1→keep", "     2→old", "     3→"].join("\n") };
+    const sub = agent("Older", [tool("Read", { file_path: P("k.txt") }, arrows), tool("Edit", edit(P("k.txt"), "old\n", "new\n"), updated(P("k.txt")))]);
+    expect(changedRows(changeDiff(fileChanges(treeOf([sub])).list[0]!))).toEqual(["2 . -old", ". 2 +new"]);
+  });
+
   it("numbers an edit inside a part of a file that was read from line 40", () => {
     const read = tool("Read", { file_path: P("c.txt"), offset: 40, limit: 3 }, structuredRead(P("c.txt"), "l40\nl41\nl42", 40, 100));
     const change = fileChanges(treeOf([read, tool("Edit", edit(P("c.txt"), "l41", "l41 changed"))])).list[0]!;
