@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { tabTitle } from "../../src/main/core/tabTitle.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { listSessions } from "../../src/main/history/sessionList.js";
+import { eventStream } from "../../src/main/history/eventStream.js";
+import { emptyExtracted, emptyFacts, extractLine, type FileFacts } from "../../src/main/search/extract.js";
 import { FirstPrompt, MaxTitleChars, sessionTitle } from "../../src/shared/sessionTitle.js";
 import { listRecordings, mainTranscriptFiles, RECORDING_VERSIONS, sharedDir } from "../support/recordings.js";
 import { tempDirs } from "../support/tempDirs.js";
@@ -77,6 +79,35 @@ describe("FirstPrompt", () => {
     const first = new FirstPrompt("kept");
     first.note("another");
     expect([first.value, first.settled]).toEqual(["kept", true]);
+  });
+});
+
+/** The index's facts of a main file's lines, read in runs as the index resumes a file: each run a fresh stream, the facts carried over. */
+function indexFacts(runs: readonly (readonly string[])[]): FileFacts {
+  let facts = emptyFacts();
+  let n = 0;
+  for (const run of runs) {
+    const lines = eventStream({ kind: "lines" });
+    facts = { ...facts };
+    for (const text of run) {
+      const line = { type: "user", uuid: `u${++n}`, sessionId: id, message: { role: "user", content: text } };
+      extractLine(lines, line, n, n * 100, true, facts, emptyExtracted());
+    }
+  }
+  return facts;
+}
+
+describe("the index's first prompt", () => {
+  it("follows the same rule as the list and the restore", () => {
+    expect(indexFacts([[echo("model", "opus"), stdout("Set model to opus"), "write the parser"]]).firstPrompt).toBe("write the parser");
+    expect(indexFacts([[promptCommand("orchestrator", "create TODO app"), "thanks"]]).firstPrompt).toBe("/orchestrator create TODO app");
+    expect(indexFacts([[echo("login"), stdout("Login interrupted")]]).firstPrompt).toBeNull();
+  });
+
+  it("keeps what an earlier run settled on when it resumes a file", () => {
+    expect(indexFacts([["first words"], ["later words"]]).firstPrompt).toBe("first words");
+    // A command read last before the stop stays the title (the line after it comes in the next run).
+    expect(indexFacts([[promptCommand("review", "PR 12")], ["thanks"]]).firstPrompt).toBe("/review PR 12");
   });
 });
 
