@@ -66,9 +66,11 @@ describe.skipIf(!hasChromium)("the window by keyboard", () => {
     await page.keyboard.press("Control+2");
     await pw(baton.hierarchy).toBeVisible();
     await pw(notes).toBeVisible({ timeout: 20_000 });
+    // The panel comes with the focus: on the tree's one tabbable row, ready for the arrow keys.
+    const tree = baton.hierarchy.getByRole("tree", { name: "Agents" });
+    await pw(tree.locator('[role="treeitem"][tabindex="0"]')).toBeFocused();
 
     // One Tab stop: one row is tabbable, Tab reaches it, the next Tab leaves the tree.
-    const tree = baton.hierarchy.getByRole("tree", { name: "Agents" });
     await pw(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1);
     await pw(tree.getByRole("treeitem")).toHaveCount(5);
     const conductor = tree.getByRole("treeitem", { name: /^Conductor/ });
@@ -124,7 +126,7 @@ describe.skipIf(!hasChromium)("the window by keyboard", () => {
       ["Session", "Esc", "Interrupt the session"],
     ] as const;
     for (const [group, keys, does] of shortcuts) {
-      const row = sheet.getByRole("region", { name: `${group} keys` }).locator("dt").filter({ has: page.locator(`kbd:text-is("${keys}")`) });
+      const row = sheet.getByRole("region", { name: `${group} keys`, exact: true }).locator("dt").filter({ has: page.locator(`kbd:text-is("${keys}")`) });
       await pw(row).toHaveCount(1);
       expect(await row.evaluate((dt) => dt.nextElementSibling?.textContent)).toBe(does);
     }
@@ -148,14 +150,23 @@ describe.skipIf(!hasChromium)("the window by keyboard", () => {
     await pw(page.getByRole("region", { name: "Session graph" })).toBeVisible();
     const graph = page.getByRole("region", { name: "Session graph" });
     await pw(graph.getByLabel("Agent writer: Write the notes", { exact: true })).toBeVisible({ timeout: 20_000 });
-    // Five agents fit readably: no minimap.
+    // Maximised, the five agents fit readably: the minimap is left out until the graph no longer fits.
+    await graph.getByRole("button", { name: "Maximise graph" }).click();
     await pw(graph.getByRole("img", { name: "Minimap of the session graph" })).toHaveCount(0);
+    await graph.getByRole("button", { name: "Maximise graph" }).click();
     await notes.focus();
     await page.keyboard.press("Control+K");
     await pw(search).toBeFocused();
     await page.keyboard.press("Escape");
     await pw(palette).toHaveCount(0);
     await pw(notes).toBeFocused();
+
+    // Commands other parts register are there too: "New session…" opens the New session dialog.
+    await page.keyboard.press("Control+K");
+    await search.fill("new sess");
+    await pw(options.first()).toContainText("New session…");
+    await page.keyboard.press("Enter");
+    await pw(page.getByRole("dialog", { name: "New session" })).toBeVisible();
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { ClaudeInstallCommand } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
+import { registerCommands } from "../palette/commands.js";
 import { setActiveTab, setSessions, useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { useClaudeMissing } from "./claudeStatus.js";
@@ -39,6 +40,8 @@ function hasFolderPicker(): boolean {
 export function NewSessionButton() {
   const [open, setOpen] = useState(false);
   const missing = useClaudeMissing();
+  // The command palette's "New session…" opens this same dialog (left out while the button is disabled).
+  useEffect(() => registerCommands([{ id: "session.new", title: "New session…", group: "Session", enabled: () => !missing, run: () => setOpen(true) }]), [missing]);
   return (
     <>
       <button
