@@ -1,0 +1,111 @@
+// The window's export through the typed API (issue 34) on a live session of the real CLI: nothing
+// to export before the CLI has written the session; after a turn, the session's own history file,
+// with the subagent's steps read from its sidechain, comes back as the file the page saves.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result, TranscriptDelta } from "../../src/shared/api.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import type { SessionManager } from "../../src/main/core/sessionManager.js";
+import { managerFor } from "../support/appManager.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import fsp from "node:fs/promises";
+import path from "node:path";
+
+const WaitMs = 60_000;
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** Resolves once the tab's transcript is idle with `answer` in it. */
+function answered(service: BatonService, tabId: string, answer: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let state = emptyTranscriptState();
+    let stop: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      stop?.();
+      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(state)).slice(0, 500)}`));
+    }, WaitMs);
+    stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
+      state = applyDelta(state, delta);
+      const t = denormalize(state);
+      if (t.status !== "idle" || !t.blocks.some((b) => b.text === answer)) return;
+      clearTimeout(timer);
+      queueMicrotask(() => stop?.());
+      resolve();
+    });
+  });
+}
+
+/**
+ * Resolves once the session's main file holds `text`: the CLI writes its history as it goes, and
+ * may write a turn's last line after the turn's result (2.1.197); an export reads that file.
+ */
+async function fileHolds(projectsDir: string, sessionId: string, text: string): Promise<void> {
+  const deadline = Date.now() + WaitMs;
+  for (;;) {
+    for (const project of await fsp.readdir(projectsDir).catch(() => [])) {
+      const content = await fsp.readFile(path.join(projectsDir, project, `${sessionId}.jsonl`), "utf8").catch(() => "");
+      if (content.includes(text)) return;
+    }
+    if (Date.now() > deadline) throw new Error(`the CLI never wrote ${JSON.stringify(text)} to session ${sessionId}'s file`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // looked at again: polling for the state, not waiting out a time
+  }
+}
+
+describe("exportSession on a live session", () => {
+  let model: ModelServer;
+  let env: CliEnv;
+  let manager: SessionManager;
+  let service: BatonService;
+
+  beforeAll(async () => {
+    model = await startModelServer({
+      main: [{ blocks: [agentCall("Echo via sub", "[[SUB]] echo something", { run_in_background: false })] }, { blocks: [text("Export session done.")] }],
+      SUB: [{ blocks: [bashCall("echo from-the-sidechain", "Echo")] }, { blocks: [text("Sub echoed.")] }],
+    });
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "app-export" });
+    manager = managerFor(env, { withHistory: true });
+    service = new BatonService(manager);
+  });
+
+  afterAll(async () => {
+    await manager?.shutdown();
+    await model?.close();
+    await env?.cleanup();
+  });
+
+  it("has nothing to export before the first turn, then the whole session with its subagent's steps", async () => {
+    const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
+    const choices = { format: "md", toolOutputs: true, thinking: true } as const;
+    // No id yet, or an id whose file the CLI has not written: either way, nothing to export.
+    expect(await service.exportSession(tab.tabId, choices)).toMatchObject({ ok: false, error: { code: "not_found" } });
+
+    const done = answered(service, tab.tabId, "Export session done.");
+    value(await service.sendPrompt(tab.tabId, "delegate an echo for the export"));
+    await done;
+    const sessionId = value(await service.listTabs()).find((t) => t.tabId === tab.tabId)?.sessionId ?? "";
+    await fileHolds(env.projectsDir, sessionId, "Export session done.");
+    const md = value(await service.exportSession(tab.tabId, choices));
+    expect(md.mediaType).toBe("text/markdown; charset=utf-8");
+    expect(md.fileName).toMatch(/^delegate-an-echo-for-the-export-[0-9a-f]{8}\.md$/);
+    expect(md.text.startsWith("# delegate an echo for the export\n")).toBe(true);
+    expect(md.text).toContain("<summary>✓ Subagent general-purpose: Echo via sub (completed");
+    // The subagent's own Bash call and its output come from its sidechain file.
+    expect(md.text).toContain("echo from-the-sidechain");
+    expect(md.text).toContain("Export session done.");
+
+    const html = value(await service.exportSession(tab.tabId, { format: "html", toolOutputs: false, thinking: true }));
+    expect(html.fileName.endsWith(".html")).toBe(true);
+    expect(html.text).toContain('<details class="agent depth-1" data-depth="1">');
+    expect(html.text).toContain("Left out of this export: tool outputs.");
+    expect(html.text).not.toContain("<script");
+  });
+
+  it("refuses a tab that does not exist", async () => {
+    expect(await service.exportSession("no-such-tab", { format: "md", toolOutputs: true, thinking: true })).toMatchObject({ ok: false, error: { code: "not_found" } });
+  });
+});
