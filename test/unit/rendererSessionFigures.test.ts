@@ -20,7 +20,10 @@ describe("session figures", () => {
     });
     const html = renderToStaticMarkup(createElement(SessionFigures, { tab: tab("restored", {}) }));
     expect(html).not.toContain("$0.00");
-    expect(html).toContain('title="Session cost: not recorded in history"');
+    expect(html).toContain('title="Session cost: not recorded in history" aria-label="Session cost: not recorded in history">cost —</span>');
+    expect(html).toContain(">tokens —</span>");
+    const live = renderToStaticMarkup(createElement(SessionFigures, { tab: tab("live", { costUsd: 0.0123 }) }));
+    expect(live).toContain('aria-label="Session cost: $0.012">$0.012</span>');
   });
 
   it("are the CLI's for a live session, and unknown until its first turn ends", () => {

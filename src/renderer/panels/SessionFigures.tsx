@@ -11,6 +11,7 @@ export const Unknown = "—";
 export const NotInHistory = "not recorded in history";
 
 export interface Figures {
+  /** What the toolbar shows; `Unknown` when nobody recorded it. */
   readonly cost: string;
   readonly costWhy: string;
   readonly tokens: string;
@@ -37,10 +38,17 @@ export function SessionFigures({ tab }: { readonly tab: TabState | undefined }) 
   const meta = tab?.transcript.meta;
   const figures = figuresOf(tab);
   const context = formatContext(meta?.contextUsage, meta?.model, meta?.contextWindow);
+  // An unknown figure says what it is ("cost —"), and its tooltip and name say why it is unknown.
+  const stat = (value: string, why: string, what: string) =>
+    value === Unknown ? (
+      <span className="stat" title={why} aria-label={why}>{`${what} ${Unknown}`}</span>
+    ) : (
+      <span className="stat" title={why} aria-label={`${why}: ${value}`}>{value}</span>
+    );
   return (
     <>
-      <span className="stat" title={figures.costWhy} aria-label={`${figures.costWhy}: ${figures.cost}`}>{figures.cost}</span>
-      <span className="stat" title={figures.tokensWhy} aria-label={`${figures.tokensWhy}: ${figures.tokens}`}>{figures.tokens}</span>
+      {stat(figures.cost, figures.costWhy, "cost")}
+      {stat(figures.tokens, figures.tokensWhy, "tokens")}
       <span className="stat" title="Context used" aria-label="Context used">ctx {context}</span>
     </>
   );
