@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Locator } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "../support/ui/browser.js";
+import { describeProblems, textContrast } from "../support/ui/contrast.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { repoRoot } from "../support/ui/buildRenderer.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
@@ -101,6 +102,17 @@ describe.skipIf(!hasChromium)("search lands on the hit, in the browser", () => {
     // The call is selected: the Inspector shows it, the word marked there too.
     await pw(baton.inspector.getByLabel("Tool call details").locator("mark.find-hit").first()).toHaveText(Planted.deepOutput);
     await baton.screenshot("search-lands");
+    // The result lines, the find bar and the marks read well in both themes (WCAG AA), the pointer
+    // off the clicked line (a hovered line's background is the theme's hover colour).
+    const away = await baton.console.boundingBox();
+    await page.mouse.move(away!.x + away!.width / 2, away!.y + away!.height - 4);
+    for (const theme of ["light", "dark"] as const) {
+      await page.getByRole("combobox", { name: "Theme" }).selectOption(theme);
+      await pw(page.locator("html")).toHaveAttribute("data-theme", theme);
+      const { problems } = await textContrast(page);
+      const ours = problems.filter((p) => /find-|hit|snippet|mark/.test(p.where));
+      expect(ours, `${theme}: ${describeProblems(ours)}`).toEqual([]);
+    }
 
     // Find in the session: every hit of a word, first to last and round, each marked in view.
     const findBox = find.getByRole("searchbox", { name: "Find in session" });
