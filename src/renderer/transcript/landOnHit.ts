@@ -24,8 +24,7 @@ export async function landOnHit(tabId: string, place: FoundPlace, current: () =>
   }
   // A call is selected (the Inspector shows it whole, its words marked too); text is only scrolled to.
   if (blockOf(tabId, place.blockId)?.call !== undefined) select(tabId, place.blockId, false);
-  scrollToBlock(place.blockId, place.cards);
-  await bringIntoView(tabId, place.blockId, current);
+  await bringIntoView(tabId, place, current);
 }
 
 /** The block as the tab knows it: its live copy, or a kept copy of a card showing all its steps. */
@@ -69,12 +68,21 @@ async function loadAll(tabId: string, card: string): Promise<void> {
  * Once the block is drawn: opens what folds its first mark away and keeps the mark (else the
  * block) in the middle of the view while the rows around it settle (cards opening, rows measured).
  */
-async function bringIntoView(tabId: string, blockId: string, current: () => boolean): Promise<void> {
+async function bringIntoView(tabId: string, place: FoundPlace, current: () => boolean): Promise<void> {
+  const blockId = place.blockId;
   const find = (): HTMLElement | undefined => {
     const block = document.querySelector<HTMLElement>(`[data-transcript-tab="${CSS.escape(tabId)}"] [data-block-id="${CSS.escape(blockId)}"]`);
     return block === null ? undefined : (block.querySelector<HTMLElement>(`mark.${MarkClass}.current`) ?? block);
   };
-  if (!(await until(current, () => find() !== undefined))) return;
+  // The scroll request is made again now and then: a list mounted after one (a tab just opened)
+  // does not take it.
+  let frames = 0;
+  const drawn = await until(current, () => {
+    if (find() !== undefined) return true;
+    if (frames++ % 60 === 0) scrollToBlock(blockId, place.cards);
+    return false;
+  });
+  if (!drawn) return;
   let settled = 0;
   await until(current, () => {
     const target = find();
