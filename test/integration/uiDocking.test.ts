@@ -78,6 +78,16 @@ describe.skipIf(!hasChromium)("the dock in the browser", () => {
     await baton.waitReady();
     await expect.poll(() => groupOf(page, "Console")).toEqual(["Console", "Graph", "Worktrees", "Changes"]);
 
+    // The keyboard walks a tab strip and goes into the panel.
+    await baton.panelTab("Console").focus();
+    await page.keyboard.press("ArrowRight");
+    await pw(baton.panelTab("Graph")).toHaveAttribute("aria-selected", "true");
+    await pw(baton.panelTab("Graph")).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await pw(baton.panelTab("Console")).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("Enter");
+    await pw(baton.console.getByRole("searchbox", { name: "Filter log" })).toBeFocused();
+
     // A double-click on a tab maximises its dock over the whole window; another restores it.
     await baton.panelTab("Console").click();
     const normal = await box(baton.console);
@@ -127,7 +137,10 @@ describe.skipIf(!hasChromium)("the dock in the browser", () => {
   it("at 760 px overlaps nothing, keeps the transcript readable, shows side docks as icons and the toolbar on one line", async () => {
     app = await startWebApp({ main: [{ blocks: [text("Narrow answer.")] }] }, { cwdName: "dock-narrow", viewport: { width: 1024, height: 800 } });
     const { page, baton } = app;
+    await pw(baton.panelTab("Project")).toHaveAttribute("aria-selected", "true");
     await baton.newSession();
+    // A session started here brings the Hierarchy forward, where its agents show.
+    await pw(baton.panelTab("Hierarchy")).toHaveAttribute("aria-selected", "true");
     await baton.send("hello");
     await pw(baton.transcript).toContainText("Narrow answer.", { timeout: 60_000 });
     const toolbar = page.getByRole("toolbar", { name: "Session controls" });

@@ -1,7 +1,8 @@
 // A toolbar that never wraps: its items (its children) stay on one line, and those that do not fit
-// (from the end, never one of the `pinned` first ones) move into a "…" popover. A <span
-// className="spacer"> takes the free space. Item widths are measured as they are drawn
-// (ResizeObserver); an item in the popover keeps the width it last had in the row.
+// (from the end, never one of the `pinned` first ones, nor one showing an alert) move into a "…"
+// popover, where they stay mounted while it is closed. A <span className="spacer"> takes the free
+// space. Item widths are measured as they are drawn (ResizeObserver); an item in the popover keeps
+// the width it last had in the row.
 import { Children, isValidElement, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { Popover } from "./Popover.js";
 
@@ -45,6 +46,7 @@ function itemsOf(children: ReactNode, pinned: number): Item[] {
 export function OverflowToolbar({ label, pinned = 0, children }: { readonly label: string; readonly pinned?: number; readonly children: ReactNode }) {
   const items = itemsOf(children, pinned);
   const row = useRef<HTMLElement>(null);
+  const more = useRef<HTMLDivElement>(null);
   const widths = useRef(new Map<string, number>());
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const latest = useRef(items);
@@ -60,8 +62,14 @@ export function OverflowToolbar({ label, pinned = 0, children }: { readonly labe
       const style = getComputedStyle(element);
       const gap = parseFloat(style.columnGap) || 0;
       const available = element.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+      // A problem a control shows (a file Baton will not read) stays in sight, wherever it was.
+      const alerting = new Set(
+        [...element.querySelectorAll<HTMLElement>(":scope > [data-item]"), ...(more.current?.querySelectorAll<HTMLElement>(":scope > [data-item]") ?? [])]
+          .filter((child) => child.querySelector("[role=alert]") !== null)
+          .map((child) => child.dataset["item"]!),
+      );
       const next = overflowing(
-        latest.current.map((i) => ({ key: i.key, width: widths.current.get(i.key) ?? 0, pinned: i.pinned, spacer: i.spacer })),
+        latest.current.map((i) => ({ key: i.key, width: widths.current.get(i.key) ?? 0, pinned: i.pinned || alerting.has(i.key), spacer: i.spacer })),
         available,
         gap,
       );
@@ -71,7 +79,13 @@ export function OverflowToolbar({ label, pinned = 0, children }: { readonly labe
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.querySelectorAll(":scope > [data-item]")) observer.observe(child);
-    return () => observer.disconnect();
+    // An alert can appear in an item while it is in the closed popover.
+    const alerts = new MutationObserver(measure);
+    if (more.current !== null) alerts.observe(more.current, { childList: true, subtree: true, attributeFilter: ["role"] });
+    return () => {
+      observer.disconnect();
+      alerts.disconnect();
+    };
   }, [keys, hidden]);
 
   const moved = items.filter((i) => hidden.has(i.key));
@@ -87,11 +101,11 @@ export function OverflowToolbar({ label, pinned = 0, children }: { readonly labe
         ),
       )}
       {moved.length > 0 ? (
-        <Popover label="More toolbar items" buttonText="…" kind="dialog" className="tb-more">
+        <Popover label="More toolbar items" buttonText="…" kind="dialog" className="tb-more" keepMounted>
           {() => (
-            <div className="tb-overflow">
+            <div className="tb-overflow" ref={more}>
               {moved.map((i) => (
-                <div key={i.key} className="tb-item">
+                <div key={i.key} className="tb-item" data-item={i.key}>
                   {i.node}
                 </div>
               ))}

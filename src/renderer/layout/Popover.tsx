@@ -12,6 +12,8 @@ interface Props {
   readonly title?: string;
   /** "menu": items are menuitems; "dialog": any controls (the toolbar's overflow). */
   readonly kind: "menu" | "dialog";
+  /** Keep the content mounted (hidden) while closed: controls in it keep their state and can be watched. */
+  readonly keepMounted?: boolean;
   readonly children: (close: () => void) => ReactNode;
 }
 
@@ -19,7 +21,7 @@ function items(root: HTMLElement | null): HTMLElement[] {
   return root === null ? [] : [...root.querySelectorAll<HTMLElement>("[role=menuitem]:not([aria-disabled=true])")];
 }
 
-export function Popover({ label, buttonText, className, title, kind, children }: Props) {
+export function Popover({ label, buttonText, className, title, kind, keepMounted = false, children }: Props) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const popup = useRef<HTMLDivElement>(null);
@@ -43,7 +45,9 @@ export function Popover({ label, buttonText, className, title, kind, children }:
     if (!open) return;
     const outside = (e: PointerEvent): void => {
       const t = e.target as Node;
-      if (!popup.current?.contains(t) && !button.current?.contains(t)) setOpen(false);
+      // A dialog a control in it opened (New session's) is part of it while open.
+      const inDialog = t instanceof Element && t.closest("[role=dialog], [role=alertdialog]") !== null;
+      if (!popup.current?.contains(t) && !button.current?.contains(t) && !inDialog) setOpen(false);
     };
     document.addEventListener("pointerdown", outside, true);
     return () => document.removeEventListener("pointerdown", outside, true);
@@ -78,9 +82,17 @@ export function Popover({ label, buttonText, className, title, kind, children }:
       >
         {buttonText}
       </button>
-      {open
+      {open || keepMounted
         ? createPortal(
-            <div ref={popup} className={`popover popover-${kind}`} role={kind} aria-label={label} style={{ top: at.top, left: at.left }} onKeyDown={onKeyDown}>
+            <div
+              ref={popup}
+              className={`popover popover-${kind}`}
+              role={kind}
+              aria-label={label}
+              hidden={!open}
+              style={{ top: at.top, left: at.left }}
+              onKeyDown={onKeyDown}
+            >
               {children(close)}
             </div>,
             document.body,

@@ -16,6 +16,7 @@ import { readSaved, tabIdOfPanel, toSaved, windowId, writeSaved, type SavedLayou
 import { followSessions, sessionGroup, sessionPanels, setMountedDock } from "./sessionPanels.js";
 import { labelSashes } from "./sashKeys.js";
 import { TabOverflowActions } from "./TabOverflow.js";
+import { tabKeys } from "./tabKeys.js";
 import { tabMenuItems } from "./tabMenu.js";
 
 /** Saving waits for a drag or a resize to settle. */
@@ -55,10 +56,11 @@ export function createDock(host: HTMLElement): MountedDock {
 
   const narrow = new NarrowDock(dock, () => sessionGroup(dock, rememberedSessionGroup), setStrips);
 
-  const projectToFront = (): void => {
-    const project = dock.getPanel("project");
-    if (project !== undefined && project.group.activePanel !== project) project.group.model.openPanel(project);
+  const toFront = (id: PanelId): void => {
+    const panel = dock.getPanel(id);
+    if (panel !== undefined && panel.group.activePanel !== panel) panel.group.model.openPanel(panel);
   };
+  const projectToFront = (): void => toFront("project");
 
   const load = (): void => {
     const { loaded, gridLayoutFound } = readSaved(localStorage, window);
@@ -125,7 +127,8 @@ export function createDock(host: HTMLElement): MountedDock {
 
   const focusPanel = (panel: IDockviewPanel): void => {
     const part = host.querySelector<HTMLElement>(`[data-panel="${CSS.escape(panel.id)}"]`);
-    const target = part?.querySelector<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])") ?? part;
+    // Where typing goes first (the composer, a search box), else the first control.
+    const target = part?.querySelector<HTMLElement>("textarea, input") ?? part?.querySelector<HTMLElement>("select, button, [tabindex]:not([tabindex='-1'])") ?? part;
     target?.focus({ preventScroll: true });
   };
 
@@ -193,6 +196,10 @@ export function createDock(host: HTMLElement): MountedDock {
     // With no session open the Project panel is in front: when the tab list first arrives, and when the last tab closes.
     const firstList = prev.tabOrder === useApp.getInitialState().tabOrder;
     if (s.tabOrder.length === 0 && (firstList || prev.tabOrder.length > 0)) projectToFront();
+    // A session started here brings its agents (the Hierarchy) forward where the Project panel was in front.
+    const started = s.tabOrder.some((id) => prev.tabs[id] === undefined && s.tabs[id]?.info.kind === "live");
+    const hierarchy = dock.getPanel("hierarchy");
+    if (started && !firstList && hierarchy !== undefined && hierarchy.group.activePanel?.id === "project") toFront("hierarchy");
     const preview = previewTabId();
     if (preview !== undefined && (s.tabs[preview] === undefined || s.tabs[preview]?.info.kind === "live")) usePreview.setState({ tabId: undefined });
   });
@@ -212,6 +219,12 @@ export function createDock(host: HTMLElement): MountedDock {
   document.addEventListener("keydown", acted, true);
   document.addEventListener("input", acted, true);
 
+  const onTabKey = tabKeys(dock, (id) => {
+    const panel = dock.getPanel(id);
+    if (panel !== undefined) focusPanel(panel);
+  });
+  host.addEventListener("keydown", onTabKey);
+
   const resize = new ResizeObserver(() => narrow.resize(host.clientWidth));
   resize.observe(host);
 
@@ -222,6 +235,7 @@ export function createDock(host: HTMLElement): MountedDock {
     flush();
     globalThis.removeEventListener("pagehide", flush);
     resize.disconnect();
+    host.removeEventListener("keydown", onTabKey);
     document.removeEventListener("click", acted, true);
     document.removeEventListener("keydown", acted, true);
     document.removeEventListener("input", acted, true);
