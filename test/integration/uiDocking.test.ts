@@ -179,6 +179,7 @@ describe.skipIf(!hasChromium)("the dock in the browser", () => {
     await right.getByRole("button", { name: "Inspector" }).click();
     await expect.poll(() => baton.inspector.isVisible()).toBe(false);
     // The View menu reaches a hidden dock's panel too.
+    await expect.poll(() => baton.panelTab("Project").isVisible()).toBe(false);
     await baton.openPanel("Project");
     await pw(baton.project).toBeVisible();
     await check();

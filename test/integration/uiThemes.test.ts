@@ -96,10 +96,10 @@ describe.skipIf(!hasChromium)("themes in the browser", () => {
       await expectReadable(page, name, "Hierarchy, transcript, Inspector, Console");
 
       // The session graph follows the theme too.
-      await page.getByRole("tablist", { name: "Bottom panels" }).getByRole("tab", { name: "Graph" }).click();
+      await baton.panelTab("Graph").click();
       await pw(page.getByRole("region", { name: "Session graph" }).locator(".graph-node").filter({ hasText: "Survey the parser" })).toBeVisible();
       await expectReadable(page, name, "Graph");
-      await page.getByRole("tablist", { name: "Bottom panels" }).getByRole("tab", { name: "Console" }).click();
+      await baton.panelTab("Console").click();
 
       // The Project panel: the history list, then search hits with their marks.
       await baton.openLeftTab("Project");

@@ -105,8 +105,16 @@ export class BatonPage {
     return (await this.page.getByLabel("Session status").textContent()) ?? "";
   }
 
-  /** Shows a dock panel as a person would from the toolbar's View menu (reopening it if it was closed). */
+  /**
+   * Shows a dock panel as a person would: its tab when it has one in sight, else from the toolbar's
+   * View menu (which reopens a closed panel and shows one a narrow window hid).
+   */
   async openPanel(name: "Transcript" | "Hierarchy" | "Inspector" | "Project" | "Console" | "Graph" | "Worktrees" | "Rules" | "Changes"): Promise<void> {
+    const tab = this.panelTab(name);
+    if ((await tab.count()) === 1 && (await tab.isVisible())) {
+      await tab.click();
+      return;
+    }
     await this.page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: "View", exact: true }).click();
     await this.page.getByRole("menu", { name: "View" }).getByRole("menuitem", { name: new RegExp(`^${name}\\b`) }).click();
   }
