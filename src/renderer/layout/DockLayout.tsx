@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "react";
 import "dockview/dist/styles/dockview.css";
 import { Toolbar } from "../panels/Toolbar.js";
+import { ClaudeMissingBanner } from "../session/ClaudeMissingBanner.js";
 import { useApp } from "../state/appState.js";
 import { useOrphanedWorktrees } from "../worktrees/orphanedWorktrees.js";
 import { DockPortals } from "./dockBridge.js";
@@ -42,6 +43,7 @@ export function DockLayout() {
   return (
     <div className="window">
       <Toolbar />
+      <ClaudeMissingBanner />
       <div className="dock-area">
         <IconStrip side="left" icons={strips.left} onToggle={toggle} />
         <div className="dock-host" ref={host} />
