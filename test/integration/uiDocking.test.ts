@@ -131,6 +131,15 @@ describe.skipIf(!hasChromium)("the dock in the browser", () => {
       expect(await groupOf(page, "Inspector")).toEqual(["Inspector", "Rules"]);
       await pw(page.getByRole("region", { name: "Transcript" })).toBeVisible();
     }
+    // The grid's layout of an older Baton: said once, and forgotten.
+    await page.evaluate(() => {
+      localStorage.removeItem("baton.dock.main");
+      localStorage.setItem("baton.layout", JSON.stringify({ left: 300, right: 320, bottom: 180, leftTab: "Project", rightTab: "Inspector", bottomTab: "Console" }));
+    });
+    await page.reload();
+    await baton.waitReady();
+    await pw(baton.console).toContainText("The window is now a dock");
+    expect(await page.evaluate(() => localStorage.getItem("baton.layout"))).toBeNull();
     expect(app.pageErrors).toEqual([]);
   });
 
