@@ -64,7 +64,17 @@ describe.skipIf(!hasChromium)("the OS sandbox in the toolbar and on the cards", 
     await rules.getByRole("checkbox", { name: "Policy check only" }).click();
     const warning = toolbar.getByRole("status", { name: "Policy check only" });
     await pw(warning).toContainText("Policy check only");
-    expect(await warning.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(229, 197, 110)");
+    // In the theme's warning colour (themes.css --warn-text), whichever theme is in force.
+    const colours = await warning.evaluate((el) => {
+      const probe = document.createElement("span");
+      probe.style.color = "var(--warn-text)";
+      document.body.append(probe);
+      const warningText = getComputedStyle(probe).color;
+      probe.remove();
+      return { drawn: getComputedStyle(el).color, warningText, text: getComputedStyle(document.body).color };
+    });
+    expect(colours.drawn).toBe(colours.warningText);
+    expect(colours.drawn).not.toBe(colours.text);
     await pw(baton.console).toContainText("policy check only is on");
     await expect.poll(() => (JSON.parse(fs.readFileSync(settings, "utf8")) as { policyCheckOnly?: boolean }).policyCheckOnly).toBe(true);
     await rules.getByRole("checkbox", { name: "Policy check only" }).click();
