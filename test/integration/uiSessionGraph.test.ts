@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     const { baton, page } = app;
     await baton.newSession();
     // Live: the graph follows the session as its agents start and end.
-    await page.getByRole("tablist", { name: "Bottom panels" }).getByRole("tab", { name: "Graph" }).click();
+    await baton.openPanel("Graph");
     const graph = page.getByRole("region", { name: "Session graph" });
     await baton.send("nest three agents");
     await pw(agentNode(graph, "general-purpose", "Top agent")).toBeVisible({ timeout: 60_000 });
@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     await pw(liveDeepest).toHaveAttribute("data-status", "completed");
     const liveMiddleId = await agentNode(graph, "general-purpose", "Middle agent").getAttribute("data-node-id");
     expect(await liveDeepest.getAttribute("data-parent")).toBe(liveMiddleId);
-    await baton.transcript.getByRole("button", { name: /^Close / }).click();
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
 
     // The Graph tab stays open; give the bottom dock room (the splitter's keys, as a person would).
     await pw(graph).toBeVisible();
-    const splitter = page.getByRole("separator", { name: "Resize Console" });
+    const splitter = page.getByRole("separator", { name: "Resize Graph" });
     await splitter.focus();
     for (let i = 0; i < 12; i++) await splitter.press("ArrowUp");
 
@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)("session graph in the browser", () => {
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();
     await pw(baton.subagentCard("coordinator", "Coordinator 7")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
-    await page.getByRole("tablist", { name: "Bottom panels" }).getByRole("tab", { name: "Graph" }).click();
+    await baton.openPanel("Graph");
     const graph = page.getByRole("region", { name: "Session graph" });
     // 8 coordinators from the main file, 392 workers from their sidechains, which the graph loads.
     await pw(graph.locator(".session-graph")).toHaveAttribute("data-nodes", "401", { timeout: 60_000 });
