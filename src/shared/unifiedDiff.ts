@@ -3,12 +3,10 @@
 // removed line reading "-- x" is "--- x" in the text and must not start a new file. Paths come as
 // git writes them: C-quoted when they hold unusual bytes, with a tab after a path with a space.
 
-export interface DiffHunk {
-  readonly oldStart: number;
-  readonly newStart: number;
-  /** Each line with its marker: " " context, "-" removed, "+" added, "\\" a no-newline note. */
-  readonly lines: readonly string[];
-}
+import type { PatchHunk } from "./diff/diffModel.js";
+
+/** A hunk of git's output is a hunk as the CLI's structured patch gives it. */
+export type DiffHunk = PatchHunk;
 
 export type FileChange = "modified" | "added" | "deleted" | "renamed";
 

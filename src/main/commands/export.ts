@@ -121,11 +121,7 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
       ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),
     });
   } catch (error) {
-    if (error instanceof HistoryError) {
-      io.stderr(`baton export: ${error.message}\n`);
-      return error.code === "not_found" ? ExitCode.usage : ExitCode.failure;
-    }
-    throw error;
+    return historyFailure(error, io);
   }
   const transcript = fullTranscript(restored.session);
   if (values.json === true) {
@@ -158,11 +154,7 @@ async function exportAs(format: ExportFormat, file: string, values: Values, audi
       ...(values["projects-dir"] !== undefined ? { projectsDir: values["projects-dir"] } : {}),
     });
   } catch (error) {
-    if (error instanceof HistoryError) {
-      io.stderr(`baton export: ${error.message}\n`);
-      return error.code === "not_found" ? ExitCode.usage : ExitCode.failure;
-    }
-    throw error;
+    return historyFailure(error, io);
   }
   for (const problem of exported.problems) io.stderr(`baton export: ${problem.path}: ${problem.message}\n`);
   if (values.output === undefined) {
@@ -202,4 +194,11 @@ async function readAudit(dbPath: string, sessionId: string, io: CommandIO): Prom
   } finally {
     await store.close();
   }
+}
+
+/** A session that could not be read, said on stderr as the exit code tells it; anything else is thrown on. */
+function historyFailure(error: unknown, io: CommandIO): number {
+  if (!(error instanceof HistoryError)) throw error;
+  io.stderr(`baton export: ${error.message}\n`);
+  return error.code === "not_found" ? ExitCode.usage : ExitCode.failure;
 }

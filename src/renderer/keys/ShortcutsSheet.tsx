@@ -3,7 +3,7 @@
 import { Fragment } from "react";
 import { CommandGroups, useCommands } from "../palette/commands.js";
 import { closeOverlay } from "../palette/overlay.js";
-import { useModalDialog } from "../palette/useModalDialog.js";
+import { OverlayDialog } from "../palette/OverlayDialog.js";
 import { chordLabel, onMac, parseChord } from "./chords.js";
 import { useKeyHelp, type KeyHelp } from "./keyHelp.js";
 import "../palette/palette.css";
@@ -23,7 +23,6 @@ function keyLabel(key: string, mac: boolean): string {
 }
 
 export function ShortcutsSheet() {
-  const dialog = useModalDialog();
   const commands = useCommands();
   const help = useKeyHelp();
   const mac = onMac();
@@ -35,23 +34,7 @@ export function ShortcutsSheet() {
     ...help.map((section) => ({ where: section.where, rows: section.keys.map((k: KeyHelp): Row => ({ keys: k.keys.map((key) => keyLabel(key, mac)), does: k.does })) })),
   ].filter((s) => s.rows.length > 0);
   return (
-    <dialog
-      ref={dialog}
-      className="shortcuts-sheet"
-      aria-labelledby="shortcuts-heading"
-      onCancel={(e) => {
-        e.preventDefault();
-        closeOverlay();
-      }}
-      onKeyDown={(e) => {
-        if (e.key !== "Escape") return;
-        e.preventDefault();
-        closeOverlay();
-      }}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) closeOverlay();
-      }}
-    >
+    <OverlayDialog className="shortcuts-sheet" labelledBy="shortcuts-heading">
       <div className="palette-box">
         <header className="sheet-head">
           <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
@@ -77,6 +60,6 @@ export function ShortcutsSheet() {
           ))}
         </div>
       </div>
-    </dialog>
+    </OverlayDialog>
   );
 }

@@ -13,7 +13,7 @@ import { useCommands } from "./commands.js";
 import { closeOverlay } from "./overlay.js";
 import { itemText, paletteItems, type PaletteItem } from "./paletteItems.js";
 import { rankItems, type Ranked } from "./rank.js";
-import { useModalDialog } from "./useModalDialog.js";
+import { OverlayDialog } from "./OverlayDialog.js";
 import "./palette.css";
 
 /** More than a screenful is noise: the person types more instead. */
@@ -30,7 +30,6 @@ registerKeyHelp({
 });
 
 export function CommandPalette() {
-  const dialog = useModalDialog();
   const commands = useCommands();
   const tabOrder = useApp((s) => s.tabOrder);
   const tabs = useApp((s) => s.tabs);
@@ -70,24 +69,7 @@ export function CommandPalette() {
     }
   };
   return (
-    <dialog
-      ref={dialog}
-      className="palette"
-      aria-label="Command palette"
-      onCancel={(e) => {
-        e.preventDefault();
-        closeOverlay();
-      }}
-      onKeyDown={(e) => {
-        if (e.key !== "Escape") return;
-        e.preventDefault();
-        closeOverlay();
-      }}
-      onClick={(e) => {
-        // A click on the backdrop (the dialog element itself: its content fills its box) closes it.
-        if (e.target === e.currentTarget) closeOverlay();
-      }}
-    >
+    <OverlayDialog className="palette" label="Command palette">
       <div className="palette-box">
         <input
           className="palette-input"
@@ -114,7 +96,7 @@ export function CommandPalette() {
         </ul>
         {shown.length === 0 ? <p className="palette-empty dim">Nothing matches “<VisibleText text={query} />”.</p> : null}
       </div>
-    </dialog>
+    </OverlayDialog>
   );
 }
 
