@@ -171,7 +171,16 @@ describe("the command line's bundle (out/cli)", () => {
     expect(JSON.parse(judged.stdout)).toMatchObject({ decision: "deny", rule: "preset:scout/exec" });
   });
 
-  it("indexes and searches through its own store worker, and reads transcripts on its own extract worker", async () => {
+  it("exports a session as one HTML file, its answers' Markdown rendered by the bundled renderer", async () => {
+    const project = path.join(projects, fs.readdirSync(projects)[0]!);
+    const file = path.join(project, fs.readdirSync(project).find((f) => f.endsWith(".jsonl"))!);
+    const exported = await baton(["export", file, "--format", "html"]);
+    expect(exported, exported.stderr).toMatchObject({ code: 0, left: [] });
+    expect(exported.stdout).toMatch(/^<!doctype html>/);
+    expect(exported.stdout).toContain('<section class="answer" aria-label="Answer"><div class="md"><p>');
+  });
+
+  it("indexes through its own store worker, searches on its own thread, and reads transcripts on its own extract worker", async () => {
     const db = path.join(tempDir(), "history.db");
     const indexed = await baton(["index", "--projects-dir", projects, "--db", db, "--json"]);
     expect(indexed, indexed.stderr).toMatchObject({ code: 0, left: [] });

@@ -82,13 +82,35 @@ function outsideCode(markdown: string): string {
 describe("HTML export", () => {
   it("is one file that loads and runs nothing: only Baton's own tags, a CSP that forbids the rest", () => {
     const page = html();
-    expect([...tagsOf(page)].sort()).toEqual(["b", "body", "code", "dd", "details", "div", "dl", "dt", "footer", "h1", "h2", "head", "header", "html", "main", "meta", "pre", "section", "span", "style", "summary", "title"]);
+    expect([...tagsOf(page)].sort()).toEqual(["a", "b", "body", "code", "dd", "details", "div", "dl", "dt", "footer", "h1", "h2", "head", "header", "html", "main", "meta", "p", "pre", "section", "span", "style", "summary", "title"]);
+    // The only links are an answer's https addresses, linked as the window links them (followed only
+    // when clicked), never fetched as an image or a style.
+    expect([...page.matchAll(/<a [^>]*>/g)].map((m) => m[0])).toEqual([
+      '<a href="https://example.com/x.png" rel="noopener noreferrer" target="_blank">',
+      '<a href="https://example.com/leak" rel="noopener noreferrer" target="_blank">',
+    ]);
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'`);
     expect(page.match(/<style>/g)).toHaveLength(1);
     expect(page).not.toMatch(/https?:\/\/(?!example\.com)/);
     // The transcript's attempts are there, as text.
     expect(page).toContain("&#60;script&#62;window.pwned=1&#60;/script&#62;");
     expect(page).toContain("&#60;img src=&#34;https://example.com/x.png&#34; onerror=&#34;alert(1)&#34;&#62;");
+  });
+
+  it("renders answers and reports as the window renders their Markdown, raw HTML still text", () => {
+    const answer = (text: string): string =>
+      exportSession({ sessionId: "s", blocks: [block({ kind: "text", text })] } as unknown as Transcript, all, { title: "t", home: Home }).text;
+    const page = answer("**bold** and `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![pic](https://example.com/p.png) [ok](https://example.com) [bad](javascript:alert(1)) <i>raw</i> \u001b[31m");
+    expect(page).toContain("<strong>bold</strong> and <code>code</code>");
+    expect(page).toContain("<table>");
+    expect(page).not.toContain("<img");
+    expect(page).toContain('<a href="https://example.com/p.png" rel="noopener noreferrer" target="_blank">pic</a>');
+    expect(page).toContain('<a href="https://example.com" rel="noopener noreferrer" target="_blank">ok</a>');
+    expect(page).not.toMatch(/href="javascript/i);
+    expect(page).toContain("[bad](javascript:alert(1))");
+    expect(page).toContain("&lt;i&gt;raw&lt;/i&gt;");
+    expect(page).toContain("⟨U+001B⟩[31m");
+    expect(terminalText(page)).toBe(page);
   });
 
   it("draws hidden direction characters and terminal escapes as markers, and nothing raw", () => {

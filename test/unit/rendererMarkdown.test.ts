@@ -1,6 +1,6 @@
 // Markdown from the model is untrusted: it must render inert (no raw HTML, no script URLs).
 import { describe, expect, it } from "vitest";
-import { isAllowedLink, renderMarkdown } from "../../src/renderer/markdown/renderMarkdown.js";
+import { isAllowedLink, renderMarkdown } from "../../src/shared/markdown/renderMarkdown.js";
 
 describe("renderMarkdown", () => {
   it("escapes raw HTML instead of emitting elements", () => {

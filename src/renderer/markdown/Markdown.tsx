@@ -1,9 +1,9 @@
-// Renders markdown (see renderMarkdown.ts for why it is safe) and routes link clicks outside the
+// Renders markdown (see src/shared/markdown/renderMarkdown.ts for why it is safe) and routes link clicks outside the
 // app: the page itself never navigates.
 import { memo, useLayoutEffect, useMemo, useRef, type MouseEvent } from "react";
 import { markTextNodes, useHitMarks } from "../util/HitMarks.js";
 import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
-import { renderMarkdown } from "./renderMarkdown.js";
+import { renderMarkdown } from "../../shared/markdown/renderMarkdown.js";
 
 /**
  * Opens a link outside Baton if the shared link policy allows it; anything else does nothing.

@@ -1,13 +1,16 @@
 // A session as one self-contained HTML file: no script at all (none is needed to read it: each
 // subagent is a `<details>` section the browser folds, at every depth), its one style inline, and a
 // Content-Security-Policy that lets the page load nothing and run nothing, so even a mistake in
-// escaping could not fetch or run what a transcript holds. Every transcript text is escaped
-// (htmlText.ts) and shown as written: answers as their Markdown source, not rendered.
+// escaping could not fetch or run what a transcript holds. Answers and agents' reports are
+// Markdown, rendered as the window renders them (shared/markdown: raw HTML escaped, links by the
+// link policy, images as links); every other transcript text is escaped (htmlText.ts) and shown
+// as written.
 
 import type { ExportAgent, ExportDocument, ExportHead, ExportItem, ExportTool } from "./exportDocument.js";
 import { agentSummary, headFacts, leftOutNote, toolMark } from "./exportWords.js";
 import { ExportCss } from "./htmlStyle.js";
-import { escapeHtml, visibleHtml } from "./htmlText.js";
+import { renderMarkdown } from "../markdown/renderMarkdown.js";
+import { controlsAsText, escapeHtml, visibleHtml } from "./htmlText.js";
 
 /** Nothing may load or run; inline style only. */
 export const ExportCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'";
@@ -53,7 +56,7 @@ function item(i: ExportItem): string {
       return `<section class="prompt" aria-label="Prompt"><h2>You</h2><div class="text">${visibleHtml(i.text)}</div>${images}</section>`;
     }
     case "answer":
-      return `<section class="answer" aria-label="Answer"><div class="text">${visibleHtml(i.text)}</div></section>`;
+      return `<section class="answer" aria-label="Answer"><div class="md">${markdownHtml(i.text)}</div></section>`;
     case "thinking":
       return `<details class="thinking"><summary>Thinking</summary><div class="text">${visibleHtml(i.text)}</div></details>`;
     case "notice":
@@ -86,6 +89,11 @@ function agent(a: ExportAgent): string {
   if (a.prompt.trim() !== "") body.push(`<section class="agent-prompt"><h2>Prompt</h2><div class="text">${visibleHtml(a.prompt)}</div></section>`);
   if (a.stepsMissing > 0) body.push(`<p class="notice">${a.stepsMissing} earlier steps are not in this transcript.</p>`);
   body.push(...a.items.map(item));
-  if (a.report !== undefined) body.push(`<section class="agent-report"><h2>Report</h2><div class="text">${visibleHtml(a.report)}</div></section>`);
+  if (a.report !== undefined) body.push(`<section class="agent-report"><h2>Report</h2><div class="md">${markdownHtml(a.report)}</div></section>`);
   return `<details class="agent depth-${a.depth}" data-depth="${a.depth}"><summary>${visibleHtml(agentSummary(a))}</summary><div class="agent-body">${body.join("\n")}</div></details>`;
+}
+
+/** Markdown as the window draws it, its control characters as markers. */
+function markdownHtml(text: string): string {
+  return renderMarkdown(controlsAsText(text.replace(/\r\n/g, "\n")));
 }

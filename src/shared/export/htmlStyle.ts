@@ -19,6 +19,12 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .left-out { color: var(--dim); font-style: italic; }
 main > * + *, .agent-body > * + * { margin-top: 0.75rem; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.md { overflow-wrap: anywhere; } .md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
+.md table { border-collapse: collapse; } .md th, .md td { border: 1px solid var(--line); padding: 0.2rem 0.5rem; }
+.md blockquote { margin: 0.5rem 0; padding-left: 0.75rem; border-left: 3px solid var(--line); color: var(--dim); }
+.md a { color: var(--mark); }
+.hljs-keyword, .hljs-built_in, .hljs-type { color: var(--error); } .hljs-string, .hljs-regexp { color: var(--ok); }
+.hljs-comment, .hljs-quote { color: var(--dim); font-style: italic; } .hljs-number, .hljs-literal, .hljs-title { color: var(--mark); }
 .prompt { background: var(--prompt); border-radius: 6px; padding: 0.5rem 0.75rem; }
 .thinking { color: var(--dim); font-style: italic; }
 .notice { border-left: 3px solid var(--dim); padding: 0.25rem 0.75rem; }

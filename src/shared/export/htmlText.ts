@@ -39,3 +39,12 @@ function escapeControls(text: string): string {
   }
   return out + escapeHtml(text.slice(at));
 }
+
+/**
+ * `text` with each run of control characters written as its marker's words (`⟨U+001B⟩`), for text
+ * that goes through Markdown: the marker is then text like any other, escaped where it lands, even
+ * inside an attribute (a link's title), where a marker element could not go.
+ */
+export function controlsAsText(text: string): string {
+  return text.replace(Controls, (run) => `⟨${[...run].map(codePointLabel).join(" ")}⟩`);
+}

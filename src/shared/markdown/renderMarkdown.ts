@@ -1,13 +1,14 @@
-// Markdown to HTML for assistant text and summaries. Safe by construction: markdown-it escapes
-// raw HTML (`html: false`), links pass the shared link policy (https: and mailto: only, as the
-// desktop shell), and code is highlighted by highlight.js, which escapes its input. Hidden
-// direction and zero-width characters in text and code are drawn as markers. Pure: no DOM, so it
-// is unit-tested in Node.
+// Markdown to HTML for assistant text and summaries, in the window and in an exported HTML file.
+// Safe by construction: markdown-it escapes raw HTML (`html: false`), links pass the shared link
+// policy (https: and mailto: only, as the desktop shell), images become links (nothing is
+// fetched), and code is highlighted by highlight.js, which escapes its input. Hidden direction and
+// zero-width characters in text and code are drawn as markers. Pure: no DOM, so it is unit-tested
+// in Node.
 
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/common";
-import { describeHiddenRun, hasHidden, hiddenRunLabel, splitHidden } from "../../shared/hiddenCharacters.js";
-import { isAllowedExternalUrl } from "../../shared/linkPolicy.js";
+import { describeHiddenRun, hasHidden, hiddenRunLabel, splitHidden } from "../hiddenCharacters.js";
+import { isAllowedExternalUrl } from "../linkPolicy.js";
 
 /** True for links Baton will open: the shared policy (absolute https: and mailto: only). */
 export function isAllowedLink(url: string): boolean {
