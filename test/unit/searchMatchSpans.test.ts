@@ -26,6 +26,10 @@ describe("marks of a query in a text", () => {
     expect(marked("brown fox, quick brown dog", "quick fox")).toBe("brown «fox», «quick» brown dog");
     expect(marked("brown fox, quick brown dog", '"quick brown"')).toBe("brown fox, «quick brown» dog");
     expect(marked("brown fox, fox brown", '"brown fox"')).toBe("«brown fox», fox brown");
+    // A word and a phrase that starts with it are one mark, in the window and in the index's snippet.
+    const both = 'alpha "alpha beta"';
+    expect(marked("alpha\nbéta ", both)).toBe("«alpha\nbéta» ");
+    expect(snippetOf("alpha\nbéta ", queryPhrases(both), 1000, { open: "«", close: "»", ellipsis: "…" })).toBe("«alpha\nbéta» ");
   });
 
   it("any two or more characters of a CJK run, and one character anywhere in it", () => {

@@ -1,6 +1,6 @@
 // A hit's snippet, cut from the row's text: a window of words around the query's matches, each
 // match wrapped in markers, with an ellipsis where the window cuts the text. It follows FTS5's
-// snippet(): every phrase instance is marked as one span, and the window is the one showing the
+// snippet(): every phrase instance is marked as one span (overlapping ones as one), and the window is the one showing the
 // most different phrases, then the most matches, then the earliest.
 import type { QueryPhrase } from "../../shared/searchQuery.js";
 import { tokenize, type Token } from "../../shared/searchTokens.js";
@@ -36,13 +36,18 @@ export function snippetOf(text: string, phrases: readonly QueryPhrase[], words: 
   // The whole text when the window reaches its ends, so nothing around the first and last words is lost.
   const start = from === 0 ? 0 : (tokens[from] as Token).start;
   const end = to === tokens.length ? text.length : (tokens[to - 1] as Token).end;
-  let out = from === 0 ? "" : marks.ellipsis;
-  let at = start;
+  // Instances that overlap (a word and a phrase starting with it) are one mark over both.
+  const spans: [number, number][] = [];
   for (const i of found) {
     if (i.first < from || i.last >= to) continue;
     const a = (tokens[i.first] as Token).start;
-    if (a < at) continue; // overlaps the span just marked
-    const b = i.end;
+    const last = spans.at(-1);
+    if (last !== undefined && a < last[1]) last[1] = Math.max(last[1], i.end);
+    else spans.push([a, i.end]);
+  }
+  let out = from === 0 ? "" : marks.ellipsis;
+  let at = start;
+  for (const [a, b] of spans) {
     out += text.slice(at, a) + marks.open + text.slice(a, b) + marks.close;
     at = b;
   }
