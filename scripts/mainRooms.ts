@@ -33,9 +33,11 @@ export const MainRooms: Readonly<Record<string, readonly string[]>> = {
   "transport/ipc": ["platform", "core"],
   "transport/web": ["platform", "core"],
   window: ["platform"],
+  // Terminal sessions' hooks (issue 35): the local socket `baton hook` asks over.
+  terminal: ["platform"],
   // The wiring, then what stands on it: the command line and the Electron entry.
-  app: ["platform", "cli", "audit", "store", "policy", "sandbox", "core"],
-  commands: ["platform", "hub", "mcp", "desktop", "sandbox", "audit", "cli", "worktrees", "history", "search", "store", "policy", "core", "app", "transport/web"],
+  app: ["platform", "cli", "audit", "store", "policy", "sandbox", "core", "terminal"],
+  commands: ["platform", "hub", "mcp", "desktop", "sandbox", "audit", "cli", "worktrees", "history", "search", "store", "policy", "core", "app", "transport/web", "terminal"],
   "(entry)": ["platform", "app", "transport/ipc", "window"],
 };
 

@@ -1,0 +1,62 @@
+// What passes between a terminal session's hook and the running Baton (issue 35). `baton claude`
+// starts the person's own interactive `claude` with Baton's command hooks for that session only;
+// each hook runs `baton hook`, which reads the CLI's hook input on stdin, sends one HookEnvelope
+// line over Baton's local socket and prints the CLI's answer for the HookVerdict it gets back.
+// Anything short of a verdict (no Baton, a refused socket, a timeout, bad input) is "ask": the
+// terminal shows its own prompt, and nothing is ever allowed by default. Pure.
+
+import { z } from "zod";
+
+/** The hook events Baton registers for a terminal session (what each CLI version fires: docs/protocol-notes.md). */
+export const TerminalHookEvents = ["PreToolUse", "PermissionRequest", "Notification", "SubagentStart", "SubagentStop", "Stop"] as const;
+export type TerminalHookEvent = (typeof TerminalHookEvents)[number];
+
+const Id = z.string().min(1).max(200);
+const Path = z.string().min(1).max(4096);
+
+/**
+ * The CLI's hook input, as far as Baton reads it (PROTOCOL.md §3.5: `BaseHookInput` and the
+ * PreToolUse fields). Unknown fields are kept out, not refused: a newer CLI adds fields.
+ */
+export const HookInputSchema = z.object({
+  session_id: Id,
+  transcript_path: Path,
+  cwd: Path,
+  hook_event_name: z.string().min(1).max(100),
+  permission_mode: z.string().max(100).optional(),
+  agent_id: Id.optional(),
+  agent_type: z.string().max(200).optional(),
+  agent_transcript_path: Path.optional(),
+  tool_name: z.string().min(1).max(200).optional(),
+  tool_input: z.record(z.string(), z.unknown()).optional(),
+  tool_use_id: Id.optional(),
+  message: z.string().max(100_000).optional(),
+});
+export type HookInput = z.infer<typeof HookInputSchema>;
+
+/** One line from `baton hook` to Baton: the launch's secret and the CLI's input. */
+export interface HookEnvelope {
+  readonly secret: string;
+  readonly input: HookInput;
+}
+
+/** Baton's answer for a PreToolUse (or PermissionRequest) hook; other events get "ask" (no opinion). */
+export interface HookVerdict {
+  readonly decision: "allow" | "deny" | "ask";
+  /** Said to the model on deny, to the person in the terminal on ask. */
+  readonly reason?: string;
+}
+
+/** The verdict every failure falls back to: the terminal asks the person itself. */
+export const AskVerdict: HookVerdict = { decision: "ask", reason: "Baton did not answer; the terminal asks instead" };
+
+/** What `baton hook` prints for a PreToolUse verdict (the CLI's `hookSpecificOutput`). */
+export function preToolUseOutput(verdict: HookVerdict): { hookSpecificOutput: { hookEventName: "PreToolUse"; permissionDecision: HookVerdict["decision"]; permissionDecisionReason?: string } } {
+  return {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: verdict.decision,
+      ...(verdict.reason !== undefined ? { permissionDecisionReason: verdict.reason } : {}),
+    },
+  };
+}
