@@ -2,11 +2,11 @@
 // to export before the CLI has written the session; after a turn, the session's own history file,
 // with the subagent's steps read from its sidechain, comes back as the file the page saves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
+import type { Result } from "../../src/shared/api.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
 import { managerFor } from "../support/appManager.js";
+import { watchTab } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -20,24 +20,14 @@ function value<T>(result: Result<T>): T {
   return result.value;
 }
 
-/** Resolves once the tab's transcript is idle with `answer` in it. */
-function answered(service: BatonService, tabId: string, answer: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let state = emptyTranscriptState();
-    let stop: (() => void) | undefined;
-    const timer = setTimeout(() => {
-      stop?.();
-      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(state)).slice(0, 500)}`));
-    }, WaitMs);
-    stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
-      state = applyDelta(state, delta);
-      const t = denormalize(state);
-      if (t.status !== "idle" || !t.blocks.some((b) => b.text === answer)) return;
-      clearTimeout(timer);
-      queueMicrotask(() => stop?.());
-      resolve();
-    });
-  });
+/** Resolves once the tab's transcript is idle with `answer` in it (a subscribed window's view of it). */
+async function answered(service: BatonService, tabId: string, answer: string): Promise<void> {
+  const watch = watchTab(service, tabId, WaitMs);
+  try {
+    await watch.idleWith(answer);
+  } finally {
+    watch.stop();
+  }
 }
 
 /**
