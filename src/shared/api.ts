@@ -29,7 +29,12 @@ export interface TabInfo {
   /** What the tab is: a session Baton runs (`live`, even while its CLI is down), or one read from history (`restored`, read-only until resumed). Set by the session manager. */
   readonly kind?: "live" | "restored";
   readonly cwd?: string;
+  /** A session running in a terminal that Baton steers through its hooks (issue 35), and the state its hooks last showed. */
+  readonly terminal?: TerminalState;
 }
+
+/** A terminal session's state: a request waits for the person, hooks arrive (it works), or it stopped its turn. */
+export type TerminalState = "waiting" | "working" | "idle";
 
 export interface SessionSummary {
   readonly sessionId: string;

@@ -47,6 +47,13 @@ export interface HookVerdict {
   readonly reason?: string;
 }
 
+/**
+ * What Baton's socket calls for each hook (core/terminalSessions.ts). `gaveUp` aborts when the hook
+ * stopped waiting (its socket closed, the server's time ran out): a request it left on a card is
+ * withdrawn there.
+ */
+export type TerminalHookHandler = (input: HookInput, gaveUp?: AbortSignal) => Promise<HookVerdict>;
+
 /** The verdict every failure falls back to: the terminal asks the person itself. */
 export const AskVerdict: HookVerdict = { decision: "ask", reason: "Baton did not answer; the terminal asks instead" };
 
