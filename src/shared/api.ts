@@ -181,6 +181,8 @@ export interface PendingPermission {
   /** ExitPlanMode without `input.plan`: the plan from its plan file, or why that could not be read. */
   readonly planFromFile?: string;
   readonly planFileProblem?: string;
+  /** When Baton began waiting on the person (ISO time): the "Needs you" queue lists the oldest first. */
+  readonly askedAt?: string;
 }
 
 export interface SessionInfo {

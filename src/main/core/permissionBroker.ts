@@ -110,6 +110,7 @@ export class PermissionBroker {
         ...(allowRules !== undefined && allowRules.length > 0 ? { allowRules } : {}),
         ...(request.planFromFile !== undefined ? { planFromFile: request.planFromFile } : {}),
         ...(request.planFileProblem !== undefined ? { planFileProblem: request.planFileProblem } : {}),
+        askedAt: new Date().toISOString(),
       };
       this.waiting.set(request.requestId, { tabId, pending, resolve });
       this.refresh(tabId);
