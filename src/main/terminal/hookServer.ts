@@ -1,0 +1,199 @@
+// Baton's end of a terminal session's hooks: a Unix domain socket in the person's private run
+// folder (runFolder.ts), never TCP. Each connection carries one request line (a HookEnvelope:
+// the launch's secret and the CLI's hook input) and gets one answer line (a HookVerdict). The
+// secret is made per launch and written with the socket's path to hook.json (hookEndpoint.ts) for
+// `baton hook`. Everything short of a valid request with the right secret, and a handler that
+// fails or takes too long, gets "ask": the terminal then shows its own prompt. Nothing is ever
+// allowed here; only the handler (the core's policy and the person) can say "allow".
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { AskVerdict, HookInputSchema, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
+import type { LogBus } from "../platform/logBus.js";
+import { removeEndpoint, writeEndpoint } from "./hookEndpoint.js";
+import { ServerAnswerMs } from "./hookTiming.js";
+import { ensureRunFolder } from "./runFolder.js";
+
+export type HookHandler = (input: HookInput) => Promise<HookVerdict>;
+
+export interface HookServerOptions {
+  readonly handler: HookHandler;
+  /** The private folder (default: runFolderPath()); created 0700 when missing, refused when foreign. */
+  readonly folder: string;
+  readonly log?: Pick<LogBus, "baton">;
+  /** A request line longer than this is answered "ask" unread (a Write's content rides in it). */
+  readonly maxLineBytes?: number;
+  /** Connections open at once; more are answered "ask" and closed. */
+  readonly maxConnections?: number;
+  /** The handler's time before the answer is "ask" (default: ServerAnswerMs, inside the hook's timeout). */
+  readonly answerWithinMs?: number;
+}
+
+export interface HookServer {
+  readonly socket: string;
+  readonly folder: string;
+  /** Stops listening, ends open connections with "ask", removes the socket and the endpoint file. */
+  stop(): Promise<void>;
+}
+
+export type StartHookServerResult = { readonly ok: true; readonly server: HookServer } | { readonly ok: false; readonly error: string };
+
+const DefaultMaxLineBytes = 4 * 1024 * 1024;
+const DefaultMaxConnections = 64;
+
+/** Starts listening; the result says why not (a foreign folder, a socket that cannot be made). */
+export async function startHookServer(options: HookServerOptions): Promise<StartHookServerResult> {
+  const folder = ensureRunFolder(options.folder);
+  if (!folder.ok) return folder;
+  const socket = path.join(folder.folder, `hook-${process.pid}.sock`);
+  const secret = randomBytes(32).toString("hex");
+  const connections = new Set<net.Socket>();
+  // Half-open: a client that ends its side after the request still gets the answer.
+  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    const busy = connections.size >= (options.maxConnections ?? DefaultMaxConnections);
+    connections.add(connection);
+    connection.on("close", () => connections.delete(connection));
+    if (busy) {
+      options.log?.baton("warning", "Terminal hook refused: too many connections at once", { open: connections.size - 1 });
+      connection.on("error", () => connection.destroy());
+      // Read on to the client's end, so the connection closes when it does.
+      connection.resume();
+      connection.end(answerLine({ decision: "ask", reason: "Baton is busy; the terminal asks instead" }));
+      return;
+    }
+    serveConnection(connection, secret, options);
+  });
+  try {
+    // A socket file left by a crashed launch with this pid would make listen fail.
+    removeStaleSocket(socket);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socket, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    fs.chmodSync(socket, 0o600);
+    writeEndpoint(folder.folder, { socket, secret, pid: process.pid });
+  } catch (error) {
+    server.close();
+    fs.rmSync(socket, { force: true });
+    return { ok: false, error: `cannot listen on ${socket}: ${(error as Error).message}` };
+  }
+  server.on("error", (error) => options.log?.baton("error", "Terminal hook socket failed", { error: error.message }));
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= new Promise<void>((resolve) => {
+      removeEndpoint(folder.folder, socket);
+      server.close(() => resolve());
+      for (const connection of connections) connection.destroy();
+    }).then(() => fs.rmSync(socket, { force: true })));
+  return { ok: true, server: { socket, folder: folder.folder, stop } };
+}
+
+function removeStaleSocket(socket: string): void {
+  try {
+    if (fs.lstatSync(socket).isSocket()) fs.rmSync(socket);
+  } catch {
+    // Nothing there.
+  }
+}
+
+function answerLine(verdict: HookVerdict): string {
+  return `${JSON.stringify(verdict)}\n`;
+}
+
+/** Reads one line (bounded), answers it once, closes. */
+function serveConnection(connection: net.Socket, secret: string, options: HookServerOptions): void {
+  const maxLine = options.maxLineBytes ?? DefaultMaxLineBytes;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let answered = false;
+  let deciding = false;
+  const start = (): void => {
+    deciding = true;
+    connection.pause();
+    void decide(Buffer.concat(chunks).toString("utf8"), secret, options).then(answer);
+  };
+  const answer = (verdict: HookVerdict): void => {
+    if (answered) return;
+    answered = true;
+    connection.end(answerLine(verdict));
+    // Read (and drop) the rest, so the client's end is seen and the connection closes.
+    connection.resume();
+  };
+  connection.on("error", () => connection.destroy());
+  connection.on("data", (chunk: Buffer) => {
+    if (answered || deciding) return;
+    const newline = chunk.indexOf(0x0a);
+    const take = newline === -1 ? chunk : chunk.subarray(0, newline);
+    length += take.length;
+    if (length > maxLine) {
+      options.log?.baton("warning", "Terminal hook request refused: longer than the limit", { limitBytes: maxLine });
+      answer({ decision: "ask", reason: "the hook's request was too long; the terminal asks instead" });
+      return;
+    }
+    chunks.push(take);
+    if (newline !== -1) start();
+  });
+  connection.on("end", () => {
+    if (answered || deciding) return;
+    if (length > 0) start();
+    else answer(AskVerdict);
+  });
+}
+
+/** The verdict for one request line: "ask" unless it is well formed, carries the secret, and the handler decides in time. */
+async function decide(line: string, secret: string, options: HookServerOptions): Promise<HookVerdict> {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(line);
+  } catch {
+    options.log?.baton("warning", "Terminal hook request is not JSON; answered ask");
+    return AskVerdict;
+  }
+  const given = (envelope as { secret?: unknown } | null)?.secret;
+  if (typeof given !== "string" || !sameSecret(given, secret)) {
+    options.log?.baton("warning", "Terminal hook request refused: wrong secret (not from this Baton's `baton hook`)");
+    return { decision: "ask", reason: "refused: wrong secret" };
+  }
+  const input = HookInputSchema.safeParse((envelope as { input?: unknown }).input);
+  if (!input.success) {
+    options.log?.baton("warning", "Terminal hook input is malformed; answered ask", { issue: input.error.issues[0]?.message ?? "" });
+    return AskVerdict;
+  }
+  return withinTime(options.handler, input.data, options.answerWithinMs ?? ServerAnswerMs, options.log);
+}
+
+function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function withinTime(handler: HookHandler, input: HookInput, ms: number, log: HookServerOptions["log"]): Promise<HookVerdict> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<HookVerdict>((resolve) => {
+    timer = setTimeout(() => {
+      log?.baton("warning", "Terminal hook not answered in time; the terminal asks", { session: input.session_id, tool: input.tool_name ?? "" });
+      resolve({ decision: "ask", reason: "Baton did not answer in time; the terminal asks instead" });
+    }, ms);
+  });
+  try {
+    const verdict = await Promise.race([handler(input).then(checkedVerdict), late]);
+    return verdict;
+  } catch (error) {
+    log?.baton("error", "Terminal hook handler failed; answered ask", { error: (error as Error).message });
+    return AskVerdict;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A handler's verdict as sent: anything but allow/deny/ask becomes "ask". */
+function checkedVerdict(verdict: HookVerdict): HookVerdict {
+  const decision = verdict?.decision;
+  if (decision !== "allow" && decision !== "deny" && decision !== "ask") return AskVerdict;
+  return typeof verdict.reason === "string" ? { decision, reason: verdict.reason } : { decision };
+}

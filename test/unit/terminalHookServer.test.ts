@@ -1,0 +1,194 @@
+// The terminal hooks' socket (src/main/terminal): a private folder and socket, the per-launch
+// secret in hook.json, one line in and one verdict out, "ask" for everything short of a valid
+// request answered in time, and nothing left behind once stopped. Real sockets in temp folders.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { LogBus } from "../../src/main/platform/logBus.js";
+import { readEndpoint } from "../../src/main/terminal/hookEndpoint.js";
+import { askBaton } from "../../src/main/terminal/hookClient.js";
+import { startHookServer, type HookHandler, type HookServer, type HookServerOptions } from "../../src/main/terminal/hookServer.js";
+import { ensureRunFolder, folderProblem, runFolderPath } from "../../src/main/terminal/runFolder.js";
+import type { HookInput } from "../../src/shared/terminalHooks.js";
+import { tempDirs } from "../support/tempDirs.js";
+
+const tempDir = tempDirs("baton-hook-");
+const running: HookServer[] = [];
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.stop();
+});
+
+const Input: HookInput = {
+  session_id: "s-1",
+  transcript_path: "/home/user/.claude/projects/x/s-1.jsonl",
+  cwd: "/home/user/code/x",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "touch made.txt" },
+  tool_use_id: "toolu_1",
+};
+
+async function start(handler: HookHandler, extra: Partial<HookServerOptions> = {}): Promise<{ server: HookServer; folder: string; log: LogBus; seen: HookInput[] }> {
+  const folder = path.join(tempDir(), "run");
+  const log = new LogBus();
+  const seen: HookInput[] = [];
+  const result = await startHookServer({ folder, log, handler: (input) => (seen.push(input), handler(input)), ...extra });
+  if (!result.ok) throw new Error(result.error);
+  running.push(result.server);
+  return { server: result.server, folder, log, seen };
+}
+
+/** Sends raw text on the socket and returns the answer line. */
+function rawAsk(socket: string, text: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = "";
+    const c = net.createConnection(socket, () => c.write(text));
+    c.setEncoding("utf8");
+    c.on("data", (d: string) => (answer += d));
+    c.on("end", () => resolve(answer));
+    c.on("error", reject);
+  });
+}
+
+const mode = (file: string): number => fs.statSync(file).mode & 0o777;
+
+describe("the run folder", () => {
+  it("is $XDG_RUNTIME_DIR/baton when there is one, else ~/.baton/run", () => {
+    expect(runFolderPath({ XDG_RUNTIME_DIR: "/run/user/1000" }, "/home/user")).toBe("/run/user/1000/baton");
+    expect(runFolderPath({}, "/home/user")).toBe("/home/user/.baton/run");
+    expect(runFolderPath({ XDG_RUNTIME_DIR: "relative/dir" }, "/home/user")).toBe("/home/user/.baton/run");
+  });
+
+  it("is created 0700, and an existing one open to others, a symlink, a file or a foreign one is refused", () => {
+    const root = tempDir();
+    const made = ensureRunFolder(path.join(root, "a", "run"));
+    expect(made).toEqual({ ok: true, folder: path.join(root, "a", "run") });
+    expect(mode(path.join(root, "a", "run"))).toBe(0o700);
+
+    fs.mkdirSync(path.join(root, "open"), { mode: 0o755 });
+    fs.chmodSync(path.join(root, "open"), 0o755);
+    expect(ensureRunFolder(path.join(root, "open"))).toEqual({ ok: false, error: expect.stringContaining("open to others (mode 755") });
+
+    fs.mkdirSync(path.join(root, "target"), { mode: 0o700 });
+    fs.symlinkSync(path.join(root, "target"), path.join(root, "link"));
+    expect(ensureRunFolder(path.join(root, "link"))).toEqual({ ok: false, error: expect.stringContaining("symbolic link") });
+
+    fs.writeFileSync(path.join(root, "file"), "");
+    expect(ensureRunFolder(path.join(root, "file")).ok).toBe(false);
+
+    expect(folderProblem(path.join(root, "target"), (process.getuid?.() ?? 0) + 1)).toMatch(/belongs to user \d+, not to you/);
+    expect(folderProblem(path.join(root, "target"))).toBeUndefined();
+  });
+});
+
+describe("the hook server", () => {
+  it("listens on a 0600 socket in a 0700 folder and writes its secret to a 0600 hook.json", async () => {
+    const { server, folder } = await start(async () => ({ decision: "allow" }));
+    expect(mode(folder)).toBe(0o700);
+    expect(fs.statSync(server.socket).isSocket()).toBe(true);
+    expect(mode(server.socket)).toBe(0o600);
+    expect(mode(path.join(folder, "hook.json"))).toBe(0o600);
+    const endpoint = readEndpoint(folder);
+    expect(endpoint?.socket).toBe(server.socket);
+    expect(endpoint?.secret).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("refuses to start in a folder open to others", async () => {
+    const folder = path.join(tempDir(), "open");
+    fs.mkdirSync(folder);
+    fs.chmodSync(folder, 0o777);
+    const result = await startHookServer({ folder, handler: async () => ({ decision: "allow" }) });
+    expect(result).toEqual({ ok: false, error: expect.stringContaining("open to others") });
+    expect(fs.readdirSync(folder)).toEqual([]);
+  });
+
+  it("gives the handler the CLI's input and sends its verdict back", async () => {
+    const { folder, seen } = await start(async (input) => (input.tool_name === "Bash" ? { decision: "deny", reason: "no shell here" } : { decision: "allow" }));
+    const endpoint = readEndpoint(folder)!;
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toEqual({ decision: "deny", reason: "no shell here" });
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: { ...Input, tool_name: "Read" } }, 5000)).resolves.toEqual({ decision: "allow" });
+    expect(seen.map((i) => i.tool_name)).toEqual(["Bash", "Read"]);
+  });
+
+  it("refuses a wrong secret without asking the handler, and logs it", async () => {
+    const { folder, seen, log } = await start(async () => ({ decision: "allow" }));
+    const endpoint = readEndpoint(folder)!;
+    const wrong = endpoint.secret.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    await expect(askBaton(endpoint.socket, { secret: wrong, input: Input }, 5000)).resolves.toEqual({ decision: "ask", reason: "refused: wrong secret" });
+    await expect(askBaton(endpoint.socket, { secret: "", input: Input }, 5000)).resolves.toMatchObject({ decision: "ask" });
+    expect(seen).toEqual([]);
+    expect(log.entries().filter((e) => e.message.includes("wrong secret"))).toHaveLength(2);
+  });
+
+  it("answers ask to a line that is not JSON, an envelope without valid input, and an empty request", async () => {
+    const { folder, seen } = await start(async () => ({ decision: "allow" }));
+    const endpoint = readEndpoint(folder)!;
+    const ask = (line: string) => rawAsk(endpoint.socket, line).then((a) => JSON.parse(a) as unknown);
+    await expect(ask("{not json\n")).resolves.toMatchObject({ decision: "ask" });
+    await expect(ask(`${JSON.stringify({ secret: endpoint.secret, input: { ...Input, session_id: 7 } })}\n`)).resolves.toMatchObject({ decision: "ask" });
+    await expect(ask(`${JSON.stringify({ secret: endpoint.secret })}\n`)).resolves.toMatchObject({ decision: "ask" });
+    const empty = await new Promise<string>((resolve) => {
+      let a = "";
+      const c = net.createConnection(endpoint.socket, () => c.end());
+      c.on("data", (d) => (a += d.toString()));
+      c.on("close", () => resolve(a));
+    });
+    expect(JSON.parse(empty)).toMatchObject({ decision: "ask" });
+    expect(seen).toEqual([]);
+  });
+
+  it("answers ask to a line over the size limit without reading the rest", async () => {
+    const { folder, seen } = await start(async () => ({ decision: "allow" }), { maxLineBytes: 1024 });
+    const endpoint = readEndpoint(folder)!;
+    const big = `${JSON.stringify({ secret: endpoint.secret, input: { ...Input, tool_input: { command: "x".repeat(5000) } } })}\n`;
+    expect(JSON.parse(await rawAsk(endpoint.socket, big))).toMatchObject({ decision: "ask", reason: expect.stringContaining("too long") });
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toEqual({ decision: "allow" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("answers ask when the handler takes longer than its time, or fails, or returns nonsense", async () => {
+    let mode: "slow" | "throw" | "junk" = "slow";
+    const { folder, log } = await start(
+      (): Promise<never> | Promise<{ decision: "allow" }> => {
+        if (mode === "slow") return new Promise(() => undefined);
+        if (mode === "throw") return Promise.reject(new Error("core fell over"));
+        return Promise.resolve({ decision: "yes" } as unknown as { decision: "allow" });
+      },
+      { answerWithinMs: 200 },
+    );
+    const endpoint = readEndpoint(folder)!;
+    const asked = (): Promise<unknown> => askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000);
+    await expect(asked()).resolves.toMatchObject({ decision: "ask", reason: expect.stringContaining("in time") });
+    mode = "throw";
+    await expect(asked()).resolves.toMatchObject({ decision: "ask" });
+    expect(log.entries().some((e) => e.message.includes("handler failed"))).toBe(true);
+    mode = "junk";
+    await expect(asked()).resolves.toMatchObject({ decision: "ask" });
+  });
+
+  it("answers ask beyond the connection limit", async () => {
+    const { folder } = await start(() => new Promise(() => undefined), { maxConnections: 1, answerWithinMs: 60_000 });
+    const endpoint = readEndpoint(folder)!;
+    const held = net.createConnection(endpoint.socket);
+    await new Promise((resolve) => held.on("connect", resolve));
+    held.write(`${JSON.stringify({ secret: endpoint.secret, input: Input })}\n`);
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toMatchObject({ decision: "ask", reason: expect.stringContaining("busy") });
+    held.destroy();
+  });
+
+  it("once stopped, has removed its socket and hook.json, and a client gets ask", async () => {
+    const { server, folder } = await start(async () => ({ decision: "allow" }));
+    const endpoint = readEndpoint(folder)!;
+    await server.stop();
+    expect(fs.existsSync(server.socket)).toBe(false);
+    expect(fs.existsSync(path.join(folder, "hook.json"))).toBe(false);
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toMatchObject({ decision: "ask" });
+  });
+
+  it("is not reachable over TCP: it listens on a path, nothing else", async () => {
+    const { server } = await start(async () => ({ decision: "allow" }));
+    expect(path.isAbsolute(server.socket)).toBe(true);
+    expect(server.socket.endsWith(".sock")).toBe(true);
+  });
+});
