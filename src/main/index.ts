@@ -14,6 +14,7 @@ import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveAppAsset } from "./window
 import { contentSecurityPolicy } from "./platform/contentSecurityPolicy.js";
 import { windowOpenHandler } from "./window/externalLinks.js";
 import { decideNavigation } from "./window/navigationPolicy.js";
+import { allowsPermission } from "./window/permissionPolicy.js";
 import { createWindowOptions } from "./window/windowOptions.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,9 +45,9 @@ function serveAppProtocol(): void {
 }
 
 function hardenSession(): void {
-  // No page needs the camera, notifications, geolocation, … : refuse every permission.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // Baton's own page may show notifications and write the clipboard; every other permission is refused.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowsPermission(permission, details.requestingUrl, appOrigin)));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowsPermission(permission, requestingOrigin, appOrigin));
   if (devServerUrl) {
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [csp] } });

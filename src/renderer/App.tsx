@@ -1,5 +1,6 @@
 import { KeyboardLayer } from "./keys/KeyboardLayer.js";
 import { DockLayout } from "./layout/DockLayout.js";
+import { CopyNote } from "./session/ContinueInTerminal.js";
 
 export function App() {
   // The keyboard layer holds the window's shortcuts (Esc outside a text field interrupts the
@@ -8,6 +9,7 @@ export function App() {
     <>
       <DockLayout />
       <KeyboardLayer />
+      <CopyNote />
     </>
   );
 }

@@ -1,34 +1,46 @@
-// Desktop notifications while the window is hidden: a long turn ended, or a request waits.
+// Desktop notifications while the window is not in front: something new waits for the person (a
+// request, a question, a plan; naming the session and the agent; a click brings it forward), or a
+// long turn ended. Never for what the person is looking at; off by the setting (needsYou/notifySetting.ts).
 import { onDeltasApplied } from "./state/deltaQueue.js";
 import { useApp } from "./state/appState.js";
 import { LongTurns } from "./longTurns.js";
+import { bringForward } from "./needsYou/bringForward.js";
+import { notificationsOn } from "./needsYou/notifySetting.js";
+import { needsYouOf } from "./needsYou/useNeedsYou.js";
+import { visibleString } from "./util/VisibleText.js";
 
-function notify(title: string, body: string): void {
-  if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
-  if (document.visibilityState !== "hidden") return;
-  new Notification(title, { body });
+/** The window is in front: shown, and the focused window. */
+function inFront(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+function notify(title: string, body: string, onClick?: () => void): void {
+  if (!notificationsOn() || inFront()) return;
+  // Transcript text shows its hidden characters (bidi controls, zero-width) as markers here too.
+  const note = new Notification(title, { body: visibleString(body) });
+  if (onClick !== undefined) {
+    note.onclick = () => {
+      window.focus();
+      onClick();
+      note.close();
+    };
+  }
 }
 
 export function startNotifications(): () => void {
-  if (typeof Notification !== "undefined" && Notification.permission === "default") {
-    // Ask once, on the first user gesture (browsers ignore requests made without one).
-    const ask = (): void => void Notification.requestPermission();
-    window.addEventListener("pointerdown", ask, { once: true });
-  }
   const turns = new LongTurns();
-  const seenRequests = new Set<string>();
+  const seen = new Set<string>();
   return onDeltasApplied((deltas) => {
     const s = useApp.getState();
     for (const delta of deltas) {
-      const tab = s.tabs[delta.tabId];
-      const title = tab?.info.title ?? "Session";
+      const title = s.tabs[delta.tabId]?.info.title ?? "Session";
       // Background agents keep the status "running": the notification waits for the last of them.
       if (delta.meta !== undefined && turns.update(delta.tabId, delta.meta.status, Date.now())) notify("Claude finished", title);
-      for (const p of delta.pending ?? []) {
-        if (seenRequests.has(p.requestId)) continue;
-        seenRequests.add(p.requestId);
-        notify("Claude is waiting for you", `${title}: ${p.toolName}`);
-      }
+    }
+    for (const item of needsYouOf(s)) {
+      if (seen.has(item.key)) continue;
+      seen.add(item.key);
+      notify("Claude is waiting for you", `${item.sessionTitle} · ${item.agent}: ${item.summary}`, () => bringForward(item));
     }
   });
 }

@@ -46,6 +46,8 @@ function installStubs(): void {
   w.Notification = RecordingNotification;
   Object.defineProperty(document, "hidden", { configurable: true, get: () => w.__hidden });
   Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (w.__hidden ? "hidden" : "visible") });
+  // A hidden window is not the focused one either (Baton notifies unless it is shown and focused).
+  document.hasFocus = () => !w.__hidden;
   const realNow = Date.now.bind(Date);
   Date.now = () => realNow() + w.__clockShiftMs;
 }
@@ -98,7 +100,8 @@ describe.skipIf(!hasChromium)("notifications and dropped images in the browser",
     await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
     const [waiting] = await notes(app);
     expect(waiting?.title).toBe("Claude is waiting for you");
-    expect(waiting?.body).toMatch(/: Bash$/);
+    // It names the session and the agent, and says what waits.
+    expect(waiting?.body).toMatch(/ · Main agent: Bash touch hidden\.txt$/);
 
     // The turn has now run "25 s": its end notifies.
     await page.evaluate(() => {

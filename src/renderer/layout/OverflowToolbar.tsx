@@ -62,10 +62,11 @@ export function OverflowToolbar({ label, pinned = 0, children }: { readonly labe
       const style = getComputedStyle(element);
       const gap = parseFloat(style.columnGap) || 0;
       const available = element.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
-      // A problem a control shows (a file Baton will not read) stays in sight, wherever it was.
+      // A problem a control shows (a file Baton will not read), or a count that asks for the person
+      // (data-keep-in-sight: "Needs you"), stays in sight, wherever it was.
       const alerting = new Set(
         [...element.querySelectorAll<HTMLElement>(":scope > [data-item]"), ...(more.current?.querySelectorAll<HTMLElement>(":scope > [data-item]") ?? [])]
-          .filter((child) => child.querySelector("[role=alert]") !== null)
+          .filter((child) => child.querySelector("[role=alert], [data-keep-in-sight]") !== null)
           .map((child) => child.dataset["item"]!),
       );
       const next = overflowing(
@@ -81,7 +82,7 @@ export function OverflowToolbar({ label, pinned = 0, children }: { readonly labe
     for (const child of element.querySelectorAll(":scope > [data-item]")) observer.observe(child);
     // An alert can appear in an item while it is in the closed popover.
     const alerts = new MutationObserver(measure);
-    if (more.current !== null) alerts.observe(more.current, { childList: true, subtree: true, attributeFilter: ["role"] });
+    if (more.current !== null) alerts.observe(more.current, { childList: true, subtree: true, attributeFilter: ["role", "data-keep-in-sight"] });
     return () => {
       observer.disconnect();
       alerts.disconnect();

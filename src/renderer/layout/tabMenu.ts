@@ -5,6 +5,8 @@ import type { ContextMenuItem, DockviewGroupPanel, IDockviewPanel } from "dockvi
 import { closeSessionTabs } from "./PanelTabs.js";
 import { keepTab, previewTabId } from "./previewTab.js";
 import { tabIdOfPanel } from "./savedLayout.js";
+import { copyContinueCommand } from "../session/ContinueInTerminal.js";
+import { useApp } from "../state/appState.js";
 
 /** The server tabs of the sessions in a group, in tab order. */
 function sessionTabs(group: DockviewGroupPanel): string[] {
@@ -31,5 +33,9 @@ export function tabMenuItems(panel: IDockviewPanel, group: DockviewGroupPanel): 
     { label: "Close to the right", action: () => closeSessionTabs(right), disabled: right.length === 0 },
   ];
   if (previewTabId() === tabId) items.push({ label: "Keep open", action: () => keepTab(tabId) });
+  const info = useApp.getState().tabs[tabId]?.info;
+  const sessionId = info?.sessionId;
+  // A session not started yet has no id to resume.
+  items.push({ label: "Continue in terminal", action: () => sessionId !== undefined && void copyContinueCommand(sessionId, info?.cwd), disabled: sessionId === undefined });
   return [...items, ...layout];
 }

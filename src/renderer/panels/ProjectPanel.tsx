@@ -9,6 +9,7 @@ import { VisibleText, visibleString } from "../util/VisibleText.js";
 import { HistoryFolderRow } from "./HistoryFolderRow.js";
 import { hitDate, hitProject, hitWhere } from "./hitWhere.js";
 import { findInTab } from "../transcript/findState.js";
+import { ContinueInTerminalButton } from "../session/ContinueInTerminal.js";
 import "./projectPanel.css";
 
 export function refreshSessions(): void {
@@ -117,13 +118,14 @@ export function ProjectPanel() {
               <div className="project-name" title={visibleString(project)}><VisibleText text={project} /></div>
               <ul>
                 {list.map((s) => (
-                  <li key={`${s.projectDir}/${s.sessionId}`}>
+                  <li key={`${s.projectDir}/${s.sessionId}`} className="session-row">
                     <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${s.title}`}>
                       <span className="title"><VisibleText text={s.title} /></span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{(s.subagentCount ?? 0) > 0 ? ` · ${s.subagentCount} agents` : ""}
                       </span>
                     </button>
+                    <ContinueInTerminalButton sessionId={s.sessionId} cwd={s.cwd} title={s.title} />
                   </li>
                 ))}
               </ul>

@@ -3,6 +3,7 @@ import { api, report } from "../apiClient.js";
 import { interruptActive } from "../actions.js";
 import { OverflowToolbar } from "../layout/OverflowToolbar.js";
 import { ViewMenu } from "../layout/ViewMenu.js";
+import { NeedsYouButton } from "../needsYou/NeedsYou.js";
 import { backgroundAgentsText, InterruptConfirm } from "./InterruptConfirm.js";
 import { OrchestrationToggle } from "./OrchestrationToggle.js";
 import { NewSessionButton } from "../session/NewSessionDialog.js";
@@ -38,6 +39,7 @@ export function Toolbar() {
     <OverflowToolbar label="Session controls" pinned={2}>
       <span className="brand">Baton</span>
       <ViewMenu />
+      <NeedsYouButton />
       <NewSessionButton />
       <ExportButton />
       <label className="tb-field">
