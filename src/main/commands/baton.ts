@@ -82,6 +82,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     "[--port N] [--projects-dir <dir>] [--db <file>] [--no-index] [--claude <path>] [--orchestration] | --new-link [--port N]",
     "Serve Baton's UI to a browser on this machine (127.0.0.1, token-protected)",
   ),
+  lazyCommand("hook", "./hook.js", "", "Run by a `baton claude` session's hooks: ask the running Baton, else the terminal asks"),
+  lazyCommand(
+    "claude",
+    "./claudeCommand.js",
+    "[claude arguments…]",
+    "Start your own claude in this terminal with Baton's hooks: Baton sees and answers its permission requests",
+  ),
 ];
 
 /** Baton's package.json's version, found from this module whether it runs as source or bundled (out/cli). */

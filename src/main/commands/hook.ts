@@ -1,0 +1,91 @@
+// `baton hook`: the command a terminal session's hooks run (registered by `baton claude`). Reads
+// the CLI's hook input on stdin, asks the running Baton over its local socket (hook.json in the
+// run folder names the socket and the launch's secret) and prints the answer the CLI expects. It
+// never allows by itself: no Baton, a refused socket, no answer in time, bad input or any other
+// failure is "ask" (the terminal shows its own prompt), and the exit code is always 0. Its imports
+// are kept to Node's own modules and the contract, so it adds little to every tool call.
+import { readEndpoint } from "../terminal/hookEndpoint.js";
+import { askBaton } from "../terminal/hookClient.js";
+import { ClientWaitMs, ObserveWaitMs } from "../terminal/hookTiming.js";
+import { runFolderPath } from "../terminal/runFolder.js";
+import { AskVerdict, HookInputSchema, preToolUseOutput, type HookVerdict } from "../../shared/terminalHooks.js";
+import { ExitCode, type CommandIO } from "./commandIO.js";
+
+/** Hook input larger than this is not read to the end: "ask". */
+const MaxInputBytes = 8 * 1024 * 1024;
+
+const Help = `Usage: baton hook
+
+Run by Claude Code as a command hook in a session started with \`baton claude\`: reads the hook's
+input on stdin, asks the running Baton (desktop app or \`baton web\`), prints the CLI's answer.
+Without a Baton to ask, or on any failure, the answer is "ask": the terminal prompts as usual.
+`;
+
+export async function run(args: readonly string[], io: CommandIO): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(Help);
+    return ExitCode.ok;
+  }
+  let output: string;
+  try {
+    output = await hookOutput(await readStdin(MaxInputBytes), process.env);
+  } catch {
+    output = JSON.stringify(preToolUseOutput(AskVerdict));
+  }
+  if (output !== "") io.stdout(`${output}\n`);
+  return ExitCode.ok;
+}
+
+/**
+ * What to print for the hook input `text` (undefined: too long to read): the PreToolUse answer for
+ * Baton's verdict, the PermissionRequest decision when Baton made one, nothing for events Baton
+ * only observes. Input that is not a hook's is answered as a PreToolUse "ask".
+ */
+export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  const ask = JSON.stringify(preToolUseOutput(AskVerdict));
+  if (text === undefined || text.trim() === "") return ask;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return ask;
+  }
+  const input = HookInputSchema.safeParse(parsed);
+  if (!input.success) return ask;
+  const event = input.data.hook_event_name;
+  const endpoint = readEndpoint(runFolderPath(env));
+  const decides = event === "PreToolUse" || event === "PermissionRequest";
+  const verdict: HookVerdict =
+    endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: input.data }, decides ? ClientWaitMs : ObserveWaitMs);
+  if (event === "PreToolUse") return JSON.stringify(preToolUseOutput(verdict));
+  if (event === "PermissionRequest") return permissionRequestOutput(verdict);
+  return "";
+}
+
+/** The CLI's PermissionRequest answer: Baton's allow or deny; nothing on ask, so the terminal's own dialog shows. */
+function permissionRequestOutput(verdict: HookVerdict): string {
+  if (verdict.decision === "ask") return "";
+  const decision = verdict.decision === "allow" ? { behavior: "allow" } : { behavior: "deny", ...(verdict.reason !== undefined ? { message: verdict.reason } : {}) };
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
+}
+
+/** All of stdin as text, or undefined past `limit` bytes (the rest is not waited for). */
+function readStdin(limit: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const stdin = process.stdin;
+    const finish = (value: string | undefined): void => {
+      stdin.removeAllListeners("data");
+      stdin.pause();
+      resolve(value);
+    };
+    stdin.on("data", (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > limit) finish(undefined);
+      else chunks.push(chunk);
+    });
+    stdin.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+    stdin.on("error", () => finish(undefined));
+  });
+}
