@@ -29,6 +29,8 @@ const onBothClis = [
   "test/integration/sandboxEnforcement.test.ts",
   // Where each CLI puts an agent's worktree and what it keeps (docs/protocol-notes.md).
   "test/integration/worktreeAgent.test.ts",
+  // `baton claude`'s hooks: which events each CLI fires for a terminal session (issue 35).
+  "test/integration/terminalHooks.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
