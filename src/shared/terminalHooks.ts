@@ -6,6 +6,10 @@
 // terminal shows its own prompt, and nothing is ever allowed by default. Pure.
 
 import { z } from "zod";
+import type { HookVerdict } from "./hookVerdict.js";
+
+// The verdict and the PreToolUse answer live apart, without zod, for `baton hook`'s start-up.
+export { AskVerdict, preToolUseOutput, type HookVerdict } from "./hookVerdict.js";
 
 /** The hook events Baton registers for a terminal session (what each CLI version fires: docs/protocol-notes.md). */
 export const TerminalHookEvents = ["PreToolUse", "PermissionRequest", "Notification", "SubagentStart", "SubagentStop", "Stop"] as const;
@@ -40,30 +44,9 @@ export interface HookEnvelope {
   readonly input: HookInput;
 }
 
-/** Baton's answer for a PreToolUse (or PermissionRequest) hook; other events get "ask" (no opinion). */
-export interface HookVerdict {
-  readonly decision: "allow" | "deny" | "ask";
-  /** Said to the model on deny, to the person in the terminal on ask. */
-  readonly reason?: string;
-}
-
 /**
  * What Baton's socket calls for each hook (core/terminalSessions.ts). `gaveUp` aborts when the hook
  * stopped waiting (its socket closed, the server's time ran out): a request it left on a card is
  * withdrawn there.
  */
 export type TerminalHookHandler = (input: HookInput, gaveUp?: AbortSignal) => Promise<HookVerdict>;
-
-/** The verdict every failure falls back to: the terminal asks the person itself. */
-export const AskVerdict: HookVerdict = { decision: "ask", reason: "Baton did not answer; the terminal asks instead" };
-
-/** What `baton hook` prints for a PreToolUse verdict (the CLI's `hookSpecificOutput`). */
-export function preToolUseOutput(verdict: HookVerdict): { hookSpecificOutput: { hookEventName: "PreToolUse"; permissionDecision: HookVerdict["decision"]; permissionDecisionReason?: string } } {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: verdict.decision,
-      ...(verdict.reason !== undefined ? { permissionDecisionReason: verdict.reason } : {}),
-    },
-  };
-}

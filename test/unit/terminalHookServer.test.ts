@@ -33,7 +33,7 @@ async function start(handler: HookHandler, extra: Partial<HookServerOptions> = {
   const folder = path.join(tempDir(), "run");
   const log = new LogBus();
   const seen: HookInput[] = [];
-  const result = await startHookServer({ folder, log, handler: (input) => (seen.push(input), handler(input)), ...extra });
+  const result = await startHookServer({ folder, log, handler: (input, gaveUp) => (seen.push(input), handler(input, gaveUp)), ...extra });
   if (!result.ok) throw new Error(result.error);
   running.push(result.server);
   return { server: result.server, folder, log, seen };
@@ -165,6 +165,26 @@ describe("the hook server", () => {
     expect(log.entries().some((e) => e.message.includes("handler failed"))).toBe(true);
     mode = "junk";
     await expect(asked()).resolves.toMatchObject({ decision: "ask" });
+  });
+
+  it("tells the handler when the hook gave up: its connection closed, or the time ran out", async () => {
+    const signals: AbortSignal[] = [];
+    const { folder } = await start((_input, gaveUp) => (signals.push(gaveUp!), new Promise(() => undefined)), { answerWithinMs: 300 });
+    const endpoint = readEndpoint(folder)!;
+    const closed = new Promise<void>((resolve) => {
+      const c = net.createConnection(endpoint.socket, () => c.write(`${JSON.stringify({ secret: endpoint.secret, input: Input })}\n`));
+      const poll = setInterval(() => {
+        if (signals.length === 0) return;
+        clearInterval(poll);
+        expect(signals[0]!.aborted).toBe(false);
+        c.destroy();
+        signals[0]!.addEventListener("abort", () => resolve());
+      }, 5);
+    });
+    await closed;
+    expect(signals[0]!.aborted).toBe(true);
+    await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toMatchObject({ decision: "ask" });
+    expect(signals[1]!.aborted).toBe(true);
   });
 
   it("answers ask beyond the connection limit", async () => {

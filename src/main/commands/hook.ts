@@ -3,12 +3,14 @@
 // run folder names the socket and the launch's secret) and prints the answer the CLI expects. It
 // never allows by itself: no Baton, a refused socket, no answer in time, bad input or any other
 // failure is "ask" (the terminal shows its own prompt), and the exit code is always 0. Its imports
-// are kept to Node's own modules and the contract, so it adds little to every tool call.
+// are kept to Node's own modules and the zod-free half of the contract, so it adds little to every
+// tool call (`npm run bench:hook`); Baton validates the input fully (HookInputSchema) on its side.
 import { readEndpoint } from "../terminal/hookEndpoint.js";
 import { askBaton } from "../terminal/hookClient.js";
 import { ClientWaitMs, ObserveWaitMs } from "../terminal/hookTiming.js";
 import { runFolderPath } from "../terminal/runFolder.js";
-import { AskVerdict, HookInputSchema, preToolUseOutput, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, preToolUseOutput, type HookVerdict } from "../../shared/hookVerdict.js";
+import type { HookInput } from "../../shared/terminalHooks.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
 /** Hook input larger than this is not read to the end: "ask". */
@@ -50,16 +52,22 @@ export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEn
   } catch {
     return ask;
   }
-  const input = HookInputSchema.safeParse(parsed);
-  if (!input.success) return ask;
-  const event = input.data.hook_event_name;
+  if (!looksLikeHookInput(parsed)) return ask;
+  const event = parsed.hook_event_name;
   const endpoint = readEndpoint(runFolderPath(env));
   const decides = event === "PreToolUse" || event === "PermissionRequest";
   const verdict: HookVerdict =
-    endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: input.data }, decides ? ClientWaitMs : ObserveWaitMs);
+    endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: parsed }, decides ? ClientWaitMs : ObserveWaitMs);
   if (event === "PreToolUse") return JSON.stringify(preToolUseOutput(verdict));
   if (event === "PermissionRequest") return permissionRequestOutput(verdict);
   return "";
+}
+
+/** Whether `value` has the fields every hook input has (Baton checks the rest against HookInputSchema). */
+function looksLikeHookInput(value: unknown): value is HookInput {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  return ["session_id", "transcript_path", "cwd", "hook_event_name"].every((name) => typeof fields[name] === "string" && fields[name] !== "");
 }
 
 /** The CLI's PermissionRequest answer: Baton's allow or deny; nothing on ask, so the terminal's own dialog shows. */

@@ -2,7 +2,8 @@
 // Every failure is "ask" (the caller never sees an exception). Imports only Node's net and the
 // contract's types, so the hook starts fast.
 import net from "node:net";
-import { AskVerdict, type HookEnvelope, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, type HookVerdict } from "../../shared/hookVerdict.js";
+import type { HookEnvelope } from "../../shared/terminalHooks.js";
 
 const MaxAnswerBytes = 64 * 1024;
 

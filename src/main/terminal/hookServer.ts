@@ -9,13 +9,14 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { AskVerdict, HookInputSchema, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, HookInputSchema, type HookInput, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
 import type { LogBus } from "../platform/logBus.js";
 import { removeEndpoint, writeEndpoint } from "./hookEndpoint.js";
 import { ServerAnswerMs } from "./hookTiming.js";
 import { ensureRunFolder } from "./runFolder.js";
 
-export type HookHandler = (input: HookInput) => Promise<HookVerdict>;
+/** The core's handler; its `gaveUp` aborts when the hook's connection closes or the time runs out first. */
+export type HookHandler = TerminalHookHandler;
 
 export interface HookServerOptions {
   readonly handler: HookHandler;
@@ -104,17 +105,17 @@ function answerLine(verdict: HookVerdict): string {
   return `${JSON.stringify(verdict)}\n`;
 }
 
-/** Reads one line (bounded), answers it once, closes. */
+/** Reads one line (bounded), answers it once, closes. Reading goes on meanwhile (and drops), so the client's leaving is seen. */
 function serveConnection(connection: net.Socket, secret: string, options: HookServerOptions): void {
   const maxLine = options.maxLineBytes ?? DefaultMaxLineBytes;
   const chunks: Buffer[] = [];
   let length = 0;
   let answered = false;
   let deciding = false;
+  const gaveUp = new AbortController();
   const start = (): void => {
     deciding = true;
-    connection.pause();
-    void decide(Buffer.concat(chunks).toString("utf8"), secret, options).then(answer);
+    void decide(Buffer.concat(chunks).toString("utf8"), secret, options, gaveUp).then(answer);
   };
   const answer = (verdict: HookVerdict): void => {
     if (answered) return;
@@ -124,6 +125,10 @@ function serveConnection(connection: net.Socket, secret: string, options: HookSe
     connection.resume();
   };
   connection.on("error", () => connection.destroy());
+  // The hook stopped waiting (killed by the CLI, the session ended): a request it left is withdrawn.
+  connection.on("close", () => {
+    if (!answered) gaveUp.abort();
+  });
   connection.on("data", (chunk: Buffer) => {
     if (answered || deciding) return;
     const newline = chunk.indexOf(0x0a);
@@ -138,14 +143,16 @@ function serveConnection(connection: net.Socket, secret: string, options: HookSe
     if (newline !== -1) start();
   });
   connection.on("end", () => {
-    if (answered || deciding) return;
-    if (length > 0) start();
+    if (answered) return;
+    // `baton hook` keeps its side open until the answer: its end while Baton decides means it is gone.
+    if (deciding) gaveUp.abort();
+    else if (length > 0) start();
     else answer(AskVerdict);
   });
 }
 
 /** The verdict for one request line: "ask" unless it is well formed, carries the secret, and the handler decides in time. */
-async function decide(line: string, secret: string, options: HookServerOptions): Promise<HookVerdict> {
+async function decide(line: string, secret: string, options: HookServerOptions, gaveUp: AbortController): Promise<HookVerdict> {
   let envelope: unknown;
   try {
     envelope = JSON.parse(line);
@@ -163,7 +170,7 @@ async function decide(line: string, secret: string, options: HookServerOptions):
     options.log?.baton("warning", "Terminal hook input is malformed; answered ask", { issue: input.error.issues[0]?.message ?? "" });
     return AskVerdict;
   }
-  return withinTime(options.handler, input.data, options.answerWithinMs ?? ServerAnswerMs, options.log);
+  return withinTime(options.handler, input.data, options.answerWithinMs ?? ServerAnswerMs, options.log, gaveUp);
 }
 
 function sameSecret(given: string, secret: string): boolean {
@@ -172,17 +179,17 @@ function sameSecret(given: string, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function withinTime(handler: HookHandler, input: HookInput, ms: number, log: HookServerOptions["log"]): Promise<HookVerdict> {
+async function withinTime(handler: HookHandler, input: HookInput, ms: number, log: HookServerOptions["log"], gaveUp: AbortController): Promise<HookVerdict> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookVerdict>((resolve) => {
     timer = setTimeout(() => {
+      gaveUp.abort();
       log?.baton("warning", "Terminal hook not answered in time; the terminal asks", { session: input.session_id, tool: input.tool_name ?? "" });
       resolve({ decision: "ask", reason: "Baton did not answer in time; the terminal asks instead" });
     }, ms);
   });
   try {
-    const verdict = await Promise.race([handler(input).then(checkedVerdict), late]);
-    return verdict;
+    return await Promise.race([handler(input, gaveUp.signal).then(checkedVerdict), late]);
   } catch (error) {
     log?.baton("error", "Terminal hook handler failed; answered ask", { error: (error as Error).message });
     return AskVerdict;
