@@ -1,0 +1,210 @@
+// "Needs you" in the browser (issue 35): two sessions each waiting on the person (the main agent's
+// Bash in one, a subagent's in the other), listed oldest first with a count in the toolbar; Ctrl+J
+// brings the older one forward; answering it on its card takes it off the list. Desktop
+// notifications while the window is not in front, naming the session and the agent, and none once
+// the setting is off. "Continue in terminal" on a session tab and a session list entry copies the
+// command that resumes it under `baton claude`.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiNeedsYou: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+interface Note {
+  readonly title: string;
+  readonly body: string;
+}
+
+interface TestWindow {
+  __notes: Note[];
+  __shown: { onclick: (() => void) | null }[];
+  __inFront: boolean;
+}
+
+// Test double, run before the renderer: a Notification that records what it is asked to show (the
+// browser's permission already given), and a window whose focus the test sets.
+function installNotificationDouble(): void {
+  const w = window as unknown as TestWindow & { Notification: unknown };
+  w.__notes = [];
+  w.__shown = [];
+  w.__inFront = true;
+  class RecordingNotification {
+    static permission = "granted";
+    static requestPermission(): Promise<string> {
+      return Promise.resolve("granted");
+    }
+    onclick: (() => void) | null = null;
+    constructor(title: string, options?: { body?: string }) {
+      w.__notes.push({ title, body: options?.body ?? "" });
+      w.__shown.push(this);
+    }
+    close(): void {}
+  }
+  w.Notification = RecordingNotification;
+  document.hasFocus = () => w.__inFront;
+}
+
+function notes(app: WebApp): Promise<Note[]> {
+  return app.page.evaluate(() => (window as unknown as TestWindow).__notes);
+}
+
+async function setInFront(app: WebApp, inFront: boolean): Promise<void> {
+  await app.page.evaluate((front) => {
+    (window as unknown as TestWindow).__inFront = front;
+  }, inFront);
+}
+
+/** What the request's conversation says: each session's first prompt picks its script. */
+function says(request: Readonly<Record<string, unknown>>, word: string): boolean {
+  return JSON.stringify(request["messages"] ?? []).includes(word);
+}
+
+describe.skipIf(!hasChromium)("Needs you in the browser", () => {
+  it("lists what waits across tabs oldest first, jumps to it, notifies, and drops what is answered", async () => {
+    let releaseThird: () => void = () => {};
+    const thirdMayAsk = new Promise<void>((resolve) => (releaseThird = resolve));
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: (r) => (says(r, "alpha job") ? [bashCall("touch first.txt", "Create first file")] : [agentCall("Second helper", "[[SUB-B]] make the second file", { run_in_background: false })]) },
+          // The first session asks again only once the test has seen its first answer counted.
+          { blocks: (r) => (says(r, "alpha job") ? [bashCall("touch third.txt", "Create third file")] : [text("Helper done.")]), waitFor: (r) => (says(r, "alpha job") ? thirdMayAsk : Promise.resolve()) },
+          { blocks: [text("All done.")] },
+        ],
+        "SUB-B": [{ blocks: [bashCall("touch second.txt", "Create second file")] }, { blocks: [text("Second file made.")] }],
+      },
+      { cwdName: "needs-ui" },
+    );
+    const { baton, page } = app;
+    await page.addInitScript(installNotificationDouble);
+    await page.reload();
+    await baton.waitReady();
+    const toolbar = page.getByRole("toolbar", { name: "Session controls" });
+    const needsButton = toolbar.getByRole("button", { name: /^Needs you/ });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: nothing waiting");
+
+    // First session: the main agent asks while the window is in front, so no notification.
+    await baton.newSession();
+    await baton.send("alpha job");
+    const firstPrompt = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch first.txt" }));
+    await pw(firstPrompt).toContainText("touch first.txt", { timeout: 60_000 });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting");
+    expect(await notes(app)).toEqual([]);
+
+    // Second session, window in the background: its subagent's request notifies, naming both.
+    await setInFront(app, false);
+    await baton.newSession();
+    await baton.send("beta job");
+    const helper = baton.subagentCard("general-purpose", "Second helper");
+    const secondPrompt = baton.permissionOn(helper);
+    await pw(secondPrompt).toContainText("touch second.txt", { timeout: 60_000 });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
+    await pw(needsButton.locator(".needs-count")).toHaveText("2");
+    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
+    const [note] = await notes(app);
+    expect(note?.title).toBe("Claude is waiting for you");
+    // A session is titled after its first prompt.
+    expect(note?.body).toBe("beta job · general-purpose: Second helper: Bash touch second.txt");
+    await setInFront(app, true);
+
+    // The list: oldest first, each with its session, agent and what it asks.
+    await needsButton.click();
+    const list = page.getByRole("list", { name: "Waiting for you, oldest first" });
+    const items = list.getByRole("listitem");
+    await pw(items).toHaveCount(2);
+    await pw(items.nth(0)).toHaveAttribute("aria-label", "alpha job: Main agent");
+    await pw(items.nth(0)).toContainText("Bash touch first.txt");
+    await pw(items.nth(1)).toHaveAttribute("aria-label", "beta job: general-purpose: Second helper");
+    await pw(items.nth(1)).toContainText("Bash touch second.txt");
+    await page.keyboard.press("Escape");
+    await pw(list).toHaveCount(0);
+
+    // The second session is in front; Ctrl+J brings the older request, in the first, forward.
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("beta job");
+    await page.keyboard.press("Control+KeyJ");
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("alpha job");
+    await pw(firstPrompt).toBeFocused();
+
+    // A click on the notification brings its request forward; Ctrl+J goes on to the next (the first).
+    await page.evaluate(() => (window as unknown as TestWindow).__shown[0]?.onclick?.());
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("beta job");
+    await pw(secondPrompt).toBeFocused();
+    await page.keyboard.press("Control+KeyJ");
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("alpha job");
+    await pw(firstPrompt).toBeFocused();
+
+    // Notifications off (a remembered setting): a new request while in the background shows none.
+    await needsButton.click();
+    const setting = page.getByRole("checkbox", { name: /Desktop notifications/ });
+    expect(await setting.isChecked()).toBe(true);
+    await setting.uncheck();
+    expect(await page.evaluate(() => localStorage.getItem("baton.notifications"))).toBe("off");
+    await page.keyboard.press("Escape");
+
+    // Answered on its card: it leaves the list and the count drops.
+    await firstPrompt.getByRole("button", { name: "Allow once", exact: true }).click();
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting");
+    await needsButton.click();
+    await pw(items).toHaveCount(1);
+    await pw(items.nth(0)).toContainText("Bash touch second.txt");
+    await page.keyboard.press("Escape");
+
+    await setInFront(app, false);
+    releaseThird();
+    await pw(baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch third.txt" }))).toContainText("touch third.txt", { timeout: 60_000 });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
+    expect(await notes(app)).toHaveLength(1);
+    await setInFront(app, true);
+
+    // Answered in place, from the list: the subagent's request.
+    await needsButton.click();
+    const second = items.filter({ hasText: "touch second.txt" });
+    await second.getByText("Answer here").click();
+    await second.getByRole("button", { name: "Allow once", exact: true }).click();
+    await pw(items).toHaveCount(1);
+    // The subagent ran the command it was allowed.
+    await expect.poll(() => fs.existsSync(path.join(app!.env.cwd, "second.txt")), { timeout: 60_000 }).toBe(true);
+    await pw(items.nth(0)).toContainText("Bash touch third.txt");
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("Continue in terminal copies the command that resumes the session in its folder", async () => {
+    app = await startWebApp({ main: [{ blocks: [text("Hello.")] }] }, { cwdName: "continue-ui" });
+    const { baton, page } = app;
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await baton.newSession();
+    await baton.send("say hello");
+    await pw(baton.transcript).toContainText("Hello.", { timeout: 60_000 });
+    const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+    const command = new RegExp(`^cd ${app.env.cwd.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} && baton claude --resume [0-9a-f-]{36}$`);
+
+    // The session's tab menu.
+    await baton.sessionTabs.getByRole("tab", { selected: true }).click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Continue in terminal" }).click();
+    await expect.poll(clipboard, { timeout: 10_000 }).toMatch(command);
+    const fromTab = await clipboard();
+    const note = page.getByRole("status", { name: "Copy note" });
+    await pw(note).toContainText(`Copied: ${fromTab}`);
+
+    // The same session in the Project panel's list.
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await baton.openLeftTab("Project");
+    await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
+    const entry = baton.project.getByRole("button", { name: /^Continue in terminal: / }).first();
+    await pw(entry).toBeVisible({ timeout: 30_000 });
+    await entry.click();
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe(fromTab);
+    expect(app.pageErrors).toEqual([]);
+  });
+});
