@@ -44,9 +44,10 @@ export interface AuditInterrupt {
 /**
  * Where a decision was made: the policy engine in the PreToolUse hook or on a `can_use_tool`
  * request, or Baton's MCP server (`mcp`: the escalation desk refused a conductor's tool to another
- * caller, a call that had not been refused in the hook; a004ConductorOnly.ts).
+ * caller, a call that had not been refused in the hook; a004ConductorOnly.ts), or the hook of a
+ * session running in a terminal (`terminal`: core/terminalSessions.ts; a006Terminal.ts).
  */
-export type AuditPolicyOrigin = "hook" | "permission" | "mcp";
+export type AuditPolicyOrigin = "hook" | "permission" | "mcp" | "terminal";
 
 /** One verdict of the policy engine on one tool call, as its caller hands it over. */
 export interface AuditPolicyDecision {
@@ -105,7 +106,7 @@ export function checkPermission(entry: AuditPermission): AuditPermission {
 }
 
 const PolicyDecisions: ReadonlySet<string> = new Set<PolicyDecision>(["allow", "deny", "ask"]);
-const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission", "mcp"]);
+const PolicyOrigins: ReadonlySet<string> = new Set<AuditPolicyOrigin>(["hook", "permission", "mcp", "terminal"]);
 const Protections: ReadonlySet<string> = new Set<SandboxProtection>(["os-sandbox", "policy-only"]);
 
 export function checkPolicyRecord(entry: AuditPolicyRecord): AuditPolicyRecord {

@@ -25,6 +25,8 @@ import type { SessionEscalations } from "./sessionEscalations.js";
 import { TabAnswers } from "./tabAnswers.js";
 import { TabList, type LiveTab } from "./tabList.js";
 import { TabWorktrees } from "./tabWorktrees.js";
+import { TerminalSessions } from "./terminalSessions.js";
+import { AskVerdict, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
 
 export interface SessionManagerOptions extends LiveSessionSettings {
   readonly history?: HistorySource;
@@ -48,6 +50,8 @@ export class SessionManager {
   private readonly factory: LiveSessionFactory;
   private readonly restored: RestoredTabs;
   private readonly answers: TabAnswers;
+  /** Sessions running in a terminal, steered through their hooks (terminalSessions.ts). */
+  private readonly terminal: TerminalSessions;
   /** Live tabs in orchestration mode: their escalation desks (questions and plans of their subagents). */
   private readonly escalations = new Map<string, SessionEscalations>();
   private shuttingDown: Promise<void> | undefined;
@@ -91,6 +95,18 @@ export class SessionManager {
       log,
       startFresh: (request) => this.newSession(request),
     });
+    const home = options.env?.["HOME"];
+    this.terminal = new TerminalSessions({
+      tabs,
+      restored: this.restored,
+      broker: this.broker,
+      projectsDir: () => options.history?.projectsDir,
+      policy: options.policy,
+      policyControl: this.policy,
+      audit: options.audit,
+      ...(home !== undefined && home !== "" ? { home } : {}),
+      log,
+    });
     this.worktrees = new TabWorktrees({ tabs, projectsDir: () => options.history?.projectsDir, env: options.env });
   }
 
@@ -115,6 +131,16 @@ export class SessionManager {
   async openSession(sessionId: string, project?: string): Promise<TabInfo> {
     this.assertRunning();
     return this.restored.open(sessionId, project);
+  }
+
+  /**
+   * A terminal session's hook, as Baton's socket hands it over: its tab is opened or marked, and
+   * the verdict is the policy's or the person's; "ask" on any failure and once Baton is quitting.
+   * `gaveUp`: the hook stopped waiting, and its request leaves the card.
+   */
+  handleTerminalHook(input: HookInput, gaveUp?: AbortSignal): Promise<HookVerdict> {
+    if (this.shuttingDown !== undefined) return Promise.resolve({ ...AskVerdict, reason: "Baton is quitting; the terminal asks instead" });
+    return this.terminal.handle(input, gaveUp);
   }
 
   async closeTab(tabId: string): Promise<void> {

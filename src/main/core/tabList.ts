@@ -3,7 +3,7 @@
 // session id, live or not) is built from its transcript; whether it changed is checked once per
 // burst of changes, and the strip is sent only when an entry did.
 
-import type { TabInfo } from "../../shared/api.js";
+import type { TabInfo, TerminalState } from "../../shared/api.js";
 import type { Transcript } from "../../shared/transcript.js";
 import type { SessionPolicy } from "../policy/sessionPolicy.js";
 import { AppError } from "./appError.js";
@@ -38,6 +38,8 @@ export class TabList {
   /** Tabs whose entry may have changed since the tab strip was last sent. */
   private readonly infoDirty = new Set<string>();
   private infoTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Tabs that show a session running in a terminal (terminalSessions.ts), and its state. */
+  private readonly terminals = new Map<string, TerminalState>();
   private nextTab = 1;
 
   constructor(private readonly logError: (message: string, fields: Record<string, unknown>) => void) {}
@@ -72,6 +74,18 @@ export class TabList {
   /** Removes a tab; the strip is sent by `emit`. */
   delete(tabId: string): void {
     this.tabs.delete(tabId);
+    this.terminals.delete(tabId);
+  }
+
+  /** Marks a tab as a terminal session's, in `state`; the strip is sent when that changed it. */
+  markTerminal(tabId: string, state: TerminalState): void {
+    if (!this.tabs.has(tabId) || this.terminals.get(tabId) === state) return;
+    this.terminals.set(tabId, state);
+    this.emit();
+  }
+
+  terminalState(tabId: string): TerminalState | undefined {
+    return this.terminals.get(tabId);
   }
 
   all(): readonly Tab[] {
@@ -94,6 +108,7 @@ export class TabList {
     const transcript = this.transcriptOf(tab.tabId);
     const sessionId = tab.session.sessionId;
     const cwd = tab.kind === "live" ? tab.cwd : (transcript?.cwd ?? tab.session.cwd);
+    const terminal = this.terminals.get(tab.tabId);
     return {
       tabId: tab.tabId,
       ...(sessionId ? { sessionId } : {}),
@@ -101,6 +116,7 @@ export class TabList {
       live: tab.kind === "live" && tab.session.client.running,
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(terminal !== undefined ? { terminal } : {}),
     };
   }
 
@@ -130,7 +146,7 @@ export class TabList {
     if (tab === undefined) return false;
     const before = this.lastInfos.get(tabId);
     const now = this.infoOf(tab);
-    if (before !== undefined && before.title === now.title && before.sessionId === now.sessionId && before.live === now.live) return false;
+    if (before !== undefined && before.title === now.title && before.sessionId === now.sessionId && before.live === now.live && before.terminal === now.terminal) return false;
     this.emit();
     return true;
   }
@@ -152,6 +168,7 @@ export class TabList {
   close(): void {
     clearTimeout(this.infoTimer);
     this.tabs.clear();
+    this.terminals.clear();
     this.listeners.clear();
   }
 

@@ -59,7 +59,7 @@ export class AuditOverlay {
         this.escalations.set(row.agentToolUseId, list);
         continue;
       }
-      if (row.kind !== "decision" || row.origin !== "hook" || (row.decision !== "allow" && row.decision !== "deny")) continue;
+      if (row.kind !== "decision" || (row.origin !== "hook" && row.origin !== "terminal") || (row.decision !== "allow" && row.decision !== "deny")) continue;
       this.hookVerdicts.set(row.toolUseId, row);
       if (row.decision === "deny") this.denied.add(row.toolUseId);
     }
@@ -169,9 +169,9 @@ export class AuditOverlay {
 /** A restore's audit: the person's answers and interrupts, and (newer trails) every recorded row in order. */
 export type AuditWithTrail = SessionAudit & { readonly trail?: readonly AuditTrailRow[] };
 
-/** A verdict no permission request carried: the PreToolUse hook's, or the desk's refusal of a Baton tool (origin mcp). */
+/** A verdict no permission request carried: the PreToolUse hook's (a terminal session's too), or the desk's refusal of a Baton tool (origin mcp). */
 function isHookVerdict(row: AuditTrailRow): boolean {
-  return row.kind === "decision" && (row.origin === "hook" || row.origin === "mcp") && (row.decision === "allow" || row.decision === "deny");
+  return row.kind === "decision" && (row.origin === "hook" || row.origin === "terminal" || row.origin === "mcp") && (row.decision === "allow" || row.decision === "deny");
 }
 
 function latestAtOrBefore(sorted: readonly number[], t: number): number | undefined {

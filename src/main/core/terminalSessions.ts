@@ -1,0 +1,240 @@
+// Sessions running in a terminal that Baton steers through their hooks (issue 35): what the local
+// socket (src/main/terminal/) calls for each hook. The session's tab is the one showing it, or a
+// new tab restored from its file and followed live; the tab is marked as a terminal session with
+// the state its hooks show. A PreToolUse goes to the policy engine first (the person's rules;
+// presets hold only sessions started with them); what the engine leaves to the person waits on
+// the asking agent's card in the broker, answered like a live session's request. Every failure,
+// and every answer not the person's (the tab closed, no window, Baton quitting), is "ask": the
+// terminal shows its own prompt, and nothing is allowed that nobody allowed.
+
+import os from "node:os";
+import type { PolicyAgent, PolicyVerdict } from "../../shared/policy.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { AskVerdict, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
+import type { PermissionDecision } from "../cli/permissionGate.js";
+import type { LogBus } from "../platform/logBus.js";
+import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
+import { builtinPresetSet } from "../policy/presets/builtinPresets.js";
+import type { PolicyService } from "../policy/policyService.js";
+import type { AuditTrail } from "../store/auditTrail.js";
+import type { PermissionBroker } from "./permissionBroker.js";
+import type { PolicyControl } from "./policyControl.js";
+import type { RestoredTabs } from "./restoredTabs.js";
+import type { TabList } from "./tabList.js";
+import { placeTranscript } from "./terminalTranscript.js";
+
+export interface TerminalSessionsOptions {
+  readonly tabs: TabList;
+  readonly restored: RestoredTabs;
+  readonly broker: PermissionBroker;
+  /** The history folder now: the only place a hook's transcript may be. */
+  readonly projectsDir: () => string | undefined;
+  readonly policy: PolicyService | undefined;
+  readonly policyControl: PolicyControl | undefined;
+  readonly audit: AuditTrail | undefined;
+  /** Whose home `~/` rules mean. */
+  readonly home?: string;
+  readonly log: LogBus;
+}
+
+/** The answer to a hook Baton has no opinion on (a Stop, a notification): the CLI goes on as it would. */
+const NoOpinion: HookVerdict = { decision: "ask" };
+
+/** Tools whose answer is more than allow or deny (the person's choices, an edited plan): the terminal asks them itself. */
+const AnsweredInTerminal: ReadonlySet<string> = new Set(["AskUserQuestion", "ExitPlanMode"]);
+
+export class TerminalSessions {
+  /** Tabs being opened, by session: two hooks of a new session at once open one tab. */
+  private readonly opening = new Map<string, Promise<string>>();
+  /** Requests waiting on the person, by tab: the tab shows "waiting" while any does. */
+  private readonly waiting = new Map<string, number>();
+  private nextRequest = 1;
+
+  constructor(private readonly options: TerminalSessionsOptions) {}
+
+  /** One hook's verdict; never throws, and any failure is "ask". */
+  async handle(input: HookInput, gaveUp?: AbortSignal): Promise<HookVerdict> {
+    try {
+      return await this.decide(input, gaveUp);
+    } catch (error) {
+      this.options.log.baton("error", "a terminal session's hook failed; the terminal asks instead", { sessionId: input.session_id, error: String(error) });
+      return AskVerdict;
+    }
+  }
+
+  private async decide(input: HookInput, gaveUp: AbortSignal | undefined): Promise<HookVerdict> {
+    const { log } = this.options;
+    const place = await placeTranscript(this.options.projectsDir(), input.session_id, input.transcript_path);
+    if (!place.ok) {
+      log.baton("warning", `a terminal hook was refused: ${place.reason}; the terminal asks instead`, { sessionId: input.session_id.slice(0, 200) });
+      return { decision: "ask", reason: `Baton refused this session: ${place.reason}` };
+    }
+    const tabId = await this.tabOf(input.session_id, place.project);
+    switch (input.hook_event_name) {
+      case "PreToolUse":
+        return await this.preToolUse(tabId, input, gaveUp);
+      case "Stop":
+        this.mark(tabId, "idle");
+        return NoOpinion;
+      default:
+        this.mark(tabId, "working");
+        return NoOpinion;
+    }
+  }
+
+  /** The tab showing the session, opened (restored from its file, followed live) if none does. */
+  private tabOf(sessionId: string, project: string): Promise<string> {
+    const key = `${project}/${sessionId}`;
+    const opening = this.opening.get(key);
+    if (opening !== undefined) return opening;
+    const opened = this.options.restored
+      .open(sessionId, project)
+      .then((info) => info.tabId)
+      .finally(() => this.opening.delete(key));
+    this.opening.set(key, opened);
+    return opened;
+  }
+
+  private async preToolUse(tabId: string, input: HookInput, gaveUp: AbortSignal | undefined): Promise<HookVerdict> {
+    this.mark(tabId, "working");
+    const toolName = input.tool_name;
+    if (toolName === undefined) return AskVerdict;
+    const call = {
+      tabId,
+      sessionId: input.session_id,
+      toolName,
+      toolUseId: input.tool_use_id ?? `terminal-call-${this.nextRequest++}`,
+      input: (input.tool_input ?? {}) as JsonObject,
+      agent: agentOf(input),
+      cwd: input.cwd,
+      projectRoot: this.options.tabs.infoOf(this.options.tabs.require(tabId)).cwd ?? input.cwd,
+    };
+    const verdict = this.policyVerdict(call);
+    this.recordVerdict(call, verdict);
+    if (verdict.decision !== "ask") {
+      this.options.log.baton("info", `the policy ${verdict.decision === "allow" ? "allowed" : "denied"} a terminal session's ${toolName}`, { rule: verdict.rule }, tabId);
+      return { decision: verdict.decision, reason: verdict.message };
+    }
+    if (AnsweredInTerminal.has(toolName)) return { decision: "ask", reason: `Answer ${toolName} in the terminal.` };
+    if (!this.options.broker.present) return { decision: "ask", reason: "No Baton window is open to answer; the terminal asks instead" };
+    return this.askPerson(call, gaveUp);
+  }
+
+  /** The person's rules, as for Baton's own sessions; presets do not hold a session Baton did not start with them. */
+  private policyVerdict(call: TerminalCall): PolicyVerdict {
+    const policy = this.options.policy;
+    const context = policyContext({
+      orchestration: false,
+      presets: policy?.presets ?? builtinPresetSet(),
+      rules: policy?.rules?.rulesFor(call.sessionId, call.projectRoot) ?? [],
+      cwd: call.cwd,
+      projectRoot: call.projectRoot,
+      home: this.options.home ?? os.homedir(),
+      ...(policy !== undefined ? { batonFiles: policy.ownFiles } : {}),
+    });
+    return decidePolicy({ agent: call.agent, toolName: call.toolName, input: call.input, requiresUserInteraction: AnsweredInTerminal.has(call.toolName) }, context);
+  }
+
+  /** Puts the request on the asking agent's card and waits for the person, or until the hook gives up. */
+  private async askPerson(call: TerminalCall, gaveUp: AbortSignal | undefined): Promise<HookVerdict> {
+    const { broker, policyControl, log } = this.options;
+    const requestId = `terminal-${this.nextRequest++}`;
+    const agentId = call.agent.kind === "subagent" ? call.agent.agentId : undefined;
+    const allowRules = policyControl?.allowRulesFor(call.toolName, call.input, call.projectRoot) ?? [];
+    const withdrawn = new AbortController();
+    const stopWaiting = (): void => withdrawn.abort();
+    gaveUp?.addEventListener("abort", stopWaiting, { once: true });
+    const gone = new Promise<undefined>((resolve) => withdrawn.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+    if (gaveUp?.aborted === true) withdrawn.abort();
+    this.waitingChanged(call.tabId, +1);
+    try {
+      const asked = broker.deciderFor(call.tabId, () => allowRules)(
+        { kind: "permission_request", requestId, toolName: call.toolName, toolUseId: call.toolUseId, input: call.input, ...(agentId !== undefined ? { agentId } : {}) },
+        withdrawn.signal,
+      );
+      const decision = await Promise.race([asked, gone]);
+      this.recordAnswer(call, requestId, decision);
+      if (decision === undefined) {
+        log.baton("info", "a terminal session's request was withdrawn: its hook stopped waiting", { requestId, toolName: call.toolName }, call.tabId);
+        return AskVerdict;
+      }
+      return verdictOf(decision);
+    } finally {
+      gaveUp?.removeEventListener("abort", stopWaiting);
+      this.waitingChanged(call.tabId, -1);
+    }
+  }
+
+  private waitingChanged(tabId: string, by: number): void {
+    const count = (this.waiting.get(tabId) ?? 0) + by;
+    if (count > 0) this.waiting.set(tabId, count);
+    else this.waiting.delete(tabId);
+    this.mark(tabId, count > 0 ? "waiting" : "working");
+  }
+
+  /** The tab's state; "waiting" stays while a request is open, whatever other hooks arrive. */
+  private mark(tabId: string, state: "working" | "idle" | "waiting"): void {
+    if (state !== "waiting" && this.waiting.has(tabId)) return;
+    this.options.tabs.markTerminal(tabId, state);
+  }
+
+  private recordVerdict(call: TerminalCall, verdict: PolicyVerdict): void {
+    this.options.audit?.policyDecision({
+      sessionId: call.sessionId,
+      time: new Date().toISOString(),
+      toolUseId: call.toolUseId,
+      toolName: call.toolName,
+      ...(call.agent.kind === "subagent" ? { agentType: call.agent.agentType, ...(call.agent.agentId !== undefined ? { agentId: call.agent.agentId } : {}) } : {}),
+      input: call.input,
+      decision: verdict.decision,
+      rule: verdict.rule,
+      message: verdict.message,
+      origin: "terminal",
+    });
+  }
+
+  /** The request's outcome beside the person's other answers; a withdrawn one is "cancelled". */
+  private recordAnswer(call: TerminalCall, requestId: string, decision: PermissionDecision | undefined): void {
+    const agentId = call.agent.kind === "subagent" ? call.agent.agentId : undefined;
+    this.options.audit?.permission({
+      sessionId: call.sessionId,
+      requestId,
+      toolUseId: call.toolUseId,
+      toolName: call.toolName,
+      ...(agentId !== undefined ? { agentId } : {}),
+      decision: decision === undefined ? "cancelled" : decision.behavior,
+      ...(decision !== undefined ? { decidedBy: decision.decidedBy ?? "baton" } : {}),
+      ...(decision?.behavior === "deny" ? { message: decision.message } : {}),
+      time: new Date().toISOString(),
+    });
+  }
+}
+
+interface TerminalCall {
+  readonly tabId: string;
+  readonly sessionId: string;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly input: JsonObject;
+  readonly agent: PolicyAgent;
+  /** Where the asking agent works (the hook's cwd). */
+  readonly cwd: string;
+  /** The session's folder: where project rules belong. */
+  readonly projectRoot: string;
+}
+
+/** The hook's agent: a subagent by its id (its card), else the main agent. */
+function agentOf(input: HookInput): PolicyAgent {
+  if (input.agent_id === undefined) return { kind: "main" };
+  return { kind: "subagent", agentId: input.agent_id, agentType: input.agent_type ?? "" };
+}
+
+/**
+ * The terminal's answer for a decision: the person's allow or deny; anything else (the tab closed,
+ * no window for the grace period, Baton quitting) lets the terminal ask, never allows.
+ */
+function verdictOf(decision: PermissionDecision): HookVerdict {
+  if (decision.decidedBy !== "user") return { decision: "ask", reason: decision.behavior === "deny" ? decision.message : "Baton did not decide; the terminal asks instead" };
+  if (decision.behavior === "allow") return { decision: "allow", reason: "Allowed in Baton." };
+  return { decision: "deny", reason: decision.message.trim() === "" ? "Denied in Baton." : decision.message };
+}
