@@ -1,8 +1,9 @@
 // The dock's tabs: a tool panel's (its title, the Worktrees count, ×) and a session's (status dot,
-// title, "(history)", ×; italic while it is the preview tab). Double-clicking a tab maximises its
+// title, "(history)" or a terminal session's badge with its state, ×; italic while it is the preview tab). Double-clicking a tab maximises its
 // group, again restores it; a preview tab's double-click keeps it instead.
 import { useEffect, useRef } from "react";
 import type { DockviewPanelApi } from "dockview";
+import type { TerminalState } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
 import { useApp, type AppState } from "../state/appState.js";
 import { statusText } from "../panels/Toolbar.js";
@@ -10,6 +11,10 @@ import { VisibleText, visibleString } from "../util/VisibleText.js";
 import type { DockTabProps } from "./dockBridge.js";
 import { isPanelId, PanelTitles } from "./panels.js";
 import { keepTab, usePreview } from "./previewTab.js";
+import "./terminalBadge.css";
+
+/** What a terminal session's badge says of its state. */
+const TerminalStateText: Readonly<Record<TerminalState, string>> = { waiting: "waiting for you", working: "working", idle: "idle" };
 
 /** A session's title on its tab and in the dock's lists. */
 export function sessionTabTitle(s: AppState, tabId: string): string {
@@ -68,8 +73,11 @@ export function SessionTab({ api: panel, params }: DockTabProps) {
   const restored = useApp((s) => s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true);
   const waiting = useApp((s) => (s.tabs[tabId]?.transcript.pending.length ?? 0) > 0);
   const background = useApp((s) => s.tabs[tabId]?.transcript.meta?.backgroundAgents ?? 0);
+  const terminal = useApp((s) => s.tabs[tabId]?.info.terminal);
   const preview = usePreview((s) => s.tabId === tabId);
-  const said = waiting ? "waiting for you" : statusText(status, background);
+  // A terminal session's file says little of its state while it runs: its hooks say it.
+  const shown = waiting || terminal === "waiting" ? "waiting" : terminal === "working" ? "running" : terminal === "idle" ? "idle" : status;
+  const said = shown === "waiting" ? "waiting for you" : statusText(shown, background);
   return (
     <div
       className={`dock-tab session-tab ${preview ? "preview" : ""}`}
@@ -78,10 +86,16 @@ export function SessionTab({ api: panel, params }: DockTabProps) {
       // A preview tab's double-click keeps it (VS Code's rule); a kept tab's maximises its group.
       onDoubleClick={() => (preview ? keepTab(tabId) : toggleMaximised(panel))}
     >
-      <span className={`dot ${waiting ? "waiting" : status}`} role="img" aria-label={said} title={said} data-status={waiting ? "waiting" : status} />
+      <span className={`dot ${shown}`} role="img" aria-label={said} title={said} data-status={shown} />
       <span className="dock-tab-title">
         <VisibleText text={title} />
-        {restored ? <span className="dim"> (history)</span> : null}
+        {terminal !== undefined ? (
+          <span className="terminal-badge" data-state={terminal} title={`Running in a terminal (baton claude): ${TerminalStateText[terminal]}`}>
+            terminal · {TerminalStateText[terminal]}
+          </span>
+        ) : restored ? (
+          <span className="dim"> (history)</span>
+        ) : null}
       </span>
       <CloseButton label={`Close ${visibleString(title)}`} onClose={() => closeSessionTabs([tabId])} />
     </div>
