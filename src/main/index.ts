@@ -100,6 +100,7 @@ async function startCore(): Promise<void> {
     // `npm start` puts this folder's node_modules/.bin first on PATH: its `claude` is for tests.
     batonDir: app.getAppPath(),
     service: { chooseDirectory },
+    terminalHooks: true,
   });
   for (const problem of switches.problems) core.log.baton("error", problem);
   registerIpc(ipcMain, core.service, () => mainWindow, appOrigin);

@@ -21,6 +21,7 @@ import { SessionManager, type SessionManagerOptions } from "../core/sessionManag
 import { readConductorAnswerSeconds, readSessionLimit } from "../platform/settingsFile.js";
 import { PolicyService } from "../policy/policyService.js";
 import { SandboxService } from "../sandbox/sandboxService.js";
+import { startTerminalHooks } from "./terminalHookWiring.js";
 
 /** What sessions try to run when no `claude` was found (the error then names it). */
 const NotFoundClaude = "claude (not found: run `baton doctor`)";
@@ -52,6 +53,8 @@ export interface AppCoreOptions {
   /** `--orchestration`: presets and their sandboxes for this run, over the setting. */
   readonly orchestration?: boolean;
   readonly service?: Omit<BatonServiceOptions, "historyFolder">;
+  /** Listen for the hooks of sessions started with `baton claude` (the window and `baton web`; issue 35), in the run folder of `env`. */
+  readonly terminalHooks?: boolean;
 }
 
 export interface AppCore {
@@ -134,6 +137,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     clientDefaults: options.clientDefaults ?? { includePartialMessages: true },
   });
   const service = new BatonService(manager, { ...options.service, historyFolder: folder, claude: claudeStatusOf(found) });
+  const stopTerminalHooks = options.terminalHooks === true ? await startTerminalHooks(manager, options.env ?? process.env, log) : undefined;
   let closing: Promise<void> | undefined;
   return {
     manager,
@@ -144,6 +148,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     close() {
       closing ??= (async () => {
         stopFollowingFolder();
+        await stopTerminalHooks?.(); // no hook arrives while the sessions shut down
         await manager.shutdown();
         await sandbox.close(); // after the CLIs: their sandboxed commands are gone with them
         await audit?.flush(); // the decisions shutdown made are written before the store closes

@@ -115,6 +115,7 @@ export async function run(args: readonly string[], io: CommandIO, options: WebRu
     ...(values["no-index"] === true ? {} : { dbPath: values.db ?? defaultDbPath() }),
     ...(values.claude !== undefined ? { claudePath: values.claude } : {}),
     ...(values.orchestration === true ? { orchestration: true } : {}),
+    terminalHooks: true,
   });
   const show = (entry: LogEntry): void => {
     if (entry.level !== "error" && (entry.level !== "warning" || entry.source !== "baton")) return;
