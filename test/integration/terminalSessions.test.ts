@@ -155,6 +155,41 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     tab.stop();
   });
 
+  it("Allow for this session keeps a session rule: the same call next time is allowed without asking", async () => {
+    const { verdict, tab, tabId, requestId } = await askBash("npm run lint", "toolu_terminal_session_1");
+    const request = tab.pending().find((p) => p.requestId === requestId)!;
+    expect(request.allowRules?.length).toBeGreaterThan(0);
+    value(await core.service.answerPermission(tabId, requestId, { behavior: "allow", scope: "session", updatedInput: request.input }));
+    expect(await verdict).toMatchObject({ decision: "allow" });
+    tab.stop();
+    const again = await core.manager.handleTerminalHook({ ...base, agent_id: agentId, agent_type: "general-purpose", tool_name: "Bash", tool_input: { command: "npm run lint" }, tool_use_id: "toolu_terminal_session_2" });
+    expect(again.decision).toBe("allow");
+    expect(again.reason).toContain("this session");
+  });
+
+  it("Always allow in this project keeps a rule of the session's folder", async () => {
+    const { verdict, tab, tabId, requestId } = await askBash("npm run typecheck", "toolu_terminal_project");
+    const request = tab.pending().find((p) => p.requestId === requestId)!;
+    value(await core.service.answerPermission(tabId, requestId, { behavior: "allow", scope: "project", updatedInput: request.input }));
+    expect(await verdict).toMatchObject({ decision: "allow" });
+    tab.stop();
+    expect(core.policy.rules!.list()).toEqual(expect.arrayContaining([expect.objectContaining({ behavior: "allow", scope: "project", scopeKey: "/home/user/code/deep-nesting", rule: request.allowRules![0] })]));
+  });
+
+  it("answers ask when the tab is closed while the request waits, and when no window is open", async () => {
+    const { verdict, tabId } = await askBash("make release", "toolu_terminal_closed");
+    await core.manager.closeTab(tabId);
+    expect((await verdict).decision).toBe("ask");
+    release();
+    try {
+      const alone = await core.manager.handleTerminalHook({ ...base, tool_name: "Bash", tool_input: { command: "make release" }, tool_use_id: "toolu_terminal_alone" });
+      expect(alone.decision).toBe("ask");
+      expect(alone.reason).toMatch(/No Baton window/);
+    } finally {
+      release = core.manager.acquirePresence();
+    }
+  });
+
   it("shows the session idle after its Stop hook", async () => {
     expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Stop" })).toEqual({ decision: "ask" });
     await tabsUntil(core, "the tab idle", (tabs) => (tabs.find((t) => t.sessionId === planted.sessionId)?.terminal === "idle" ? true : undefined));
