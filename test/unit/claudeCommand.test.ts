@@ -1,0 +1,78 @@
+// `baton claude` as a process, with a stand-in `claude` (a shell script named by BATON_CLAUDE_PATH)
+// that reports what it was given: the person's arguments after Baton's --settings, the hook
+// command an absolute node and bin, stdio the terminal's, the exit code and the signal passed
+// through, nothing written to HOME. The real CLI under these settings: test/integration/terminalHooks.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureCliBuilt } from "../support/cliBundle.js";
+import { tempDirs } from "../support/tempDirs.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const tempDir = tempDirs("baton-claude-cmd-");
+beforeAll(() => void ensureCliBuilt(), 60_000);
+
+/** A stand-in claude: writes its arguments (one per line) to $ARGS_FILE, reads a line, then does what $THEN says. */
+function fakeClaude(dir: string): string {
+  const file = path.join(dir, "claude");
+  fs.writeFileSync(
+    file,
+    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
+    { mode: 0o755 },
+  );
+  return file;
+}
+
+function batonClaude(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "claude", ...args], { env, stdio: ["pipe", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe("baton claude (process)", () => {
+  it("runs claude with Baton's --settings first, then every argument as given, on the terminal's stdio", async () => {
+    const dir = tempDir();
+    const home = path.join(dir, "home");
+    fs.mkdirSync(home);
+    const argsFile = path.join(dir, "args.txt");
+    const env = { ...process.env, HOME: home, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: argsFile, THEN: "0" };
+    const run = await batonClaude(["--resume", "abc-123", "a prompt with 'quotes' and $dollars"], env, "typed into the terminal\n");
+    expect(run).toEqual({ code: 0, signal: null, stdout: "claude read: typed into the terminal\n" });
+    const [flag, settings, ...rest] = fs.readFileSync(argsFile, "utf8").split("\n").slice(0, -1);
+    expect(flag).toBe("--settings");
+    expect(rest).toEqual(["--resume", "abc-123", "a prompt with 'quotes' and $dollars"]);
+    const command = (JSON.parse(settings!) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks.PreToolUse[0]!.hooks[0]!.command;
+    expect(command).toBe(`${process.execPath} ${path.join(repoRoot, "bin", "baton.mjs")} hook`);
+    expect(fs.readdirSync(home)).toEqual([]);
+  }, 30_000);
+
+  it("exits with claude's exit code", async () => {
+    const dir = tempDir();
+    const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: path.join(dir, "args.txt"), THEN: "7" };
+    await expect(batonClaude([], env, "x\n")).resolves.toMatchObject({ code: 7, signal: null });
+  }, 30_000);
+
+  it("ends by the signal that ended claude", async () => {
+    const dir = tempDir();
+    const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: path.join(dir, "args.txt"), THEN: "kill" };
+    await expect(batonClaude([], env, "x\n")).resolves.toMatchObject({ code: null, signal: "SIGTERM" });
+  }, 30_000);
+
+  it("says where it looked when there is no claude, and exits 1", async () => {
+    const env = { ...process.env, BATON_CLAUDE_PATH: path.join(tempDir(), "no-claude-here") };
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "claude"], { env, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("claude was not found");
+    expect(run.stderr).toContain("no-claude-here (BATON_CLAUDE_PATH): missing");
+  }, 30_000);
+});
