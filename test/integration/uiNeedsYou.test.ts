@@ -176,6 +176,56 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     // The subagent ran the command it was allowed.
     await expect.poll(() => fs.existsSync(path.join(app!.env.cwd, "second.txt")), { timeout: 60_000 }).toBe(true);
     await pw(items.nth(0)).toContainText("Bash touch third.txt");
+    // The keyboard stayed in the list: Esc closes it, and does not interrupt the session in front.
+    await pw(page.getByRole("dialog", { name: /^Needs you/ }).locator(".needs-list")).toBeFocused();
+    await page.keyboard.press("Escape");
+    await pw(list).toHaveCount(0);
+
+    // A narrow window moves toolbar items under "…", never the count while something waits.
+    await page.setViewportSize({ width: 640, height: 800 });
+    await pw(toolbar.getByRole("button", { name: "More toolbar items" })).toBeVisible();
+    await pw(needsButton).toBeVisible();
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting");
+
+    // The setting is remembered.
+    await page.reload();
+    await baton.waitReady();
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting", { timeout: 30_000 });
+    await needsButton.click();
+    expect(await page.getByRole("checkbox", { name: /Desktop notifications/ }).isChecked()).toBe(false);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it("asks the browser for notifications only when the person turns them on", async () => {
+    app = await startWebApp({ main: [{ blocks: [text("Hello.")] }] }, { cwdName: "ask-ui" });
+    const { baton, page } = app;
+    // Test double: a browser that has not been asked yet, and grants when asked.
+    await page.addInitScript(() => {
+      const w = window as unknown as { Notification: unknown; __asked: number };
+      w.__asked = 0;
+      w.Notification = class {
+        static permission = "default";
+        static requestPermission(): Promise<string> {
+          w.__asked++;
+          (w.Notification as { permission: string }).permission = "granted";
+          return Promise.resolve("granted");
+        }
+      };
+    });
+    await page.reload();
+    await baton.waitReady();
+    const asked = (): Promise<number> => page.evaluate(() => (window as unknown as { __asked: number }).__asked);
+    // Clicks and typing do not ask (no prompt the person did not ask for).
+    await baton.newSession();
+    await baton.send("say hello");
+    await pw(baton.transcript).toContainText("Hello.", { timeout: 60_000 });
+    expect(await asked()).toBe(0);
+    await page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: /^Needs you/ }).click();
+    const setting = page.getByRole("checkbox", { name: /Desktop notifications/ });
+    expect(await setting.isChecked()).toBe(false);
+    await setting.check();
+    await expect.poll(asked).toBe(1);
+    expect(await setting.isChecked()).toBe(true);
     expect(app.pageErrors).toEqual([]);
   });
 

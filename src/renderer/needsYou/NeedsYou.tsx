@@ -2,7 +2,7 @@
 // listing them oldest first (session, agent, one line), each with "Show" (its tab and card to the
 // front) and its own answer form in place. It owns the "Next waiting" shortcut and the setting
 // that turns desktop notifications on or off.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Popover } from "../layout/Popover.js";
 import { registerCommands } from "../palette/commands.js";
 import { useApp } from "../state/appState.js";
@@ -69,14 +69,15 @@ export function NeedsYouButton() {
 }
 
 function NeedsYouList({ items, close }: { items: readonly WaitingItem[]; close: () => void }) {
+  const list = useRef<HTMLDivElement>(null);
   return (
-    <div className="needs-list">
+    <div className="needs-list" ref={list} tabIndex={-1}>
       {items.length === 0 ? (
         <p className="dim needs-empty">Nothing waits for you.</p>
       ) : (
         <ol aria-label="Waiting for you, oldest first">
           {items.map((item) => (
-            <NeedsYouItem key={item.key} item={item} close={close} />
+            <NeedsYouItem key={item.key} item={item} close={close} list={list} />
           ))}
         </ol>
       )}
@@ -85,10 +86,19 @@ function NeedsYouList({ items, close }: { items: readonly WaitingItem[]; close: 
   );
 }
 
-function NeedsYouItem({ item, close }: { item: WaitingItem; close: () => void }) {
+function NeedsYouItem({ item, close, list }: { item: WaitingItem; close: () => void; list: RefObject<HTMLDivElement | null> }) {
   const [note, setNote] = useState<string | undefined>(undefined);
+  const self = useRef<HTMLLIElement>(null);
+  // Answered here, it leaves the list with the keyboard in it: the list keeps the keyboard, so Esc
+  // still closes the list (on the page, Esc would interrupt the session).
+  useEffect(() => {
+    const element = self.current;
+    return () => {
+      if (element !== null && (element.contains(document.activeElement) || document.activeElement === document.body)) list.current?.focus();
+    };
+  }, [list]);
   return (
-    <li className="needs-item" aria-label={`${item.sessionTitle}: ${item.agent}`}>
+    <li className="needs-item" ref={self} aria-label={`${item.sessionTitle}: ${item.agent}`}>
       <div className="needs-head">
         <span className="needs-where">
           <b><VisibleText text={item.sessionTitle} /></b> · <VisibleText text={item.agent} />
