@@ -14,7 +14,7 @@ import type { Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
 import { agentRecordOf } from "../../src/main/core/subagentRecordOf.js";
-import { plantHistory, type PlantedHistory, type RecordedCli } from "../support/plantedHistory.js";
+import { appendLines, assistant, plantHistory, type PlantedHistory, type RecordedCli } from "../support/plantedHistory.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { tempDirs } from "../support/tempDirs.js";
 
@@ -188,6 +188,16 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     } finally {
       release = core.manager.acquirePresence();
     }
+  });
+
+  it("follows the session's file live in its tab: what the terminal writes next shows there", async () => {
+    const tabId = core.manager.listTabs().find((t) => t.sessionId === planted.sessionId)!.tabId;
+    const tab = watchTab(core.service, tabId, WaitMs);
+    await tab.waitFor("the tab's transcript", () => (tab.transcript().blocks.length > 0 ? true : undefined));
+    const said = "Written by the terminal session after Baton opened its tab.";
+    appendLines(planted.mainFile, (env) => [assistant(env(), [{ type: "text", text: said }])]);
+    await tab.waitFor("the new line in the tab", () => (tab.transcript().blocks.some((b) => b.kind === "text" && b.text === said) ? true : undefined));
+    tab.stop();
   });
 
   it("shows the session idle after its Stop hook", async () => {
