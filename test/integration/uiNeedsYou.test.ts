@@ -196,6 +196,48 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it("lists a subagent's question routed to the person, and takes the answer given in the list", async () => {
+    app = await startWebApp(
+      {
+        main: [{ blocks: [agentCall("Pick a database", "[[CODER]] set up storage", { subagent_type: "coder", run_in_background: false })] }, { blocks: [text("The coder is done.")] }],
+        CODER: [
+          { blocks: [{ type: "tool_use", id: "toolu_coder_ask", name: "mcp__baton__ask_conductor", input: { question: "Which database: Postgres or SQLite?" } }] },
+          { blocks: [text("Going with the answer.")] },
+        ],
+      },
+      {
+        cwdName: "needs-escalation",
+        withPolicy: true,
+        // Orchestration mode on, before the app starts: the conductor waits on its foreground coder, so the question is the person's.
+        prepare: async (env) => {
+          const dir = path.join(env.home, ".config", "baton");
+          fs.mkdirSync(dir, { recursive: true });
+          fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify({ orchestration: true }));
+        },
+      },
+    );
+    const { baton, page, model } = app;
+    await baton.newSession();
+    await baton.send("set up storage");
+    const needsButton = page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: /^Needs you/ });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting", { timeout: 60_000 });
+    await needsButton.click();
+    const item = page.getByRole("list", { name: "Waiting for you, oldest first" }).getByRole("listitem");
+    await pw(item).toHaveCount(1);
+    await pw(item).toHaveAttribute("aria-label", "set up storage: coder: Pick a database");
+    await pw(item).toContainText("Question: Which database: Postgres or SQLite?");
+    await item.getByText("Answer here").click();
+    await item.getByRole("textbox", { name: "Answer" }).fill("SQLite, in data/app.db");
+    await item.getByRole("button", { name: "Send answer", exact: true }).click();
+
+    // The coder reads it as the tool's result; the list and the count are empty again.
+    const next = await model.waitForRequest((r) => r.agent === "CODER" && r.turn === 1, 60_000);
+    expect(JSON.stringify(next.body["messages"])).toContain("SQLite, in data/app.db");
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: nothing waiting");
+    await pw(page.getByRole("dialog", { name: /^Needs you/ })).toContainText("Nothing waits for you.");
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it("asks the browser for notifications only when the person turns them on", async () => {
     app = await startWebApp({ main: [{ blocks: [text("Hello.")] }] }, { cwdName: "ask-ui" });
     const { baton, page } = app;
