@@ -42,11 +42,18 @@ export type HookInput = z.infer<typeof HookInputSchema>;
 export interface HookEnvelope {
   readonly secret: string;
   readonly input: HookInput;
+  /** The session was started with `baton claude --orchestration`: Baton's presets hold its agents. */
+  readonly orchestration?: boolean;
+}
+
+/** How the terminal session was started, as its hook says (`baton claude`'s own options). */
+export interface HookLaunch {
+  readonly orchestration: boolean;
 }
 
 /**
  * What Baton's socket calls for each hook (core/terminalSessions.ts). `gaveUp` aborts when the hook
  * stopped waiting (its socket closed, the server's time ran out): a request it left on a card is
- * withdrawn there.
+ * withdrawn there. `launch` says how `baton claude` started the session (always given by the socket).
  */
-export type TerminalHookHandler = (input: HookInput, gaveUp?: AbortSignal) => Promise<HookVerdict>;
+export type TerminalHookHandler = (input: HookInput, gaveUp?: AbortSignal, launch?: HookLaunch) => Promise<HookVerdict>;

@@ -51,6 +51,16 @@ describe("baton claude (process)", () => {
     expect(fs.readdirSync(home)).toEqual([]);
   }, 30_000);
 
+  it("takes a first --orchestration as its own: the hook says it, claude never sees it", async () => {
+    const dir = tempDir();
+    const argsFile = path.join(dir, "args.txt");
+    const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: argsFile, THEN: "0" };
+    await batonClaude(["--orchestration", "-c"], env, "x\n");
+    const [, settings, ...rest] = fs.readFileSync(argsFile, "utf8").split("\n").slice(0, -1);
+    expect(rest).toEqual(["-c"]);
+    expect(JSON.parse(settings!).hooks.Stop[0].hooks[0].command).toMatch(/ hook --orchestration$/);
+  }, 30_000);
+
   it("exits with claude's exit code", async () => {
     const dir = tempDir();
     const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: path.join(dir, "args.txt"), THEN: "7" };

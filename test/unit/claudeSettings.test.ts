@@ -17,6 +17,7 @@ describe("baton claude's settings", () => {
     const bin = "/home/user/code/baton `x`/bin/baton.mjs";
     expect(shellWords(hookCommandLine(node, bin))).toEqual([node, bin, "hook"]);
     expect(shellQuote("/usr/bin/node")).toBe("/usr/bin/node");
+    expect(hookCommandLine("/usr/bin/node", "/opt/baton/bin/baton.mjs", true)).toBe("/usr/bin/node /opt/baton/bin/baton.mjs hook --orchestration");
   });
 
   it("registers the hook for PreToolUse and PermissionRequest on every tool and for the observed events", () => {

@@ -32,10 +32,10 @@ const Input: HookInput = {
 };
 
 /** Runs `baton hook` with `stdin` and XDG_RUNTIME_DIR=`runtime`; its exit code, stdout, stderr. */
-function hook(runtime: string, stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function hook(runtime: string, stdin: string, extra: readonly string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
-    const child = execFile(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "hook"], { env, cwd: repoRoot }, (error, stdout, stderr) =>
+    const child = execFile(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "hook", ...extra], { env, cwd: repoRoot }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? -1), stdout, stderr }),
     );
     child.stdin!.end(stdin);
@@ -82,6 +82,17 @@ describe("baton hook (process)", () => {
       ["3f1c-terminal", "a12", "toolu_9"],
       ["3f1c-terminal", "a12", "toolu_9"],
     ]);
+  }, 30_000);
+
+  it("says so when the session was started with baton claude --orchestration", async () => {
+    const runtime = tempDir();
+    const launches: unknown[] = [];
+    const started = await startHookServer({ folder: path.join(runtime, "baton"), handler: async (_input, _gaveUp, launch) => (launches.push(launch), { decision: "allow" }) });
+    if (!started.ok) throw new Error(started.error);
+    running.push(started.server);
+    await hook(runtime, JSON.stringify(Input), ["--orchestration"]);
+    await hook(runtime, JSON.stringify(Input));
+    expect(launches).toEqual([{ orchestration: true }, { orchestration: false }]);
   }, 30_000);
 
   it("tells Baton of an event it only observes and prints nothing", async () => {

@@ -111,6 +111,18 @@ describe("the hook server", () => {
     expect(seen.map((i) => i.tool_name)).toEqual(["Bash", "Read"]);
   });
 
+  it("tells the handler whether the session was started with --orchestration (only a literal true counts)", async () => {
+    const launches: unknown[] = [];
+    const result = await startHookServer({ folder: path.join(tempDir(), "run"), handler: async (_input, _gaveUp, launch) => (launches.push(launch), { decision: "allow" }) });
+    if (!result.ok) throw new Error(result.error);
+    running.push(result.server);
+    const endpoint = readEndpoint(result.server.folder)!;
+    await askBaton(endpoint.socket, { secret: endpoint.secret, input: Input, orchestration: true }, 5000);
+    await askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000);
+    await rawAsk(endpoint.socket, `${JSON.stringify({ secret: endpoint.secret, input: Input, orchestration: "yes" })}\n`);
+    expect(launches).toEqual([{ orchestration: true }, { orchestration: false }, { orchestration: false }]);
+  });
+
   it("refuses a wrong secret without asking the handler, and logs it", async () => {
     const { folder, seen, log } = await start(async () => ({ decision: "allow" }));
     const endpoint = readEndpoint(folder)!;

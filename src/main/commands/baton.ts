@@ -86,7 +86,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   lazyCommand(
     "claude",
     "./claudeCommand.js",
-    "[claude arguments…]",
+    "[--orchestration] [claude arguments…]",
     "Start your own claude in this terminal with Baton's hooks: Baton sees and answers its permission requests",
   ),
 ];

@@ -9,12 +9,13 @@ import { describeSearch, findClaude } from "../cli/findClaude.js";
 import { claudeHookSettings, hookCommandLine } from "./claudeSettings.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
-const Help = `Usage: baton claude [claude arguments…]
+const Help = `Usage: baton claude [--orchestration] [claude arguments…]
 
 Starts your own claude (BATON_CLAUDE_PATH, else PATH; never Baton's test copy) in this terminal,
 with Baton's hooks for this session only: the running Baton (desktop app or \`baton web\`) shows
 the session and answers its permission requests; with no Baton running the terminal asks as usual.
-Nothing is written to ~/.claude or the project. Every argument goes to claude (claude --help lists them).
+Nothing is written to ~/.claude or the project. Every argument goes to claude (claude --help lists them),
+except a first --orchestration: Baton's presets then hold the session's agents, as in orchestration mode.
 `;
 
 /** The signals a terminal sends the foreground group: claude gets them itself, Baton waits for it. */
@@ -37,8 +38,11 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
     io.stderr("baton claude: Baton's package folder was not found, so its hook cannot be registered\n");
     return ExitCode.failure;
   }
-  const settings = claudeHookSettings(hookCommandLine(process.execPath, path.join(packageDir, "bin", "baton.mjs")));
-  const child = spawn(claude.path, ["--settings", JSON.stringify(settings), ...args], { stdio: "inherit" });
+  // Baton's own option comes first; everything after it is claude's, untouched.
+  const orchestration = args[0] === "--orchestration";
+  const claudeArgs = orchestration ? args.slice(1) : args;
+  const settings = claudeHookSettings(hookCommandLine(process.execPath, path.join(packageDir, "bin", "baton.mjs"), orchestration));
+  const child = spawn(claude.path, ["--settings", JSON.stringify(settings), ...claudeArgs], { stdio: "inherit" });
   const ignore = (): void => undefined;
   const forward = (signal: NodeJS.Signals): void => {
     child.kill(signal);

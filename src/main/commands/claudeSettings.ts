@@ -11,9 +11,9 @@ export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `<node> <bin/baton.mjs> hook`, quoted for the shell. */
-export function hookCommandLine(nodePath: string, batonBin: string): string {
-  return [nodePath, batonBin, "hook"].map(shellQuote).join(" ");
+/** `<node> <bin/baton.mjs> hook [--orchestration]`, quoted for the shell. */
+export function hookCommandLine(nodePath: string, batonBin: string, orchestration = false): string {
+  return [nodePath, batonBin, "hook", ...(orchestration ? ["--orchestration"] : [])].map(shellQuote).join(" ");
 }
 
 /** Events whose hooks take a matcher (tool events); the others match every occurrence without one. */

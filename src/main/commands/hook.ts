@@ -10,17 +10,18 @@ import { askBaton } from "../terminal/hookClient.js";
 import { ClientWaitMs, ObserveWaitMs } from "../terminal/hookTiming.js";
 import { runFolderPath } from "../terminal/runFolder.js";
 import { AskVerdict, preToolUseOutput, type HookVerdict } from "../../shared/hookVerdict.js";
-import type { HookInput } from "../../shared/terminalHooks.js";
+import type { HookInput, HookLaunch } from "../../shared/terminalHooks.js";
 import { ExitCode, type CommandIO } from "./commandIO.js";
 
 /** Hook input larger than this is not read to the end: "ask". */
 const MaxInputBytes = 8 * 1024 * 1024;
 
-const Help = `Usage: baton hook
+const Help = `Usage: baton hook [--orchestration]
 
 Run by Claude Code as a command hook in a session started with \`baton claude\`: reads the hook's
 input on stdin, asks the running Baton (desktop app or \`baton web\`), prints the CLI's answer.
 Without a Baton to ask, or on any failure, the answer is "ask": the terminal prompts as usual.
+--orchestration: the session was started with \`baton claude --orchestration\` (Baton's presets hold).
 `;
 
 export async function run(args: readonly string[], io: CommandIO): Promise<number> {
@@ -30,7 +31,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
   }
   let output: string;
   try {
-    output = await hookOutput(await readStdin(MaxInputBytes), process.env);
+    output = await hookOutput(await readStdin(MaxInputBytes), process.env, { orchestration: args.includes("--orchestration") });
   } catch {
     output = JSON.stringify(preToolUseOutput(AskVerdict));
   }
@@ -43,7 +44,7 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
  * Baton's verdict, the PermissionRequest decision when Baton made one, nothing for events Baton
  * only observes. Input that is not a hook's is answered as a PreToolUse "ask".
  */
-export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEnv, launch: HookLaunch): Promise<string> {
   const ask = JSON.stringify(preToolUseOutput(AskVerdict));
   if (text === undefined || text.trim() === "") return ask;
   let parsed: unknown;
@@ -57,7 +58,7 @@ export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEn
   const endpoint = readEndpoint(runFolderPath(env));
   const decides = event === "PreToolUse" || event === "PermissionRequest";
   const verdict: HookVerdict =
-    endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: parsed }, decides ? ClientWaitMs : ObserveWaitMs);
+    endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: parsed, ...(launch.orchestration ? { orchestration: true } : {}) }, decides ? ClientWaitMs : ObserveWaitMs);
   if (event === "PreToolUse") return JSON.stringify(preToolUseOutput(verdict));
   if (event === "PermissionRequest") return permissionRequestOutput(verdict);
   return "";

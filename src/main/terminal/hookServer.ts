@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { AskVerdict, HookInputSchema, type HookInput, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
+import { AskVerdict, HookInputSchema, type HookInput, type HookLaunch, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
 import type { LogBus } from "../platform/logBus.js";
 import { removeEndpoint, writeEndpoint } from "./hookEndpoint.js";
 import { ServerAnswerMs } from "./hookTiming.js";
@@ -170,7 +170,8 @@ async function decide(line: string, secret: string, options: HookServerOptions, 
     options.log?.baton("warning", "Terminal hook input is malformed; answered ask", { issue: input.error.issues[0]?.message ?? "" });
     return AskVerdict;
   }
-  return withinTime(options.handler, input.data, options.answerWithinMs ?? ServerAnswerMs, options.log, gaveUp);
+  const launch: HookLaunch = { orchestration: (envelope as { orchestration?: unknown }).orchestration === true };
+  return withinTime(options.handler, input.data, launch, options.answerWithinMs ?? ServerAnswerMs, options.log, gaveUp);
 }
 
 function sameSecret(given: string, secret: string): boolean {
@@ -179,7 +180,7 @@ function sameSecret(given: string, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function withinTime(handler: HookHandler, input: HookInput, ms: number, log: HookServerOptions["log"], gaveUp: AbortController): Promise<HookVerdict> {
+async function withinTime(handler: HookHandler, input: HookInput, launch: HookLaunch, ms: number, log: HookServerOptions["log"], gaveUp: AbortController): Promise<HookVerdict> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookVerdict>((resolve) => {
     timer = setTimeout(() => {
@@ -189,7 +190,7 @@ async function withinTime(handler: HookHandler, input: HookInput, ms: number, lo
     }, ms);
   });
   try {
-    return await Promise.race([handler(input, gaveUp.signal).then(checkedVerdict), late]);
+    return await Promise.race([handler(input, gaveUp.signal, launch).then(checkedVerdict), late]);
   } catch (error) {
     log?.baton("error", "Terminal hook handler failed; answered ask", { error: (error as Error).message });
     return AskVerdict;
