@@ -42,6 +42,8 @@ describe.skipIf(!hasChromium)("a terminal session in the window", () => {
     const tab = baton.sessionTabs.getByRole("tab").filter({ hasText: "Quillwort migration plan" });
     await pw(tab.getByText("terminal · waiting for you", { exact: true })).toBeVisible();
     await tab.click();
+    await pw(baton.composer).toBeVisible();
+    expect(await baton.composer.getAttribute("placeholder")).toMatch(/^This session runs in a terminal: type there/);
     const card = baton.subagentCard(TopAgent.type, TopAgent.description);
     const prompt = baton.permissionOn(card);
     await pw(prompt).toBeVisible();

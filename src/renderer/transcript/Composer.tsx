@@ -98,6 +98,8 @@ export function Composer({ tabId }: { tabId: string }) {
   };
 
   const restored = useApp((s) => s.tabs[tabId]?.info.kind === "restored" || (s.restored[tabId] === true && s.tabs[tabId]?.info.live !== true));
+  // A session running in a terminal takes its prompts there; one sent here resumes a second copy in Baton.
+  const inTerminal = useApp((s) => s.tabs[tabId]?.info.terminal !== undefined);
   return (
     <div className="composer" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
       {images.length > 0 ? (
@@ -121,7 +123,7 @@ export function Composer({ tabId }: { tabId: string }) {
       <textarea
         ref={ref}
         aria-label="Prompt"
-        placeholder={restored ? "Continue this session (resumes it)…" : "Ask Claude…  (Enter to send, Shift+Enter for a newline, Esc to interrupt)"}
+        placeholder={inTerminal ? "This session runs in a terminal: type there (sending here resumes a copy in Baton)…" : restored ? "Continue this session (resumes it)…" : "Ask Claude…  (Enter to send, Shift+Enter for a newline, Esc to interrupt)"}
         value={text}
         rows={Math.min(8, Math.max(2, text.split("\n").length))}
         onChange={(e) => {
