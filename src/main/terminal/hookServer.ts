@@ -45,6 +45,8 @@ const DefaultMaxConnections = 64;
 
 /** Starts listening; the result says why not (a foreign folder, a socket that cannot be made). */
 export async function startHookServer(options: HookServerOptions): Promise<StartHookServerResult> {
+  // A named pipe's rules are set by how it is created, which Node's net cannot (windowsPipe.ts).
+  if (process.platform === "win32") return { ok: false, error: "terminal sessions' hooks are not served on Windows yet (the pipe's rules: windowsPipe.ts)" };
   const folder = ensureRunFolder(options.folder);
   if (!folder.ok) return folder;
   const socket = path.join(folder.folder, `hook-${process.pid}.sock`);
