@@ -144,6 +144,9 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     tab.stop();
     const rows = await auditRowsUntil(dbPath, planted.sessionId, (r) => r["toolUseId"] === "toolu_terminal_rule");
     expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_rule")).toMatchObject({ kind: "decision", decision: "deny", rule: "rule:deny Bash(rm:*) (everywhere)", origin: "terminal", agentId });
+    const text: string[] = [];
+    expect(await auditRun([planted.sessionId, "--db", dbPath], { stdout: (s) => text.push(s), stderr: () => undefined })).toBe(0);
+    expect(text.join("").split("\n").find((line) => line.includes("rm -rf build"))).toContain("deny (terminal session)");
   });
 
   it("withdraws a request from the card when its hook gives up, and answers ask", async () => {

@@ -21,7 +21,8 @@ import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 const HELP = `Usage: baton audit <sessionId> [--db <file>] [--json]
 
 Prints what Baton recorded for one session, oldest first, one row per line: each decision on a
-tool call (the policy engine's verdicts, from the PreToolUse hook or a permission request; Baton's
+tool call (the policy engine's verdicts, from the PreToolUse hook or a permission request, or from
+the hook of a session run in a terminal with baton claude, marked "(terminal session)"; Baton's
 MCP server refusing a conductor's tool to another agent, rule "conductor-only"; and the person's
 answers, rule "person") with its agent (id/type/preset, or "main"), tool, input, decision, the
 rule that decided and the message; each interrupt Baton sent; and the session's agents
@@ -122,7 +123,9 @@ export function renderTrail(trail: readonly AuditTrailRow[]): string {
 function decisionCells(r: AuditTrailDecision): string[] {
   // What held an allowed preset Bash (issue 31): the OS sandbox, or only the policy's reading.
   const held = r.protection === "os-sandbox" ? " (in the OS sandbox)" : r.protection === "policy-only" ? " (policy check only, no OS sandbox)" : "";
-  return [r.time, agentOf(r), r.toolName, r.inputDigest ?? "-", `${r.decision}${held}`, r.rule, r.message ?? ""];
+  // A session run in a terminal (baton claude, issue 35): its hook asked, not one of Baton's own sessions.
+  const where = r.origin === "terminal" ? " (terminal session)" : "";
+  return [r.time, agentOf(r), r.toolName, r.inputDigest ?? "-", `${r.decision}${held}${where}`, r.rule, r.message ?? ""];
 }
 
 /** `id/type/preset` with `-` for what is not known; none of them: the main agent. */
