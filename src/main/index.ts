@@ -78,6 +78,14 @@ async function chooseDirectory(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
+/** A clicked notification: the window to the front, even minimised or behind others (the page's own window.focus() cannot). */
+function showWindow(): void {
+  if (mainWindow === undefined || mainWindow.isDestroyed()) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
 /** better-sqlite3 built for Electron's ABI by scripts/electronNative.mjs (`npm start` runs it). */
 function storeNativeBinding(): string | undefined {
   const file = electronBindingPath(process.versions, process.arch, app.getAppPath());
@@ -99,7 +107,7 @@ async function startCore(): Promise<void> {
     sandboxHostEntry,
     // `npm start` puts this folder's node_modules/.bin first on PATH: its `claude` is for tests.
     batonDir: app.getAppPath(),
-    service: { chooseDirectory },
+    service: { chooseDirectory, showWindow },
     terminalHooks: true,
   });
   for (const problem of switches.problems) core.log.baton("error", problem);

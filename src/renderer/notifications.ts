@@ -1,6 +1,7 @@
 // Desktop notifications while the window is not in front: something new waits for the person (a
 // request, a question, a plan; naming the session and the agent; a click brings it forward), or a
 // long turn ended. Never for what the person is looking at; off by the setting (needsYou/notifySetting.ts).
+import { api } from "./apiClient.js";
 import { onDeltasApplied } from "./state/deltaQueue.js";
 import { useApp } from "./state/appState.js";
 import { LongTurns } from "./longTurns.js";
@@ -21,6 +22,8 @@ function notify(title: string, body: string, onClick?: () => void): void {
   if (onClick !== undefined) {
     note.onclick = () => {
       window.focus();
+      // The desktop app's window, minimised or behind others, comes forward from the main side.
+      void api().showWindow();
       onClick();
       note.close();
     };

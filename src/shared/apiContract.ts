@@ -171,6 +171,8 @@ export const ApiMethods = {
   getSessionInfo: method([arg("tabId", Id)], returns<SessionInfo>()),
   /** Electron: a native folder picker; web mode: null (the renderer asks for a path). */
   chooseDirectory: method([], returns<string | null>()),
+  /** Electron: the window to the front, restored and focused (a notification was clicked); web mode: nothing (the page focuses itself). */
+  showWindow: method([], returns<void>()),
   getHistoryFolder: method([], returns<HistoryFolder>()),
   /**
    * Saves `dir` (absolute, or `~/…`) as the history folder and lists sessions from it from now on;

@@ -21,6 +21,7 @@ export const BatonMethodNames = [
   "answerEscalation",
   "getSessionInfo",
   "chooseDirectory",
+  "showWindow",
   "getHistoryFolder",
   "setHistoryFolder",
   "getClaudeStatus",

@@ -17,6 +17,8 @@ import type { SessionManager } from "./sessionManager.js";
 export interface BatonServiceOptions {
   /** Electron's folder picker; absent in web mode (answers null). */
   readonly chooseDirectory?: () => Promise<string | null>;
+  /** Electron: brings the window to the front; absent in web mode (does nothing). */
+  readonly showWindow?: () => void;
   /** The history folder and its setting (HistoryFolderSetting); absent: fixed by whoever built the core. */
   readonly historyFolder?: {
     info(): Promise<HistoryFolder>;
@@ -57,6 +59,7 @@ export class BatonService {
       answerEscalation: (tabId, escalationId, reply) => m.answerEscalation(tabId, escalationId, reply),
       getSessionInfo: (tabId) => m.getSessionInfo(tabId),
       chooseDirectory: () => (this.options.chooseDirectory ? this.options.chooseDirectory() : null),
+      showWindow: () => this.options.showWindow?.(),
       getHistoryFolder: () => this.historyFolder().info(),
       setHistoryFolder: (dir) => this.historyFolder().change(dir),
       getClaudeStatus: () => {
