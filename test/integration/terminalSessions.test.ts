@@ -4,7 +4,8 @@
 // subagent's request lands on that subagent's card in a tab opened for the session and marked as a
 // terminal session; the person's answer is the verdict; a rule's deny answers at once and is on the
 // audit trail with source "terminal"; a hook that gives up leaves the card; a transcript outside the
-// history folder is refused ("ask") and opens nothing.
+// history folder is refused ("ask") and opens nothing. A session whose file stops mid-run (the top
+// agent's Agent call written, its result not yet) puts the running subagent's request on its card.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -230,5 +231,53 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     const named = await core.manager.handleTerminalHook({ ...base, session_id: "../escape", tool_name: "Bash", tool_input: { command: "ls" } });
     expect(named).toMatchObject({ decision: "ask" });
     expect(core.manager.listTabs().map((t) => t.tabId)).toEqual(tabsBefore);
+  });
+});
+
+describe.each(["2.1.197", "2.1.332"] as const)("a terminal session still running its subagent, history of CLI %s", (cli: RecordedCli) => {
+  const tempDir = tempDirs(`baton-terminal-running-${cli}-`, "all");
+  let core: AppCore;
+  let planted: PlantedHistory;
+  let release: () => void = () => undefined;
+
+  beforeAll(async () => {
+    const home = tempDir();
+    planted = plantHistory(path.join(home, "projects"), cli);
+    // The main file as the CLI has written it while the top agent still works: up to its Agent call, before its result.
+    const lines = fs.readFileSync(planted.mainFile, "utf8").split("\n");
+    const spawn = lines.findIndex((l) => l.includes('"type":"assistant"') && l.includes('"name":"Agent"') && !l.includes('"isSidechain":true'));
+    const callId = (JSON.parse(lines[spawn]!) as { message: { content: { name?: string; id?: string }[] } }).message.content.find((c) => c.name === "Agent")!.id!;
+    const result = lines.findIndex((l, i) => i > spawn && l.includes(`"tool_use_id":"${callId}"`));
+    fs.writeFileSync(planted.mainFile, `${lines.slice(0, result).join("\n")}\n`);
+    core = await createAppCore({ projectsDir: planted.projectsDir, claudePath: path.join(home, "no-claude-here"), env: { HOME: home, PATH: process.env["PATH"] ?? "" } });
+    release = core.manager.acquirePresence();
+  }, 60_000);
+
+  afterAll(async () => {
+    release();
+    await core?.close();
+  });
+
+  it("puts the running subagent's request on its card", async () => {
+    const agentId = topAgentId(planted);
+    const verdict = core.manager.handleTerminalHook({
+      session_id: planted.sessionId,
+      transcript_path: planted.mainFile,
+      cwd: "/home/user/code/deep-nesting",
+      hook_event_name: "PreToolUse",
+      agent_id: agentId,
+      agent_type: "general-purpose",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_use_id: "toolu_terminal_running",
+    });
+    const tabId = await tabsUntil(core, "the session's tab waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
+    const tab = watchTab(core.service, tabId, WaitMs);
+    const request = await tab.waitFor("the request", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_running"));
+    expect(request.agentId).toBe(agentId);
+    await tab.waitFor("the running subagent's card", () => agentRecordOf(tab.transcript(), agentId));
+    value(await core.service.answerPermission(tabId, request.requestId, { behavior: "allow", updatedInput: request.input }));
+    expect((await verdict).decision).toBe("allow");
+    tab.stop();
   });
 });
