@@ -115,10 +115,10 @@ describe("baton hook (process)", () => {
     await expect(hook(runtime, request)).resolves.toEqual({ code: 0, stdout: "", stderr: "" });
   }, 30_000);
 
-  it("answers ask with a wrong secret in hook.json, and does not trust a run folder open to others", async () => {
+  it("answers ask with a wrong secret in the endpoint file, and does not trust a run folder open to others", async () => {
     const runtime = tempDir();
     const seen = await server(runtime, () => ({ decision: "allow" }));
-    const file = path.join(runtime, "baton", "hook.json");
+    const file = path.join(runtime, "baton", `hook-${process.pid}.json`);
     const endpoint = JSON.parse(fs.readFileSync(file, "utf8")) as { secret: string };
     fs.writeFileSync(file, JSON.stringify({ ...endpoint, secret: "0".repeat(64) }));
     expect(JSON.parse((await hook(runtime, JSON.stringify(Input))).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "ask" } });

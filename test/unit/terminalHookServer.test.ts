@@ -1,6 +1,7 @@
 // The terminal hooks' socket (src/main/terminal): a private folder and socket, the per-launch
-// secret in hook.json, one line in and one verdict out, "ask" for everything short of a valid
+// secret in hook-<pid>.json, one line in and one verdict out, "ask" for everything short of a valid
 // request answered in time, and nothing left behind once stopped. Real sockets in temp folders.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -82,13 +83,47 @@ describe("the run folder", () => {
   });
 });
 
+/** The pid of a process that has ended. */
+function endedPid(): number {
+  return spawnSync(process.execPath, ["-e", ""]).pid!;
+}
+
+describe("the endpoint files", () => {
+  it("name the newest launch still running; an ended launch's file is passed over, and removed when a server starts", async () => {
+    const folder = path.join(tempDir(), "run");
+    const result = await startHookServer({ folder, handler: async () => ({ decision: "allow" }) });
+    if (!result.ok) throw new Error(result.error);
+    running.push(result.server);
+    const dead = endedPid();
+    const ghost = path.join(folder, `hook-${dead}.json`);
+    fs.writeFileSync(ghost, JSON.stringify({ socket: path.join(folder, `hook-${dead}.sock`), secret: "f".repeat(64), pid: dead }), { mode: 0o600 });
+    fs.utimesSync(ghost, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(readEndpoint(folder)?.pid).toBe(process.pid);
+    await result.server.stop();
+    running.length = 0;
+    expect(readEndpoint(folder)).toBeUndefined();
+    const again = await startHookServer({ folder, handler: async () => ({ decision: "allow" }) });
+    if (!again.ok) throw new Error(again.error);
+    running.push(again.server);
+    expect(fs.existsSync(ghost)).toBe(false);
+  });
+
+  it("are not trusted when open to others or not the person's", async () => {
+    const { folder } = await start(async () => ({ decision: "allow" }));
+    const file = path.join(folder, `hook-${process.pid}.json`);
+    expect(readEndpoint(folder, (process.getuid?.() ?? 0) + 1)).toBeUndefined();
+    fs.chmodSync(file, 0o644);
+    expect(readEndpoint(folder)).toBeUndefined();
+  });
+});
+
 describe("the hook server", () => {
-  it("listens on a 0600 socket in a 0700 folder and writes its secret to a 0600 hook.json", async () => {
+  it("listens on a 0600 socket in a 0700 folder and writes its secret to a 0600 hook-<pid>.json", async () => {
     const { server, folder } = await start(async () => ({ decision: "allow" }));
     expect(mode(folder)).toBe(0o700);
     expect(fs.statSync(server.socket).isSocket()).toBe(true);
     expect(mode(server.socket)).toBe(0o600);
-    expect(mode(path.join(folder, "hook.json"))).toBe(0o600);
+    expect(mode(path.join(folder, `hook-${process.pid}.json`))).toBe(0o600);
     const endpoint = readEndpoint(folder);
     expect(endpoint?.socket).toBe(server.socket);
     expect(endpoint?.secret).toMatch(/^[0-9a-f]{64}$/);
@@ -209,12 +244,12 @@ describe("the hook server", () => {
     held.destroy();
   });
 
-  it("once stopped, has removed its socket and hook.json, and a client gets ask", async () => {
+  it("once stopped, has removed its socket and endpoint file, and a client gets ask", async () => {
     const { server, folder } = await start(async () => ({ decision: "allow" }));
     const endpoint = readEndpoint(folder)!;
     await server.stop();
     expect(fs.existsSync(server.socket)).toBe(false);
-    expect(fs.existsSync(path.join(folder, "hook.json"))).toBe(false);
+    expect(fs.readdirSync(folder)).toEqual([]);
     await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toMatchObject({ decision: "ask" });
   });
 

@@ -1,6 +1,6 @@
 // `baton hook`: the command a terminal session's hooks run (registered by `baton claude`). Reads
-// the CLI's hook input on stdin, asks the running Baton over its local socket (hook.json in the
-// run folder names the socket and the launch's secret) and prints the answer the CLI expects. It
+// the CLI's hook input on stdin, asks the running Baton over its local socket (hook-<pid>.json in
+// the run folder names the socket and the launch's secret; the newest running launch is asked) and prints the answer the CLI expects. It
 // never allows by itself: no Baton, a refused socket, no answer in time, bad input or any other
 // failure is "ask" (the terminal shows its own prompt), and the exit code is always 0. Its imports
 // are kept to Node's own modules and the zod-free half of the contract, so it adds little to every

@@ -1,8 +1,8 @@
 // Baton's end of a terminal session's hooks: a Unix domain socket in the person's private run
 // folder (runFolder.ts), never TCP. Each connection carries one request line (a HookEnvelope:
 // the launch's secret and the CLI's hook input) and gets one answer line (a HookVerdict). The
-// secret is made per launch and written with the socket's path to hook.json (hookEndpoint.ts) for
-// `baton hook`. Everything short of a valid request with the right secret, and a handler that
+// secret is made per launch and written with the socket's path to hook-<pid>.json (hookEndpoint.ts)
+// for `baton hook`. Everything short of a valid request with the right secret, and a handler that
 // fails or takes too long, gets "ask": the terminal then shows its own prompt. Nothing is ever
 // allowed here; only the handler (the core's policy and the person) can say "allow".
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -11,7 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { AskVerdict, HookInputSchema, type HookInput, type HookLaunch, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
 import type { LogBus } from "../platform/logBus.js";
-import { removeEndpoint, writeEndpoint } from "./hookEndpoint.js";
+import { removeEndpoint, removeStaleEndpoints, writeEndpoint } from "./hookEndpoint.js";
 import { ServerAnswerMs } from "./hookTiming.js";
 import { ensureRunFolder } from "./runFolder.js";
 
@@ -68,7 +68,8 @@ export async function startHookServer(options: HookServerOptions): Promise<Start
     serveConnection(connection, secret, options);
   });
   try {
-    // A socket file left by a crashed launch with this pid would make listen fail.
+    // What crashed launches left, and a socket of this pid's (listen would fail on it).
+    removeStaleEndpoints(folder.folder);
     removeStaleSocket(socket);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
