@@ -3,10 +3,13 @@
 // brings the older one forward; answering it on its card takes it off the list. Desktop
 // notifications while the window is not in front, naming the session and the agent, and none once
 // the setting is off. "Continue in terminal" on a session tab and a session list entry copies the
-// command that resumes it under `baton claude`.
+// command that resumes it under `baton claude`. A subagent's question routed to the person, and a
+// terminal session's request (through its hook), are listed and answered the same way.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { HookVerdict } from "../../src/shared/terminalHooks.js";
+import { plantHistory, type PlantedHistory } from "../support/plantedHistory.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
@@ -237,6 +240,68 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     await pw(page.getByRole("dialog", { name: /^Needs you/ })).toContainText("Nothing waits for you.");
     expect(app.pageErrors).toEqual([]);
   });
+
+  it("two tabs and a terminal session each waiting: three in order; one answered on its card leaves", async () => {
+    let planted: PlantedHistory | undefined;
+    app = await startWebApp(
+      {
+        main: [
+          { blocks: (r) => [says(r, "alpha job") ? bashCall("touch alpha.txt", "Create alpha file") : bashCall("touch beta.txt", "Create beta file")] },
+          { blocks: [text("Done.")] },
+        ],
+      },
+      { cwdName: "needs-three", prepare: async (env) => void (planted = plantHistory(env.projectsDir, "2.1.332")) },
+    );
+    const { baton, page, manager } = app;
+    const needsButton = page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: /^Needs you/ });
+    await baton.newSession();
+    await baton.send("alpha job");
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting", { timeout: 60_000 });
+    await baton.newSession();
+    await baton.send("beta job");
+    const betaPrompt = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch beta.txt" }));
+    await pw(betaPrompt).toContainText("touch beta.txt", { timeout: 60_000 });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
+
+    // A session in a terminal asks through its hook (as Baton's socket calls it): its subagent's Bash.
+    const history = planted!;
+    const verdict: Promise<HookVerdict> = manager.handleTerminalHook({
+      session_id: history.sessionId,
+      transcript_path: history.mainFile,
+      cwd: "/home/user/code/deep-nesting",
+      hook_event_name: "PreToolUse",
+      agent_id: "a584e2604c76bc609",
+      agent_type: "general-purpose",
+      tool_name: "Bash",
+      tool_input: { command: "touch made-in-terminal", description: "Make a file" },
+      tool_use_id: "toolu_terminal_needs",
+    });
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 3 waiting", { timeout: 60_000 });
+    await needsButton.click();
+    const items = page.getByRole("list", { name: "Waiting for you, oldest first" }).getByRole("listitem");
+    await pw(items).toHaveCount(3);
+    await pw(items.nth(0)).toContainText("Bash touch alpha.txt");
+    await pw(items.nth(1)).toContainText("Bash touch beta.txt");
+    await pw(items.nth(2)).toHaveAttribute("aria-label", "Quillwort migration plan: general-purpose: Top agent");
+    await pw(items.nth(2)).toContainText("Bash touch made-in-terminal");
+    await page.keyboard.press("Escape");
+
+    // The beta session's request, answered on its card, leaves the list.
+    await baton.sessionTabs.getByRole("tab").filter({ hasText: "beta job" }).click();
+    await betaPrompt.getByRole("button", { name: "Allow once", exact: true }).click();
+    await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
+    await needsButton.click();
+    await pw(items).toHaveCount(2);
+    await pw(items.nth(0)).toContainText("Bash touch alpha.txt");
+    await pw(items.nth(1)).toContainText("Bash touch made-in-terminal");
+
+    // The terminal's, answered from the list: the hook hears "allow".
+    await items.nth(1).getByText("Answer here").click();
+    await items.nth(1).getByRole("button", { name: "Allow once", exact: true }).click();
+    expect(await verdict).toMatchObject({ decision: "allow" });
+    await pw(items).toHaveCount(1);
+    expect(app.pageErrors).toEqual([]);
+  }, 180_000);
 
   it("asks the browser for notifications only when the person turns them on", async () => {
     app = await startWebApp({ main: [{ blocks: [text("Hello.")] }] }, { cwdName: "ask-ui" });
