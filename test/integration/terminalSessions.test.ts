@@ -207,6 +207,12 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
   it("shows the session idle after its Stop hook", async () => {
     expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Stop" })).toEqual({ decision: "ask" });
     await tabsUntil(core, "the tab idle", (tabs) => (tabs.find((t) => t.sessionId === planted.sessionId)?.terminal === "idle" ? true : undefined));
+    // A notification (the CLI's idle prompt) says nothing of work: the tab stays idle.
+    expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Notification", message: "Claude is waiting for your input" })).toEqual({ decision: "ask" });
+    expect(core.manager.listTabs().find((t) => t.sessionId === planted.sessionId)?.terminal).toBe("idle");
+    // The next hook of its work says it works again.
+    await core.manager.handleTerminalHook({ ...base, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: "general-purpose" });
+    expect(core.manager.listTabs().find((t) => t.sessionId === planted.sessionId)?.terminal).toBe("working");
   });
 
   it("refuses a transcript outside the history folder: ask, and no tab opens", async () => {

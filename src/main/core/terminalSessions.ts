@@ -76,6 +76,10 @@ export class TerminalSessions {
       case "Stop":
         this.mark(tabId, "idle");
         return NoOpinion;
+      case "Notification":
+        // Says something to the person (an idle prompt, a dialog left waiting), not that the session works.
+        if (this.options.tabs.terminalState(tabId) === undefined) this.mark(tabId, "idle");
+        return NoOpinion;
       default:
         this.mark(tabId, "working");
         return NoOpinion;
