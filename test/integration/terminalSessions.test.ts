@@ -184,6 +184,9 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     const { verdict, tabId } = await askBash("make release", "toolu_terminal_closed");
     await core.manager.closeTab(tabId);
     expect((await verdict).decision).toBe("ask");
+    // On the trail as what it was for the terminal: nobody decided it here.
+    const rows = await auditRowsUntil(dbPath, planted.sessionId, (r) => r["toolUseId"] === "toolu_terminal_closed" && r["requestId"] !== undefined);
+    expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_closed" && r["requestId"] !== undefined)).toMatchObject({ decision: "cancelled", rule: "tab-closed" });
     release();
     try {
       const alone = await core.manager.handleTerminalHook({ ...base, tool_name: "Bash", tool_input: { command: "make release" }, tool_use_id: "toolu_terminal_alone" });

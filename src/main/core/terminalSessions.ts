@@ -157,12 +157,14 @@ export class TerminalSessions {
         withdrawn.signal,
       );
       const decision = await Promise.race([asked, gone]);
-      this.recordAnswer(call, requestId, decision);
       if (decision === undefined) {
+        this.recordAnswer(call, requestId, undefined);
         log.baton("info", "a terminal session's request was withdrawn: its hook stopped waiting", { requestId, toolName: call.toolName }, call.tabId);
         return AskVerdict;
       }
-      return verdictOf(decision);
+      const verdict = verdictOf(decision);
+      this.recordAnswer(call, requestId, verdict.decision === "ask" ? undefined : decision, decision.decidedBy);
+      return verdict;
     } finally {
       gaveUp?.removeEventListener("abort", stopWaiting);
       this.waitingChanged(call.tabId, -1);
@@ -197,8 +199,11 @@ export class TerminalSessions {
     });
   }
 
-  /** The request's outcome beside the person's other answers; a withdrawn one is "cancelled". */
-  private recordAnswer(call: TerminalCall, requestId: string, decision: PermissionDecision | undefined): void {
+  /**
+   * The request's outcome beside the person's other answers. One the terminal was left to ask
+   * (withdrawn, the tab closed, no window) is "cancelled", with who or what ended it.
+   */
+  private recordAnswer(call: TerminalCall, requestId: string, decision: PermissionDecision | undefined, endedBy?: string): void {
     const agentId = call.agent.kind === "subagent" ? call.agent.agentId : undefined;
     this.options.audit?.permission({
       sessionId: call.sessionId,
@@ -207,7 +212,7 @@ export class TerminalSessions {
       toolName: call.toolName,
       ...(agentId !== undefined ? { agentId } : {}),
       decision: decision === undefined ? "cancelled" : decision.behavior,
-      ...(decision !== undefined ? { decidedBy: decision.decidedBy ?? "baton" } : {}),
+      ...(decision !== undefined ? { decidedBy: decision.decidedBy ?? "baton" } : endedBy !== undefined ? { decidedBy: endedBy } : {}),
       ...(decision?.behavior === "deny" ? { message: decision.message } : {}),
       time: new Date().toISOString(),
     });
