@@ -1,8 +1,9 @@
 // `baton claude` with the real CLI (-p, the scripted model server) and a real hook server in a
 // private run folder: the hooks its --settings register fire through `baton hook`, a subagent's
 // PreToolUse carries its agent id and type, Baton's deny reaches the model and nothing runs, and
-// a PreToolUse "ask" is refused by a -p session (there is no prompt to show). Which events fire
-// is what docs/protocol-notes.md records, for both CLIs.
+// a PreToolUse "ask" is refused by a -p session (there is no prompt to show), and with no Baton
+// running nothing is allowed at all. Which events fire is what docs/protocol-notes.md records, for
+// both CLIs.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -62,6 +63,20 @@ function toolResultText(server: ModelServer, agent: string, toolUseId: string): 
   return "";
 }
 
+/** `baton claude -p …` in the CLI env's project with XDG_RUNTIME_DIR=`runtime`, the env's claude as the person's. */
+function batonClaude(env: CliEnv, runtime: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cliEnv = { ...env.env, XDG_RUNTIME_DIR: runtime, BATON_CLAUDE_PATH: env.claudePath };
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [path.join(repoRoot, "bin/baton.mjs"), "claude", "-p", "please touch two files", "--permission-mode", "default"],
+      { cwd: env.cwd, env: cliEnv },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr }),
+    );
+    child.stdin!.end();
+  });
+}
+
 describe("baton claude's hooks with the real CLI", () => {
   let model: ModelServer | undefined;
   let env: CliEnv | undefined;
@@ -71,6 +86,7 @@ describe("baton claude's hooks with the real CLI", () => {
     await hooks?.stop();
     await model?.close();
     await env?.cleanup();
+    hooks = undefined;
   });
 
   it("a subagent's Bash denied by Baton never runs and the model reads the reason; the events reach Baton", async () => {
@@ -82,16 +98,7 @@ describe("baton claude's hooks with the real CLI", () => {
     if (!started.ok) throw new Error(started.error);
     hooks = started.server;
 
-    const cliEnv = { ...env.env, XDG_RUNTIME_DIR: runtime, BATON_CLAUDE_PATH: env.claudePath };
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [path.join(repoRoot, "bin/baton.mjs"), "claude", "-p", "please touch two files", "--permission-mode", "default"],
-        { cwd: env!.cwd, env: cliEnv },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr }),
-      );
-      child.stdin!.end();
-    });
+    const run = await batonClaude(env, runtime);
     const events = seen.map((i) => [i.hook_event_name, i.tool_name ?? "", i.agent_id === undefined ? "main" : "subagent"]);
 
     expect(run.code, run.stderr).toBe(0);
@@ -118,5 +125,19 @@ describe("baton claude's hooks with the real CLI", () => {
     const agentCall = seen.find((i) => i.hook_event_name === "PreToolUse" && i.tool_name === "Agent");
     expect(agentCall?.agent_id).toBeUndefined();
     expect(new Set(seen.map((i) => i.session_id)).size).toBe(1);
+  }, 120_000);
+
+  it("with no Baton running, every call is asked in the terminal: under -p refused, nothing run", async () => {
+    model = await startModelServer(script);
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "terminal-no-baton" });
+    const run = await batonClaude(env, tempDir());
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("The subagent is done.");
+    expect(fs.existsSync(path.join(env.cwd, "denied.txt"))).toBe(false);
+    expect(fs.existsSync(path.join(env.cwd, "asked.txt"))).toBe(false);
+    // Even the Agent call is asked, and -p has no one to ask: the model reads the ask's reason.
+    expect(toolResultText(model, "main", "toolu_main_t0_0")).toContain("Baton did not answer; the terminal asks instead");
+    expect(model.requests.some((r) => r.agent === "SUB-A")).toBe(false);
   }, 120_000);
 });
