@@ -2,7 +2,8 @@
 // Baton is not showing opens that session's tab, marked as a terminal session waiting for the
 // person, with the request on the subagent's card; Allow once there answers the hook "allow" and the
 // tab says the session works again. The hook is called as Baton's socket calls it (the web app's
-// session manager), over a real CLI history (the 2.1.332 deep-nesting recording).
+// session manager), over a real CLI history (the 2.1.332 deep-nesting recording). The request counts
+// in the toolbar's "Needs you" while it waits.
 import { afterEach, describe, expect, it } from "vitest";
 import type { HookVerdict } from "../../src/shared/terminalHooks.js";
 import { plantHistory, type PlantedHistory } from "../support/plantedHistory.js";
@@ -41,6 +42,9 @@ describe.skipIf(!hasChromium)("a terminal session in the window", () => {
     });
     const tab = baton.sessionTabs.getByRole("tab").filter({ hasText: "Quillwort migration plan" });
     await pw(tab.getByText("terminal · waiting for you", { exact: true })).toBeVisible();
+    // The terminal's request is in the one queue of what waits for the person.
+    const needsYou = app.page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: /^Needs you/ });
+    await pw(needsYou).toHaveAttribute("aria-label", "Needs you: 1 waiting");
     await tab.click();
     await pw(baton.composer).toBeVisible();
     expect(await baton.composer.getAttribute("placeholder")).toMatch(/^This session runs in a terminal: type there/);
@@ -52,6 +56,7 @@ describe.skipIf(!hasChromium)("a terminal session in the window", () => {
     expect(await verdict).toMatchObject({ decision: "allow" });
     await pw(prompt).toHaveCount(0);
     await pw(tab.getByText("terminal · working", { exact: true })).toBeVisible();
+    await pw(needsYou).toHaveAttribute("aria-label", "Needs you: nothing waiting");
     expect(app.pageErrors).toEqual([]);
   }, 180_000);
 });
