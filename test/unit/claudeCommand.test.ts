@@ -13,20 +13,26 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 const tempDir = tempDirs("baton-claude-cmd-");
 beforeAll(() => void ensureCliBuilt(), 60_000);
 
-/** A stand-in claude: writes its arguments (one per line) to $ARGS_FILE, reads a line, then does what $THEN says. */
+/** A stand-in claude: writes its arguments (one per line) to $ARGS_FILE, reads a line, then does what $THEN says (an exit code, kill itself, or wait). */
 function fakeClaude(dir: string): string {
   const file = path.join(dir, "claude");
   fs.writeFileSync(
     file,
-    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
+    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  wait) echo $$ > "$ARGS_FILE.pid"; exec sleep 30 ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
     { mode: 0o755 },
   );
   return file;
 }
 
-function batonClaude(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
+function batonClaude(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdin: string,
+  started?: (child: ReturnType<typeof spawn>) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(repoRoot, "bin/baton.mjs"), "claude", ...args], { env, stdio: ["pipe", "pipe", "inherit"] });
+    started?.(child);
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.on("close", (code, signal) => resolve({ code, signal, stdout }));
@@ -71,6 +77,19 @@ describe("baton claude (process)", () => {
     const dir = tempDir();
     const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: path.join(dir, "args.txt"), THEN: "kill" };
     await expect(batonClaude([], env, "x\n")).resolves.toMatchObject({ code: null, signal: "SIGTERM" });
+  }, 30_000);
+
+  it("passes a SIGTERM sent to Baton on to claude, and ends as claude did", async () => {
+    const dir = tempDir();
+    const env = { ...process.env, BATON_CLAUDE_PATH: fakeClaude(dir), ARGS_FILE: path.join(dir, "args.txt"), THEN: "wait" };
+    const run = await batonClaude([], env, "x\n", (child) => {
+      // Once claude has read its line it sleeps; then Baton alone is sent SIGTERM.
+      child.stdout!.on("data", () => child.kill("SIGTERM"));
+    });
+    expect(run).toMatchObject({ code: null, signal: "SIGTERM", stdout: "claude read: x\n" });
+    // Baton waited for claude to end: its process is gone, not left running.
+    const claudePid = Number(fs.readFileSync(path.join(dir, "args.txt.pid"), "utf8"));
+    expect(() => process.kill(claudePid, 0)).toThrow();
   }, 30_000);
 
   it("says where it looked when there is no claude, and exits 1", async () => {
