@@ -150,6 +150,36 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     expect(text.join("").split("\n").find((line) => line.includes("rm -rf build"))).toContain("deny (terminal session)");
   });
 
+  it("holds a session started with baton claude --orchestration to the presets: a coder's refused command is denied at once", async () => {
+    const coder = { ...base, agent_id: agentId, agent_type: "coder", tool_name: "Bash", tool_input: { command: "npm install left-pad" } };
+    const verdict = await core.manager.handleTerminalHook({ ...coder, tool_use_id: "toolu_terminal_preset" }, undefined, { orchestration: true });
+    expect(verdict.decision).toBe("deny");
+    const rows = await auditRowsUntil(dbPath, planted.sessionId, (r) => r["toolUseId"] === "toolu_terminal_preset");
+    expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_preset")).toMatchObject({ decision: "deny", rule: "preset:coder/exec", preset: "coder", origin: "terminal" });
+    // Started without it, the same call is the person's to decide.
+    const gaveUp = new AbortController();
+    const plain = core.manager.handleTerminalHook({ ...coder, tool_use_id: "toolu_terminal_no_preset" }, gaveUp.signal, { orchestration: false });
+    const tabId = await tabsUntil(core, "the plain call waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
+    const tab = watchTab(core.service, tabId, WaitMs);
+    await tab.waitFor("the plain call on the card", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_no_preset"));
+    gaveUp.abort();
+    expect((await plain).decision).toBe("ask");
+    tab.stop();
+  });
+
+  it("puts a preset's allowed Bash to the person: no OS sandbox can hold a terminal's command", async () => {
+    const analyst = { ...base, agent_id: agentId, agent_type: "analyst", tool_name: "Bash", tool_input: { command: "git log --oneline" }, tool_use_id: "toolu_terminal_analyst" };
+    const verdict = core.manager.handleTerminalHook(analyst, undefined, { orchestration: true });
+    const tabId = await tabsUntil(core, "the analyst's call waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
+    const tab = watchTab(core.service, tabId, WaitMs);
+    const request = await tab.waitFor("the analyst's call on the card", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_analyst"));
+    value(await core.service.answerPermission(tabId, request.requestId, { behavior: "allow", updatedInput: request.input }));
+    expect((await verdict).decision).toBe("allow");
+    tab.stop();
+    const rows = await auditRowsUntil(dbPath, planted.sessionId, (r) => r["toolUseId"] === "toolu_terminal_analyst" && r["origin"] === "terminal");
+    expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_analyst" && r["origin"] === "terminal")).toMatchObject({ decision: "ask", rule: "preset:analyst/no-sandbox" });
+  });
+
   it("withdraws a request from the card when its hook gives up, and answers ask", async () => {
     const gaveUp = new AbortController();
     const { verdict, tab } = await askBash("make deploy", "toolu_terminal_gone", gaveUp.signal);

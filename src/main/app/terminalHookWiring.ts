@@ -13,7 +13,7 @@ export type StopTerminalHooks = () => Promise<void>;
 export async function startTerminalHooks(manager: SessionManager, env: NodeJS.ProcessEnv, log: LogBus): Promise<StopTerminalHooks> {
   const started = await startHookServer({
     folder: runFolderPath(env),
-    handler: (input, gaveUp) => manager.handleTerminalHook(input, gaveUp),
+    handler: (input, gaveUp, launch) => manager.handleTerminalHook(input, gaveUp, launch),
     log,
   });
   if (!started.ok) {

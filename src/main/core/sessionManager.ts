@@ -26,7 +26,7 @@ import { TabAnswers } from "./tabAnswers.js";
 import { TabList, type LiveTab } from "./tabList.js";
 import { TabWorktrees } from "./tabWorktrees.js";
 import { TerminalSessions } from "./terminalSessions.js";
-import { AskVerdict, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
 
 export interface SessionManagerOptions extends LiveSessionSettings {
   readonly history?: HistorySource;
@@ -136,11 +136,12 @@ export class SessionManager {
   /**
    * A terminal session's hook, as Baton's socket hands it over: its tab is opened or marked, and
    * the verdict is the policy's or the person's; "ask" on any failure and once Baton is quitting.
-   * `gaveUp`: the hook stopped waiting, and its request leaves the card.
+   * `gaveUp`: the hook stopped waiting, and its request leaves the card. `launch`: how `baton claude`
+   * started the session (with `--orchestration`, Baton's presets hold its agents).
    */
-  handleTerminalHook(input: HookInput, gaveUp?: AbortSignal): Promise<HookVerdict> {
+  handleTerminalHook(input: HookInput, gaveUp?: AbortSignal, launch?: HookLaunch): Promise<HookVerdict> {
     if (this.shuttingDown !== undefined) return Promise.resolve({ ...AskVerdict, reason: "Baton is quitting; the terminal asks instead" });
-    return this.terminal.handle(input, gaveUp);
+    return this.terminal.handle(input, gaveUp, launch);
   }
 
   async closeTab(tabId: string): Promise<void> {

@@ -1,8 +1,9 @@
 // Sessions running in a terminal that Baton steers through their hooks (issue 35): what the local
 // socket (src/main/terminal/) calls for each hook. The session's tab is the one showing it, or a
 // new tab restored from its file and followed live; the tab is marked as a terminal session with
-// the state its hooks show. A PreToolUse goes to the policy engine first (the person's rules;
-// presets hold only sessions started with them); what the engine leaves to the person waits on
+// the state its hooks show. A PreToolUse goes to the policy engine first (the person's rules; the
+// presets too for a session started with `baton claude --orchestration`, except that a preset's
+// Bash, which no OS sandbox can hold here, is put to the person); what the engine leaves to the person waits on
 // the asking agent's card in the broker, answered like a live session's request. Every failure,
 // and every answer not the person's (the tab closed, no window, Baton quitting), is "ask": the
 // terminal shows its own prompt, and nothing is allowed that nobody allowed.
@@ -10,10 +11,10 @@
 import os from "node:os";
 import type { PolicyAgent, PolicyVerdict } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { AskVerdict, type HookInput, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
 import type { PermissionDecision } from "../cli/permissionGate.js";
 import type { LogBus } from "../platform/logBus.js";
-import { decidePolicy, policyContext } from "../policy/decidePolicy.js";
+import { decidePolicy, policyContext, presetOf, type PolicyContext } from "../policy/decidePolicy.js";
 import { builtinPresetSet } from "../policy/presets/builtinPresets.js";
 import type { PolicyService } from "../policy/policyService.js";
 import type { AuditTrail } from "../store/auditTrail.js";
@@ -53,16 +54,16 @@ export class TerminalSessions {
   constructor(private readonly options: TerminalSessionsOptions) {}
 
   /** One hook's verdict; never throws, and any failure is "ask". */
-  async handle(input: HookInput, gaveUp?: AbortSignal): Promise<HookVerdict> {
+  async handle(input: HookInput, gaveUp?: AbortSignal, launch?: HookLaunch): Promise<HookVerdict> {
     try {
-      return await this.decide(input, gaveUp);
+      return await this.decide(input, gaveUp, launch?.orchestration === true);
     } catch (error) {
       this.options.log.baton("error", "a terminal session's hook failed; the terminal asks instead", { sessionId: input.session_id, error: String(error) });
       return AskVerdict;
     }
   }
 
-  private async decide(input: HookInput, gaveUp: AbortSignal | undefined): Promise<HookVerdict> {
+  private async decide(input: HookInput, gaveUp: AbortSignal | undefined, orchestration: boolean): Promise<HookVerdict> {
     const { log } = this.options;
     const place = await placeTranscript(this.options.projectsDir(), input.session_id, input.transcript_path);
     if (!place.ok) {
@@ -72,7 +73,7 @@ export class TerminalSessions {
     const tabId = await this.tabOf(input.session_id, place.project);
     switch (input.hook_event_name) {
       case "PreToolUse":
-        return await this.preToolUse(tabId, input, gaveUp);
+        return await this.preToolUse(tabId, input, gaveUp, orchestration);
       case "Stop":
         this.mark(tabId, "idle");
         return NoOpinion;
@@ -99,7 +100,7 @@ export class TerminalSessions {
     return opened;
   }
 
-  private async preToolUse(tabId: string, input: HookInput, gaveUp: AbortSignal | undefined): Promise<HookVerdict> {
+  private async preToolUse(tabId: string, input: HookInput, gaveUp: AbortSignal | undefined, orchestration: boolean): Promise<HookVerdict> {
     this.mark(tabId, "working");
     const toolName = input.tool_name;
     if (toolName === undefined) return AskVerdict;
@@ -112,6 +113,7 @@ export class TerminalSessions {
       agent: agentOf(input),
       cwd: input.cwd,
       projectRoot: this.options.tabs.infoOf(this.options.tabs.require(tabId)).cwd ?? input.cwd,
+      orchestration,
     };
     const verdict = this.policyVerdict(call);
     this.recordVerdict(call, verdict);
@@ -124,11 +126,11 @@ export class TerminalSessions {
     return this.askPerson(call, gaveUp);
   }
 
-  /** The person's rules, as for Baton's own sessions; presets do not hold a session Baton did not start with them. */
+  /** The person's rules, as for Baton's own sessions, and the presets for a session `baton claude --orchestration` started. */
   private policyVerdict(call: TerminalCall): PolicyVerdict {
     const policy = this.options.policy;
     const context = policyContext({
-      orchestration: false,
+      orchestration: call.orchestration,
       presets: policy?.presets ?? builtinPresetSet(),
       rules: policy?.rules?.rulesFor(call.sessionId, call.projectRoot) ?? [],
       cwd: call.cwd,
@@ -136,7 +138,19 @@ export class TerminalSessions {
       home: this.options.home ?? os.homedir(),
       ...(policy !== undefined ? { batonFiles: policy.ownFiles } : {}),
     });
-    return decidePolicy({ agent: call.agent, toolName: call.toolName, input: call.input, requiresUserInteraction: AnsweredInTerminal.has(call.toolName) }, context);
+    const verdict = decidePolicy({ agent: call.agent, toolName: call.toolName, input: call.input, requiresUserInteraction: AnsweredInTerminal.has(call.toolName) }, context);
+    return this.unsandboxed(call, verdict, context) ?? verdict;
+  }
+
+  /**
+   * A preset agent's Bash that its preset allows runs in the OS sandbox in Baton's own sessions;
+   * a hook cannot put a terminal's command there, so the person decides it instead (unless they
+   * chose "policy check only", where the policy's reading alone holds preset agents' commands).
+   */
+  private unsandboxed(call: TerminalCall, verdict: PolicyVerdict, context: PolicyContext): PolicyVerdict | undefined {
+    const preset = presetOf(call.agent, context);
+    if (preset === undefined || call.toolName !== "Bash" || verdict.decision !== "allow" || this.options.policy?.policyCheckOnly === true) return undefined;
+    return { decision: "ask", rule: `preset:${preset.name}/no-sandbox`, message: `${preset.name}'s preset allows this command, but Baton cannot hold a terminal session's command in the OS sandbox; you decide.` };
   }
 
   /** Puts the request on the asking agent's card and waits for the person, or until the hook gives up. */
@@ -185,12 +199,15 @@ export class TerminalSessions {
   }
 
   private recordVerdict(call: TerminalCall, verdict: PolicyVerdict): void {
+    const presets = this.options.policy?.presets;
+    const preset = presets === undefined ? undefined : presetOf(call.agent, { orchestration: call.orchestration, presets });
     this.options.audit?.policyDecision({
       sessionId: call.sessionId,
       time: new Date().toISOString(),
       toolUseId: call.toolUseId,
       toolName: call.toolName,
       ...(call.agent.kind === "subagent" ? { agentType: call.agent.agentType, ...(call.agent.agentId !== undefined ? { agentId: call.agent.agentId } : {}) } : {}),
+      ...(preset !== undefined ? { preset: preset.name } : {}),
       input: call.input,
       decision: verdict.decision,
       rule: verdict.rule,
@@ -230,6 +247,8 @@ interface TerminalCall {
   readonly cwd: string;
   /** The session's folder: where project rules belong. */
   readonly projectRoot: string;
+  /** Started with `baton claude --orchestration`: the presets hold its agents. */
+  readonly orchestration: boolean;
 }
 
 /** The hook's agent: a subagent by its id (its card), else the main agent. */
