@@ -54,6 +54,26 @@ function rawAsk(socket: string, text: string | Buffer): Promise<string> {
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777;
 
+/** The inodes of the sockets this process holds open (Linux: /proc/self/fd links `socket:[N]`). */
+function socketInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync("/proc/self/fd")) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/self/fd/${fd}`))?.[1];
+      if (inode !== undefined) inodes.add(inode);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return inodes;
+}
+
+/** One column of a /proc/net table (whitespace-separated, header skipped). */
+function procTable(file: string, column: number): string[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, "utf8").split("\n").slice(1).map((line) => line.trim().split(/\s+/)[column] ?? "").filter((v) => v !== "");
+}
+
 describe("the run folder", () => {
   it("is $XDG_RUNTIME_DIR/baton when there is one, else ~/.baton/run", () => {
     expect(runFolderPath({ XDG_RUNTIME_DIR: "/run/user/1000" }, "/home/user")).toBe("/run/user/1000/baton");
@@ -253,9 +273,14 @@ describe("the hook server", () => {
     await expect(askBaton(endpoint.socket, { secret: endpoint.secret, input: Input }, 5000)).resolves.toMatchObject({ decision: "ask" });
   });
 
-  it("is not reachable over TCP: it listens on a path, nothing else", async () => {
+  it.runIf(process.platform === "linux")("opens no TCP socket: the one socket it adds is the Unix socket at its path", async () => {
+    const before = socketInodes();
     const { server } = await start(async () => ({ decision: "allow" }));
-    expect(path.isAbsolute(server.socket)).toBe(true);
-    expect(server.socket.endsWith(".sock")).toBe(true);
+    const added = [...socketInodes()].filter((inode) => !before.has(inode));
+    const tcp = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) => procTable(file, 9));
+    const unix = fs.readFileSync("/proc/net/unix", "utf8").split("\n").slice(1).map((line) => line.trim().split(/\s+/));
+    expect(added).toHaveLength(1);
+    expect(tcp).not.toContain(added[0]);
+    expect(unix.find((row) => row[6] === added[0])?.[7]).toBe(server.socket);
   });
 });
