@@ -1,7 +1,7 @@
 // The app listens for terminal sessions' hooks (issue 35): createAppCore with terminalHooks starts
 // the socket in the run folder of its environment, `baton hook`'s client (askBaton, with the
 // endpoint's secret) reaches the core's handler, the person's answer on the card comes back as the
-// verdict, and closing the app removes the endpoint so a later hook asks in the terminal.
+// verdict, a launch with --orchestration reaches it too (a preset's refusal), and closing the app removes the endpoint so a later hook asks in the terminal.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookInput, HookVerdict } from "../../src/shared/terminalHooks.js";
@@ -64,6 +64,12 @@ describe("Baton's socket reaches the terminal sessions' handler", () => {
     expect(answered.ok).toBe(true);
     expect(await verdict).toEqual({ decision: "deny", reason: "Publish from CI." });
     tab.stop();
+
+    // Started with baton claude --orchestration: the envelope says so, and a preset's refusal comes back at once.
+    const coder: HookInput = { ...input, agent_id: "a-coder", agent_type: "coder", tool_input: { command: "npm install left-pad" }, tool_use_id: "toolu_preset_over_the_socket" };
+    const refused = await askBaton(endpoint!.socket, { secret: endpoint!.secret, input: coder, orchestration: true }, WaitMs);
+    expect(refused.decision).toBe("deny");
+    expect(refused.reason).toMatch(/coder/);
 
     await core!.close();
     core = undefined;
