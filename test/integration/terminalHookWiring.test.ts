@@ -1,7 +1,8 @@
 // The app listens for terminal sessions' hooks (issue 35): createAppCore with terminalHooks starts
 // the socket in the run folder of its environment, `baton hook`'s client (askBaton, with the
 // endpoint's secret) reaches the core's handler, the person's answer on the card comes back as the
-// verdict, a launch with --orchestration reaches it too (a preset's refusal), and closing the app removes the endpoint so a later hook asks in the terminal.
+// verdict, a launch with --orchestration reaches it too (a preset's refusal), and closing the app
+// removes the endpoint so a later hook asks in the terminal.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookInput, HookVerdict } from "../../src/shared/terminalHooks.js";
