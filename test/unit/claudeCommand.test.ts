@@ -18,7 +18,7 @@ function fakeClaude(dir: string): string {
   const file = path.join(dir, "claude");
   fs.writeFileSync(
     file,
-    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  wait) echo $$ > "$ARGS_FILE.pid"; exec sleep 30 ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
+    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', 'echo $$ > "$ARGS_FILE.pid"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  wait) exec sleep 30 ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
     { mode: 0o755 },
   );
   return file;
