@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { HookVerdict } from "./hookVerdict.js";
 
 // The verdict and the PreToolUse answer live apart, without zod, for `baton hook`'s start-up.
-export { AskVerdict, preToolUseOutput, type HookVerdict } from "./hookVerdict.js";
+export { AskVerdict, DeferVerdict, isHookDecision, preToolUseOutput, type HookDecision, type HookVerdict } from "./hookVerdict.js";
 
 /** The hook events Baton registers for a terminal session (what each CLI version fires: docs/protocol-notes.md). */
 export const TerminalHookEvents = ["PreToolUse", "PermissionRequest", "Notification", "SubagentStart", "SubagentStop", "Stop"] as const;

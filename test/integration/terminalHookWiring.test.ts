@@ -49,7 +49,10 @@ describe("Baton's socket reaches the terminal sessions' handler", () => {
       tool_input: { command: "npm publish" },
       tool_use_id: "toolu_over_the_socket",
     };
-    const verdict: Promise<HookVerdict> = askBaton(endpoint!.socket, { secret: endpoint!.secret, input }, WaitMs);
+    // No rule decides it: Baton defers to the CLI, whose dialog then comes as a PermissionRequest.
+    expect(await askBaton(endpoint!.socket, { secret: endpoint!.secret, input }, WaitMs)).toEqual({ decision: "defer" });
+    const { tool_use_id: _, ...asked } = input;
+    const verdict: Promise<HookVerdict> = askBaton(endpoint!.socket, { secret: endpoint!.secret, input: { ...asked, hook_event_name: "PermissionRequest" } }, WaitMs);
     const tabId = await new Promise<string>((resolve) => {
       const stop = core!.manager.onTabsChanged((tabs) => {
         const tab = tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting");

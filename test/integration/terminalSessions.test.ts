@@ -97,9 +97,15 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     await core?.close();
   });
 
-  /** A subagent's Bash through the hook, its tab, and the tab as a window holds it once the request is on it. */
+  /**
+   * A subagent's Bash through the hooks as the CLI sends them: its PreToolUse, which no rule decides
+   * (Baton defers to the CLI's own flow), then the PermissionRequest the CLI sends before its
+   * dialog (no tool_use_id); the tab, and the tab as a window holds it once the request is on it.
+   */
   async function askBash(command: string, toolUseId: string, gaveUp?: AbortSignal): Promise<{ verdict: Promise<HookVerdict>; tab: TabWatch; tabId: string; requestId: string }> {
-    const verdict = core.manager.handleTerminalHook({ ...base, agent_id: agentId, agent_type: "general-purpose", tool_name: "Bash", tool_input: { command, description: "From the terminal" }, tool_use_id: toolUseId }, gaveUp);
+    const call = { ...base, agent_id: agentId, agent_type: "general-purpose", tool_name: "Bash", tool_input: { command, description: "From the terminal" } };
+    expect(await core.manager.handleTerminalHook({ ...call, tool_use_id: toolUseId })).toEqual({ decision: "defer" });
+    const verdict = core.manager.handleTerminalHook({ ...call, hook_event_name: "PermissionRequest" }, gaveUp);
     const tabId = await tabsUntil(core, "the session's tab waiting for the person", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
     const tab = watchTab(core.service, tabId, WaitMs);
     const request = await tab.waitFor(`the ${command} request`, () => tab.pending().find((p) => p.toolUseId === toolUseId));
@@ -150,26 +156,34 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     expect(text.join("").split("\n").find((line) => line.includes("rm -rf build"))).toContain("deny (terminal session)");
   });
 
+  it("leaves to the CLI what no rule decides: a Read runs as it would without Baton, and no card waits", async () => {
+    const read = { ...base, agent_id: agentId, agent_type: "general-purpose", tool_name: "Read", tool_input: { file_path: "/home/user/code/deep-nesting/README.md" }, tool_use_id: "toolu_terminal_read" };
+    expect(await core.manager.handleTerminalHook(read)).toEqual({ decision: "defer" });
+    const tabId = core.manager.listTabs().find((t) => t.sessionId === planted.sessionId)!.tabId;
+    expect(core.manager.listTabs().find((t) => t.tabId === tabId)?.terminal).toBe("working");
+    const tab = watchTab(core.service, tabId, WaitMs);
+    await tab.waitFor("the tab's first delta", () => (tab.transcript().blocks.length > 0 ? true : undefined));
+    expect(tab.pending()).toEqual([]);
+    tab.stop();
+  });
+
   it("holds a session started with baton claude --orchestration to the presets: a coder's refused command is denied at once", async () => {
     const coder = { ...base, agent_id: agentId, agent_type: "coder", tool_name: "Bash", tool_input: { command: "npm install left-pad" } };
     const verdict = await core.manager.handleTerminalHook({ ...coder, tool_use_id: "toolu_terminal_preset" }, undefined, { orchestration: true });
     expect(verdict.decision).toBe("deny");
     const rows = await auditRowsUntil(dbPath, planted.sessionId, (r) => r["toolUseId"] === "toolu_terminal_preset");
     expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_preset")).toMatchObject({ decision: "deny", rule: "preset:coder/exec", preset: "coder", origin: "terminal" });
-    // Started without it, the same call is the person's to decide.
-    const gaveUp = new AbortController();
-    const plain = core.manager.handleTerminalHook({ ...coder, tool_use_id: "toolu_terminal_no_preset" }, gaveUp.signal, { orchestration: false });
-    const tabId = await tabsUntil(core, "the plain call waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
-    const tab = watchTab(core.service, tabId, WaitMs);
-    await tab.waitFor("the plain call on the card", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_no_preset"));
-    gaveUp.abort();
-    expect((await plain).decision).toBe("ask");
-    tab.stop();
+    // Started without it, no rule decides the same call: the CLI's own flow goes on.
+    expect(await core.manager.handleTerminalHook({ ...coder, tool_use_id: "toolu_terminal_no_preset" }, undefined, { orchestration: false })).toEqual({ decision: "defer" });
   });
 
   it("puts a preset's allowed Bash to the person: no OS sandbox can hold a terminal's command", async () => {
-    const analyst = { ...base, agent_id: agentId, agent_type: "analyst", tool_name: "Bash", tool_input: { command: "git log --oneline" }, tool_use_id: "toolu_terminal_analyst" };
-    const verdict = core.manager.handleTerminalHook(analyst, undefined, { orchestration: true });
+    const analyst = { ...base, agent_id: agentId, agent_type: "analyst", tool_name: "Bash", tool_input: { command: "git log --oneline" } };
+    // The preset would allow it; Baton makes the CLI ask, and the ask comes to the card.
+    const pre = await core.manager.handleTerminalHook({ ...analyst, tool_use_id: "toolu_terminal_analyst" }, undefined, { orchestration: true });
+    expect(pre.decision).toBe("ask");
+    expect(pre.reason).toContain("OS sandbox");
+    const verdict = core.manager.handleTerminalHook({ ...analyst, hook_event_name: "PermissionRequest" }, undefined, { orchestration: true });
     const tabId = await tabsUntil(core, "the analyst's call waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
     const tab = watchTab(core.service, tabId, WaitMs);
     const request = await tab.waitFor("the analyst's call on the card", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_analyst"));
@@ -219,7 +233,7 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     expect(rows.find((r) => r["toolUseId"] === "toolu_terminal_closed" && r["requestId"] !== undefined)).toMatchObject({ decision: "cancelled", rule: "tab-closed" });
     release();
     try {
-      const alone = await core.manager.handleTerminalHook({ ...base, tool_name: "Bash", tool_input: { command: "make release" }, tool_use_id: "toolu_terminal_alone" });
+      const alone = await core.manager.handleTerminalHook({ ...base, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "make release" } });
       expect(alone.decision).toBe("ask");
       expect(alone.reason).toMatch(/No Baton window/);
     } finally {
@@ -238,10 +252,10 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
   });
 
   it("shows the session idle after its Stop hook", async () => {
-    expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Stop" })).toEqual({ decision: "ask" });
+    expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Stop" })).toEqual({ decision: "defer" });
     await tabsUntil(core, "the tab idle", (tabs) => (tabs.find((t) => t.sessionId === planted.sessionId)?.terminal === "idle" ? true : undefined));
     // A notification (the CLI's idle prompt) says nothing of work: the tab stays idle.
-    expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Notification", message: "Claude is waiting for your input" })).toEqual({ decision: "ask" });
+    expect(await core.manager.handleTerminalHook({ ...base, hook_event_name: "Notification", message: "Claude is waiting for your input" })).toEqual({ decision: "defer" });
     expect(core.manager.listTabs().find((t) => t.sessionId === planted.sessionId)?.terminal).toBe("idle");
     // The next hook of its work says it works again.
     await core.manager.handleTerminalHook({ ...base, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: "general-purpose" });
@@ -299,17 +313,17 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session still running
 
   it("puts the running subagent's request on its card", async () => {
     const agentId = topAgentId(planted);
-    const verdict = core.manager.handleTerminalHook({
+    const call = {
       session_id: planted.sessionId,
       transcript_path: planted.mainFile,
       cwd: "/home/user/code/deep-nesting",
-      hook_event_name: "PreToolUse",
       agent_id: agentId,
       agent_type: "general-purpose",
       tool_name: "Bash",
       tool_input: { command: "npm test" },
-      tool_use_id: "toolu_terminal_running",
-    });
+    };
+    expect(await core.manager.handleTerminalHook({ ...call, hook_event_name: "PreToolUse", tool_use_id: "toolu_terminal_running" })).toEqual({ decision: "defer" });
+    const verdict = core.manager.handleTerminalHook({ ...call, hook_event_name: "PermissionRequest" });
     const tabId = await tabsUntil(core, "the session's tab waiting", (tabs) => tabs.find((t) => t.sessionId === planted.sessionId && t.terminal === "waiting")?.tabId);
     const tab = watchTab(core.service, tabId, WaitMs);
     const request = await tab.waitFor("the request", () => tab.pending().find((p) => p.toolUseId === "toolu_terminal_running"));

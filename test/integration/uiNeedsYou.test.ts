@@ -265,17 +265,19 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
 
     // A session in a terminal asks through its hook (as Baton's socket calls it): its subagent's Bash.
     const history = planted!;
-    const verdict: Promise<HookVerdict> = manager.handleTerminalHook({
+    // As the CLI asks: a PreToolUse no rule decides (Baton defers to the CLI), then the
+    // PermissionRequest it sends before its dialog.
+    const call = {
       session_id: history.sessionId,
       transcript_path: history.mainFile,
       cwd: "/home/user/code/deep-nesting",
-      hook_event_name: "PreToolUse",
       agent_id: "a584e2604c76bc609",
       agent_type: "general-purpose",
       tool_name: "Bash",
       tool_input: { command: "touch made-in-terminal", description: "Make a file" },
-      tool_use_id: "toolu_terminal_needs",
-    });
+    };
+    expect(await manager.handleTerminalHook({ ...call, hook_event_name: "PreToolUse", tool_use_id: "toolu_terminal_needs" })).toEqual({ decision: "defer" });
+    const verdict: Promise<HookVerdict> = manager.handleTerminalHook({ ...call, hook_event_name: "PermissionRequest" });
     await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 3 waiting", { timeout: 60_000 });
     await needsButton.click();
     const items = page.getByRole("list", { name: "Waiting for you, oldest first" }).getByRole("listitem");

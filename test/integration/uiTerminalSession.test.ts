@@ -29,17 +29,19 @@ describe.skipIf(!hasChromium)("a terminal session in the window", () => {
     app = await startWebApp({}, { cwdName: "terminal-session-ui", prepare: async (env) => void (planted = plantHistory(env.projectsDir, "2.1.332")) });
     const { baton, manager } = app;
     const history = planted!;
-    const verdict: Promise<HookVerdict> = manager.handleTerminalHook({
+    // As the CLI asks: a PreToolUse no rule decides (Baton defers to the CLI), then the
+    // PermissionRequest it sends before its dialog.
+    const call = {
       session_id: history.sessionId,
       transcript_path: history.mainFile,
       cwd: "/home/user/code/deep-nesting",
-      hook_event_name: "PreToolUse",
       agent_id: TopAgent.id,
       agent_type: TopAgent.type,
       tool_name: "Bash",
       tool_input: { command: "touch made-in-terminal", description: "Make a file" },
-      tool_use_id: "toolu_terminal_ui",
-    });
+    };
+    expect(await manager.handleTerminalHook({ ...call, hook_event_name: "PreToolUse", tool_use_id: "toolu_terminal_ui" })).toEqual({ decision: "defer" });
+    const verdict: Promise<HookVerdict> = manager.handleTerminalHook({ ...call, hook_event_name: "PermissionRequest" });
     const tab = baton.sessionTabs.getByRole("tab").filter({ hasText: "Quillwort migration plan" });
     await pw(tab.getByText("terminal · waiting for you", { exact: true })).toBeVisible();
     // The terminal's request is in the one queue of what waits for the person.

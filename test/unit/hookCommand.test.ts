@@ -113,6 +113,14 @@ describe("baton hook (process)", () => {
     });
     verdict = { decision: "ask" };
     await expect(hook(runtime, request)).resolves.toEqual({ code: 0, stdout: "", stderr: "" });
+    verdict = { decision: "defer" };
+    await expect(hook(runtime, request)).resolves.toEqual({ code: 0, stdout: "", stderr: "" });
+  }, 30_000);
+
+  it("prints nothing for a PreToolUse Baton defers on, so the CLI's own permission flow goes on", async () => {
+    const runtime = tempDir();
+    await server(runtime, () => ({ decision: "defer" }));
+    await expect(hook(runtime, JSON.stringify(Input))).resolves.toEqual({ code: 0, stdout: "", stderr: "" });
   }, 30_000);
 
   it("answers ask with a wrong secret in the endpoint file, and does not trust a run folder open to others", async () => {

@@ -41,8 +41,8 @@ export async function run(args: readonly string[], io: CommandIO): Promise<numbe
 
 /**
  * What to print for the hook input `text` (undefined: too long to read): the PreToolUse answer for
- * Baton's verdict, the PermissionRequest decision when Baton made one, nothing for events Baton
- * only observes. Input that is not a hook's is answered as a PreToolUse "ask".
+ * Baton's verdict, the PermissionRequest decision when Baton made one, nothing for "defer" and
+ * for events Baton only observes. Input that is not a hook's is answered as a PreToolUse "ask".
  */
 export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEnv, launch: HookLaunch): Promise<string> {
   const ask = JSON.stringify(preToolUseOutput(AskVerdict));
@@ -59,7 +59,12 @@ export async function hookOutput(text: string | undefined, env: NodeJS.ProcessEn
   const decides = event === "PreToolUse" || event === "PermissionRequest";
   const verdict: HookVerdict =
     endpoint === undefined ? AskVerdict : await askBaton(endpoint.socket, { secret: endpoint.secret, input: parsed, ...(launch.orchestration ? { orchestration: true } : {}) }, decides ? ClientWaitMs : ObserveWaitMs);
-  if (event === "PreToolUse") return JSON.stringify(preToolUseOutput(verdict));
+  if (event === "PreToolUse") {
+    // "defer": nothing printed, so the CLI's own permission flow goes on (and its dialog, if it
+    // shows one, comes to Baton as a PermissionRequest).
+    const answer = preToolUseOutput(verdict);
+    return answer === undefined ? "" : JSON.stringify(answer);
+  }
   if (event === "PermissionRequest") return permissionRequestOutput(verdict);
   return "";
 }
@@ -71,9 +76,9 @@ function looksLikeHookInput(value: unknown): value is HookInput {
   return ["session_id", "transcript_path", "cwd", "hook_event_name"].every((name) => typeof fields[name] === "string" && fields[name] !== "");
 }
 
-/** The CLI's PermissionRequest answer: Baton's allow or deny; nothing on ask, so the terminal's own dialog shows. */
+/** The CLI's PermissionRequest answer: Baton's allow or deny; nothing on ask or defer, so the terminal's own dialog shows. */
 function permissionRequestOutput(verdict: HookVerdict): string {
-  if (verdict.decision === "ask") return "";
+  if (verdict.decision === "ask" || verdict.decision === "defer") return "";
   const decision = verdict.decision === "allow" ? { behavior: "allow" } : { behavior: "deny", ...(verdict.reason !== undefined ? { message: verdict.reason } : {}) };
   return JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
 }

@@ -1,20 +1,27 @@
 // Sessions running in a terminal that Baton steers through their hooks (issue 35): what the local
 // socket (src/main/terminal/) calls for each hook. The session's tab is the one showing it, or a
 // new tab restored from its file and followed live; the tab is marked as a terminal session with
-// the state its hooks show. A PreToolUse goes to the policy engine first (the person's rules; the
-// presets too for a session started with `baton claude --orchestration`, except that a preset's
-// Bash, which no OS sandbox can hold here, is put to the person); what the engine leaves to the person waits on
-// the asking agent's card in the broker, answered like a live session's request. Every failure,
-// and every answer not the person's (the tab closed, no window, Baton quitting), is "ask": the
-// terminal shows its own prompt, and nothing is allowed that nobody allowed.
+// the state its hooks show.
+//
+// As in Baton's own sessions, the policy engine answers first and the person only where the CLI
+// would ask. A PreToolUse goes to the engine (the person's rules; the presets too for a session
+// started with `baton claude --orchestration`, except that a preset's Bash, which no OS sandbox
+// can hold here, is put to the person): its allow or deny is the answer; where no rule decides,
+// Baton defers and the CLI's own permission flow goes on (a Read runs, as it would without
+// Baton). Where the CLI would show its dialog it first sends a PermissionRequest: that waits on the
+// asking agent's card in the broker, answered like a live session's request, and matched to the
+// PreToolUse before it (a PermissionRequest has no tool_use_id) by agent, tool and input. Every
+// failure, and every answer not the person's (the tab closed, no window, Baton quitting), is
+// "ask": the terminal shows its own prompt, and nothing is allowed that nobody allowed.
 
 import os from "node:os";
 import type { PolicyAgent, PolicyVerdict } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { AskVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
+import { AskVerdict, DeferVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
 import type { PermissionDecision } from "../cli/permissionGate.js";
 import type { LogBus } from "../platform/logBus.js";
 import { decidePolicy, policyContext, presetOf, type PolicyContext } from "../policy/decidePolicy.js";
+import { NoRuleDecided } from "../policy/policyAnswers.js";
 import { builtinPresetSet } from "../policy/presets/builtinPresets.js";
 import type { PolicyService } from "../policy/policyService.js";
 import type { AuditTrail } from "../store/auditTrail.js";
@@ -38,8 +45,8 @@ export interface TerminalSessionsOptions {
   readonly log: LogBus;
 }
 
-/** The answer to a hook Baton has no opinion on (a Stop, a notification): the CLI goes on as it would. */
-const NoOpinion: HookVerdict = { decision: "ask" };
+/** How many PreToolUse calls per session are kept for a PermissionRequest to find (most are never asked). */
+const RememberedCalls = 200;
 
 /** Tools whose answer is more than allow or deny (the person's choices, an edited plan): the terminal asks them itself. */
 const AnsweredInTerminal: ReadonlySet<string> = new Set(["AskUserQuestion", "ExitPlanMode"]);
@@ -47,6 +54,8 @@ const AnsweredInTerminal: ReadonlySet<string> = new Set(["AskUserQuestion", "Exi
 export class TerminalSessions {
   /** Tabs being opened, by session: two hooks of a new session at once open one tab. */
   private readonly opening = new Map<string, Promise<string>>();
+  /** Each session's recent PreToolUse calls, oldest first, for the PermissionRequest that may follow one. */
+  private readonly calls = new Map<string, { readonly key: string; readonly toolUseId: string }[]>();
   /** Requests waiting on the person, by tab: the tab shows "waiting" while any does. */
   private readonly waiting = new Map<string, number>();
   private nextRequest = 1;
@@ -73,17 +82,19 @@ export class TerminalSessions {
     const tabId = await this.tabOf(input.session_id, place.project);
     switch (input.hook_event_name) {
       case "PreToolUse":
-        return await this.preToolUse(tabId, input, gaveUp, orchestration);
+        return this.preToolUse(tabId, input, orchestration);
+      case "PermissionRequest":
+        return await this.permissionRequest(tabId, input, gaveUp, orchestration);
       case "Stop":
         this.mark(tabId, "idle");
-        return NoOpinion;
+        return DeferVerdict;
       case "Notification":
         // Says something to the person (an idle prompt, a dialog left waiting), not that the session works.
         if (this.options.tabs.terminalState(tabId) === undefined) this.mark(tabId, "idle");
-        return NoOpinion;
+        return DeferVerdict;
       default:
         this.mark(tabId, "working");
-        return NoOpinion;
+        return DeferVerdict;
     }
   }
 
@@ -100,30 +111,69 @@ export class TerminalSessions {
     return opened;
   }
 
-  private async preToolUse(tabId: string, input: HookInput, gaveUp: AbortSignal | undefined, orchestration: boolean): Promise<HookVerdict> {
+  /** The policy's allow or deny; where no rule decides, the CLI's own flow (defer); an "ask" rule makes the CLI ask. */
+  private preToolUse(tabId: string, input: HookInput, orchestration: boolean): HookVerdict {
     this.mark(tabId, "working");
+    const call = this.callOf(tabId, input, orchestration, input.tool_use_id ?? `terminal-call-${this.nextRequest++}`);
+    if (call === undefined) return AskVerdict;
+    const verdict = this.policyVerdict(call);
+    this.recordVerdict(call, verdict);
+    if (verdict.decision !== "ask") {
+      this.options.log.baton("info", `the policy ${verdict.decision === "allow" ? "allowed" : "denied"} a terminal session's ${call.toolName}`, { rule: verdict.rule }, tabId);
+      return { decision: verdict.decision, reason: verdict.message };
+    }
+    this.remember(call, input);
+    if (AnsweredInTerminal.has(call.toolName)) return { decision: "ask", reason: `Answer ${call.toolName} in the terminal.` };
+    return verdict.rule === NoRuleDecided ? DeferVerdict : { decision: "ask", reason: verdict.message };
+  }
+
+  /** The CLI is about to show its dialog: the request waits on the asking agent's card instead. */
+  private async permissionRequest(tabId: string, input: HookInput, gaveUp: AbortSignal | undefined, orchestration: boolean): Promise<HookVerdict> {
+    this.mark(tabId, "working");
+    const known = this.recall(input);
+    const call = this.callOf(tabId, input, orchestration, known ?? `terminal-call-${this.nextRequest++}`);
+    if (call === undefined || AnsweredInTerminal.has(call.toolName)) return AskVerdict;
+    if (known === undefined) {
+      // No PreToolUse seen for it (Baton started in between): the policy answers first, as there.
+      const verdict = this.policyVerdict(call);
+      this.recordVerdict(call, verdict);
+      if (verdict.decision !== "ask") return { decision: verdict.decision, reason: verdict.message };
+    }
+    if (!this.options.broker.present) return { decision: "ask", reason: "No Baton window is open to answer; the terminal asks instead" };
+    return this.askPerson(call, gaveUp);
+  }
+
+  private callOf(tabId: string, input: HookInput, orchestration: boolean, toolUseId: string): TerminalCall | undefined {
     const toolName = input.tool_name;
-    if (toolName === undefined) return AskVerdict;
-    const call = {
+    if (toolName === undefined) return undefined;
+    return {
       tabId,
       sessionId: input.session_id,
       toolName,
-      toolUseId: input.tool_use_id ?? `terminal-call-${this.nextRequest++}`,
+      toolUseId,
       input: (input.tool_input ?? {}) as JsonObject,
       agent: agentOf(input),
       cwd: input.cwd,
       projectRoot: this.options.tabs.infoOf(this.options.tabs.require(tabId)).cwd ?? input.cwd,
       orchestration,
     };
-    const verdict = this.policyVerdict(call);
-    this.recordVerdict(call, verdict);
-    if (verdict.decision !== "ask") {
-      this.options.log.baton("info", `the policy ${verdict.decision === "allow" ? "allowed" : "denied"} a terminal session's ${toolName}`, { rule: verdict.rule }, tabId);
-      return { decision: verdict.decision, reason: verdict.message };
-    }
-    if (AnsweredInTerminal.has(toolName)) return { decision: "ask", reason: `Answer ${toolName} in the terminal.` };
-    if (!this.options.broker.present) return { decision: "ask", reason: "No Baton window is open to answer; the terminal asks instead" };
-    return this.askPerson(call, gaveUp);
+  }
+
+  /** Keeps a PreToolUse the policy left open, for the PermissionRequest the CLI may send for it. */
+  private remember(call: TerminalCall, input: HookInput): void {
+    const calls = this.calls.get(call.sessionId) ?? [];
+    calls.push({ key: callKey(input), toolUseId: call.toolUseId });
+    if (calls.length > RememberedCalls) calls.shift();
+    this.calls.set(call.sessionId, calls);
+  }
+
+  /** The tool_use_id of the oldest remembered PreToolUse with the same agent, tool and input (taken). */
+  private recall(input: HookInput): string | undefined {
+    const calls = this.calls.get(input.session_id);
+    const key = callKey(input);
+    const at = calls?.findIndex((c) => c.key === key) ?? -1;
+    if (calls === undefined || at < 0) return undefined;
+    return calls.splice(at, 1)[0]!.toolUseId;
   }
 
   /** The person's rules, as for Baton's own sessions, and the presets for a session `baton claude --orchestration` started. */
@@ -265,4 +315,9 @@ function verdictOf(decision: PermissionDecision): HookVerdict {
   if (decision.decidedBy !== "user") return { decision: "ask", reason: decision.behavior === "deny" ? decision.message : "Baton did not decide; the terminal asks instead" };
   if (decision.behavior === "allow") return { decision: "allow", reason: "Allowed in Baton." };
   return { decision: "deny", reason: decision.message.trim() === "" ? "Denied in Baton." : decision.message };
+}
+
+/** What a PermissionRequest shares with the PreToolUse before it: the agent, the tool and its input. */
+function callKey(input: HookInput): string {
+  return JSON.stringify([input.agent_id ?? "", input.tool_name ?? "", input.tool_input ?? {}]);
 }

@@ -2,7 +2,7 @@
 // Every failure is "ask" (the caller never sees an exception). Imports only Node's net and the
 // contract's types, so the hook starts fast.
 import net from "node:net";
-import { AskVerdict, type HookVerdict } from "../../shared/hookVerdict.js";
+import { AskVerdict, isHookDecision, type HookVerdict } from "../../shared/hookVerdict.js";
 import type { HookEnvelope } from "../../shared/terminalHooks.js";
 
 const MaxAnswerBytes = 64 * 1024;
@@ -39,7 +39,7 @@ export function parseVerdict(line: string): HookVerdict {
   try {
     const value = JSON.parse(line) as { decision?: unknown; reason?: unknown } | null;
     const decision = value?.decision;
-    if (decision !== "allow" && decision !== "deny" && decision !== "ask") return AskVerdict;
+    if (!isHookDecision(decision)) return AskVerdict;
     return typeof value?.reason === "string" ? { decision, reason: value.reason.slice(0, 10_000) } : { decision };
   } catch {
     return AskVerdict;

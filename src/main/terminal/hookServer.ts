@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { AskVerdict, HookInputSchema, type HookInput, type HookLaunch, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
+import { AskVerdict, HookInputSchema, isHookDecision, type HookInput, type HookLaunch, type HookVerdict, type TerminalHookHandler } from "../../shared/terminalHooks.js";
 import type { LogBus } from "../platform/logBus.js";
 import { removeEndpoint, removeStaleEndpoints, writeEndpoint } from "./hookEndpoint.js";
 import { ServerAnswerMs } from "./hookTiming.js";
@@ -205,6 +205,6 @@ async function withinTime(handler: HookHandler, input: HookInput, launch: HookLa
 /** A handler's verdict as sent: anything but allow/deny/ask becomes "ask". */
 function checkedVerdict(verdict: HookVerdict): HookVerdict {
   const decision = verdict?.decision;
-  if (decision !== "allow" && decision !== "deny" && decision !== "ask") return AskVerdict;
+  if (!isHookDecision(decision)) return AskVerdict;
   return typeof verdict.reason === "string" ? { decision, reason: verdict.reason } : { decision };
 }
