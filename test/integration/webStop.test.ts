@@ -69,7 +69,7 @@ describe.skipIf(process.platform !== "linux")("baton web on SIGTERM", () => {
     const child: ChildProcess = spawn(
       process.execPath,
       [path.join(repoRoot, "bin", "baton.mjs"), "web", "--no-index", "--projects-dir", projects, "--claude", "/nonexistent/claude"],
-      { cwd: repoRoot, env: { ...process.env, XDG_CONFIG_HOME: path.join(root, "config") }, stdio: ["ignore", "pipe", "pipe"] },
+      { cwd: repoRoot, env: { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_RUNTIME_DIR: path.join(root, "runtime") }, stdio: ["ignore", "pipe", "pipe"] },
     );
     cleanups.push(() => child.kill("SIGKILL"));
     let out = "";
