@@ -176,14 +176,14 @@ describe.skipIf(!hasChromium)("search lands on the hit, in the browser", () => {
     const tab = (title: string) => page.getByRole("tab").filter({ hasText: title });
 
     // Session A: the Top agent selected (clicking it also keeps the tab open, out of preview).
-    await sessions.getByRole("button", { name: /Quillwort migration plan/ }).click();
+    await sessions.getByRole("button", { name: /^Open session Quillwort migration plan/ }).click();
     await pw(tab("Quillwort migration plan")).toHaveCount(1, { timeout: 30_000 });
     await baton.conversation.getByRole("button", { name: "Inspect Top agent" }).click();
     await pw(details).toContainText("Top agent");
 
     // Session B: the Alpha task selected.
     await baton.openLeftTab("Project");
-    await sessions.getByRole("button", { name: /run two things in parallel/ }).click();
+    await sessions.getByRole("button", { name: /^Open session run two things in parallel/ }).click();
     await pw(tab("run two things in parallel")).toHaveCount(1, { timeout: 30_000 });
     await pw(inspector.getByText("Select a subagent or tool call.")).toBeVisible();
     await baton.conversation.getByRole("button", { name: "Inspect Alpha task" }).click();
