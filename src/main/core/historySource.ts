@@ -8,7 +8,7 @@ import type { SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
 import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
-import { loadSubagentBlocks, type HistorySession } from "../history/index.js";
+import { linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
@@ -51,6 +51,11 @@ export interface RestoredSession {
   locate?(rows: readonly HitRow[]): Promise<readonly (HitPlace | undefined)[]>;
   /** The session's first real prompt and summary, as its reader found them (the tab's title: tabTitle.ts). */
   titleFacts?(): ReaderFacts;
+  /**
+   * Links a running subagent the file has not linked to its card yet, from its meta.json
+   * (history/agentLink.ts): a terminal hook named it. True when the transcript changed.
+   */
+  linkRunningAgent?(agentId: string): Promise<boolean>;
 }
 
 export interface HistorySource {
@@ -192,6 +197,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
     problems: () => session.problems,
     locate: (rows) => placeHits(session, () => session.model.transcript(), rows),
     titleFacts: () => session.stream.mapper.facts,
+    linkRunningAgent: (agentId) => linkRunningAgent(session, agentId),
     follow(onChange, onError) {
       follower ??= followSession(session, onChange, onError);
     },
@@ -252,6 +258,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
       return full?.locate !== undefined ? full.locate(rows) : placeHits(first.session, () => first.session.model.transcript(), rows);
     },
     titleFacts: () => full?.titleFacts?.() ?? first.titleFacts,
+    linkRunningAgent: async (agentId) => (await full?.linkRunningAgent?.(agentId)) ?? false,
     // The first screen ends where the file ended; following starts once the whole file is read.
     follow(onChange, onError) {
       following = { onChange, onError };

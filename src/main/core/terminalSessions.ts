@@ -140,7 +140,15 @@ export class TerminalSessions {
       if (verdict.decision !== "ask") return { decision: verdict.decision, reason: verdict.message };
     }
     if (!this.options.broker.present) return { decision: "ask", reason: "No Baton window is open to answer; the terminal asks instead" };
+    await this.linkAgent(call);
     return this.askPerson(call, gaveUp);
+  }
+
+  /** The asking subagent's card knows its agent id, though the file names it only once it ends (2.1.197's foreground agents). */
+  private async linkAgent(call: TerminalCall): Promise<void> {
+    const tab = this.options.tabs.get(call.tabId);
+    if (call.agent.kind !== "subagent" || call.agent.agentId === undefined || tab?.kind !== "restored") return;
+    await tab.session.linkRunningAgent?.(call.agent.agentId);
   }
 
   private callOf(tabId: string, input: HookInput, orchestration: boolean, toolUseId: string): TerminalCall | undefined {
