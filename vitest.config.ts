@@ -31,6 +31,8 @@ const onBothClis = [
   "test/integration/worktreeAgent.test.ts",
   // `baton claude`'s hooks: which events each CLI fires for a terminal session (issue 35).
   "test/integration/terminalHooks.test.ts",
+  // The interactive CLI in tmux, steered from Baton's window and alone (issue 35).
+  "test/integration/terminalTmux.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
