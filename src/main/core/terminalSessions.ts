@@ -29,6 +29,7 @@ import type { PermissionBroker } from "./permissionBroker.js";
 import type { PolicyControl } from "./policyControl.js";
 import type { RestoredTabs } from "./restoredTabs.js";
 import type { TabList } from "./tabList.js";
+import { resultWritten } from "./answeredInTerminal.js";
 import { placeTranscript } from "./terminalTranscript.js";
 
 export interface TerminalSessionsOptions {
@@ -59,6 +60,8 @@ export class TerminalSessions {
   /** Requests waiting on the person, by tab: the tab shows "waiting" while any does. */
   private readonly waiting = new Map<string, number>();
   private nextRequest = 1;
+  /** Requests on cards, by request id: withdrawn when the person answered them in the terminal instead. */
+  private readonly onCards = new Map<string, { readonly call: TerminalCall; readonly withdraw: () => void }>();
 
   constructor(private readonly options: TerminalSessionsOptions) {}
 
@@ -80,6 +83,7 @@ export class TerminalSessions {
       return { decision: "ask", reason: `Baton refused this session: ${place.reason}` };
     }
     const tabId = await this.tabOf(input.session_id, place.project);
+    void this.withdrawAnswered(input.session_id, place.file);
     switch (input.hook_event_name) {
       case "PreToolUse":
         return this.preToolUse(tabId, input, orchestration);
@@ -222,6 +226,7 @@ export class TerminalSessions {
     gaveUp?.addEventListener("abort", stopWaiting, { once: true });
     const gone = new Promise<undefined>((resolve) => withdrawn.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
     if (gaveUp?.aborted === true) withdrawn.abort();
+    this.onCards.set(requestId, { call, withdraw: stopWaiting });
     this.waitingChanged(call.tabId, +1);
     try {
       const asked = broker.deciderFor(call.tabId, () => allowRules)(
@@ -239,7 +244,19 @@ export class TerminalSessions {
       return verdict;
     } finally {
       gaveUp?.removeEventListener("abort", stopWaiting);
+      this.onCards.delete(requestId);
       this.waitingChanged(call.tabId, -1);
+    }
+  }
+
+  /** Another hook of the session came: a request on a card whose call has its result in the file was answered in the terminal. */
+  private async withdrawAnswered(sessionId: string, mainFile: string): Promise<void> {
+    for (const [requestId, { call, withdraw }] of this.onCards) {
+      if (call.sessionId !== sessionId) continue;
+      const agentId = call.agent.kind === "subagent" ? call.agent.agentId : undefined;
+      if (!(await resultWritten(mainFile, sessionId, agentId, call.toolUseId))) continue;
+      this.options.log.baton("info", "a terminal session's request was answered in the terminal; it leaves the card", { requestId, toolName: call.toolName }, call.tabId);
+      withdraw();
     }
   }
 
