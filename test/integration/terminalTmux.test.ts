@@ -14,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTerminalHooks, type StopTerminalHooks } from "../../src/main/app/terminalHookWiring.js";
 import { LogBus } from "../../src/main/platform/logBus.js";
 import { ensureCliBuilt } from "../support/cliBundle.js";
-import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { createCliEnv, testCliVersion, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer, type Script } from "../support/modelServer.js";
 import { tempDirs } from "../support/tempDirs.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
@@ -245,6 +245,34 @@ describe.skipIf(!hasTmux || process.platform !== "linux")("baton claude's intera
     await tmux.waitFor(FinalText);
     expect(fs.existsSync(path.join(app.env.cwd, Refused))).toBe(false);
     expect(toolResultText(app.model, "SUB-A", "toolu_SUB-A_t1_0")).toContain(DenyReason);
+    await pw(needsYou).toHaveAttribute("aria-label", "Needs you: nothing waiting");
+    expect(app.pageErrors).toEqual([]);
+  }, 300_000);
+
+  // Only 2.1.197 shows its dialog while Baton's hook waits (2.1.332 shows it only if Baton does not answer).
+  it.skipIf(!hasChromium || testCliVersion() !== "2.1.197")("2.1.197 draws its own dialog too: answered in the terminal, the request leaves the card and Needs you", async () => {
+    app = await startWebApp(script(() => app?.model), { cwdName: "terminal-tmux-both" });
+    const runtime = tempDir();
+    stopHooks = await startTerminalHooks(app.manager, { ...app.env.env, XDG_RUNTIME_DIR: runtime }, new LogBus());
+    tmux = await TmuxSession.start(app.env, runtime, ["--permission-mode", "default"]);
+    await tmux.waitFor(ReadyPrompt);
+    await tmux.type("please touch a file in a subagent");
+
+    const { baton, page } = app;
+    const needsYou = page.getByRole("toolbar", { name: "Session controls" }).getByRole("button", { name: /^Needs you/ });
+    await pw(needsYou).toHaveAttribute("aria-label", "Needs you: 1 waiting");
+    await baton.sessionTabs.getByRole("tab").filter({ hasText: "terminal · waiting for you" }).click();
+    const prompt = baton.permissionOn(baton.subagentCard(Subagent.type, Subagent.description));
+    await pw(prompt.getByText(`touch ${Made}`)).toBeVisible();
+    await tmux.waitFor(new RegExp(`touch ${Made}[\\s\\S]*Do you want to proceed\\?`));
+    await tmux.answer("Enter", () => fs.existsSync(path.join(app!.env.cwd, Made)));
+    // The file has the call's result: the next hook of the session takes the request off the card.
+    await pw(prompt.getByText(`touch ${Made}`)).toHaveCount(0);
+    await pw(prompt.getByText(`touch ${Refused}`)).toBeVisible();
+    await pw(needsYou).toHaveAttribute("aria-label", "Needs you: 1 waiting");
+    await prompt.getByRole("button", { name: "Allow once" }).click();
+    await until(`${Refused} in the project`, () => (fs.existsSync(path.join(app!.env.cwd, Refused)) ? true : undefined));
+    await tmux.waitFor(FinalText);
     await pw(needsYou).toHaveAttribute("aria-label", "Needs you: nothing waiting");
     expect(app.pageErrors).toEqual([]);
   }, 300_000);
