@@ -203,6 +203,15 @@ describe.each(["2.1.197", "2.1.332"] as const)("a terminal session steered from 
     tab.stop();
   });
 
+  it("matches a PermissionRequest to the newest PreToolUse like it, not an older one the CLI let run without asking", async () => {
+    const ran = { ...base, agent_id: agentId, agent_type: "general-purpose", tool_name: "Bash", tool_input: { command: "npm ci", description: "From the terminal" }, tool_use_id: "toolu_terminal_ran" };
+    expect(await core.manager.handleTerminalHook(ran)).toEqual({ decision: "defer" });
+    const { verdict, tab, tabId, requestId } = await askBash("npm ci", "toolu_terminal_asked");
+    value(await core.service.answerPermission(tabId, requestId, { behavior: "allow", updatedInput: ran.tool_input }));
+    expect(await verdict).toMatchObject({ decision: "allow" });
+    tab.stop();
+  });
+
   it("Allow for this session keeps a session rule: the same call next time is allowed without asking", async () => {
     const { verdict, tab, tabId, requestId } = await askBash("npm run lint", "toolu_terminal_session_1");
     const request = tab.pending().find((p) => p.requestId === requestId)!;

@@ -179,11 +179,15 @@ export class TerminalSessions {
     this.calls.set(call.sessionId, calls);
   }
 
-  /** The tool_use_id of the oldest remembered PreToolUse with the same agent, tool and input (taken). */
+  /**
+   * The tool_use_id of the newest remembered PreToolUse with the same agent, tool and input (taken):
+   * the CLI sends a PermissionRequest right after its call's PreToolUse, and an older match may be a
+   * call the CLI let run without asking, whose result in the file would withdraw this request.
+   */
   private recall(input: HookInput): string | undefined {
     const calls = this.calls.get(input.session_id);
     const key = callKey(input);
-    const at = calls?.findIndex((c) => c.key === key) ?? -1;
+    const at = calls?.findLastIndex((c) => c.key === key) ?? -1;
     if (calls === undefined || at < 0) return undefined;
     return calls.splice(at, 1)[0]!.toolUseId;
   }
