@@ -4,7 +4,9 @@
 // Bash asks, its card in the browser shows the request and Needs you counts one, Allow once runs it
 // in the terminal session (the file exists, the pane shows the session went on); the next Bash denied
 // there with a reason reaches the model as that Bash's tool_result. With no Baton running the
-// terminal's own permission dialog shows, nothing has run, and No in the terminal keeps it so.
+// terminal's own permission dialog shows, nothing has run, and No in the terminal keeps it so. On
+// 2.1.197, which draws its own dialog while Baton's hook waits, a request answered in the terminal
+// leaves the card.
 // Every wait is for a state: text in `tmux capture-pane`, a locator, a request the server logged.
 import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
