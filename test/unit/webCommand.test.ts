@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { run } from "../../src/main/commands/web.js";
 import { LinkUsedMessage } from "../../src/shared/webSignIn.js";
@@ -47,6 +47,11 @@ describe("baton web", () => {
   beforeAll(async () => {
     dir = tempDir();
     await writeFile(path.join(dir, "index.html"), "<!doctype html><title>Baton UI</title>");
+    // The terminal hooks' socket goes in the test's run folder, not the machine's home.
+    vi.stubEnv("XDG_RUNTIME_DIR", path.join(dir, "runtime"));
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
   });
 
   it("asks for `npm run build` when the UI is not built", async () => {
