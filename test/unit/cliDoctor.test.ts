@@ -193,6 +193,28 @@ describe("baton doctor", () => {
     expect(report.policy.presetsProblem).toBeUndefined();
   });
 
+  it("says apart what works without claude (history, search, web) from live sessions, whose start the exit code tells", async () => {
+    const withClaude = await doctor([], [path.join(root, "v332")]);
+    expect(withClaude.code).toBe(0);
+    expect(withClaude.out).toContain("History, search, web: work.\nLive sessions: can start.\n");
+    const withJson = await json([path.join(root, "v332")]);
+    expect(withJson.code).toBe(0);
+    expect(withJson.report).toMatchObject({ ok: true, browse: { ok: true, search: true }, live: { ok: true } });
+
+    const without = await doctor([], [path.join(root, "nothing-here")]);
+    expect(without.code).toBe(1);
+    expect(without.out).toContain("History, search, web: work.\nLive sessions: need `claude`, see the problem above (exit code 1).\n");
+    expect(without.out).not.toContain("Baton cannot run");
+    const withoutJson = await json([path.join(root, "nothing-here")]);
+    expect(withoutJson.code).toBe(1);
+    expect(withoutJson.report).toMatchObject({ ok: false, browse: { ok: true, search: true }, live: { ok: false, problem: expect.stringContaining("claude CLI not found") } });
+
+    // Found but unusable: the same exit code, said as a claude to fix rather than to install.
+    const broken = await doctor([], [path.join(root, "broken")]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain("History, search, web: work.\nLive sessions: cannot start until the problem above is fixed (exit code 1).\n");
+  });
+
   it("rejects unknown options with usage (exit 2)", async () => {
     const io = bufferIO();
     expect(await run(["--bogus"], io)).toBe(2);

@@ -3,8 +3,10 @@
 // compares it with the versions Baton is tested with, checks the projects directory Baton reads
 // history from, the Node version, the presets and rules in force (a broken presets file is a
 // note: the built-ins run meanwhile), and what holds preset agents' commands (the OS sandbox, or
-// what to install for it). Exit 1 when something Baton needs is missing, with what to
-// do about it; a CLI of an untested version is a note, not a failure.
+// what to install for it). It says apart what works without `claude` (history, search, web mode)
+// and what needs it (live sessions); the exit code says whether live sessions can start: 0 they
+// can, 1 they cannot (no usable `claude`, or a Node too old for Baton at all), 2 a usage error. A
+// CLI of an untested version is a note, not a failure.
 
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -17,6 +19,7 @@ import { describeSearch, describeSource, findClaude, type FindClaudeResult } fro
 import { defaultSettingsFile, readOrchestration, readPolicyCheckOnly } from "../platform/settingsFile.js";
 import { presetsFileBeside, readPresetsFile } from "../policy/presets/presetsFile.js";
 import { RuleBook, rulesFileBeside } from "../policy/rules/ruleBook.js";
+import { connect } from "../platform/sqlite/openDatabase.js";
 import { probeSandboxSupport } from "../sandbox/sandboxSupport.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
@@ -24,7 +27,10 @@ const HELP = `Usage: baton doctor [--claude <path>] [--projects-dir <dir>] [--js
 
 Checks that Baton can run: the claude CLI (where it was found, how, and its version against the
 versions Baton is tested with), the projects directory Baton reads history from, and the Node
-version.
+version. History, search and web mode work without claude; live sessions need it.
+
+Exit codes: 0 live sessions can start; 1 they cannot (the report says why, and whether history,
+search and web mode work meanwhile); 2 a usage error.
 
 Options:
   --claude <path>         Use this claude binary (default: BATON_CLAUDE_PATH, then PATH, then the
@@ -48,7 +54,12 @@ export interface DoctorOptions {
 }
 
 interface Report {
+  /** Live sessions can start: the exit code (0 or 1). */
   readonly ok: boolean;
+  /** What works without claude: history and web mode (Node), and search (SQLite in this Node). */
+  readonly browse: { readonly ok: boolean; readonly search: boolean; readonly problem?: string };
+  /** Live sessions: a usable claude (and a Node Baton runs on). */
+  readonly live: { readonly ok: boolean; readonly problem?: string };
   readonly claude: {
     readonly found: boolean;
     readonly path?: string;
@@ -133,7 +144,22 @@ async function diagnose(claudeOption: string | undefined, projectsOption: string
   const sandbox = await inspectSandbox(options.settingsFile ?? defaultSettingsFile(), env);
   if (sandbox.state !== "os") notes.push(`${sandbox.message}${sandbox.state === "unavailable" ? "; meanwhile orchestration mode refuses preset agents' Bash (or turn on policy check only)" : ""}`);
 
-  return { ok: problems.length === 0, claude, projects, node, policy, sandbox, problems, notes };
+  const browse = inspectBrowse(node.ok);
+  if (browse.problem !== undefined && node.ok) notes.push(browse.problem);
+  const live = { ok: problems.length === 0, ...(problems.length > 0 ? { problem: problems[0] } : {}) };
+  return { ok: live.ok, browse, live, claude, projects, node, policy, sandbox, problems, notes };
+}
+
+/** History and web mode need only a Node Baton runs on; search needs better-sqlite3 loading in it. */
+function inspectBrowse(nodeOk: boolean): Report["browse"] {
+  if (!nodeOk) return { ok: false, search: false, problem: `Node ${process.versions.node} is too old for Baton.` };
+  try {
+    connect(":memory:").close();
+    return { ok: true, search: true };
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { ok: true, search: false, problem: `search is off: SQLite (better-sqlite3) does not load in this Node (${why}); \`npm rebuild better-sqlite3\` rebuilds it.` };
+  }
 }
 
 /** The sandbox as the app would find it: on the CLI's PATH, unless the person chose policy check only. */
@@ -225,6 +251,20 @@ function verdictWord(verdict: TestedVerdict | undefined): string {
   }
 }
 
+function browseVerdict(browse: Report["browse"]): string {
+  if (!browse.ok) return "History, search, web: cannot run here (Node too old).";
+  return browse.search ? "History, search, web: work." : "History, web: work; search is off (see the note above).";
+}
+
+function liveVerdict(report: Report): string {
+  if (report.ok) return "Live sessions: can start.";
+  return report.claude.found && report.node.ok
+    ? "Live sessions: cannot start until the problem above is fixed (exit code 1)."
+    : report.node.ok
+      ? "Live sessions: need `claude`, see the problem above (exit code 1)."
+      : "Live sessions: cannot start until the problems above are fixed (exit code 1).";
+}
+
 function formatReport(report: Report): string {
   const { claude, projects, node } = report;
   const lines = [
@@ -242,6 +282,6 @@ function formatReport(report: Report): string {
   if (!claude.found) lines.push("", "Searched:", ...claude.searched.map((s) => `  ${s}`));
   if (report.notes.length) lines.push("", ...report.notes.map((n) => `note: ${n}`));
   if (report.problems.length) lines.push("", ...report.problems.map((p) => `problem: ${p}`));
-  lines.push("", report.ok ? "OK: Baton can run." : "Baton cannot run until the problems above are fixed.");
+  lines.push("", browseVerdict(report.browse), liveVerdict(report));
   return lines.join("\n") + "\n";
 }
