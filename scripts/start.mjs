@@ -38,7 +38,11 @@ async function offerBrowser(failure) {
   process.stderr.write(`\n${describeStartFailure(failure, { nodeVersion: process.version, offer })}\n\n`);
   if (offer === "print") return 1;
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await rl.question("Open Baton in your browser instead? [Y/n] ").catch(() => "n");
+  // Ctrl-C at the question (or stdin closing) is a no.
+  const asked = new AbortController();
+  rl.on("SIGINT", () => asked.abort());
+  rl.on("close", () => asked.abort());
+  const answer = await rl.question("Open Baton in your browser instead? [Y/n] ", { signal: asked.signal }).catch(() => "n");
   rl.close();
   if (!acceptsOffer(answer)) return 1;
   // The web command prints the link and runs until Ctrl-C; its exit code is this start's.
@@ -48,11 +52,16 @@ async function offerBrowser(failure) {
 }
 
 async function main() {
+  // Ctrl-C reaches the step running too (same terminal): it stops on its own, and this script then
+  // ends with its exit code instead of leaving it behind mid-shutdown.
+  let interrupted = false;
+  process.on("SIGINT", () => (interrupted = true));
   const context = { nodeVersion: process.version, platform: process.platform, env: process.env };
   const noDisplay = recogniseStartFailure({ ...context, step: "launch", exitCode: 0, stderr: "", preflight: true });
   if (noDisplay) return offerBrowser(noDisplay);
 
   const download = await runStep(process.execPath, [require.resolve("electron/install.js")], { echo: false });
+  if (interrupted || download.signal !== null) return 130;
   const downloadFailure = recogniseStartFailure({ ...context, step: "download", ...download });
   if (downloadFailure) {
     // A failure not recognised keeps all it said; a recognised one is quoted in the paragraph.
@@ -67,7 +76,7 @@ async function main() {
   const viteBin = path.join(path.dirname(require.resolve("electron-vite/package.json")), "bin", "electron-vite.js");
   const launch = await runStep(process.execPath, [viteBin, "dev", "--", ...process.argv.slice(2)], { echo: true });
   // Ctrl-C in the terminal stops the app: not a failure to explain.
-  if (launch.signal !== null || launch.exitCode === 130) return 0;
+  if (interrupted || launch.signal !== null) return 0;
   const launchFailure = recogniseStartFailure({ ...context, step: "launch", ...launch });
   return launchFailure ? offerBrowser(launchFailure) : launch.exitCode;
 }
