@@ -39,7 +39,14 @@ async function startSpyServer(): Promise<{ port: number; requests: http.Incoming
     res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>dev server</title>");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  stops.push(() => new Promise((resolve) => server.close(() => resolve())));
+  stops.push(
+    () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // The browser keeps its connection open; close() alone waits for it (a minute).
+        server.closeAllConnections();
+      }),
+  );
   return { port: (server.address() as AddressInfo).port, requests };
 }
 
