@@ -13,6 +13,7 @@ import type { HookInput, HookVerdict } from "../../src/shared/terminalHooks.js";
 import { ensureCliBuilt } from "../support/cliBundle.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer, type Script } from "../support/modelServer.js";
+import { toolResultText } from "../support/model/toolResults.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -48,19 +49,6 @@ function answer(input: HookInput): HookVerdict {
   if (input.hook_event_name === "PreToolUse" && command === "touch asked.txt") return { decision: "ask" };
   if (input.hook_event_name === "PermissionRequest") return { decision: "deny", reason: RequestDenyReason };
   return input.hook_event_name === "PreToolUse" ? { decision: "allow" } : { decision: "ask" };
-}
-
-/** The text of the tool_result for `toolUseId` in the last request `agent` made. */
-function toolResultText(server: ModelServer, agent: string, toolUseId: string): string {
-  const requests = server.requests.filter((r) => r.agent === agent && r.kind === "agent");
-  const messages = (requests.at(-1)?.body["messages"] ?? []) as { content?: unknown }[];
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
-      if (block.type === "tool_result" && block.tool_use_id === toolUseId) return JSON.stringify(block.content);
-    }
-  }
-  return "";
 }
 
 /** `baton claude -p …` in the CLI env's project with XDG_RUNTIME_DIR=`runtime`, the env's claude as the person's. */

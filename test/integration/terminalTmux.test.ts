@@ -18,6 +18,7 @@ import { LogBus } from "../../src/main/platform/logBus.js";
 import { ensureCliBuilt } from "../support/cliBundle.js";
 import { createCliEnv, testCliVersion, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer, type Script } from "../support/modelServer.js";
+import { toolResultText } from "../support/model/toolResults.js";
 import { tempDirs } from "../support/tempDirs.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
@@ -71,19 +72,6 @@ function script(server: () => ModelServer | undefined): Script {
 /** The highest turn `agent` has asked the model for (-1: none yet). */
 function lastTurnOf(server: ModelServer | undefined, agent: string): number {
   return Math.max(-1, ...(server?.requests ?? []).filter((r) => r.agent === agent && r.kind === "agent").map((r) => r.turn));
-}
-
-/** The text of the tool_result for `toolUseId` in the last request `agent` made. */
-function toolResultText(server: ModelServer, agent: string, toolUseId: string): string {
-  const requests = server.requests.filter((r) => r.agent === agent && r.kind === "agent");
-  const messages = (requests.at(-1)?.body["messages"] ?? []) as { content?: unknown }[];
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
-      if (block.type === "tool_result" && block.tool_use_id === toolUseId) return JSON.stringify(block.content);
-    }
-  }
-  return "";
 }
 
 /** A tmux server of the test's own (its socket in a temp folder) running `baton claude` in the CLI env's project. */

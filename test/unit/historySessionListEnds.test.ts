@@ -12,30 +12,19 @@ import { listSessions, listSessionsWithProblems } from "../../src/main/history/s
 import { needRecording, RECORDING_VERSIONS } from "../support/recordings.js";
 import { jsonObjects, recordedSession, sentPrompts } from "../support/recordedFacts.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { at, jsonl, turns } from "../support/listTurns.js";
 
 const tempDir = tempDirs("baton-list-ends-");
 const Cwd = "/home/user/code/ends";
 const Project = "-home-user-code-ends";
-
-const at = (n: number): string => new Date(Date.UTC(2026, 10, 30, 2, 0, 0) + n * 1000).toISOString();
-const jsonl = (lines: readonly object[]): string => lines.map((l) => `${JSON.stringify(l)}\n`).join("");
-
-/** `count` turns of about 700 bytes each, the first prompt "turn <from>". */
-function turns(sessionId: string, from: number, count: number): object[] {
-  const envelope = { sessionId, cwd: Cwd, version: "2.1.197", gitBranch: "main" };
-  return Array.from({ length: count }, (_, i) => [
-    { ...envelope, type: "user", uuid: `u${from + i}`, timestamp: at(2 * (from + i)), message: { role: "user", content: `turn ${from + i}: ${"words ".repeat(50)}` } },
-    { ...envelope, type: "assistant", uuid: `a${from + i}`, timestamp: at(2 * (from + i) + 1), message: { id: `m${from + i}`, role: "assistant", model: "m", content: [{ type: "text", text: "ok ".repeat(50) }] } },
-  ]).flat();
-}
 
 /** A session file with `middle` between two ends each larger than what the list reads there. */
 function bigSession(dir: string, sessionId: string, middle: string | Buffer, tail: readonly object[] = []): string {
   const project = path.join(dir, Project);
   fs.mkdirSync(project, { recursive: true });
   const file = path.join(project, `${sessionId}.jsonl`);
-  const end = jsonl(turns(sessionId, 2000, 1000));
-  fs.writeFileSync(file, Buffer.concat([Buffer.from(jsonl(turns(sessionId, 0, 1000))), Buffer.from(middle), Buffer.from(end + jsonl(tail))]));
+  const end = jsonl(turns(sessionId, Cwd, 2000, 1000));
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(jsonl(turns(sessionId, Cwd, 0, 1000))), Buffer.from(middle), Buffer.from(end + jsonl(tail))]));
   expect(end.length).toBeGreaterThan(TailBytes);
   return file;
 }
@@ -64,7 +53,7 @@ describe("the cold session list reads each file's ends only", () => {
     const dir = tempDir();
     const id = "7b7b7b7b-1111-4222-8333-444444444444";
     fs.mkdirSync(path.join(dir, Project));
-    fs.writeFileSync(path.join(dir, Project, `${id}.jsonl`), jsonl([...turns(id, 0, 3), { type: "custom-title", customTitle: "Named in the middle", sessionId: id }, ...turns(id, 3, 3)]));
+    fs.writeFileSync(path.join(dir, Project, `${id}.jsonl`), jsonl([...turns(id, Cwd, 0, 3), { type: "custom-title", customTitle: "Named in the middle", sessionId: id }, ...turns(id, Cwd, 3, 3)]));
     const [summary] = await listSessions(dir);
     expect(summary).toMatchObject({ title: "Named in the middle", titleSource: "custom", promptCount: 6 });
     expect(summary?.titleMayChange).toBeUndefined();
@@ -93,7 +82,7 @@ describe("the cold session list reads each file's ends only", () => {
     expect(summary?.subagentCount).toBeUndefined();
 
     // The same call in a file read whole is counted.
-    fs.writeFileSync(path.join(dir, Project, `${id}.jsonl`), jsonl([...turns(id, 0, 2), agentCall(id, "toolu_inline", 9000)]));
+    fs.writeFileSync(path.join(dir, Project, `${id}.jsonl`), jsonl([...turns(id, Cwd, 0, 2), agentCall(id, "toolu_inline", 9000)]));
     const [whole] = await listSessions(dir);
     expect(whole?.subagentCount).toBe(1);
   });
@@ -125,7 +114,7 @@ describe("the cold session list's files", () => {
     const id = "81818181-1111-4222-8333-444444444444";
     const project = path.join(dir, Project);
     fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, `${id}.jsonl`), jsonl(turns(id, 0, 1)));
+    fs.writeFileSync(path.join(project, `${id}.jsonl`), jsonl(turns(id, Cwd, 0, 1)));
     execFileSync("mkfifo", [path.join(project, "pipe")]);
     fs.symlinkSync(path.join(project, "pipe"), path.join(project, "linked.jsonl"));
     const { sessions, problems } = await listSessionsWithProblems(dir);
@@ -156,8 +145,8 @@ describe("the cold session list counts subagents from the session's folders", ()
     const other = "80808080-1111-4222-8333-444444444444";
     const project = path.join(dir, Project);
     fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, `${id}.jsonl`), jsonl([...turns(id, 0, 2), agentCall(id, "toolu_1", 10), agentCall(id, "toolu_2", 11)]));
-    fs.writeFileSync(path.join(project, `${other}.jsonl`), jsonl(turns(other, 0, 1)));
+    fs.writeFileSync(path.join(project, `${id}.jsonl`), jsonl([...turns(id, Cwd, 0, 2), agentCall(id, "toolu_1", 10), agentCall(id, "toolu_2", 11)]));
+    fs.writeFileSync(path.join(project, `${other}.jsonl`), jsonl(turns(other, Cwd, 0, 1)));
     const sidechain = (sessionId: string, prompt: string): string => jsonl([{ type: "user", isSidechain: true, sessionId, cwd: Cwd, uuid: "s1", timestamp: at(20), message: { role: "user", content: prompt } }]);
     fs.writeFileSync(path.join(project, "agent-a1.jsonl"), sidechain(id, "look around"));
     fs.writeFileSync(path.join(project, "agent-a2.jsonl"), sidechain(id, "look further"));

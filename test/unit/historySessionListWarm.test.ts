@@ -11,6 +11,7 @@ import { openStore, type StoreClient } from "../../src/main/store/storeClient.js
 import { needRecording } from "../support/recordings.js";
 import { recordedSession, sentPrompts } from "../support/recordedFacts.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { at, jsonl, turns } from "../support/listTurns.js";
 
 const tempDir = tempDirs("baton-list-warm-", "all");
 const Cwd = "/home/user/code/warm";
@@ -20,17 +21,6 @@ const Later = "9b9b9b9b-1111-4222-8333-444444444444";
 const Turns = 1500;
 /** The big file's modification time, in seconds. */
 const Modified = 1_795_000_000;
-
-const at = (n: number): string => new Date(Date.UTC(2026, 10, 30, 2, 0, 0) + n * 1000).toISOString();
-const jsonl = (lines: readonly object[]): string => lines.map((l) => `${JSON.stringify(l)}\n`).join("");
-
-function turns(sessionId: string, from: number, count: number): object[] {
-  const envelope = { sessionId, cwd: Cwd, version: "2.1.197", gitBranch: "main" };
-  return Array.from({ length: count }, (_, i) => [
-    { ...envelope, type: "user", uuid: `u${from + i}`, timestamp: at(2 * (from + i)), message: { role: "user", content: `turn ${from + i}: ${"words ".repeat(50)}` } },
-    { ...envelope, type: "assistant", uuid: `a${from + i}`, timestamp: at(2 * (from + i) + 1), message: { id: `m${from + i}`, role: "assistant", model: "m", content: [{ type: "text", text: "ok ".repeat(50) }] } },
-  ]).flat();
-}
 
 let root: string;
 let projects: string;
@@ -44,9 +34,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(projects, Project), { recursive: true });
   bigFile = path.join(projects, Project, `${Big}.jsonl`);
   // Renamed in the middle, far from both ends.
-  const half = jsonl(turns(Big, Turns, Turns));
+  const half = jsonl(turns(Big, Cwd, Turns, Turns));
   expect(half.length).toBeGreaterThan(TailBytes);
-  fs.writeFileSync(bigFile, jsonl(turns(Big, 0, Turns)) + jsonl([{ type: "custom-title", customTitle: "Named in the middle", sessionId: Big }]) + half);
+  fs.writeFileSync(bigFile, jsonl(turns(Big, Cwd, 0, Turns)) + jsonl([{ type: "custom-title", customTitle: "Named in the middle", sessionId: Big }]) + half);
   // A whole second, so a test can put the time back exactly after changing the bytes.
   fs.utimesSync(bigFile, Modified, Modified);
   // A recorded session with a Workflow run (its agents counted by the index).
@@ -101,8 +91,8 @@ describe("the warm session list", { timeout: 30_000 }, () => {
   it("reads the ends of a file changed or added since the index read it", async () => {
     const original = fs.readFileSync(bigFile);
     try {
-      fs.appendFileSync(bigFile, jsonl(turns(Big, 2 * Turns, 1)));
-      fs.writeFileSync(path.join(projects, Project, `${Later}.jsonl`), jsonl(turns(Later, 0, 2)));
+      fs.appendFileSync(bigFile, jsonl(turns(Big, Cwd, 2 * Turns, 1)));
+      fs.writeFileSync(path.join(projects, Project, `${Later}.jsonl`), jsonl(turns(Later, Cwd, 0, 2)));
       const warm = await byId(true);
       expect(warm.get(Big)).toMatchObject({ titleMayChange: true, lastTimestamp: at(4 * Turns + 1) });
       expect(warm.get(Big)?.promptCount).toBeUndefined();
