@@ -14,7 +14,7 @@
 // sidechain, and reading that file into a state that already streamed the rest keeps one copy of
 // each step. That test runs on both CLIs (on 2.1.197 the file is the only source of all of them).
 
-import { rename } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result, TranscriptDelta } from "../../src/shared/api.js";
@@ -185,6 +185,11 @@ describe("a live tab reads what the stream left out from the session's files", (
 
   it.skipIf(streamsNested)("loads nothing and fails nothing while the file is missing, then reads it once it is there", async () => {
     const path = agentIn(agentIn(view.current().blocks, "Outer agent")?.call?.subagent?.blocks, "Inner agent")!.call!.subagent!.sidechainPath!;
+    // The CLI appends to the file a little after it streams: moved away while it still writes, the
+    // file would be made again with the last lines only, and moving it back would lose them.
+    await until("the inner agent's last line in its file", async () =>
+      (await readFile(path, "utf8").catch(() => "")).includes("Inner done.") ? true : undefined,
+    );
     await rename(path, `${path}.away`);
     try {
       expect(value(await service.loadSubagentBlocks(tabId, innerId))).toEqual([]);
@@ -228,7 +233,9 @@ describe("a live tab reads what the stream left out from the session's files", (
     // The steps are the streamed ones, with the file there or not.
     const file = await until("the inner agent's sidechain file", async () => {
       const files = await findSidechainFiles(join(env.projectsDir, projectFolderName(env.cwd)), view.current().sessionId);
-      return files.find((f) => f.agentId === inner?.taskId)?.path;
+      const path = files.find((f) => f.agentId === inner?.taskId)?.path;
+      // Moved away only once the CLI has written its last line (see the test above).
+      return path && (await readFile(path, "utf8")).includes("Inner done.") ? path : undefined;
     });
     await rename(file, `${file}.away`);
     try {
