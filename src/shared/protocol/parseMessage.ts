@@ -35,14 +35,27 @@ export function parseLine(text: string, lineNumber: number): ParseLineResult {
     value = JSON.parse(text);
   } catch (error) {
     // A file saved by an editor may start with a byte-order mark; checked only once parsing failed.
-    if (text.charCodeAt(0) === BYTE_ORDER_MARK) return parseLine(text.slice(1), lineNumber);
-    const detail = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: { code: "not_json", lineNumber, reason: `not JSON: ${detail}`, excerpt: excerptOf(text) } };
+    // One mark only: a line of many is noise (taking them off one call at a time overflowed the stack).
+    const unmarked = text.charCodeAt(0) === BYTE_ORDER_MARK ? parseJson(text.slice(1)) : undefined;
+    if (unmarked === undefined) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return { ok: false, problem: { code: "not_json", lineNumber, reason: `not JSON: ${detail}`, excerpt: excerptOf(text) } };
+    }
+    value = unmarked.value;
   }
   // Cut to a depth everything downstream can take (boundedJson.ts): the one walk over the value.
   const result = parseMessage(boundJsonDepth(value).value);
   if (result.ok) return result;
   return { ok: false, problem: { code: result.code, lineNumber, reason: result.reason, excerpt: excerptOf(text) } };
+}
+
+/** `{value}` of JSON text, or undefined when it is not JSON. */
+function parseJson(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Validates an already-parsed JSON value as a protocol message. Never throws. */
