@@ -4,7 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, nativeTheme, net, protocol, sessio
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { electronBindingPath } from "../../scripts/electronNativePaths.mjs";
+import { storeBindingPath } from "../../scripts/electronNativePaths.mjs";
 import { parseAppSwitches } from "./app/appSwitches.js";
 import { createAppCore, type AppCore } from "./app/createAppCore.js";
 import { SETTINGS_FILE_NAME } from "./platform/settingsFile.js";
@@ -33,10 +33,19 @@ function openExternal(url: string): void {
   shell.openExternal(url).catch((error: unknown) => console.error("baton: could not open link", url, error)); // eng-disable OPEN_EXTERNAL_JS_CHECK: allowlisted URLs only (see above)
 }
 
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function serveAppProtocol(): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const file = resolveAppAsset(request.url, rendererDir);
-    if (!file) return new Response("Not found", { status: 404 });
+    // A file that is not there is a 404 too: net.fetch would reject, failing the request with no status.
+    if (!file || !isFile(file)) return new Response("Not found", { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(response.headers);
     headers.set("Content-Security-Policy", csp);
@@ -86,11 +95,15 @@ function showWindow(): void {
   mainWindow.focus();
 }
 
-/** better-sqlite3 built for Electron's ABI by scripts/electronNative.mjs (`npm start` runs it). */
+/**
+ * better-sqlite3 built for Electron's ABI: an installed app's copy rebuilt by electron-builder,
+ * else the one scripts/electronNative.mjs built (`npm start` runs it).
+ */
 function storeNativeBinding(): string | undefined {
-  const file = electronBindingPath(process.versions, process.arch, app.getAppPath());
+  const file = storeBindingPath(process.versions, process.arch, app.getAppPath(), app.isPackaged ? process.resourcesPath : undefined);
   if (file === undefined || fs.existsSync(file)) return file;
-  console.warn(`baton: ${file} is missing, so history search is off; run \`node scripts/electronNative.mjs\` (needs network)`);
+  const fix = app.isPackaged ? "this installation is incomplete: reinstall Baton" : "run `node scripts/electronNative.mjs` (needs network)";
+  console.warn(`baton: ${file} is missing, so history search is off; ${fix}`);
   return undefined;
 }
 
