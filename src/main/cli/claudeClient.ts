@@ -172,6 +172,16 @@ export class ClaudeClient {
     return this.launch(buildSpawnArgs({ ...this.options, resume: sessionId, forkSession: false }));
   }
 
+  /**
+   * Starts a new conversation in a new process: for a session the CLI cannot resume (it died
+   * before it saved any of it). The new `system/init` brings the new session id.
+   */
+  async startOver(): Promise<InitializeResult> {
+    if (this.running) await this.stop();
+    this.currentSessionId = undefined;
+    return this.launch(buildSpawnArgs({ ...this.options, resume: undefined, forkSession: false }));
+  }
+
   /** Sends a user message; returns its uuid. The CLI folds it into a running turn if there is one. */
   send(input: string | UserInput): string {
     const run = this.liveRun("send a message");

@@ -5,6 +5,8 @@
 // when a card asks (subagentSteps.ts) and applied to the same model. With an audit trail, the
 // tab's decisions, interrupts and session DAG are written there (liveAudit.ts).
 
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from "../cli/claudeClient.js";
@@ -133,6 +135,24 @@ export class LiveSession {
     return this.init;
   }
 
+  /**
+   * The CLI exited since the last turn: the conversation continues in a new one (`--resume`). A CLI
+   * killed before it saved anything left nothing to resume (the CLI would refuse it every time), so
+   * a new conversation starts and the tab says the model does not remember the turns above it.
+   */
+  async continueAfterExit(): Promise<void> {
+    if (savedConversation(this.options.projectsDir, this.client.sessionId) !== false) {
+      await this.client.restart();
+      return;
+    }
+    await this.client.startOver();
+    this.addEvent({
+      kind: "notice",
+      level: "warning",
+      text: "The CLI stopped before it saved this conversation, so it goes on in a new session: the model does not remember the turns above.",
+    });
+  }
+
   /** A subagent's full step list, from its file when the stream did not carry it (subagentSteps.ts). Undefined: no such subagent. */
   loadSubagentBlocks(toolUseId: string): Promise<readonly Block[] | undefined> {
     return this.subagents.load(toolUseId);
@@ -179,4 +199,17 @@ export class LiveSession {
     if (events.length === 0 || this.stopped) return;
     this.batch.applyNow(events);
   }
+}
+
+/** Whether the CLI saved session `sessionId` in any project folder; undefined when that cannot be told. */
+function savedConversation(projectsDir: string | undefined, sessionId: string | undefined): boolean | undefined {
+  if (projectsDir === undefined || sessionId === undefined) return undefined;
+  let folders: string[];
+  try {
+    folders = readdirSync(projectsDir);
+  } catch {
+    return undefined;
+  }
+  // Every folder, not the one Baton would name: the CLI shortens long folder names its own way.
+  return folders.some((folder) => existsSync(path.join(projectsDir, folder, `${sessionId}.jsonl`)));
 }

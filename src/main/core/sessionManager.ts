@@ -156,7 +156,7 @@ export class SessionManager {
       this.cap.assertRoom();
       const release = this.cap.claim(tabId);
       try {
-        await session.client.restart();
+        await session.continueAfterExit();
       } finally {
         release();
       }
