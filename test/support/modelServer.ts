@@ -51,6 +51,8 @@ export interface ScriptTurn {
   error?: { status: number; type?: string; message?: string; times?: number; headers?: Record<string, string> };
   /** Default: tool_use if any tool_use block, else end_turn. */
   stopReason?: "end_turn" | "tool_use" | "max_tokens";
+  /** Response headers added to the answer (e.g. the plan's `anthropic-ratelimit-unified-*`). */
+  headers?: Record<string, string>;
 }
 
 /** What a turn's `waitFor` may look at besides the request. */
@@ -361,7 +363,7 @@ class ScriptedServer implements ModelServer {
     const scripted = typeof turn.blocks === "function" ? turn.blocks(entry.body) : (turn.blocks ?? []);
     const blocks = replyBlocks(entry.fromAgent, entry.turn, scripted, entry.n, this.toolUseIds);
     const reply = this.replyFor(entry, blocks, turn.stopReason ?? defaultStop(blocks));
-    await this.sendReply(entry, reply, res, signal, turn.chunkDelayMs ?? 0);
+    await this.sendReply(entry, reply, res, signal, turn.chunkDelayMs ?? 0, turn.headers);
   }
 
   /** Counts failures per agent turn so `times` failures are followed by the real answer. */
@@ -385,11 +387,12 @@ class ScriptedServer implements ModelServer {
     res: http.ServerResponse,
     signal: AbortSignal,
     chunkDelayMs: number,
+    headers: Record<string, string> = {},
   ): Promise<void> {
     this.log(`#${entry.n} ${entry.agent} turn ${entry.turn}: ${summarise(reply.blocks).join(", ")}`);
     this.update(entry, { servedAt: Date.now(), reply: summarise(reply.blocks) });
     if (entry.body["stream"] !== true) {
-      this.sendJson(res, 200, jsonMessage(reply));
+      this.sendJson(res, 200, jsonMessage(reply), headers);
       this.update(entry, { outcome: "served" });
       return;
     }
@@ -397,6 +400,7 @@ class ScriptedServer implements ModelServer {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       "request-id": `req_scripted_${entry.n}`,
+      ...headers,
     });
     const events = sseEvents(reply);
     for (const [i, event] of events.entries()) {
