@@ -95,19 +95,24 @@ export interface Prompt {
 /**
  * Sends a prompt to the tab's session. A tab restored from history is continued in a new live tab
  * (`claude --resume`) with the prompt as its first message; a tab whose kind is not known yet
- * learns it from the "read_only" answer and does the same.
+ * learns it from the "read_only" answer and does the same. Returns why it was not sent (also in
+ * the Console), or undefined once it was.
  */
-export async function sendOrResume(tab: TabState, prompt: Prompt): Promise<void> {
+export async function sendOrResume(tab: TabState, prompt: Prompt): Promise<string | undefined> {
   if (tab.info.kind !== "restored") {
     const sent = await api().sendPrompt(tab.info.tabId, prompt.text, prompt.images);
-    if (sent.ok || sent.error.code !== "read_only") {
+    if (sent.ok) return undefined;
+    if (sent.error.code !== "read_only") {
       report("Send prompt", sent);
-      return;
+      return sent.error.message;
     }
   }
   const cwd = tab.info.cwd ?? tab.transcript.meta?.cwd;
-  if (cwd === undefined) return;
+  if (cwd === undefined) return "this session's folder is not known, so it cannot be resumed";
   const resume = tab.info.sessionId ?? tab.transcript.meta?.sessionId;
-  const opened = report("Resume session", await api().newSession({ cwd, ...(resume !== undefined ? { resumeSessionId: resume } : {}), initialPrompt: prompt.text }));
-  if (opened !== undefined) setActiveTab(opened.tabId);
+  const result = await api().newSession({ cwd, ...(resume !== undefined ? { resumeSessionId: resume } : {}), initialPrompt: prompt.text });
+  const opened = report("Resume session", result);
+  if (opened === undefined) return result.ok ? "the session did not open" : result.error.message;
+  setActiveTab(opened.tabId);
+  return undefined;
 }

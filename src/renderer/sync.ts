@@ -3,6 +3,9 @@
 import type { BatonApi, TabInfo } from "../shared/api.js";
 import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./state/appState.js";
 import { enqueueDelta } from "./state/deltaQueue.js";
+import { pruneDrafts } from "./state/drafts.js";
+import { applyFirstList, readRemembered, startWindowMemory } from "./state/windowMemory.js";
+import { windowId } from "./layout/savedLayout.js";
 import { startFullSteps } from "./state/fullSteps.js";
 import { startNotifications } from "./notifications.js";
 import { refreshSessions } from "./panels/ProjectPanel.js";
@@ -10,6 +13,8 @@ import { refreshSessions } from "./panels/ProjectPanel.js";
 export function startSync(api: BatonApi): () => void {
   const subscriptions = new Map<string, () => void>();
   const infoAsked = new Set<string>();
+  const window = windowId(globalThis.location.search);
+  let first = true;
 
   const askInfo = (tab: TabInfo): void => {
     if (!tab.live || infoAsked.has(tab.tabId)) return;
@@ -21,7 +26,12 @@ export function startSync(api: BatonApi): () => void {
   };
 
   const onTabs = (tabs: readonly TabInfo[]): void => {
-    setTabs(tabs);
+    // Before any composer of these tabs reads its draft: a closed tab's goes, a reused id's too.
+    pruneDrafts(localStorage, tabs);
+    // The first list is the server's tabs as this window finds them (a reload): the tab that was in front comes back to the front.
+    if (first) applyFirstList(tabs, readRemembered(localStorage, window));
+    else setTabs(tabs);
+    first = false;
     const open = new Set(tabs.map((t) => t.tabId));
     for (const [tabId, stop] of subscriptions) {
       if (open.has(tabId)) continue;
@@ -59,6 +69,7 @@ export function startSync(api: BatonApi): () => void {
       }
     }
   });
+  const stopMemory = startWindowMemory(localStorage, window);
   const stopNotify = startNotifications();
   const stopSteps = startFullSteps();
   return () => {
@@ -66,6 +77,7 @@ export function startSync(api: BatonApi): () => void {
     stopLog();
     stopPolicy();
     stopInfo();
+    stopMemory();
     stopNotify();
     stopSteps();
     for (const stop of subscriptions.values()) stop();

@@ -95,8 +95,11 @@ export function emptyTab(info: TabInfo): TabState {
   return { info, transcript: emptyTranscriptState() };
 }
 
-/** Replaces the tab list, keeping the transcripts of tabs that stay open. */
-export function setTabs(list: readonly TabInfo[]): void {
+/**
+ * Replaces the tab list, keeping the transcripts of tabs that stay open. `remembered`: the window's
+ * tab in front and selections before a reload (windowMemory.ts), for the first list it receives.
+ */
+export function setTabs(list: readonly TabInfo[], remembered?: { readonly front?: string; readonly selected: Readonly<Record<string, string>> }): void {
   useApp.setState((s) => {
     const tabs: Record<string, TabState> = {};
     for (const info of list) {
@@ -107,11 +110,15 @@ export function setTabs(list: readonly TabInfo[]): void {
     // A tab that just appeared (new session, plan continued in a fresh one) comes to the front.
     const added = order.filter((id) => s.tabs[id] === undefined);
     const kept = s.activeTabId !== undefined && tabs[s.activeTabId] !== undefined ? s.activeTabId : order[order.length - 1];
-    const active = added.length > 0 ? added[added.length - 1] : kept;
+    const front = remembered?.front !== undefined && tabs[remembered.front] !== undefined ? remembered.front : undefined;
+    const active = front ?? (added.length > 0 ? added[added.length - 1] : kept);
     const orphanedWorktrees = Object.fromEntries(Object.entries(s.orphanedWorktrees).filter(([id]) => tabs[id] !== undefined));
     // A closed tab's selection goes with it; the tab now in front shows its own.
-    const selectedByTab = Object.fromEntries(Object.entries(s.selectedByTab).filter(([id]) => tabs[id] !== undefined));
-    return { tabs, tabOrder: order, activeTabId: active, orphanedWorktrees, selectedByTab, selection: selectionOf(selectedByTab, active) };
+    const selectedByTab = Object.fromEntries(Object.entries({ ...remembered?.selected, ...s.selectedByTab }).filter(([id]) => tabs[id] !== undefined));
+    // A past session's tab is one still after a reload, which forgets what this window opened.
+    const fromHistory = list.filter((t) => t.kind === "restored" && s.restored[t.tabId] === undefined);
+    const restored = fromHistory.length === 0 ? s.restored : { ...s.restored, ...Object.fromEntries(fromHistory.map((t) => [t.tabId, true as const])) };
+    return { tabs, tabOrder: order, activeTabId: active, orphanedWorktrees, selectedByTab, selection: selectionOf(selectedByTab, active), restored };
   });
 }
 

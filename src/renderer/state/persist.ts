@@ -1,5 +1,5 @@
 // Small pieces of UI state kept across restarts in localStorage: expanded cards per session,
-// composer drafts, prompt history (the dock's layout: layout/savedLayout.ts). Storage errors
+// prompt history (composer drafts: drafts.ts; the dock's layout: layout/savedLayout.ts). Storage errors
 // (quota, disabled) lose only the convenience, never the session.
 
 const ExpandedKey = "baton.expanded";
@@ -39,22 +39,6 @@ export function saveExpanded(sessionId: string, key: string, open: boolean): voi
   else set.delete(key);
   all[sessionId] = [...set];
   write(ExpandedKey, all);
-}
-
-export function loadDraft(key: string): string {
-  return read<string>(`baton.draft.${key}`, "");
-}
-
-export function saveDraft(key: string, text: string): void {
-  if (text === "") {
-    try {
-      localStorage.removeItem(`baton.draft.${key}`);
-    } catch {
-      // ignore: see write()
-    }
-    return;
-  }
-  write(`baton.draft.${key}`, text);
 }
 
 export function loadPromptHistory(): string[] {

@@ -1,10 +1,14 @@
 // The prompt box. Enter sends, Shift+Enter is a newline, Esc interrupts, ↑ in an empty box recalls
 // earlier prompts, "/" completes slash commands, pasted or dropped images are attached. The draft
-// is saved as you type and survives a restart.
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+// is saved per tab as you type and comes back with a reload (state/drafts.ts); a send that fails
+// puts the prompt back in the box and says why.
+import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { useApp } from "../state/appState.js";
-import { loadDraft, loadPromptHistory, pushPromptHistory, saveDraft } from "../state/persist.js";
+import { loadDraft, saveDraft } from "../state/drafts.js";
+import { handBack, taken, useUnsent } from "../state/unsent.js";
+import { loadPromptHistory, pushPromptHistory } from "../state/persist.js";
 import { interruptActive, sendOrResume } from "../actions.js";
+import "./composer.css";
 
 interface Image {
   readonly mediaType: string;
@@ -26,16 +30,26 @@ function readImage(file: File): Promise<Image | undefined> {
 
 export function Composer({ tabId }: { tabId: string }) {
   const tab = useApp((s) => s.tabs[tabId]);
-  const draftKey = tab?.info.sessionId ?? tabId;
-  const [text, setText] = useState(() => loadDraft(draftKey));
+  const sessionId = tab?.info.sessionId;
+  // Saved again once the CLI names the session, so the draft is known to be this session's.
+  const draftTab = useMemo(() => ({ tabId, ...(sessionId !== undefined ? { sessionId } : {}) }), [tabId, sessionId]);
+  const [text, setText] = useState(() => loadDraft(localStorage, draftTab));
   const [images, setImages] = useState<Image[]>([]);
   const [historyIndex, setHistoryIndex] = useState(-1);
   const [pick, setPick] = useState(0);
+  const [notSent, setNotSent] = useState<string | undefined>(undefined);
   const ref = useRef<HTMLTextAreaElement>(null);
 
-  // The key moves from tab id to session id once the CLI names the session: keep what is typed.
-  useEffect(() => setText((t) => (t !== "" ? t : loadDraft(draftKey))), [draftKey]);
-  useEffect(() => saveDraft(draftKey, text), [draftKey, text]);
+  useEffect(() => saveDraft(localStorage, draftTab, text), [draftTab, text]);
+  // Nothing is lost: a prompt that was not sent comes back, unless something new was typed meanwhile.
+  const unsent = useUnsent((s) => s[tabId]);
+  useEffect(() => {
+    if (unsent === undefined) return;
+    taken(tabId);
+    setText((now) => (now === "" ? unsent.text : now));
+    setImages((now) => (now.length === 0 ? [...unsent.images] : now));
+    setNotSent(unsent.reason);
+  }, [tabId, unsent]);
 
   const commands = tab?.sessionInfo?.slashCommands ?? [];
   const slash = /^\/(\S*)$/.exec(text);
@@ -45,10 +59,14 @@ export function Composer({ tabId }: { tabId: string }) {
     const prompt = text.trim();
     if ((prompt === "" && images.length === 0) || tab === undefined) return;
     pushPromptHistory(prompt);
+    const typed = text;
+    const attached = images;
     setText("");
     setImages([]);
     setHistoryIndex(-1);
-    await sendOrResume(tab, { text: prompt, images });
+    setNotSent(undefined);
+    const failed = await sendOrResume(tab, { text: prompt, images });
+    if (failed !== undefined) handBack(tabId, { text: typed, images: attached, reason: failed });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -119,6 +137,11 @@ export function Composer({ tabId }: { tabId: string }) {
             </li>
           ))}
         </ul>
+      ) : null}
+      {notSent !== undefined ? (
+        <p className="composer-error" role="alert">
+          Not sent: {notSent}. The prompt is back in the box.
+        </p>
       ) : null}
       <textarea
         ref={ref}
