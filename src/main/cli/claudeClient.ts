@@ -22,6 +22,7 @@ import { spawnCli, type CliProcess, type ExitInfo, type StopTimeouts } from "./c
 import {
   ClaudeClientError,
   ClaudeProcessError,
+  ClaudeUnresponsiveError,
   ClientNotRunningError,
   ClientStoppedError,
   WorkingDirectoryError,
@@ -103,6 +104,8 @@ interface Run {
   readonly incoming: IncomingRequests;
   readonly mcp: McpRelay | undefined;
   stopRequested: boolean;
+  /** Set when Baton killed the process for not responding: the exit's error says why. */
+  killReason: string | undefined;
   readonly exit: Promise<ClientExit>;
 }
 
@@ -267,6 +270,23 @@ export class ClaudeClient {
     return run.exit;
   }
 
+  /**
+   * Kills the process at once, for a CLI that no longer responds (a Stop it did not act on): open
+   * permission requests are denied and open MCP calls settled first, and the exit's error
+   * (ClaudeUnresponsiveError) carries `reason`.
+   */
+  async kill(reason: string): Promise<ClientExit> {
+    const run = this.run;
+    if (!run) return this.lastExit ?? { code: null, signal: null, stderrTail: "", requested: false };
+    if (!run.process.hasExited && run.killReason === undefined) {
+      run.killReason = reason;
+      run.incoming.permissions.denyAll("unresponsive", `${reason} Denied.`);
+      run.mcp?.abandon(reason);
+      run.process.kill("SIGKILL");
+    }
+    return run.exit;
+  }
+
   /** Resolves when the current process has exited (immediately if none runs). */
   async waitForExit(): Promise<ClientExit | undefined> {
     return this.run ? this.run.exit : this.lastExit;
@@ -360,6 +380,7 @@ export class ClaudeClient {
       incoming,
       mcp,
       stopRequested: false,
+      killReason: undefined,
       exit: process.exited.then((info) => this.finishRun(run, info)),
     };
     this.run = run;
@@ -402,7 +423,9 @@ export class ClaudeClient {
     run.incoming.abandonAll();
     const requested = run.stopRequested;
     let error: ClaudeClientError | Error | undefined = info.spawnError;
-    if (!error && !requested && (info.code !== 0 || info.signal !== null)) {
+    if (!error && run.killReason !== undefined) {
+      error = new ClaudeUnresponsiveError(run.killReason, info.signal);
+    } else if (!error && !requested && (info.code !== 0 || info.signal !== null)) {
       error = new ClaudeProcessError(info.code, info.signal, info.stderrTail);
     }
     const pendingError = error ?? (requested ? undefined : new ClaudeProcessError(info.code, info.signal, info.stderrTail));
@@ -421,7 +444,7 @@ export class ClaudeClient {
 
   private liveRun(operation: string): Run {
     const run = this.run;
-    if (!run || run.process.hasExited || run.stopRequested) throw new ClientNotRunningError(operation);
+    if (!run || run.process.hasExited || run.stopRequested || run.killReason !== undefined) throw new ClientNotRunningError(operation);
     return run;
   }
 

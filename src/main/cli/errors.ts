@@ -43,6 +43,19 @@ export class ClaudeProcessError extends ClaudeClientError {
   }
 }
 
+/** Baton killed the CLI because it stopped responding (a Stop it did not act on in time). */
+export class ClaudeUnresponsiveError extends ClaudeClientError {
+  readonly code = "claude_unresponsive";
+  constructor(
+    /** What it did not do, as the person reads it. */
+    readonly reason: string,
+    readonly signal: string | null,
+  ) {
+    super(`${reason} Baton killed it${signal ? ` (${signal})` : ""}.`);
+    this.name = "ClaudeUnresponsiveError";
+  }
+}
+
 /** An outgoing control request got no answer in time. */
 export class ControlRequestTimeoutError extends ClaudeClientError {
   readonly code = "control_request_timeout";

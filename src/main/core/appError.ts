@@ -18,6 +18,7 @@ export class AppError extends Error {
 const ClientCodes: Record<string, string> = {
   claude_not_found: "cli_not_found",
   claude_process_exited: "process_error",
+  claude_unresponsive: "process_error",
   bad_working_directory: "bad_working_directory",
   client_not_running: "not_running",
   client_stopped: "not_running",

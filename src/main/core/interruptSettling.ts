@@ -8,6 +8,21 @@ import type { ClaudeClient, InterruptReceipt } from "../cli/claudeClient.js";
 /** Past this after the CLI's answer, the interrupt answers anyway. */
 export const InterruptSettleMs = 10_000;
 
+/** A turn still running this long after Stop (answered or not) is taken to be hung: Baton kills the CLI. */
+export const InterruptGraceMs = 20_000;
+
+/** Whether `settled` settles (either way) within `graceMs`. */
+export function settlesWithin(settled: Promise<unknown>, graceMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), graceMs);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    settled.then(done, done);
+  });
+}
+
 type InterruptibleClient = Pick<ClaudeClient, "on" | "interrupt">;
 
 /** Sends the interrupt; resolves at the turn's end (at most `settleMs` after the answer) when `turnRunning`, else at the answer. */

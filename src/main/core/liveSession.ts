@@ -17,7 +17,7 @@ import type { AuditTrail } from "../store/auditTrail.js";
 import { stderrLines, type LogBus } from "../platform/logBus.js";
 import { consoleEntry } from "./consoleEntry.js";
 import { EventBatch } from "./eventBatch.js";
-import { InterruptSettleMs, settledInterrupt } from "./interruptSettling.js";
+import { InterruptGraceMs, InterruptSettleMs, settledInterrupt, settlesWithin } from "./interruptSettling.js";
 import { LiveAudit } from "./liveAudit.js";
 import { agentRecordOf } from "./subagentRecordOf.js";
 import { SubagentSteps } from "./subagentSteps.js";
@@ -40,6 +40,8 @@ export interface LiveSessionOptions {
   readonly audit?: AuditTrail;
   /** How long an interrupt of a running turn waits for its result after the CLI's answer. Default InterruptSettleMs. */
   readonly interruptSettleMs?: number;
+  /** How long after Stop the turn may still run before Baton kills the CLI. Default InterruptGraceMs. */
+  readonly interruptGraceMs?: number;
 }
 
 export class LiveSession {
@@ -160,11 +162,17 @@ export class LiveSession {
 
   /**
    * Sends an interrupt, recording it first (its time bounds the turn it cuts, see auditOverlay.ts).
-   * Resolves once it has taken effect (interruptSettling.ts).
+   * Resolves once it has taken effect (interruptSettling.ts). A CLI that has not taken it within
+   * the grace time (hung: no answer, or a turn that does not end) is killed, and the tab says so.
    */
   async interrupt(): Promise<InterruptReceipt> {
     this.noteInterrupt();
-    return settledInterrupt(this.client, this.model.turnRunning, this.options.interruptSettleMs ?? InterruptSettleMs);
+    const settled = settledInterrupt(this.client, this.model.turnRunning, this.options.interruptSettleMs ?? InterruptSettleMs);
+    const graceMs = this.options.interruptGraceMs ?? InterruptGraceMs;
+    if (await settlesWithin(settled, graceMs)) return settled;
+    await this.client.kill(`Claude Code did not stop within ${Math.round(graceMs / 1000)} s of Stop.`);
+    // The kill settles the interrupt: rejected if it was never answered, which is the news the exit already gives.
+    return settled.catch(() => ({}));
   }
 
   /** Records an interrupt Baton caused (an interrupt request, or a denial that stops the turn). */

@@ -38,6 +38,8 @@ export interface LiveSessionSettings {
   readonly conductorTimeoutMs?: number;
   /** A session's audit trail: a resumed session's agents keep the phases it recorded. */
   readonly readAudit?: AuditReader;
+  /** How long after Stop a turn may still run before Baton kills its CLI. Default InterruptGraceMs (interruptSettling.ts). */
+  readonly interruptGraceMs?: number;
 }
 
 export interface LiveSessionFactoryOptions {
@@ -89,6 +91,7 @@ export class LiveSessionFactory {
       ...(settings.createClient ? { createClient: settings.createClient } : {}),
       ...(settings.audit ? { audit: settings.audit } : {}),
       ...(projectsDir !== undefined ? { projectsDir } : {}),
+      ...(settings.interruptGraceMs !== undefined ? { interruptGraceMs: settings.interruptGraceMs } : {}),
     });
     making.live = session;
     return { session, ...(policy !== undefined ? { policy } : {}) };

@@ -1,0 +1,90 @@
+// Faults survived: a hung turn and the Stop button. When the model server stops answering
+// mid-stream, Stop interrupts and the CLI ends the turn; the tab is idle again and takes a new
+// prompt. When the CLI itself hangs (SIGSTOP: a real process that answers nothing), Stop's
+// interrupt goes unanswered and Baton kills the CLI once its grace time is over: the tab says so,
+// nothing spins, and the next prompt resumes the conversation.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { text } from "../support/scenarios/types.js";
+import { childrenRunning, theChild } from "../support/faults/cliProcesses.js";
+import { noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
+
+const GraceMs = 4000;
+/** The model server stops answering mid-stream: one SSE event, then nothing until the CLI leaves. */
+const Stalled = { chunkDelayMs: 600_000, blocks: [text("An answer the server never finishes.")] };
+
+/** Each tab's conversation: a first answer, then a turn the server never finishes. */
+const Script = {
+  main: [{ blocks: [text("unused")] }],
+  SILENT: [{ blocks: [text("Ready.")] }, Stalled],
+  FROZEN: [{ blocks: [text("Ready.")] }, Stalled],
+};
+/** Once stopped, the same turn is asked again (the cut answer was never kept): now served. */
+const Unstalled = {
+  ...Script,
+  SILENT: [{ blocks: [text("Ready.")] }, ...[1, 2, 3].map(() => ({ blocks: [text("Answering again after the stop.")] }))],
+  FROZEN: [{ blocks: [text("Ready.")] }, ...[1, 2, 3].map(() => ({ blocks: [text("Back in a new CLI.")] }))],
+};
+
+describe("faults: a hung turn, and Stop", () => {
+  let app: FaultApp;
+  let cliName: string;
+
+  beforeAll(async () => {
+    app = await startFaultApp(Script, { cwdName: "fault-hung", manager: { interruptGraceMs: GraceMs } });
+    cliName = path.basename(app.env.claudePath);
+  });
+  afterAll(() => app?.close());
+
+  it("the model server stops answering mid-stream: Stop ends the turn, the CLI stays, the next prompt is answered", async () => {
+    const { service, model } = app;
+    const { tab, watch } = await app.open();
+    value(await service.sendPrompt(tab.tabId, "[[SILENT]] hello"));
+    await watch.idleWith("Ready.");
+    const cli = theChild(cliName);
+    value(await service.sendPrompt(tab.tabId, "a long one"));
+    await model.waitForRequest((r) => r.agent === "SILENT" && r.turn === 1 && r.servedAt !== null, 60_000);
+    await watch.waitFor("the turn to run", () => (watch.transcript().status === "running" ? true : undefined));
+
+    const started = Date.now();
+    value(await service.interrupt(tab.tabId));
+    const after = await watch.waitFor("the turn to end", () => (watch.transcript().status !== "running" ? watch.transcript() : undefined));
+    expect(Date.now() - started).toBeLessThan(GraceMs);
+    expect(after.status).toBe("idle");
+    expect(stillSpinning(after)).toEqual([]);
+    expect(theChild(cliName).pid).toBe(cli.pid);
+
+    model.setScript(Unstalled);
+    value(await service.sendPrompt(tab.tabId, "try again"));
+    await watch.idleWith("Answering again after the stop.");
+    value(await service.closeTab(tab.tabId));
+  });
+
+  it("the CLI itself hangs: Stop goes unanswered, Baton kills it after the grace time, the tab says so, the next prompt resumes", async () => {
+    const { service, model, console } = app;
+    model.setScript(Script);
+    const { tab, watch } = await app.open();
+    value(await service.sendPrompt(tab.tabId, "[[FROZEN]] hello"));
+    await watch.idleWith("Ready.");
+    value(await service.sendPrompt(tab.tabId, "a long one"));
+    await model.waitForRequest((r) => r.agent === "FROZEN" && r.turn === 1 && r.servedAt !== null, 60_000);
+    await watch.waitFor("the turn to run", () => (watch.transcript().status === "running" ? true : undefined));
+    const frozen = theChild(cliName);
+    process.kill(frozen.pid, "SIGSTOP");
+
+    const started = Date.now();
+    value(await service.interrupt(tab.tabId));
+    const after = await watch.waitFor("the tab to say the CLI was killed", () => (watch.transcript().status === "error" ? watch.transcript() : undefined));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(GraceMs - 100);
+    expect(noticesOf(after, "error").join("\n")).toContain(`Claude Code did not stop within ${GraceMs / 1000} s of Stop. Baton killed it (SIGKILL).`);
+    expect(stillSpinning(after)).toEqual([]);
+    expect(childrenRunning(cliName)).toEqual([]);
+    expect(console.some((e) => e.tabId === tab.tabId && e.level === "error" && e.message.includes("did not stop within"))).toBe(true);
+
+    model.setScript(Unstalled);
+    value(await service.sendPrompt(tab.tabId, "are you back?"));
+    await watch.idleWith("Back in a new CLI.");
+    expect(theChild(cliName).args).toContain("--resume");
+    value(await service.closeTab(tab.tabId));
+  });
+});
