@@ -230,6 +230,10 @@ describe("quitting the built shell with a session waiting on a permission", () =
     const [cli] = shell.seen("cli.spawned");
     expect(cli).toBeDefined();
 
+    // The index is open (its worker running) until the quit closes it.
+    expect(shell.seen("worker.started", (d) => d["name"] === "storeWorker.js")).toHaveLength(1);
+    expect(shell.seen("worker.exit", (d) => d["name"] === "storeWorker.js")).toEqual([]);
+
     const quitFrom = shell.records.length;
     await shell.quit();
     expect(await shell.exited).toEqual({ code: 0, signal: null });

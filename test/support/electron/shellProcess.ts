@@ -166,9 +166,11 @@ export class ShellProcess {
     return this.command({ op: "appEvent", name, args }) as Promise<void>;
   }
 
-  /** app.quit(), as the app menu's Quit or the window's last close would. */
-  quit(): Promise<void> {
-    return this.command({ op: "quit" }) as Promise<void>;
+  /** app.quit(), as the app menu's Quit or the window's last close would; the process may end before it answers. */
+  async quit(): Promise<void> {
+    await this.command({ op: "quit" }).catch((error: unknown) => {
+      if (!this.hasExited) throw error;
+    });
   }
 
   minimizeWindow(): Promise<void> {
