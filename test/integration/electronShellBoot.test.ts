@@ -206,7 +206,8 @@ describe("quitting the built shell with a session waiting on a permission", () =
     app = undefined;
   });
 
-  it("denies the request (the CLI and the model see it), then stops the CLI, then closes the index, then quits", async () => {
+  /** Starts a session whose Bash waits for the person, quits the way `how` says, and checks the order. */
+  async function quitWhileAsked(how: "app.quit" | "the window closed"): Promise<void> {
     app = await startShellApp({
       cwdName: "quit-order",
       script: { main: [{ blocks: [bashCall("touch quit-order.txt", "Create a file")] }, { blocks: [text("The file was not made.")] }] },
@@ -229,13 +230,13 @@ describe("quitting the built shell with a session waiting on a permission", () =
     });
     const [cli] = shell.seen("cli.spawned");
     expect(cli).toBeDefined();
-
     // The index is open (its worker running) until the quit closes it.
     expect(shell.seen("worker.started", (d) => d["name"] === "storeWorker.js")).toHaveLength(1);
     expect(shell.seen("worker.exit", (d) => d["name"] === "storeWorker.js")).toEqual([]);
 
     const quitFrom = shell.records.length;
-    await shell.quit();
+    if (how === "app.quit") await shell.quit();
+    else await shell.closeWindow();
     expect(await shell.exited).toEqual({ code: 0, signal: null });
 
     const after = shell.records.slice(quitFrom);
@@ -265,13 +266,24 @@ describe("quitting the built shell with a session waiting on a permission", () =
       ["quitting", quitting],
     ];
     for (let i = 1; i < order.length; i++) expect(order[i]![1], `${order[i - 1]![0]} before ${order[i]![0]}`).toBeGreaterThan(order[i - 1]![1]);
-    // The window closes with the real quit, not before the core is down.
-    expect(at("BrowserWindow.closed")).toBeGreaterThan(secondQuit);
+    const closed = at("BrowserWindow.closed");
+    // Quit from the menu: the window closes with the real quit, once the core is down. Its close
+    // button: the window goes first, and its last close is what quits (Linux and Windows).
+    if (how === "app.quit") expect(closed).toBeGreaterThan(secondQuit);
+    else expect(closed).toBeLessThan(firstQuit);
 
     // The CLI was told no: the tool never ran, and the model was told so.
     expect(fs.existsSync(path.join(env.cwd, "quit-order.txt"))).toBe(false);
     const message = String(after[denied]!.detail["message"]);
     expect(message).toMatch(/^Baton is .*; denied\.$/);
     expect(toolResultText(model, "main", pending.toolUseId)).toContain(message);
+  }
+
+  it("on app.quit: denies the request (the CLI and the model see it), then stops the CLI, then closes the index, then quits", async () => {
+    await quitWhileAsked("app.quit");
+  });
+
+  it("on closing the window: the same, after the window is gone", async () => {
+    await quitWhileAsked("the window closed");
   });
 });

@@ -33,6 +33,8 @@ export const standIn = {
   permissionCheckHandler: undefined,
   /** @type {BrowserWindow[]} */
   windows: [],
+  /** app.quit() is closing the windows: their closing is not a reason to quit. */
+  quitting: false,
   /** Electron's 'ready': app.whenReady() resolves, protocol and session may be used. */
   fireReady() {
     if (this.ready) return;
@@ -114,10 +116,12 @@ class App extends EventEmitter {
       record("app.before-quit.prevented");
       return;
     }
+    standIn.quitting = true;
     for (const window of [...standIn.windows]) window.destroy();
     const willQuit = newEvent();
     this.emit("will-quit", willQuit);
     if (willQuit.defaultPrevented) {
+      standIn.quitting = false;
       record("app.will-quit.prevented");
       return;
     }
@@ -228,6 +232,10 @@ export class BrowserWindow extends EventEmitter {
     standIn.windows = standIn.windows.filter((w) => w !== this);
     record("BrowserWindow.closed", { window: this.id });
     this.emit("closed");
+    // As Electron: the last window closed (not by a quit) emits window-all-closed, whose absence of listeners quits.
+    if (standIn.quitting || standIn.windows.length > 0) return;
+    if (app.listenerCount("window-all-closed") > 0) app.emit("window-all-closed");
+    else app.quit();
   }
 }
 

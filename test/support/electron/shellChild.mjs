@@ -139,6 +139,9 @@ async function run(command) {
     case "quit":
       app.quit();
       return undefined;
+    case "closeWindow":
+      standIn.windows[0]?.close();
+      return undefined;
     case "minimize":
       standIn.windows[0]?.minimize();
       return undefined;

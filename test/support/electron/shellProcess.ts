@@ -173,6 +173,13 @@ export class ShellProcess {
     });
   }
 
+  /** The person closes the window (its close button); the process may end before it answers. */
+  async closeWindow(): Promise<void> {
+    await this.command({ op: "closeWindow" }).catch((error: unknown) => {
+      if (!this.hasExited) throw error;
+    });
+  }
+
   minimizeWindow(): Promise<void> {
     return this.command({ op: "minimize" }) as Promise<void>;
   }
