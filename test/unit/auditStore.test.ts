@@ -74,7 +74,7 @@ describe("the audit file's own schema", () => {
     store.recordPermission(allow);
     const info = store.info();
     expect(info.schemaVersion).toBe(LATEST_VERSION);
-    expect(info.audit).toEqual({ path: path.join(dir, "sub", "audit.sqlite"), schemaVersion: AUDIT_LATEST_VERSION, movedAsideTo: null, error: null });
+    expect(info.audit).toEqual({ path: path.join(dir, "sub", "audit.sqlite"), schemaVersion: AUDIT_LATEST_VERSION, movedAsideTo: null, error: null, waitingWrites: 0 });
     store.close();
     const audit = new Database(path.join(dir, "sub", "audit.sqlite"), { readonly: true });
     expect(audit.pragma("journal_mode", { simple: true })).toBe("wal");

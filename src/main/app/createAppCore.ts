@@ -12,6 +12,7 @@ import { checkDbPath, processDbPathEnv } from "../platform/dbPath.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
 import { indexUpgradedMessage } from "../store/indexUpgraded.js";
+import { keepIndexFresh } from "../store/indexRefresh.js";
 import { BatonService, type BatonServiceOptions } from "../core/batonService.js";
 import { HistoryFolderSetting } from "../core/historyFolder.js";
 import { createHistorySource, switchableHistorySource } from "../core/historySource.js";
@@ -82,11 +83,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const store = options.dbPath === undefined ? undefined : await openIndex({ ...options.storeRuntime, dbPath: options.dbPath }, folder.current.projectsDir, log);
   // An index from a newer Baton is left alone, search is off; the audit trail still records.
   const searchable = store !== undefined && store.info.refused === null;
+  let stopRefresh = searchable ? refreshIndex(store, folder.current.projectsDir, log) : undefined;
   // The audit trail (audit.sqlite) goes through the store's worker; a failed write is logged, the
   // action stands. A damaged trail moved aside is an error: earlier decisions now live elsewhere.
   const auditFailed = (what: string, error: unknown): void => {
     const moved = error instanceof StoreError && error.code === "corrupt_recovered";
-    log.baton(moved ? "error" : "warning", `could not use the audit trail (${what})`, { error: String(error) });
+    // Locked by another program: the decision is kept and written later, as the message says.
+    if (error instanceof StoreError && error.code === "busy") log.baton("warning", error.message, { what });
+    else log.baton(moved ? "error" : "warning", `could not use the audit trail (${what})`, { error: String(error) });
   };
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
   const auditReader = store === undefined ? undefined : createAuditReader(store, auditFailed);
@@ -102,7 +106,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const stopFollowingFolder = folder.onChange(({ projectsDir, source }) => {
     history.switchTo(projectsDir);
     log.baton("info", "history folder changed", { projectsDir, source });
-    if (searchable) refreshIndex(store, projectsDir, log);
+    if (searchable) {
+      stopRefresh?.();
+      stopRefresh = refreshIndex(store, projectsDir, log);
+    }
   });
   const home = (options.env ?? process.env)["HOME"];
   // Preset agents' Bash runs in the OS sandbox (issue 31): its hosts start on the first command.
@@ -152,6 +159,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         await manager.shutdown();
         await sandbox.close(); // after the CLIs: their sandboxed commands are gone with them
         await audit?.flush(); // the decisions shutdown made are written before the store closes
+        stopRefresh?.();
         await store?.close();
       })();
       return closing;
@@ -160,7 +168,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 }
 
 /**
- * Opens the index and refreshes it in the background. A failure costs search and the audit trail;
+ * Opens the index (createAppCore then refreshes it in the background). A failure costs search and the audit trail;
  * an index from a newer Baton costs only search (the store stays open for the trail).
  */
 async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
@@ -172,7 +180,6 @@ async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, lo
       log.baton("warning", "history index unavailable; search is off (the audit trail still records decisions)", { dbPath, error: store.info.refused.message });
       return store;
     }
-    refreshIndex(store, projectsDir, log);
     return store;
   } catch (error) {
     log.baton("warning", "history index unavailable; search is off", { dbPath, error: String(error) });
@@ -180,12 +187,9 @@ async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, lo
   }
 }
 
-/** Indexes what is new in `projectsDir`, in the background. */
-function refreshIndex(store: StoreClient, projectsDir: string, log: LogBus): void {
-  void store.index(projectsDir).then(
-    (report) => log.baton("info", "history index refreshed", { report: JSON.parse(JSON.stringify(report)) as unknown }),
-    (error: unknown) => log.baton("warning", "history index refresh failed", { error: String(error) }),
-  );
+/** Indexes what is new in `projectsDir`, in the background, again later while a lock or a full disk stops it; returns what stops that. */
+function refreshIndex(store: StoreClient, projectsDir: string, log: LogBus): () => void {
+  return keepIndexFresh(store, projectsDir, (level, message, fields) => log.baton(level, message, fields));
 }
 
 function claudeStatusOf(found: FindClaudeResult): ClaudeStatus {
@@ -229,7 +233,8 @@ function conductorTimeoutOf(options: AppCoreOptions, log: LogBus): { conductorTi
 
 /** What opening found that the person should know: a moved-aside audit file above all. */
 function logStoreOpened(store: StoreClient, log: LogBus): void {
-  const { audit, retired, movedAsideTo, dbPath } = store.info;
+  const { audit, retired, movedAsideTo, dbPath, waiting } = store.info;
+  if (waiting !== null) log.baton("warning", waiting.message, { dbPath, code: waiting.code });
   if (audit.movedAsideTo !== null) log.baton("error", auditMovedMessage(audit.path, audit.movedAsideTo), { path: audit.path, movedAsideTo: audit.movedAsideTo });
   if (audit.error !== null) log.baton("error", audit.error.message, { path: audit.path, code: audit.error.code });
   if (retired !== null && movedAsideTo !== null) {

@@ -3,6 +3,11 @@
 // and a damaged audit file is moved aside (never deleted) with an error naming where the earlier
 // decisions now are. A file from a newer Baton is refused and left untouched, like the index; the
 // index and search still work without the trail.
+//
+// A file another program holds locked (another Baton, a database tool) costs no decision: a write
+// that waited the busy timeout in vain is kept in memory, with every later one, and they are
+// written in order once the lock goes (tried every RETRY_MS, and at each new write). The caller is
+// told each time a write had to wait. A file locked when Baton opens it is opened the same way.
 import type Database from "better-sqlite3";
 import {
   insertInterrupt,
@@ -17,9 +22,17 @@ import {
   type SessionTrail,
 } from "./audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "./migrations/index.js";
-import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
+import { isBusy, isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
-import { moveAside, openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
+import { BUSY_TIMEOUT_MS, moveAside, openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
+
+/** How often writes kept back by a lock are tried again, and how long each try waits for it. */
+const RETRY_MS = 1_000;
+const RETRY_WAIT_MS = 50;
+/** How long closing waits for the lock to write what is still kept back. */
+const CLOSE_WAIT_MS = 2_000;
+
+type Write = (db: Database.Database) => void;
 
 export const AuditSchema: DatabaseSchema = { migrations: AUDIT_MIGRATIONS, latest: AUDIT_LATEST_VERSION, cacheKiB: 2048 };
 
@@ -31,6 +44,8 @@ export interface AuditInfo {
   readonly movedAsideTo: string | null;
   /** Why the trail is unavailable (e.g. `newer_schema`); null when it works. */
   readonly error: StoreErrorInfo | null;
+  /** Writes kept in memory while another program holds the file locked (written once it lets go). */
+  readonly waitingWrites: number;
 }
 
 /** The log line for a damaged audit file: says where the decisions recorded until now went. */
@@ -45,16 +60,14 @@ export class AuditDatabase {
   private db: Database.Database | undefined;
   private failure: StoreError | undefined;
   private movedAsideTo: string | null = null;
+  /** The file was locked when it was opened: it is opened at the next try. */
+  private locked = false;
+  /** Writes a lock held elsewhere kept back, oldest first. */
+  private waiting: Write[] = [];
+  private retry: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly path: string) {
-    try {
-      const opened = openDatabase(path, AuditSchema);
-      this.db = opened.db;
-      this.movedAsideTo = opened.movedAsideTo ?? null;
-    } catch (err) {
-      const info = toErrorInfo(err);
-      this.failure = new StoreError(info.code, `the audit trail is unavailable: ${info.message}`);
-    }
+    this.open(BUSY_TIMEOUT_MS);
   }
 
   info(): AuditInfo {
@@ -63,27 +76,33 @@ export class AuditDatabase {
       schemaVersion: this.db === undefined ? null : schemaVersion(this.db),
       movedAsideTo: this.movedAsideTo,
       error: this.failure === undefined ? null : toErrorInfo(this.failure),
+      waitingWrites: this.waiting.length,
     };
   }
 
   recordPermission(entry: AuditPermission): void {
-    this.use((db) => db.transaction(() => insertPermission(db, entry)).immediate());
+    this.write((db) => insertPermission(db, entry));
   }
 
   recordInterrupt(entry: AuditInterrupt): void {
-    this.use((db) => db.transaction(() => insertInterrupt(db, entry)).immediate());
+    this.write((db) => insertInterrupt(db, entry));
   }
 
   recordPolicyDecision(entry: AuditPolicyRecord): void {
-    this.use((db) => db.transaction(() => insertPolicyDecision(db, entry)).immediate());
+    this.write((db) => insertPolicyDecision(db, entry));
   }
 
   recordOrchestration(entry: AuditOrchestration): void {
-    this.use((db) => db.transaction(() => insertOrchestration(db, entry)).immediate());
+    this.write((db) => insertOrchestration(db, entry));
   }
 
   readAudit(sessionId: string): SessionTrail {
-    return this.use((db) => readSessionAudit(db, sessionId));
+    try {
+      return this.use((db) => readSessionAudit(db, sessionId));
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      throw new StoreError("busy", `reading the audit trail stopped: ${this.path} is locked by another program (another Baton, or a database tool holding it open); try again once it lets go`);
+    }
   }
 
   /** Copies the audit rows of a retired development-build index (see openDatabase.ts). */
@@ -106,12 +125,93 @@ export class AuditDatabase {
   }
 
   close(): void {
+    // A last try for what a lock kept back; past it those writes are lost with the process.
+    if (this.waiting.length > 0) this.writeWaiting(CLOSE_WAIT_MS);
+    this.stopRetrying();
     this.db?.close();
     this.db = undefined;
     this.failure ??= new StoreError("closed", "the store is closed");
   }
 
+  private open(busyTimeoutMs: number): void {
+    try {
+      const opened = openDatabase(this.path, AuditSchema, busyTimeoutMs);
+      this.db = opened.db;
+      this.movedAsideTo = opened.movedAsideTo ?? null;
+      this.locked = false;
+      this.failure = undefined;
+    } catch (err) {
+      this.locked = isBusy(err);
+      const info = toErrorInfo(err);
+      this.failure = this.locked ? this.lockedError() : new StoreError(info.code, `the audit trail is unavailable: ${info.message}`);
+    }
+  }
+
+  /**
+   * Writes `insert` in its own IMMEDIATE transaction, after any writes a lock kept back. Throws
+   * `busy` when it is kept back too (it is written once the lock goes).
+   */
+  private write(insert: Write): void {
+    if (this.waiting.length === 0 && !this.locked) {
+      try {
+        this.use((db) => db.transaction(() => insert(db)).immediate());
+        return;
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+      }
+    }
+    if (this.db === undefined && !this.locked) throw this.failure ?? new StoreError("closed", "the store is closed");
+    this.waiting.push(insert);
+    // Already kept back: the lock is likely still held, so this call does not wait the full timeout.
+    if (this.waiting.length > 1 || this.locked) this.writeWaiting(RETRY_WAIT_MS);
+    if (this.waiting.length === 0) return;
+    this.retry ??= setInterval(() => this.writeWaiting(RETRY_WAIT_MS), RETRY_MS);
+    this.retry.unref?.();
+    throw this.lockedError();
+  }
+
+  /** Writes the kept-back writes in order, each in its own transaction, for as long as the lock lets it. */
+  private writeWaiting(waitMs: number): void {
+    if (this.locked) this.open(waitMs);
+    const db = this.db;
+    if (db === undefined) {
+      if (!this.locked) this.stopRetrying(); // unavailable for good (damaged, newer): nothing to wait for
+      return;
+    }
+    db.pragma(`busy_timeout = ${waitMs}`);
+    try {
+      while (this.waiting.length > 0) {
+        try {
+          db.transaction(() => this.waiting[0]!(db)).immediate();
+        } catch (err) {
+          if (isBusy(err)) return;
+          // Refused whatever the lock (an entry with missing fields): it would have failed unkept.
+          if (!(err instanceof TypeError)) throw err;
+        }
+        this.waiting.shift();
+      }
+      this.stopRetrying();
+    } finally {
+      this.db?.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
+
+  private stopRetrying(): void {
+    if (this.retry !== undefined) clearInterval(this.retry);
+    this.retry = undefined;
+  }
+
+  private lockedError(): StoreError {
+    const n = this.waiting.length;
+    return new StoreError(
+      "busy",
+      `the audit trail ${this.path} is locked by another program (another Baton, or a database tool holding it open): ` +
+        `${n === 0 ? "it is opened" : `${n} decision${n === 1 ? " is" : "s are"} kept in memory and written`} once it lets go`,
+    );
+  }
+
   private use<T>(fn: (db: Database.Database) => T): T {
+    if (this.db === undefined && this.locked) this.open(RETRY_WAIT_MS);
     if (this.db === undefined) throw this.failure ?? new StoreError("closed", "the store is closed");
     try {
       return fn(this.db);

@@ -5,6 +5,8 @@ import { StoreError } from "../platform/sqlite/errors.js";
 import type { SearchHit } from "../search/search.js";
 import { indexUpgradedMessage } from "../store/indexUpgraded.js";
 import { openStoreHere } from "../store/storeHere.js";
+import type { StoreClient } from "../store/storeClient.js";
+import type { IndexResult } from "../store/storeService.js";
 import { terminalJson } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 import { reportAuditMoved } from "./storeNotices.js";
@@ -63,10 +65,10 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
       await reportAuditMoved(store, io, "search");
       const { upgradedFrom, schemaVersion } = store.info;
       if (upgradedFrom !== null) io.stderr(`baton search: ${indexUpgradedMessage(upgradedFrom, schemaVersion)}\n`);
-      const report = await store.index(where.projectsDir);
-      if (report.movedAsideTo !== null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
-      const read = report.filesNew + report.filesAppended + report.filesReindexed;
-      if (read > 0) io.stderr(`baton search: indexed ${read} new or changed file(s) in ${report.ms} ms\n`);
+      const report = await refreshed(store, where.projectsDir, io);
+      if (report?.movedAsideTo != null) io.stderr(`baton search: the index was damaged; moved to ${report.movedAsideTo} and rebuilt\n`);
+      const read = report === undefined ? 0 : report.filesNew + report.filesAppended + report.filesReindexed;
+      if (report !== undefined && read > 0) io.stderr(`baton search: indexed ${read} new or changed file(s) in ${report.ms} ms\n`);
       const hits = await store.search(query, { limit, projectsDir: where.projectsDir });
       io.stdout(values.json ? `${terminalJson(hits, 2)}\n` : describe(hits, query));
     } finally {
@@ -81,6 +83,20 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     return ExitCode.failure;
   }
   return ExitCode.ok;
+}
+
+/**
+ * Brings the index up to date before searching. A lock held by another program or a full disk
+ * stops only that: what was indexed before still answers, and the person is told.
+ */
+async function refreshed(store: StoreClient, projectsDir: string, io: CommandIO): Promise<IndexResult | undefined> {
+  try {
+    return await store.index(projectsDir);
+  } catch (err) {
+    if (!(err instanceof StoreError && (err.code === "busy" || err.code === "disk_full"))) throw err;
+    io.stderr(`baton search: ${err.message}; searching what was indexed before\n`);
+    return undefined;
+  }
 }
 
 export function describe(hits: readonly SearchHit[], query: string): string {

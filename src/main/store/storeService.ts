@@ -6,7 +6,7 @@ import type Database from "better-sqlite3";
 import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
 import { AuditDatabase, type AuditInfo } from "../audit/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js";
-import { isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
+import { isBusy, isCorruption, sqliteFault, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "../search/indexer.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
 import { connect, moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
@@ -24,6 +24,11 @@ export interface StoreInfo {
   readonly schemaVersion: number | null;
   /** Why the index is not open (a newer Baton's file, left untouched); null when it is. */
   readonly refused: StoreErrorInfo | null;
+  /**
+   * Why the index is not open yet: another program held it locked (`busy`). Unlike a refusal this
+   * passes: the next index or search call opens it again.
+   */
+  readonly waiting: StoreErrorInfo | null;
   /** Where a damaged database was moved, if that happened since open. */
   readonly movedAsideTo: string | null;
   /** Why the index at open was moved aside other than for damage (a development build's file). */
@@ -70,14 +75,22 @@ interface Index {
   readonly searcher: Searcher;
 }
 
+/** What the index's callers are told when a lock held elsewhere or a full disk stopped them. */
+const INDEXING_AFTER = "the index answers searches as before, and the next index run goes on from where this one stopped";
+const READING_AFTER = "try again once it lets go";
+
 export class StoreService {
   private opened: Index | undefined;
-  private readonly refused: StoreError | undefined;
-  private movedAsideTo: string | null;
-  private readonly retired: string | null;
-  private readonly upgradedFrom: number | null;
+  private refused: StoreError | undefined;
+  /** The index was locked by another program when it was opened: opened at the next call. */
+  private waiting: StoreError | undefined;
+  private movedAsideTo: string | null = null;
+  private retired: string | null = null;
+  private upgradedFrom: number | null = null;
   private readonly audit: AuditDatabase;
   private indexing: Promise<unknown> = Promise.resolve();
+  /** The history folder the last index run read: a damaged index found by a query is rebuilt from it. */
+  private lastProjectsDir: string | undefined;
   private closed = false;
   readonly dbPath: string;
 
@@ -87,32 +100,43 @@ export class StoreService {
     if (auditPath === this.dbPath) throw new StoreError("forbidden_path", `${AUDIT_FILE_NAME} is Baton's audit trail, not an index; choose another --db`);
     // The trail opens first and on its own: its failure costs the trail, never search.
     this.audit = new AuditDatabase(auditPath);
-    const existed = fs.existsSync(this.dbPath);
-    const versionBefore = existed ? peekVersion(this.dbPath) : undefined;
-    let opened: OpenedDatabase | undefined;
-    let upgradedFrom: number | null = null;
     try {
-      opened = openDatabase(this.dbPath, IndexSchema);
-      // A development build's index held the trail: carry its rows over (the old file is kept too).
-      if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
-      if (opened.movedAsideTo === undefined && versionBefore !== undefined && versionBefore > 0 && versionBefore < REBUILT_AT) upgradedFrom = versionBefore;
-      // An upgraded index names no side rows any more: the old side file goes with them.
-      this.opened = indexOn(this.dbPath, opened, !existed || upgradedFrom !== null, options);
+      this.openIndex();
     } catch (err) {
       // A newer Baton's index (or side file) is left untouched.
       if (options.auditWhenIndexRefused === true && err instanceof StoreError && err.code === "newer_schema") {
         this.refused = err;
-        this.movedAsideTo = null;
-        this.retired = null;
-        this.upgradedFrom = null;
+        return;
+      }
+      // Locked by another program: the trail works, the index opens at its next call.
+      if (err instanceof StoreError && err.code === "busy") {
+        this.waiting = err;
         return;
       }
       this.audit.close();
       throw err;
     }
-    this.movedAsideTo = opened.movedAsideTo ?? null;
-    this.retired = opened.retired ?? null;
-    this.upgradedFrom = upgradedFrom;
+  }
+
+  /** Opens the index (moving a damaged one aside, upgrading an older one) and what goes with it. */
+  private openIndex(): Index {
+    try {
+      const existed = fs.existsSync(this.dbPath);
+      const versionBefore = existed ? peekVersion(this.dbPath) : undefined;
+      const opened = openDatabase(this.dbPath, IndexSchema);
+      // A development build's index held the trail: carry its rows over (the old file is kept too).
+      if (opened.retired !== undefined && opened.movedAsideTo !== undefined) this.importRetired(opened.movedAsideTo);
+      const upgradedFrom = opened.movedAsideTo === undefined && versionBefore !== undefined && versionBefore > 0 && versionBefore < REBUILT_AT ? versionBefore : null;
+      // An upgraded index names no side rows any more: the old side file goes with them.
+      this.opened = indexOn(this.dbPath, opened, !existed || upgradedFrom !== null, this.options);
+      this.movedAsideTo = opened.movedAsideTo ?? null;
+      this.retired = opened.retired ?? null;
+      this.upgradedFrom = upgradedFrom;
+      this.waiting = undefined;
+      return this.opened;
+    } catch (err) {
+      throw sqliteFault(err, this.dbPath, "opening the search index", "it is opened again at the next index run or search") ?? err;
+    }
   }
 
   info(): StoreInfo {
@@ -121,6 +145,7 @@ export class StoreService {
       dbPath: this.dbPath,
       schemaVersion: this.opened === undefined ? null : schemaVersion(this.opened.db),
       refused: this.refused === undefined ? null : toErrorInfo(this.refused),
+      waiting: this.waiting === undefined ? null : toErrorInfo(this.waiting),
       movedAsideTo: this.movedAsideTo,
       retired: this.retired,
       upgradedFrom: this.upgradedFrom,
@@ -130,14 +155,20 @@ export class StoreService {
 
   /** Refreshes the index from `projectsDir`; a damaged database is moved aside and rebuilt. */
   index(projectsDir: string): Promise<IndexResult> {
+    this.lastProjectsDir = projectsDir;
     const run = this.indexing.then(async () => {
       this.assertOpen();
       try {
-        return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        try {
+          return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        } catch (err) {
+          if (!isCorruption(err)) throw err;
+          this.recover();
+          return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        }
       } catch (err) {
-        if (!isCorruption(err)) throw err;
-        this.recover();
-        return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+        // Every chunk is committed with the offset it reaches, so a stopped run keeps what it wrote.
+        throw sqliteFault(err, this.dbPath, "indexing", INDEXING_AFTER) ?? err;
       }
     });
     this.indexing = run.catch(() => undefined);
@@ -211,11 +242,16 @@ export class StoreService {
     try {
       return fn();
     } catch (err) {
+      if (isBusy(err)) throw sqliteFault(err, this.dbPath, "reading the search index", READING_AFTER)!;
       if (!isCorruption(err)) throw err;
       const movedTo = this.recover();
+      // Rebuilt at once from the history files (the JSONL files are the index's source of truth).
+      const rebuilding = this.lastProjectsDir !== undefined;
+      if (this.lastProjectsDir !== undefined) void this.index(this.lastProjectsDir).catch(() => undefined);
       throw new StoreError(
         "corrupt_recovered",
-        `the index was damaged; it was moved to ${movedTo} and a fresh one opened: index again to rebuild it`,
+        `the index was damaged; it was moved to ${movedTo} and a fresh one opened: ` +
+          (rebuilding ? "it is being rebuilt from the history files, search again in a moment" : "index again to rebuild it"),
       );
     }
   }
@@ -229,10 +265,11 @@ export class StoreService {
     return movedTo;
   }
 
-  /** The open index, or the refusal that kept it closed. */
+  /** The open index (opened now if a lock kept it closed until now), or the refusal that keeps it closed. */
   private requireIndex(): Index {
-    if (this.opened === undefined) throw this.refused ?? new StoreError("closed", "the index is not open");
-    return this.opened;
+    if (this.opened !== undefined) return this.opened;
+    if (this.waiting !== undefined) return this.openIndex();
+    throw this.refused ?? new StoreError("closed", "the index is not open");
   }
 
   private assertOpen(): void {
@@ -273,7 +310,9 @@ function peekVersion(dbPath: string): number | undefined {
     } finally {
       db.close();
     }
-  } catch {
+  } catch (err) {
+    // Locked by another program: opening would wait for the same lock, so say so now.
+    if (isBusy(err)) throw err;
     return undefined;
   }
 }

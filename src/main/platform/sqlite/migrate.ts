@@ -28,6 +28,8 @@ export function migrate(
   const applied: number[] = [];
   for (const m of migrations) {
     if (m.version > target) break;
+    // Read before taking the write lock: opening an up-to-date file never waits on another writer.
+    if (schemaVersion(db) >= m.version) continue;
     const step = db.transaction(() => {
       if (schemaVersion(db) >= m.version) return false;
       m.up(db);

@@ -41,33 +41,42 @@ export function nativeBindingPath(): string | undefined {
   return nativeBinding;
 }
 
+/** How long a statement waits for a lock another connection holds before it fails with SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
 /** A connection with Baton's busy timeout, loading `binding` (this thread's by default). */
 export function connect(file: string, options: Database.Options = {}, binding: string | undefined = nativeBinding): Database.Database {
-  return new Database(file, { timeout: 10_000, ...options, ...(binding !== undefined ? { nativeBinding: binding } : {}) });
+  return new Database(file, { timeout: BUSY_TIMEOUT_MS, ...options, ...(binding !== undefined ? { nativeBinding: binding } : {}) });
 }
 
 class Retired extends Error {}
 
-export function openDatabase(dbPath: string, schema: DatabaseSchema): OpenedDatabase {
+/**
+ * Opens `dbPath` with `schema`. `busyTimeoutMs`: how long opening waits for a lock held elsewhere
+ * (a retry that must not hold its thread long passes a short one); the connection then waits
+ * BUSY_TIMEOUT_MS as any other.
+ */
+export function openDatabase(dbPath: string, schema: DatabaseSchema, busyTimeoutMs = BUSY_TIMEOUT_MS): OpenedDatabase {
   fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   try {
-    return { db: openAndMigrate(dbPath, schema) };
+    return { db: openAndMigrate(dbPath, schema, busyTimeoutMs) };
   } catch (err) {
     if (err instanceof Retired) {
       const movedAsideTo = moveAside(dbPath, new Date(), "retired");
-      return { db: openAndMigrate(dbPath, schema), movedAsideTo, retired: err.message };
+      return { db: openAndMigrate(dbPath, schema, busyTimeoutMs), movedAsideTo, retired: err.message };
     }
     if (!isCorruption(err)) throw err;
     const movedAsideTo = moveAside(dbPath);
-    return { db: openAndMigrate(dbPath, schema), movedAsideTo };
+    return { db: openAndMigrate(dbPath, schema, busyTimeoutMs), movedAsideTo };
   }
 }
 
-function openAndMigrate(dbPath: string, schema: DatabaseSchema): Database.Database {
-  const db = connect(dbPath);
+function openAndMigrate(dbPath: string, schema: DatabaseSchema, busyTimeoutMs: number): Database.Database {
+  const db = connect(dbPath, { timeout: busyTimeoutMs });
   try {
     // Reading the header and the schema surfaces SQLITE_NOTADB / SQLITE_CORRUPT here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
+    checkNotTruncated(db, dbPath);
     const retired = schema.retire?.(db);
     if (retired !== undefined) throw new Retired(retired);
     checkNotNewer(db, dbPath, schema.latest);
@@ -76,10 +85,27 @@ function openAndMigrate(dbPath: string, schema: DatabaseSchema): Database.Databa
     db.pragma("temp_store = MEMORY");
     db.pragma(`cache_size = -${schema.cacheKiB}`);
     migrate(db, schema.migrations, schema.latest);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/**
+ * A file cut short (a copy that stopped, a disk that filled during a copy) still opens: SQLite reads
+ * the pages it has. The header says how many pages the file holds; with no WAL that could hold the
+ * rest, fewer bytes on disk is damage, found here rather than by whichever query reaches past the end.
+ */
+function checkNotTruncated(db: Database.Database, dbPath: string): void {
+  const wal = fs.statSync(`${dbPath}-wal`, { throwIfNoEntry: false });
+  if (wal !== undefined && wal.size > 0) return;
+  const pages = db.pragma("page_count", { simple: true }) as number;
+  const pageSize = db.pragma("page_size", { simple: true }) as number;
+  const size = fs.statSync(dbPath).size;
+  if (size < pages * pageSize) {
+    throw Object.assign(new Error(`${dbPath} is cut short: ${size} bytes of the ${pages * pageSize} its header names`), { code: "SQLITE_CORRUPT" });
   }
 }
 

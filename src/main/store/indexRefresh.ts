@@ -1,0 +1,56 @@
+// The app's background index run, kept going past faults that pass: a run that a lock held by
+// another program or a full disk stopped (StoreError `busy` / `disk_full`: what it wrote is kept,
+// see storeService.ts) is tried again every `retryMs` until one completes. Each stop is said in
+// the Console once (with how often it is tried), and the run that completes says it resumed.
+import { StoreError } from "../platform/sqlite/errors.js";
+import type { IndexResult } from "./storeService.js";
+
+/** How often a stopped run is tried again in the app. */
+export const INDEX_RETRY_MS = 30_000;
+
+export type IndexRefreshLog = (level: "info" | "warning", message: string, fields: Record<string, unknown>) => void;
+
+export interface IndexRefreshOptions {
+  readonly retryMs?: number;
+}
+
+/** Indexes `projectsDir` now and, while faults that pass stop it, again later. Returns what stops the retries. */
+export function keepIndexFresh(
+  store: { index(projectsDir: string): Promise<IndexResult> },
+  projectsDir: string,
+  log: IndexRefreshLog,
+  options: IndexRefreshOptions = {},
+): () => void {
+  const retryMs = options.retryMs ?? INDEX_RETRY_MS;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stops = 0;
+  let lastCode: string | undefined;
+  const run = (): void => {
+    timer = undefined;
+    void store.index(projectsDir).then(
+      (report) => {
+        if (stopped) return;
+        const message = stops === 0 ? "history index refreshed" : `history index refreshed: indexing resumed after ${stops} stop${stops === 1 ? "" : "s"}`;
+        log("info", message, { report: JSON.parse(JSON.stringify(report)) as unknown });
+      },
+      (error: unknown) => {
+        if (stopped) return;
+        if (error instanceof StoreError && (error.code === "busy" || error.code === "disk_full")) {
+          stops++;
+          // Said once per cause: a disk that stays full is not a new line every try.
+          if (error.code !== lastCode) log("warning", `${error.message}; tried again every ${retryMs < 1000 ? `${retryMs} ms` : `${Math.round(retryMs / 1000)} s`}`, { code: error.code, projectsDir });
+          lastCode = error.code;
+          timer = setTimeout(run, retryMs);
+          return;
+        }
+        log("warning", "history index refresh failed", { error: String(error) });
+      },
+    );
+  };
+  run();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
