@@ -65,6 +65,8 @@ describe("the built Electron shell, booted against the electron test double", ()
     });
     expect(privileged!.seq).toBeLessThan(shell.seen("app.ready")[0]!.seq);
     expect(shell.seen("app.enableSandbox")).toEqual([expect.objectContaining({ detail: { appReady: false } })]);
+    // Only the dev server's pages get their CSP by rewriting headers.
+    expect(shell.seen("session.webRequest.onHeadersReceived")).toEqual([]);
 
     const page = await shell.fetchApp(APP_ENTRY_URL);
     expect(page.status).toBe(200);
@@ -179,6 +181,43 @@ describe("the built Electron shell, booted against the electron test double", ()
     await shell.appEvent("second-instance", [["baton"], "/home/user"]);
     expect(shell.records.slice(since).map((r) => r.what)).toEqual(["BrowserWindow.restore", "BrowserWindow.focus"]);
     expect(shell.seen("BrowserWindow")).toHaveLength(1);
+  });
+});
+
+describe("the built shell as `npm start` runs it (electron-vite dev), and installed", () => {
+  const DevServer = "http://localhost:5173";
+  let app: ShellApp | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it("loads the dev server's page, gives it the dev CSP by its response headers, and trusts that origin instead of app://", async () => {
+    app = await startShellApp({ devServerUrl: `${DevServer}/` });
+    const { shell } = app;
+    await shell.ready();
+    await shell.waitFor("BrowserWindow.show");
+    expect(shell.seen("BrowserWindow.loadURL").map((r) => r.detail["url"])).toEqual([`${DevServer}/`]);
+    expect(await shell.headersReceived(`${DevServer}/`, { "Content-Type": ["text/html"] })).toEqual({
+      responseHeaders: { "Content-Type": ["text/html"], "Content-Security-Policy": [contentSecurityPolicy({ devServerOrigin: DevServer })] },
+    });
+    expect(value<SessionSummary[]>(await shell.invoke(IpcChannels.method("listSessions"), [], "app"))).toEqual([]);
+    expect(await shell.invoke(IpcChannels.method("listSessions"), [], "foreign-origin")).toEqual(Forbidden);
+    expect(await shell.contentsEvent("will-navigate", `${DevServer}/index.html`)).toEqual({ prevented: false });
+    expect(await shell.contentsEvent("will-navigate", APP_ENTRY_URL)).toEqual({ prevented: true });
+    expect(await shell.permissionRequest("notifications", `${DevServer}/`)).toBe(true);
+    expect(await shell.permissionRequest("notifications", APP_ENTRY_URL)).toBe(false);
+  });
+
+  it("an installed app ignores ELECTRON_RENDERER_URL: its own files, the build's CSP, no header rewriting", async () => {
+    app = await startShellApp({ devServerUrl: "https://evil.example/", packaged: true });
+    const { shell } = app;
+    await shell.ready();
+    await shell.waitFor("BrowserWindow.show");
+    expect(shell.seen("BrowserWindow.loadURL").map((r) => r.detail["url"])).toEqual([APP_ENTRY_URL]);
+    expect(shell.seen("session.webRequest.onHeadersReceived")).toEqual([]);
+    expect((await shell.fetchApp(APP_ENTRY_URL)).headers.get("content-security-policy")).toBe(contentSecurityPolicy());
+    expect(await shell.contentsEvent("will-navigate", "https://evil.example/")).toEqual({ prevented: true });
   });
 });
 

@@ -31,6 +31,8 @@ export const standIn = {
   permissionRequestHandler: undefined,
   /** @type {((contents: unknown, permission: string, requestingOrigin: string, details: Record<string, unknown>) => boolean) | undefined} */
   permissionCheckHandler: undefined,
+  /** @type {((details: Record<string, unknown>, callback: (response: Record<string, unknown>) => void) => void) | undefined} */
+  headersReceivedHandler: undefined,
   /** @type {BrowserWindow[]} */
   windows: [],
   /** app.quit() is closing the windows: their closing is not a reason to quit. */
@@ -67,7 +69,8 @@ let resolveReady = () => undefined;
 const readyPromise = new Promise((resolve) => (resolveReady = () => resolve(undefined)));
 
 class App extends EventEmitter {
-  isPackaged = false;
+  /** An installed app (BATON_STANDIN_PACKAGED=1), else a checkout run by `npm start`. */
+  isPackaged = process.env["BATON_STANDIN_PACKAGED"] === "1";
   name = "Baton";
 
   /** @param {string | symbol} event @param {(...args: any[]) => void} listener */
@@ -306,8 +309,10 @@ export const session = {
       standIn.permissionCheckHandler = handler;
     },
     webRequest: {
-      onHeadersReceived() {
+      /** @param {NonNullable<typeof standIn.headersReceivedHandler>} handler */
+      onHeadersReceived(handler) {
         record("session.webRequest.onHeadersReceived");
+        standIn.headersReceivedHandler = handler;
       },
     },
   },

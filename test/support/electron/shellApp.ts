@@ -30,6 +30,10 @@ export interface ShellAppOptions {
   readonly recordings?: readonly string[];
   readonly lockHeld?: boolean;
   readonly dark?: boolean;
+  /** Run as `npm start` does, the page from this dev server (ELECTRON_RENDERER_URL). */
+  readonly devServerUrl?: string;
+  /** app.isPackaged: an installed app. */
+  readonly packaged?: boolean;
 }
 
 export async function startShellApp(options: ShellAppOptions = {}): Promise<ShellApp> {
@@ -58,6 +62,8 @@ export async function startShellApp(options: ShellAppOptions = {}): Promise<Shel
     userData,
     ...(options.lockHeld !== undefined ? { lockHeld: options.lockHeld } : {}),
     ...(options.dark !== undefined ? { dark: options.dark } : {}),
+    ...(options.devServerUrl !== undefined ? { devServerUrl: options.devServerUrl } : {}),
+    ...(options.packaged !== undefined ? { packaged: options.packaged } : {}),
   });
   return {
     shell,

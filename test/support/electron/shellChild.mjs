@@ -187,6 +187,11 @@ async function run(command) {
       if (handler === undefined) throw new Error("no permission check handler");
       return handler(standIn.windows[0]?.webContents ?? null, command.permission, command.origin, { requestingUrl: command.origin, isMainFrame: true });
     }
+    case "headersReceived": {
+      const handler = standIn.headersReceivedHandler;
+      if (handler === undefined) throw new Error("no onHeadersReceived handler");
+      return await new Promise((resolve) => handler({ url: command.url, resourceType: "mainFrame", responseHeaders: command.responseHeaders }, resolve));
+    }
     default:
       throw new Error(`unknown command ${command.op}`);
   }

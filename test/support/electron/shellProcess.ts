@@ -47,6 +47,10 @@ export interface ShellOptions {
   readonly lockHeld?: boolean;
   /** nativeTheme.shouldUseDarkColors */
   readonly dark?: boolean;
+  /** ELECTRON_RENDERER_URL, as `electron-vite dev` (`npm start`) sets it. */
+  readonly devServerUrl?: string;
+  /** app.isPackaged: an installed app. */
+  readonly packaged?: boolean;
 }
 
 interface Pending {
@@ -78,9 +82,11 @@ export class ShellProcess {
 
   constructor(options: ShellOptions) {
     const env: NodeJS.ProcessEnv = { ...options.env, BATON_STANDIN_MAIN: options.mainEntry, BATON_STANDIN_USER_DATA: options.userData };
-    // Plain Node, as Electron's main would be: no loader the test runner may have set, no dev server.
+    // Plain Node, as Electron's main would be: no loader the test runner may have set, no dev server unless asked.
     delete env["NODE_OPTIONS"];
     delete env["ELECTRON_RENDERER_URL"];
+    if (options.devServerUrl !== undefined) env["ELECTRON_RENDERER_URL"] = options.devServerUrl;
+    if (options.packaged === true) env["BATON_STANDIN_PACKAGED"] = "1";
     if (options.lockHeld === true) env["BATON_STANDIN_INSTANCE_LOCK"] = "held";
     env["BATON_STANDIN_DARK"] = options.dark === true ? "1" : "0";
     this.child = fork(path.join(here, "shellChild.mjs"), [path.resolve(path.dirname(options.mainEntry), "../.."), ...(options.args ?? [])], {
@@ -213,6 +219,11 @@ export class ShellProcess {
   /** Chromium checks a permission: what the session's check handler answers. */
   async permissionCheck(permission: string, origin: string): Promise<boolean> {
     return (await this.command({ op: "permissionCheck", permission, origin })) as boolean;
+  }
+
+  /** A response from the web (the dev server's page): the headers the session's onHeadersReceived handler gives it. */
+  async headersReceived(url: string, responseHeaders: Record<string, string[]>): Promise<unknown> {
+    return this.command({ op: "headersReceived", url, responseHeaders });
   }
 
   /** SIGTERM (the shell answers it with app.quit), then SIGKILL if it has not ended in time. */
