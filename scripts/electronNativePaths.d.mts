@@ -20,6 +20,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export declare function electronNativePaths(electronVersion: string, arch: string, root: string): ElectronNativePaths;
 export declare function electronBindingPath(versions: Env, arch: string, root: string): string | undefined;
+export declare function packagedBindingPath(resourcesPath: string): string;
+export declare function storeBindingPath(versions: Env, arch: string, appPath: string, packagedResources: string | undefined): string | undefined;
 export declare function targetArch(env: Env, processArch: string): string;
 export declare function expectedStamp(electronVersion: string, arch: string, betterSqlite3Version: string): NativeStamp;
 export declare function parseStamp(text: string | undefined): NativeStamp | undefined;

@@ -32,6 +32,32 @@ export function electronBindingPath(versions, arch, root) {
 }
 
 /**
+ * Where an installed Baton keeps better-sqlite3's binary, under the app's resources folder:
+ * electron-builder rebuilt it for Electron's ABI (npmRebuild) and kept it out of app.asar
+ * (asarUnpack in electron-builder.yml), because the operating system loads a .node file by path
+ * and cannot read inside the archive. test/unit/electronBuilderFiles.test.ts checks that the
+ * packaging configuration puts it here.
+ * @param {string} resourcesPath process.resourcesPath
+ */
+export function packagedBindingPath(resourcesPath) {
+  return path.join(resourcesPath, "app.asar.unpacked", "node_modules", "better-sqlite3", "build", "Release", BINARY_NAME);
+}
+
+/**
+ * The binary the store should load: an installed app's own rebuilt copy; under `npm start` the
+ * copy scripts/electronNative.mjs built into build/native/ (node_modules keeps the Node build);
+ * in plain Node undefined (the copy `npm install` built).
+ * @param {Readonly<Record<string, string | undefined>>} versions process.versions
+ * @param {string} arch process.arch
+ * @param {string} appPath app.getAppPath()
+ * @param {string | undefined} packagedResources process.resourcesPath when app.isPackaged, else undefined
+ */
+export function storeBindingPath(versions, arch, appPath, packagedResources) {
+  if (versions["electron"] && packagedResources !== undefined) return packagedBindingPath(packagedResources);
+  return electronBindingPath(versions, arch, appPath);
+}
+
+/**
  * The CPU Electron was installed for: electron's own installer honours these variables first.
  * @param {Readonly<Record<string, string | undefined>>} env
  * @param {string} processArch

@@ -4,7 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, nativeTheme, net, protocol, sessio
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { electronBindingPath } from "../../scripts/electronNativePaths.mjs";
+import { storeBindingPath } from "../../scripts/electronNativePaths.mjs";
 import { parseAppSwitches } from "./app/appSwitches.js";
 import { createAppCore, type AppCore } from "./app/createAppCore.js";
 import { SETTINGS_FILE_NAME } from "./platform/settingsFile.js";
@@ -95,11 +95,15 @@ function showWindow(): void {
   mainWindow.focus();
 }
 
-/** better-sqlite3 built for Electron's ABI by scripts/electronNative.mjs (`npm start` runs it). */
+/**
+ * better-sqlite3 built for Electron's ABI: an installed app's copy rebuilt by electron-builder,
+ * else the one scripts/electronNative.mjs built (`npm start` runs it).
+ */
 function storeNativeBinding(): string | undefined {
-  const file = electronBindingPath(process.versions, process.arch, app.getAppPath());
+  const file = storeBindingPath(process.versions, process.arch, app.getAppPath(), app.isPackaged ? process.resourcesPath : undefined);
   if (file === undefined || fs.existsSync(file)) return file;
-  console.warn(`baton: ${file} is missing, so history search is off; run \`node scripts/electronNative.mjs\` (needs network)`);
+  const fix = app.isPackaged ? "this installation is incomplete: reinstall Baton" : "run `node scripts/electronNative.mjs` (needs network)";
+  console.warn(`baton: ${file} is missing, so history search is off; ${fix}`);
   return undefined;
 }
 

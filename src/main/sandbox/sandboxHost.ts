@@ -9,8 +9,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { getDefaultWritePaths, SandboxManager } from "@anthropic-ai/sandbox-runtime";
 import { HostConfigVariable, type HostConfig, type HostMessage, type HostRequest } from "./hostProtocol.js";
+import { seccompSetting } from "./packagedHelpers.js";
 
 const send = (message: HostMessage, then?: () => void): void => {
   process.send?.(message, undefined, {}, then);
@@ -22,8 +24,13 @@ async function main(): Promise<void> {
   const network = config.network;
   // Any host: the runtime's lists take no "*", so the question it asks about an undecided host
   // is always answered yes. No host: no callback, so every undecided host is refused.
+  const seccomp = seccompSetting(createRequire(import.meta.url).resolve("@anthropic-ai/sandbox-runtime"), process.platform, process.arch);
   await SandboxManager.initialize(
-    { network: { allowedDomains: network.kind === "hosts" ? [...network.hosts] : [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } },
+    {
+      network: { allowedDomains: network.kind === "hosts" ? [...network.hosts] : [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      ...(seccomp !== undefined ? { seccomp } : {}),
+    },
     network.kind === "any" ? async () => true : undefined,
   );
   // Private to this user (mkdtemp makes it 0700): the sandboxes' temporary folder, and beside it

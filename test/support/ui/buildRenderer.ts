@@ -53,20 +53,37 @@ export function ensureMainBuilt(): string {
   return mainOut;
 }
 
-/** `electron-vite build` when stale. Test files run in parallel workers: one builds, the others wait. */
-function ensureBuilt(stale: () => boolean): void {
-  if (!stale()) return;
+function takeBuildLock(): void {
   fs.mkdirSync(path.dirname(LockDir), { recursive: true });
   const deadline = Date.now() + LockWaitMs;
   for (;;) {
     try {
       fs.mkdirSync(LockDir);
-      break;
+      return;
     } catch {
       if (Date.now() > deadline) throw new Error(`renderer build lock ${LockDir} held for over ${LockWaitMs} ms`);
       sleepSync(200);
     }
   }
+}
+
+/**
+ * Runs `use` while no test can rebuild out/ (it takes the build lock): for a test that reads the
+ * built files in several steps and must see one build throughout.
+ */
+export async function whileOutputHeld<T>(use: () => Promise<T>): Promise<T> {
+  takeBuildLock();
+  try {
+    return await use();
+  } finally {
+    fs.rmdirSync(LockDir);
+  }
+}
+
+/** `electron-vite build` when stale. Test files run in parallel workers: one builds, the others wait. */
+function ensureBuilt(stale: () => boolean): void {
+  if (!stale()) return;
+  takeBuildLock();
   try {
     if (stale()) {
       execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "electron-vite", "bin", "electron-vite.js"), "build"], {
