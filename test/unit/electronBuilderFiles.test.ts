@@ -21,6 +21,7 @@ const ENTRIES = ["out/main/index.js", "out/preload/index.cjs", "out/renderer/ind
 const RESOURCES = path.join(path.sep, "opt", "Baton", "resources");
 const BINDING_IN_APP = path.relative(path.join(RESOURCES, "app.asar.unpacked"), packagedBindingPath(RESOURCES)).split(path.sep).join("/");
 const COMPUTED: readonly { readonly file: string; readonly how: string; readonly unpacked: boolean }[] = [
+  { file: "package.json", how: "Electron (its main), and batonPackageDir() from app.getAppPath()", unpacked: false },
   { file: BINDING_IN_APP, how: "storeBindingPath() for an installed app (the store's better-sqlite3 binary)", unpacked: true },
   // Bubblewrap starts this helper by its path (generate-seccomp-filter.js builds it from its folder).
   { file: "node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp", how: "sandbox runtime on Linux x64", unpacked: true },
