@@ -21,6 +21,7 @@ import type { McpServer } from "../mcp/mcpServer.js";
 import { spawnCli, type CliProcess, type ExitInfo, type StopTimeouts } from "./cliProcess.js";
 import {
   ClaudeClientError,
+  ClaudeInputBacklogError,
   ClaudeProcessError,
   ClaudeUnresponsiveError,
   ClientNotRunningError,
@@ -64,6 +65,10 @@ export interface ClaudeClientOptions extends SpawnArgsOptions {
   readonly initializeTimeoutMs?: number;
   readonly maxLineBytes?: number;
   readonly stderrMaxBytes?: number;
+  /** Most bytes of input left waiting for the CLI to read (stdinWriter.ts). Default 64 MiB. */
+  readonly stdinMaxQueuedBytes?: number;
+  /** How long the CLI may leave its input unread before Baton kills it. Default 60 s. */
+  readonly stdinStallMs?: number;
   readonly stopTimeouts?: StopTimeouts;
   readonly log?: ClientLogger;
   /** Raw traffic, for recordings and the Console. */
@@ -205,7 +210,7 @@ export class ClaudeClient {
       session_id: this.currentSessionId ?? "",
       uuid,
     };
-    if (!run.process.stdin.writeLine(JSON.stringify(line))) throw new ClientNotRunningError("send a message");
+    if (!run.process.stdin.writeLine(JSON.stringify(line))) throw notWritten(run, "send a message");
     this.emit({
       kind: "user_prompt",
       uuid,
@@ -278,6 +283,10 @@ export class ClaudeClient {
   async kill(reason: string): Promise<ClientExit> {
     const run = this.run;
     if (!run) return this.lastExit ?? { code: null, signal: null, stderrTail: "", requested: false };
+    return this.killRun(run, reason);
+  }
+
+  private async killRun(run: Run, reason: string): Promise<ClientExit> {
     if (!run.process.hasExited && run.killReason === undefined) {
       run.killReason = reason;
       run.incoming.permissions.denyAll("unresponsive", `${reason} Denied.`);
@@ -298,9 +307,7 @@ export class ClaudeClient {
     const requestId = `req_${++this.requestCounter}_${randomBytes(4).toString("hex")}`;
     const answer = run.pending.add(requestId, request.subtype, timeoutMs ?? this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS);
     const line: ClientLine = { type: "control_request", request_id: requestId, request };
-    if (!run.process.stdin.writeLine(JSON.stringify(line))) {
-      run.pending.reject(requestId, new ClientNotRunningError(`send "${request.subtype}"`));
-    }
+    if (!run.process.stdin.writeLine(JSON.stringify(line))) run.pending.reject(requestId, notWritten(run, `send "${request.subtype}"`));
     return answer;
   }
 
@@ -349,6 +356,12 @@ export class ClaudeClient {
       ...(options.tap?.stderr ? { onStderr: options.tap.stderr } : {}),
       onStdinError: (error) => this.log("warning", "claude stdin closed under us", { code: error.code, message: error.message }),
       ...(options.tap?.stdinLine ? { onStdinWritten: options.tap.stdinLine } : {}),
+      ...(options.stdinMaxQueuedBytes !== undefined ? { stdinMaxQueuedBytes: options.stdinMaxQueuedBytes } : {}),
+      ...(options.stdinStallMs !== undefined ? { stdinStallMs: options.stdinStallMs } : {}),
+      onStdinStalled: (stall) => {
+        const waited = `${Math.ceil(stall.queuedBytes / 1024)} KB waited ${Math.round(stall.stalledMs / 1000)} s`;
+        void this.killRun(run, `Claude Code stopped reading its input (${waited}).`);
+      },
     });
     const send = (line: ControlResponseMessage): void => {
       if (!process.stdin.writeLine(JSON.stringify(line))) {
@@ -457,6 +470,12 @@ export class ClaudeClient {
       }
     }
   }
+}
+
+/** Why a line was not written: the CLI is gone, or (still running) it has stopped reading. */
+function notWritten(run: Run, operation: string): ClaudeClientError {
+  const stdin = run.process.stdin;
+  return stdin.closed ? new ClientNotRunningError(operation) : new ClaudeInputBacklogError(operation, stdin.queuedBytes);
 }
 
 /** `initialize` fields that hand the CLI Baton's MCP servers; long calls must never be backgrounded. */

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { ClaudeNotFoundError } from "./errors.js";
 import { createStderrRing, type StderrRing } from "./stderrRing.js";
-import { createStdinWriter, type StdinWriter } from "./stdinWriter.js";
+import { createStdinWriter, type StdinStall, type StdinWriter } from "./stdinWriter.js";
 
 export interface ExitInfo {
   readonly code: number | null;
@@ -43,6 +43,11 @@ export interface SpawnCliOptions {
   onStderr?(chunk: Buffer): void;
   onStdinError?(error: NodeJS.ErrnoException): void;
   onStdinWritten?(line: string): void;
+  /** Bounds on input the CLI has not read (stdinWriter.ts). */
+  readonly stdinMaxQueuedBytes?: number;
+  readonly stdinStallMs?: number;
+  /** The CLI has not read its input for `stdinStallMs`. */
+  onStdinStalled?(stall: StdinStall): void;
 }
 
 /** After 'exit', how long to wait for stdout to finish ('close') before settling anyway. */
@@ -60,6 +65,9 @@ export function spawnCli(options: SpawnCliOptions): CliProcess {
   const stdin = createStdinWriter(child.stdin!, {
     onError: (error) => options.onStdinError?.(error),
     onWritten: (line) => options.onStdinWritten?.(line),
+    onStalled: (stall) => options.onStdinStalled?.(stall),
+    ...(options.stdinMaxQueuedBytes !== undefined ? { maxQueuedBytes: options.stdinMaxQueuedBytes } : {}),
+    ...(options.stdinStallMs !== undefined ? { stallMs: options.stdinStallMs } : {}),
   });
 
   let hasExited = false;

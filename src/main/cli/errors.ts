@@ -56,6 +56,22 @@ export class ClaudeUnresponsiveError extends ClaudeClientError {
   }
 }
 
+/** The CLI is not reading its input: this line would pass the bound on what waits for it (stdinWriter.ts). */
+export class ClaudeInputBacklogError extends ClaudeClientError {
+  readonly code = "claude_input_backlog";
+  constructor(
+    readonly operation: string,
+    /** Bytes already waiting for the CLI to read them. */
+    readonly queuedBytes: number,
+  ) {
+    super(
+      `Cannot ${operation}: Claude Code is not reading its input (${Math.ceil(queuedBytes / (1024 * 1024))} MB wait for it). ` +
+        "Baton stops it if it does not catch up; then send again.",
+    );
+    this.name = "ClaudeInputBacklogError";
+  }
+}
+
 /** An outgoing control request got no answer in time. */
 export class ControlRequestTimeoutError extends ClaudeClientError {
   readonly code = "control_request_timeout";

@@ -19,6 +19,7 @@ const ClientCodes: Record<string, string> = {
   claude_not_found: "cli_not_found",
   claude_process_exited: "process_error",
   claude_unresponsive: "process_error",
+  claude_input_backlog: "cli_not_reading",
   bad_working_directory: "bad_working_directory",
   client_not_running: "not_running",
   client_stopped: "not_running",

@@ -139,11 +139,17 @@ export class LiveSession {
 
   /**
    * The CLI exited since the last turn: the conversation continues in a new one (`--resume`). A CLI
-   * killed before it saved anything left nothing to resume (the CLI would refuse it every time), so
-   * a new conversation starts and the tab says the model does not remember the turns above it.
+   * that ended before its first turn had nothing to resume: a new one starts. One killed before it
+   * saved anything left nothing either (the CLI would refuse `--resume` every time), so a new
+   * conversation starts and the tab says the model does not remember the turns above it.
    */
   async continueAfterExit(): Promise<void> {
-    if (savedConversation(this.options.projectsDir, this.client.sessionId) !== false) {
+    const sessionId = this.client.sessionId;
+    if (sessionId === undefined) {
+      await this.client.startOver();
+      return;
+    }
+    if (savedConversation(this.options.projectsDir, sessionId) !== false) {
       await this.client.restart();
       return;
     }

@@ -151,8 +151,8 @@ export class SessionManager {
 
   async sendPrompt(tabId: string, text: string, images?: readonly { readonly mediaType: string; readonly data: string }[]): Promise<void> {
     const session = this.tabs.live(tabId);
-    // A CLI that crashed since the last turn continues the same conversation in a new process.
-    if (!session.client.running && session.client.sessionId !== undefined) {
+    // A CLI that ended since the last turn (crashed, killed) continues in a new process.
+    if (!session.client.running) {
       this.cap.assertRoom();
       const release = this.cap.claim(tabId);
       try {
