@@ -12,7 +12,7 @@ import { ccusageEnv, ccusageSessions, type PeerCommand } from "./ccusage.js";
 import { readFirstPage, readProjects, type ClaudeCodeUi } from "./claudeCodeUi.js";
 import { cloudCliSearch, rgArgumentLists, sessionFiles, cloudCliWords } from "./cloudCliSearch.js";
 import { mb, ms, type ArchiveFigures, type Sample } from "./report.js";
-import { lastJson, parseTimeOutput, runTimed, type TimedRun } from "./timed.js";
+import { lastJson, parseTimeOutput, runTimed } from "./timed.js";
 import { median, percentile } from "./verdict.js";
 
 export interface PeerSetup {
@@ -48,25 +48,58 @@ function batonList(peers: PeerSetup, projectsDir: string, args: readonly string[
   return { ms: report.ms, peakKb: run.peakKb, sessions: report.sessions };
 }
 
+/** One peer's samples over the runs; once it fails it is left out of later runs, its reason kept. */
+interface PeerRuns<T extends Sample> {
+  readonly label: string;
+  readonly samples: T[];
+  failed?: string;
+}
+
+const peerRuns = <T extends Sample>(label: string): PeerRuns<T> => ({ label, samples: [] });
+
+/**
+ * A peer's measurement, or undefined when it failed (a crash, running out of memory over the 8 GB
+ * twin): said once and kept for the report, not thrown, so one peer cannot lose the minutes of
+ * figures the others took. Baton's own measurements are not wrapped: its failure ends the run.
+ */
+function attempt<T extends Sample>(peer: PeerRuns<T>, measure: () => T): T | undefined {
+  if (peer.failed !== undefined) return undefined;
+  try {
+    const sample = measure();
+    peer.samples.push(sample);
+    return sample;
+  } catch (error) {
+    peer.failed = String(error instanceof Error ? error.message : error).split("\n")[0]!.slice(0, 300);
+    console.log(`${peer.label}: FAILED, left out of this archive's figures: ${peer.failed}`);
+    return undefined;
+  }
+}
+
+interface Scan extends Sample {
+  /** What it listed: `200 sessions`, `5 projects, 25 sessions on their first pages`. */
+  readonly what: string;
+}
+
 export async function measureArchive(archive: PeerArchive, peers: PeerSetup, runs: number): Promise<ArchiveFigures> {
   const configDir = path.dirname(archive.projectsDir);
-  const listed = { cold: [] as Listed[], native: [] as TimedRun[], js: [] as TimedRun[], ui: [] as { ms: number; peakKb: number | undefined }[] };
+  const ccusage = (c: PeerCommand): Scan => {
+    const r = runTimed(c.command, c.args, { env: ccusageEnv(configDir, peers.scratch), cwd: peers.scratch });
+    return { ms: r.ms, peakKb: r.peakKb, what: `${ccusageSessions(r.stdout)} sessions` };
+  };
+  const cold: Listed[] = [];
+  const scans = [peerRuns<Scan>(peers.ccusageNative.label), peerRuns<Scan>(peers.ccusageJs.label), peerRuns<Scan>(`${peers.claudeCodeUi.label} getProjects()`)] as const;
+  const [native, js, ui] = scans;
   for (let run = 1; run <= runs; run++) {
-    const cold = batonList(peers, archive.projectsDir, ["1"]);
-    const native = runTimed(peers.ccusageNative.command, peers.ccusageNative.args, { env: ccusageEnv(configDir, peers.scratch), cwd: peers.scratch });
-    const js = runTimed(peers.ccusageJs.command, peers.ccusageJs.args, { env: ccusageEnv(configDir, peers.scratch), cwd: peers.scratch });
-    const ui = readProjects(peers.claudeCodeUi);
-    listed.cold.push(cold);
-    listed.native.push(native);
-    listed.js.push(js);
-    listed.ui.push({ ms: ui.ms, peakKb: ui.process.peakKb });
-    console.log(
-      `run ${run}: Baton cold list ${ms(cold.ms)} (${cold.sessions} sessions, ${mb(cold.peakKb)}); ` +
-        `${peers.ccusageNative.label} ${ms(native.ms)} (${ccusageSessions(native.stdout)} sessions, ${mb(native.peakKb)}); ` +
-        `${peers.ccusageJs.label} ${ms(js.ms)} (${ccusageSessions(js.stdout)} sessions, ${mb(js.peakKb)}); ` +
-        `${peers.claudeCodeUi.label} getProjects() ${ms(ui.ms)} (process ${ms(ui.process.ms)}; ${ui.report.projects} projects, ` +
-        `${ui.report.sessionsShown} sessions on their first pages; ${mb(ui.process.peakKb)})`,
-    );
+    const b = batonList(peers, archive.projectsDir, ["1"]);
+    cold.push(b);
+    const n = attempt(native, () => ccusage(peers.ccusageNative));
+    const j = attempt(js, () => ccusage(peers.ccusageJs));
+    const u = attempt(ui, () => {
+      const r = readProjects(peers.claudeCodeUi);
+      return { ms: r.ms, peakKb: r.process.peakKb, what: `process ${ms(r.process.ms)}; ${r.report.projects} projects, ${r.report.sessionsShown} sessions on their first pages` };
+    });
+    const said = (label: string, s: Scan | undefined): string => (s === undefined ? `${label} left out` : `${label} ${ms(s.ms)} (${s.what}, ${mb(s.peakKb)})`);
+    console.log(`run ${run}: Baton cold list ${ms(b.ms)} (${b.sessions} sessions, ${mb(b.peakKb)}); ${said(native.label, n)}; ${said(js.label, j)}; ${said(ui.label, u)}`);
   }
   const warm = warmList(archive, peers, runs);
   const firstScreen = firstScreens(archive, peers, runs);
@@ -76,15 +109,13 @@ export async function measureArchive(archive: PeerArchive, peers: PeerSetup, run
   return {
     archive: files === undefined ? archive.label : `${archive.label}: ${files.sessions} sessions, ${files.subagents} subagents, ${(files.bytes / 1024 / 1024).toFixed(1)} MB`,
     runs,
-    coldList: medians(listed.cold),
+    coldList: medians(cold),
     warmList: warm,
-    peerScans: [
-      { label: peers.ccusageNative.label, ...medians(listed.native) },
-      { label: peers.ccusageJs.label, ...medians(listed.js) },
-      { label: `${peers.claudeCodeUi.label} getProjects()`, ...medians(listed.ui) },
-    ],
+    // A peer that failed in a later run still has its earlier samples; its failure is reported beside them.
+    peerScans: scans.filter((p) => p.samples.length > 0).map((p) => ({ label: p.label, ...medians(p.samples) })),
+    failed: [...scans, firstScreen.runs].flatMap((p) => (p.failed !== undefined ? [`${p.label}: ${p.failed}`] : [])),
     ...(search !== undefined ? { search } : {}),
-    firstScreen,
+    firstScreen: firstScreen.figures,
   };
 }
 
@@ -110,23 +141,23 @@ interface RestoreReport {
 }
 
 /** Baton's first screen (bench:restore's own measurement) and claude-code-ui's first page, interleaved. */
-function firstScreens(archive: PeerArchive, peers: PeerSetup, runs: number): ArchiveFigures["firstScreen"] {
-  const baton: { ms: number; peakKb: number | undefined; blocks: number }[] = [];
-  const theirs: { ms: number; peakKb: number | undefined; messages: number }[] = [];
+function firstScreens(archive: PeerArchive, peers: PeerSetup, runs: number): { figures: ArchiveFigures["firstScreen"]; runs: PeerRuns<Scan> } {
+  const baton: (Sample & { blocks: number })[] = [];
+  const theirs = peerRuns<Scan>(`${peers.claudeCodeUi.label} getSessionMessages()`);
+  let messages = 0;
   for (let run = 1; run <= runs; run++) {
     const b = runTimed(process.execPath, [peers.baton.restore, "--measure", "first", "--file", archive.bigSession], { env: process.env, cwd: repoRoot });
     const r = lastJson<RestoreReport>(b.stdout, "bench/history/restore.ts --measure first");
     baton.push({ ms: r.firstMs, peakKb: b.peakKb, blocks: r.firstBlocks });
-    const t = readFirstPage(peers.claudeCodeUi, archive.bigSession);
-    theirs.push({ ms: t.ms, peakKb: t.process.peakKb, messages: t.report.messages });
-    console.log(`first screen, run ${run}: Baton ${ms(r.firstMs)} (${r.firstBlocks} blocks, ${mb(b.peakKb)}); ${peers.claudeCodeUi.label} getSessionMessages ${ms(t.ms)} (${t.report.messages} of ${t.report.total} messages, ${mb(t.process.peakKb)})`);
+    const t = attempt(theirs, () => {
+      const page = readFirstPage(peers.claudeCodeUi, archive.bigSession);
+      messages = page.report.messages;
+      return { ms: page.ms, peakKb: page.process.peakKb, what: `${page.report.messages} of ${page.report.total} messages` };
+    });
+    console.log(`first screen, run ${run}: Baton ${ms(r.firstMs)} (${r.firstBlocks} blocks, ${mb(b.peakKb)}); ` + (t === undefined ? `${theirs.label} left out` : `${theirs.label} ${ms(t.ms)} (${t.what}, ${mb(t.peakKb)})`));
   }
-  return {
-    baton: medians(baton),
-    batonBlocks: baton[0]!.blocks,
-    peer: { label: `${peers.claudeCodeUi.label} getSessionMessages()`, ...medians(theirs) },
-    peerMessages: theirs[0]!.messages,
-  };
+  const peer = theirs.samples.length > 0 ? { peer: { label: theirs.label, ...medians(theirs.samples) }, peerMessages: messages } : {};
+  return { figures: { baton: medians(baton), batonBlocks: baton[0]!.blocks, ...peer }, runs: theirs };
 }
 
 /** bench:history's 50 queries through Baton's index, then each as CloudCLI searches with rg. */

@@ -36,7 +36,10 @@ export interface ArchiveFigures {
     /** One rg process's peak (CloudCLI runs six at a time). */
     readonly rgPeakKb: number | undefined;
   };
-  readonly firstScreen: { readonly baton: Sample; readonly batonBlocks: number; readonly peer: NamedSample; readonly peerMessages: number };
+  /** claude-code-ui's first page beside Baton's first screen; absent when its reader failed. */
+  readonly firstScreen: { readonly baton: Sample; readonly batonBlocks: number; readonly peer?: NamedSample; readonly peerMessages?: number };
+  /** `<peer>: <why>` for each peer that failed: left out of the figures above, said beside them. */
+  readonly failed: readonly string[];
 }
 
 export interface TargetRow {
@@ -68,7 +71,7 @@ export function targetRows(f: ArchiveFigures): TargetRow[] {
     rows.push({ figure: `search p95 (${s.queries} queries) / ${s.rgLabel}`, baton: ms(s.batonP95), peer: ms(s.rgP95), verdict: verdict(SearchTarget, s.batonP95, s.rgP95) });
   }
   for (const p of f.peerScans) memoryRow(rows, `peak RSS, session list cold / ${p.label}'s full scan`, f.coldList.peakKb, p);
-  memoryRow(rows, `peak RSS, first screen of the big session / ${f.firstScreen.peer.label}`, f.firstScreen.baton.peakKb, f.firstScreen.peer);
+  if (f.firstScreen.peer !== undefined) memoryRow(rows, `peak RSS, first screen of the big session / ${f.firstScreen.peer.label}`, f.firstScreen.baton.peakKb, f.firstScreen.peer);
   if (f.search !== undefined) memoryRow(rows, `peak RSS, search / one ${f.search.rgLabel} process`, f.search.batonPeakKb, { label: f.search.rgLabel, ms: 0, peakKb: f.search.rgPeakKb });
   return rows;
 }
@@ -88,10 +91,10 @@ export function sideBySide(f: ArchiveFigures): string[] {
   lines.push(`| peak RSS, session list cold | ${mb(f.coldList.peakKb)} | ${f.peerScans.map((p) => mb(p.peakKb)).join(" | ")} |`);
   const fs = f.firstScreen;
   lines.push("");
-  lines.push(`| first screen of the big session, median of ${f.runs} | Baton (${fs.batonBlocks} blocks) | ${fs.peer.label} (${fs.peerMessages} messages) |`);
+  lines.push(`| first screen of the big session, median of ${f.runs} | Baton (${fs.batonBlocks} blocks) | ${fs.peer === undefined ? "claude-code-ui: failed" : `${fs.peer.label} (${fs.peerMessages} messages)`} |`);
   lines.push("|---|---|---|");
-  lines.push(`| wall | ${ms(fs.baton.ms)} | ${ratio(fs.baton.ms, fs.peer.ms)} |`);
-  lines.push(`| peak RSS | ${mb(fs.baton.peakKb)} | ${mb(fs.peer.peakKb)} |`);
+  lines.push(`| wall | ${ms(fs.baton.ms)} | ${fs.peer === undefined ? "—" : ratio(fs.baton.ms, fs.peer.ms)} |`);
+  lines.push(`| peak RSS | ${mb(fs.baton.peakKb)} | ${mb(fs.peer?.peakKb)} |`);
   if (f.search !== undefined) {
     const s = f.search;
     lines.push("");
@@ -101,6 +104,7 @@ export function sideBySide(f: ArchiveFigures): string[] {
     lines.push(`| p95 | ${ms(s.batonP95)} | ${ratio(s.batonP95, s.rgP95)} |`);
     lines.push(`| peak RSS | ${mb(s.batonPeakKb)} | ${mb(s.rgPeakKb)} per process, six at a time |`);
   }
+  for (const failure of f.failed) lines.push(`FAILED, left out: ${failure}`);
   return lines;
 }
 

@@ -55,7 +55,16 @@ function archives(): PeerArchive[] {
   return shapes.map((cli) => generatedArchive(repoRoot, scale, cli));
 }
 
+/** The warm list and search need SQLite in this Node; say so before minutes of measuring, not after. */
+function checkSqlite(): void {
+  const probe = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: repoRoot, encoding: "utf8" });
+  if (probe.status === 0) return;
+  const why = probe.stderr.trim().split("\n").find((l) => /Error/.test(l)) ?? probe.stderr.trim().split("\n")[0];
+  throw new Error(`better-sqlite3 does not load in this Node (${process.version}): ${why}. \`npm rebuild better-sqlite3\` builds it for this Node.`);
+}
+
 async function peers(scratch: string): Promise<Omit<PeerSetup, "claudeCodeUi" | "dbPath">> {
+  checkSqlite();
   const baton = await buildBatonBundle(repoRoot, path.join(peersRoot, "baton-bundle"));
   const native = installPeer(peersRoot, Peers.ccusageNative);
   const js = installPeer(peersRoot, Peers.ccusageJs);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ccusageSessions } from "../../bench/peers/ccusage.js";
 import { cloudCliSearch, cloudCliWords, FilesPerRg, matchedFiles, rgArgumentLists, sessionFiles } from "../../bench/peers/cloudCliSearch.js";
 import { peerFolder } from "../../bench/peers/install.js";
-import { targetRows, type ArchiveFigures } from "../../bench/peers/report.js";
+import { sideBySide, targetRows, type ArchiveFigures } from "../../bench/peers/report.js";
 import { parseTimeOutput } from "../../bench/peers/timed.js";
 import { fastest, median, passFail, percentile, verdict } from "../../bench/peers/verdict.js";
 import { tempDirs } from "../support/tempDirs.js";
@@ -59,6 +59,7 @@ function figures(overrides: Partial<ArchiveFigures> = {}): ArchiveFigures {
     ],
     search: { queries: 50, batonP50: 5, batonP95: 20, batonPeakKb: 90_000, rgLabel: "rg", rgP50: 1000, rgP95: 300, rgPeakKb: 8000 },
     firstScreen: { baton: { ms: 20, peakKb: 60_000 }, batonBlocks: 50, peer: { label: "claude-code-ui getSessionMessages()", ms: 3000, peakKb: 700_000 }, peerMessages: 20 },
+    failed: [],
     ...overrides,
   };
 }
@@ -99,6 +100,20 @@ describe("which figures the targets compare", () => {
     expect(without.some((r) => r.figure.startsWith("search"))).toBe(false);
     expect(without.some((r) => r.figure.includes("ccusage native's full scan"))).toBe(false);
     expect(without.filter((r) => r.figure.startsWith("session list"))).toHaveLength(2);
+  });
+
+  it("says which peer failed beside the figures, and judges only against the peers measured", () => {
+    const f = figures({
+      peerScans: [{ label: "ccusage native", ms: 2400, peakKb: 540_000 }],
+      firstScreen: { baton: { ms: 20, peakKb: 60_000 }, batonBlocks: 50 },
+      failed: ["ccusage JS: exited 134: JavaScript heap out of memory", "claude-code-ui getSessionMessages(): exited 1"],
+    });
+    const rows = targetRows(f);
+    expect(rows.find((r) => r.figure.startsWith("session list, cold"))?.verdict).toMatchObject({ pass: true, shown: "0.33×" });
+    expect(rows.some((r) => r.figure.includes("first screen"))).toBe(false);
+    const table = sideBySide(f);
+    expect(table).toContain("FAILED, left out: ccusage JS: exited 134: JavaScript heap out of memory");
+    expect(table.find((l) => l.startsWith("| first screen"))).toContain("claude-code-ui: failed");
   });
 });
 

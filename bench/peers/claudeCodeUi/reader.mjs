@@ -12,10 +12,13 @@ if (projectsJs === undefined || (mode !== "projects" && mode !== "messages")) {
   throw new Error("usage: reader.mjs <projects.js> projects | messages <projectName> <sessionId> <limit>");
 }
 const reader = await import(pathToFileURL(projectsJs).href);
+/** Set by the sqlite3 stand-in when the reader reached it (sqlite3StandIn.mjs). */
+const standInUsed = () => globalThis[Symbol.for("baton.bench.sqlite3StandInUsed")];
 if (mode === "projects") {
   const t0 = performance.now();
   const projects = await reader.getProjects();
   const ms = performance.now() - t0;
+  if (standInUsed() !== undefined) throw new Error(`getProjects() used sqlite3 (${standInUsed()}): this HOME has Cursor chats, so the run would not measure what it says`);
   const shown = projects.reduce((n, p) => n + (p.sessions?.length ?? 0), 0);
   const total = projects.reduce((n, p) => n + (p.sessionMeta?.total ?? 0), 0);
   console.log(JSON.stringify({ ms, projects: projects.length, sessionsShown: shown, sessionsCounted: total }));
@@ -24,6 +27,7 @@ if (mode === "projects") {
   const t0 = performance.now();
   const result = await reader.getSessionMessages(projectName, sessionId, Number(limit ?? "20"), 0);
   const ms = performance.now() - t0;
+  if (standInUsed() !== undefined) throw new Error(`getSessionMessages() used sqlite3 (${standInUsed()})`);
   if (!Array.isArray(result.messages)) throw new Error(`getSessionMessages returned no messages: ${JSON.stringify(result).slice(0, 200)}`);
   console.log(JSON.stringify({ ms, messages: result.messages.length, total: result.total }));
 }

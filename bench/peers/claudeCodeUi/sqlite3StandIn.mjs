@@ -2,9 +2,13 @@
 // imports at its top but uses only to read Cursor's chats (getCursorSessions, behind a check that
 // ~/.cursor/chats/<hash> exists; the benchmark's HOME has no .cursor). Installed with
 // --ignore-scripts, sqlite3 has no binary here, and building it from source is not what is
-// measured. Any use throws, so a reader that reached it would fail the run instead of measuring
+// measured. Any use throws and is recorded: the reader catches errors per Cursor session and goes
+// on, so reader.mjs checks the record after the call and fails the run instead of measuring
 // something else.
+export const StandInUsed = Symbol.for("baton.bench.sqlite3StandInUsed");
+
 const refuse = (what) => {
+  globalThis[StandInUsed] = String(what);
   throw new Error(`claude-code-ui's reader used sqlite3 (${String(what)}): the benchmark's stand-in cannot answer`);
 };
 
