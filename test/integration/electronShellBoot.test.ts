@@ -131,6 +131,16 @@ describe("the built Electron shell, booted against the electron test double", ()
     expect(await shell.windowOpen("javascript:alert(1)")).toEqual({ action: "deny" });
     expect(await shell.windowOpen(APP_ENTRY_URL)).toEqual({ action: "deny" });
     expect(openedExternally(shell).slice(before)).toEqual(["https://example.com/docs", "https://example.com/page"]);
+
+    // Every web contents gets the same guards, not only the window's (a devtools page, a guest).
+    const guards = (contents: number) => [
+      ...shell.seen("webContents.on", (d) => d["contents"] === contents).map((r) => String(r.detail["event"])),
+      ...shell.seen("webContents.setWindowOpenHandler", (d) => d["contents"] === contents).map(() => "windowOpenHandler"),
+    ];
+    const windowContents = Number(shell.seen("webContents.setWindowOpenHandler")[0]!.detail["contents"]);
+    expect(new Set(guards(windowContents))).toEqual(new Set(["will-attach-webview", "will-navigate", "will-redirect", "windowOpenHandler"]));
+    const other = await shell.newContents("devtools://devtools/bundled/inspector.html");
+    expect(new Set(guards(other))).toEqual(new Set(guards(windowContents)));
   });
 
   it("grants notifications and clipboard writes to Baton's own page only, and nothing else", async () => {

@@ -139,6 +139,12 @@ async function run(command) {
     case "quit":
       app.quit();
       return undefined;
+    case "newContents": {
+      // Another web contents coming to life (a devtools page, a webview's guest): Electron's web-contents-created.
+      const contents = new WebContents(command.url ?? "");
+      app.emit("web-contents-created", newEvent(), contents);
+      return contents.id;
+    }
     case "closeWindow":
       standIn.windows[0]?.close();
       return undefined;

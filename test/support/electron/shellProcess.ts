@@ -179,6 +179,11 @@ export class ShellProcess {
     });
   }
 
+  /** Another web contents is created (a devtools page, a webview's guest): its id. */
+  async newContents(url = ""): Promise<number> {
+    return (await this.command({ op: "newContents", url })) as number;
+  }
+
   /** The person closes the window (its close button); the process may end before it answers. */
   async closeWindow(): Promise<void> {
     await this.command({ op: "closeWindow" }).catch((error: unknown) => {
