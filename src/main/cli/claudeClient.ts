@@ -340,7 +340,8 @@ export class ClaudeClient {
       onLine: (text) => options.tap?.stdoutLine?.(text),
       onMessage: (message, lineNumber) => this.handleMessage(run, message, lineNumber),
       onProblem: (problem, text) => {
-        this.log("warning", "unreadable line from claude", { lineNumber: problem.lineNumber, reason: problem.reason });
+        // Debug only: the event below is the Console's one entry for this line (consoleEntry.ts).
+        this.log("debug", "unreadable line from claude", { lineNumber: problem.lineNumber, reason: problem.reason });
         this.emit(problem);
         const requestId = text === undefined ? undefined : controlRequestIdOf(text);
         if (requestId) run.incoming.refuse(requestId, problem.reason);
