@@ -1,9 +1,10 @@
 // The app's background index run, kept going past faults that pass: a run that a lock held by
 // another program or a full disk stopped (StoreError `busy` / `disk_full`: what it wrote is kept,
 // see storeService.ts) is tried again every `retryMs` until one completes. Each stop is said in
-// the Console once (with how often it is tried), and the run that completes says it resumed.
+// the Console once (with how often it is tried), and the run that completes says it resumed. A run
+// that found the index damaged (moved aside and rebuilt from the history files) says that too.
 import { StoreError } from "../platform/sqlite/errors.js";
-import type { IndexResult } from "./storeService.js";
+import type { StoreClient } from "./storeClient.js";
 
 /** How often a stopped run is tried again in the app. */
 export const INDEX_RETRY_MS = 30_000;
@@ -16,7 +17,7 @@ export interface IndexRefreshOptions {
 
 /** Indexes `projectsDir` now and, while faults that pass stop it, again later. Returns what stops the retries. */
 export function keepIndexFresh(
-  store: { index(projectsDir: string): Promise<IndexResult> },
+  store: Pick<StoreClient, "index" | "info">,
   projectsDir: string,
   log: IndexRefreshLog,
   options: IndexRefreshOptions = {},
@@ -26,11 +27,17 @@ export function keepIndexFresh(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stops = 0;
   let lastCode: string | undefined;
+  // Said when the store opened (createAppCore's logStoreOpened): not again.
+  let movedAsideTo = store.info.movedAsideTo;
   const run = (): void => {
     timer = undefined;
     void store.index(projectsDir).then(
       (report) => {
         if (stopped) return;
+        if (report.movedAsideTo !== null && report.movedAsideTo !== movedAsideTo) {
+          movedAsideTo = report.movedAsideTo;
+          log("warning", `the history index was damaged; it was moved to ${movedAsideTo} and is rebuilt from the history files`, { projectsDir });
+        }
         const message = stops === 0 ? "history index refreshed" : `history index refreshed: indexing resumed after ${stops} stop${stops === 1 ? "" : "s"}`;
         log("info", message, { report: JSON.parse(JSON.stringify(report)) as unknown });
       },

@@ -76,7 +76,6 @@ function openAndMigrate(dbPath: string, schema: DatabaseSchema, busyTimeoutMs: n
   try {
     // Reading the header and the schema surfaces SQLITE_NOTADB / SQLITE_CORRUPT here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
-    checkNotTruncated(db, dbPath);
     const retired = schema.retire?.(db);
     if (retired !== undefined) throw new Retired(retired);
     checkNotNewer(db, dbPath, schema.latest);
@@ -90,22 +89,6 @@ function openAndMigrate(dbPath: string, schema: DatabaseSchema, busyTimeoutMs: n
   } catch (err) {
     db.close();
     throw err;
-  }
-}
-
-/**
- * A file cut short (a copy that stopped, a disk that filled during a copy) still opens: SQLite reads
- * the pages it has. The header says how many pages the file holds; with no WAL that could hold the
- * rest, fewer bytes on disk is damage, found here rather than by whichever query reaches past the end.
- */
-function checkNotTruncated(db: Database.Database, dbPath: string): void {
-  const wal = fs.statSync(`${dbPath}-wal`, { throwIfNoEntry: false });
-  if (wal !== undefined && wal.size > 0) return;
-  const pages = db.pragma("page_count", { simple: true }) as number;
-  const pageSize = db.pragma("page_size", { simple: true }) as number;
-  const size = fs.statSync(dbPath).size;
-  if (size < pages * pageSize) {
-    throw Object.assign(new Error(`${dbPath} is cut short: ${size} bytes of the ${pages * pageSize} its header names`), { code: "SQLITE_CORRUPT" });
   }
 }
 
