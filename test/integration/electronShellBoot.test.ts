@@ -256,7 +256,7 @@ describe("quitting the built shell with a session waiting on a permission", () =
   });
 
   /** Starts a session whose Bash waits for the person, quits the way `how` says, and checks the order. */
-  async function quitWhileAsked(how: "app.quit" | "the window closed"): Promise<void> {
+  async function quitWhileAsked(how: "app.quit" | "the window closed" | "SIGTERM"): Promise<void> {
     app = await startShellApp({
       cwdName: "quit-order",
       script: { main: [{ blocks: [bashCall("touch quit-order.txt", "Create a file")] }, { blocks: [text("The file was not made.")] }] },
@@ -285,6 +285,7 @@ describe("quitting the built shell with a session waiting on a permission", () =
 
     const quitFrom = shell.records.length;
     if (how === "app.quit") await shell.quit();
+    else if (how === "SIGTERM") shell.signal("SIGTERM");
     else await shell.closeWindow();
     expect(await shell.exited).toEqual({ code: 0, signal: null });
 
@@ -316,10 +317,10 @@ describe("quitting the built shell with a session waiting on a permission", () =
     ];
     for (let i = 1; i < order.length; i++) expect(order[i]![1], `${order[i - 1]![0]} before ${order[i]![0]}`).toBeGreaterThan(order[i - 1]![1]);
     const closed = at("BrowserWindow.closed");
-    // Quit from the menu: the window closes with the real quit, once the core is down. Its close
-    // button: the window goes first, and its last close is what quits (Linux and Windows).
-    if (how === "app.quit") expect(closed).toBeGreaterThan(secondQuit);
-    else expect(closed).toBeLessThan(firstQuit);
+    // Quit from the menu or by a signal: the window closes with the real quit, once the core is
+    // down. Its close button: the window goes first, and its last close is what quits (Linux and Windows).
+    if (how === "the window closed") expect(closed).toBeLessThan(firstQuit);
+    else expect(closed).toBeGreaterThan(secondQuit);
 
     // The CLI was told no: the tool never ran, and the model was told so.
     expect(fs.existsSync(path.join(env.cwd, "quit-order.txt"))).toBe(false);
@@ -334,5 +335,9 @@ describe("quitting the built shell with a session waiting on a permission", () =
 
   it("on closing the window: the same, after the window is gone", async () => {
     await quitWhileAsked("the window closed");
+  });
+
+  it("on SIGTERM (kill, the system shutting down): the same as app.quit", async () => {
+    await quitWhileAsked("SIGTERM");
   });
 });

@@ -231,6 +231,11 @@ export class ShellProcess {
     return this.command({ op: "headersReceived", url, responseHeaders });
   }
 
+  /** Sends the process a signal, as `kill` or the system's shutdown would. */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.hasExited) this.child.kill(signal);
+  }
+
   /** SIGTERM (the shell answers it with app.quit), then SIGKILL if it has not ended in time. */
   async stop(timeoutMs = 30_000): Promise<void> {
     if (this.hasExited) return;
