@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxHostProcess } from "../../src/main/sandbox/sandboxHostProcess.js";
+import { hostStartOptions, SandboxHostProcess } from "../../src/main/sandbox/sandboxHostProcess.js";
 import { tempDirs } from "../support/tempDirs.js";
 import { ensureMainBuilt, repoRoot } from "../support/ui/buildRenderer.js";
 
@@ -66,6 +66,18 @@ beforeAll(() => {
 
 afterAll(async () => {
   await host.stop();
+});
+
+describe("the sandbox host in an installed app", () => {
+  it("starts beside app.asar, not in its own folder inside it (no process can start inside a file)", () => {
+    const resourcesDir = path.join(path.sep, "opt", "Baton", "resources");
+    const installed = pathToFileURL(path.join(resourcesDir, "app.asar", "out", "main", "sandboxHost.js"));
+    expect(hostStartOptions(installed)).toEqual({ execArgv: [], cwd: resourcesDir });
+    const built = pathToFileURL(path.join(repoRoot, "out", "cli", "sandboxHost.js"));
+    expect(hostStartOptions(built)).toEqual({ execArgv: [], cwd: path.join(repoRoot, "out", "cli") });
+    const sources = pathToFileURL(path.join(repoRoot, "src", "main", "sandbox", "sandboxHost.ts"));
+    expect(hostStartOptions(sources)).toEqual({ execArgv: ["--import", "tsx"], cwd: path.join(repoRoot, "src", "main", "sandbox") });
+  });
 });
 
 describe.runIf(process.platform === "linux")("the sandbox in an installed app (Linux)", () => {

@@ -7,12 +7,24 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HostConfigVariable, type HostConfig, type HostMessage, type HostRequest } from "./hostProtocol.js";
+import { outsideAsar } from "./packagedHelpers.js";
 import type { NetworkPolicy } from "./sandboxPlan.js";
 
 /** The host module next to this one: .ts under tsx and vitest, .js when built. */
 export function defaultHostEntry(): URL {
   const here = import.meta.url;
   return new URL(here.endsWith(".ts") ? "./sandboxHost.ts" : "./sandboxHost.js", here);
+}
+
+/**
+ * How the host is started from `entry`: the TypeScript sources (tests, `npx baton`) under tsx,
+ * found from their own folder, which a built host starts in too (the host then moves to each
+ * command's folder). An installed app's host sits inside app.asar, a file no process can start
+ * in: it starts beside the archive.
+ */
+export function hostStartOptions(entry: URL): { readonly execArgv: string[]; readonly cwd: string } {
+  const cwd = outsideAsar(path.dirname(fileURLToPath(entry)));
+  return { execArgv: entry.pathname.endsWith(".ts") ? ["--import", "tsx"] : [], cwd };
 }
 
 export interface HostProcessOptions {
@@ -52,9 +64,7 @@ export class SandboxHostProcess {
     this.child = fork(fileURLToPath(entry), [], {
       // Under Electron, process.execPath is the app itself: ELECTRON_RUN_AS_NODE makes it Node.
       env: { ...(options.env ?? process.env), [HostConfigVariable]: JSON.stringify(config), ELECTRON_RUN_AS_NODE: "1" },
-      execArgv: entry.pathname.endsWith(".ts") ? ["--import", "tsx"] : [],
-      // Where `--import tsx` is found from (tests, `npx baton`); the host moves to each command's folder.
-      cwd: path.dirname(fileURLToPath(entry)),
+      ...hostStartOptions(entry),
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
     });
