@@ -111,6 +111,8 @@ interface Run {
   stopRequested: boolean;
   /** Set when Baton killed the process for not responding: the exit's error says why. */
   killReason: string | undefined;
+  /** It answered `initialize`: an exit before that is a failure to start. */
+  ready: boolean;
   readonly exit: Promise<ClientExit>;
 }
 
@@ -322,6 +324,7 @@ export class ClaudeClient {
         { subtype: "initialize", forwardSubagentText: true, agentProgressSummaries: true, ...this.options.initialize, ...sdkMcpFields(run.mcp) },
         this.options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
       );
+      run.ready = true;
       return parseInitializeResponse(response);
     } catch (error) {
       if (!run.process.hasExited) {
@@ -395,6 +398,7 @@ export class ClaudeClient {
       mcp,
       stopRequested: false,
       killReason: undefined,
+      ready: false,
       exit: process.exited.then((info) => this.finishRun(run, info)),
     };
     this.run = run;
@@ -440,7 +444,7 @@ export class ClaudeClient {
     if (!error && run.killReason !== undefined) {
       error = new ClaudeUnresponsiveError(run.killReason, info.signal);
     } else if (!error && !requested && (info.code !== 0 || info.signal !== null)) {
-      error = new ClaudeProcessError(info.code, info.signal, info.stderrTail);
+      error = new ClaudeProcessError(info.code, info.signal, info.stderrTail, !run.ready);
     }
     const pendingError = error ?? (requested ? undefined : new ClaudeProcessError(info.code, info.signal, info.stderrTail));
     run.pending.rejectAll((subtype) => pendingError ?? new ClientStoppedError(`control request "${subtype}"`));

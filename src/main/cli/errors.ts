@@ -35,10 +35,16 @@ export class ClaudeProcessError extends ClaudeClientError {
     readonly signal: string | null,
     /** The last bytes the CLI wrote to stderr (bounded). */
     readonly stderrTail: string,
+    /** It ended before it was ready (no answer to `initialize`): its own words are all there is to go on. */
+    readonly atStart = false,
   ) {
     const how = signal ? `was killed by ${signal}` : `exited with code ${String(exitCode)}`;
     const tail = stderrTail.trim();
-    super(`Claude Code CLI ${how}` + (tail ? `: ${lastLines(tail, 5)}` : " (no stderr output)"));
+    super(
+      `Claude Code CLI ${how}${atStart ? " as it started" : ""}` +
+        (tail ? `: ${lastLines(tail, 5)}` : " (no stderr output)") +
+        (atStart ? `${tail ? "\n" : ". "}To see why, run claude in a terminal in this folder; baton doctor checks the install.` : ""),
+    );
     this.name = "ClaudeProcessError";
   }
 }
