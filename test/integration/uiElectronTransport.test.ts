@@ -121,4 +121,17 @@ describe.skipIf(!hasChromium)("the renderer over the Electron transport, against
     expect(live.some((d) => d?.pending?.some((p) => p.toolName === "Bash"))).toBe(true);
     expect(pageErrors).toEqual([]);
   });
+
+  it("runs the page under the shell's Content-Security-Policy: a script it did not ship is refused", async () => {
+    const probe = await page.evaluate(
+      () =>
+        new Promise<{ ran: boolean; directive: string }>((resolve) => {
+          document.addEventListener("securitypolicyviolation", (e) => resolve({ ran: (window as unknown as { __injected?: boolean }).__injected === true, directive: e.effectiveDirective }), { once: true });
+          const script = document.createElement("script");
+          script.textContent = "window.__injected = true";
+          document.head.append(script);
+        }),
+    );
+    expect(probe).toEqual({ ran: false, directive: "script-src-elem" });
+  });
 });
