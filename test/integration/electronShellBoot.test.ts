@@ -49,7 +49,6 @@ describe("the built Electron shell, booted against the electron test double", ()
   beforeAll(async () => {
     app = await startShellApp({ recordings: ["subagent"], dark: false });
     shell = app.shell;
-    await shell.waitFor("main.loaded");
     await shell.ready();
     await shell.waitFor("BrowserWindow.show");
   });
@@ -132,12 +131,19 @@ describe("the built Electron shell, booted against the electron test double", ()
     expect(await shell.windowOpen(APP_ENTRY_URL)).toEqual({ action: "deny" });
     expect(openedExternally(shell).slice(before)).toEqual(["https://example.com/docs", "https://example.com/page"]);
 
+    // All of it in place before the page starts loading.
+    const loading = shell.seen("BrowserWindow.loadURL")[0]!.seq;
+    for (const what of ["protocol.handle", "session.setPermissionRequestHandler", "session.setPermissionCheckHandler", "webContents.setWindowOpenHandler"]) {
+      expect(shell.seen(what)[0]?.seq, what).toBeLessThan(loading);
+    }
+    const windowContents = Number(shell.seen("webContents.setWindowOpenHandler")[0]!.detail["contents"]);
+    for (const r of shell.seen("webContents.on", (d) => d["contents"] === windowContents)) expect(r.seq).toBeLessThan(loading);
+
     // Every web contents gets the same guards, not only the window's (a devtools page, a guest).
     const guards = (contents: number) => [
       ...shell.seen("webContents.on", (d) => d["contents"] === contents).map((r) => String(r.detail["event"])),
       ...shell.seen("webContents.setWindowOpenHandler", (d) => d["contents"] === contents).map(() => "windowOpenHandler"),
     ];
-    const windowContents = Number(shell.seen("webContents.setWindowOpenHandler")[0]!.detail["contents"]);
     expect(new Set(guards(windowContents))).toEqual(new Set(["will-attach-webview", "will-navigate", "will-redirect", "windowOpenHandler"]));
     const other = await shell.newContents("devtools://devtools/bundled/inspector.html");
     expect(new Set(guards(other))).toEqual(new Set(guards(windowContents)));
