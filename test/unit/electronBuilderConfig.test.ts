@@ -44,6 +44,34 @@ function pngSize(file: string): { width: number; height: number } | undefined {
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
 }
 
+function pngBufferSize(png: Buffer): { width: number; height: number } | undefined {
+  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return undefined;
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** An .icns's images by type: "icns", the file's length, then type, length (with its 8 bytes), data. */
+function icnsImages(file: Buffer): Map<string, { width: number; height: number } | undefined> {
+  expect(file.toString("ascii", 0, 4)).toBe("icns");
+  expect(file.readUInt32BE(4)).toBe(file.length);
+  const images = new Map<string, { width: number; height: number } | undefined>();
+  for (let at = 8; at < file.length; ) {
+    const length = file.readUInt32BE(at + 4);
+    images.set(file.toString("ascii", at, at + 4), pngBufferSize(file.subarray(at + 8, at + length)));
+    at += length;
+  }
+  return images;
+}
+
+/** An .ico's images: the size its directory says (0 is 256) and the PNG's own. */
+function icoImages(file: Buffer): { size: number; png: { width: number; height: number } | undefined }[] {
+  expect(file.readUInt16LE(2)).toBe(1);
+  return Array.from({ length: file.readUInt16LE(4) }, (_, i) => {
+    const at = 6 + 16 * i;
+    const [bytes, offset] = [file.readUInt32LE(at + 8), file.readUInt32LE(at + 12)];
+    return { size: file.readUInt8(at) || 256, png: pngBufferSize(file.subarray(offset, offset + bytes)) };
+  });
+}
+
 describe("electron-builder.yml against electron-builder's own schema", () => {
   it("is what electron-builder loads from the repository, and its validator accepts it", async () => {
     expect(config["productName"]).toBe("Baton");
@@ -94,10 +122,17 @@ describe("the installers it describes", () => {
     expect(config.asarUnpack).toContain("node_modules/better-sqlite3/build/Release/better_sqlite3.node");
   });
 
-  it("has Baton's icon: a 1024-pixel PNG for macOS and Windows, one PNG per size for Linux", () => {
-    expect(config.mac.icon).toBe("build/icon.png");
-    expect(config.win.icon).toBe("build/icon.png");
+  it("has Baton's icon: a 1024-pixel PNG, an .icns for macOS and an .ico for Windows holding PNGs of its sizes, one PNG per size for Linux", () => {
     expect(pngSize(path.join(repoRoot, "build", "icon.png"))).toEqual({ width: 1024, height: 1024 });
+    expect(config.mac.icon).toBe("build/icon.icns");
+    const icns = icnsImages(fs.readFileSync(path.join(repoRoot, config.mac.icon)));
+    expect(icns.get("ic10")).toEqual({ width: 1024, height: 1024 });
+    expect(icns.get("ic09")).toEqual({ width: 512, height: 512 });
+    expect(icns.get("ic07")).toEqual({ width: 128, height: 128 });
+    expect(config.win.icon).toBe("build/icon.ico");
+    const ico = icoImages(fs.readFileSync(path.join(repoRoot, config.win.icon)));
+    expect(ico.map((i) => i.size)).toContain(256);
+    for (const image of ico) expect(image.png, `${image.size} px`).toEqual({ width: image.size, height: image.size });
     const sizes = fs.readdirSync(path.join(repoRoot, config.linux.icon)).sort();
     expect(sizes.length).toBeGreaterThanOrEqual(6);
     for (const name of sizes) {
