@@ -142,7 +142,7 @@ describe.skipIf(skip)("hub on every recording", () => {
     }
   });
 
-  it.each(runs.map((r) => [r.label, r] as const))("%s: a parent id that matches no record falls back to the top level", (_label, r) => {
+  it.each(runs.map((r) => [r.label, r] as const))("%s: a parent id that matches no record gets a card of its own, never the top level", (_label, r) => {
     // A model of its own: r.model is shared by this file's tests.
     const next = modelOf(r.events);
     next.apply([
@@ -155,8 +155,10 @@ describe.skipIf(skip)("hub on every recording", () => {
       },
     ]);
     const top = next.transcript().blocks;
-    expect(top.at(-1)?.id).toBe("toolu_orphan");
+    // A subagent's call at the top level would read as the conductor's: it sits in a card for the Agent call its line names.
+    expect(top.at(-1)).toMatchObject({ id: "toolu_no_such_agent", call: { name: "Agent", subagent: { blocks: [{ id: "toolu_orphan" }] } } });
     expect(top.length).toBe(r.transcript.blocks.length + 1);
+    expect(top.some((b) => b.id === "toolu_orphan")).toBe(false);
   });
 
   it.each(runs.map((r) => [r.label, r] as const))("%s: nothing stays running after the last turn unless it is a live background agent", (_label, r) => {

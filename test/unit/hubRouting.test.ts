@@ -104,17 +104,20 @@ describe("routing by parent tool_use id", () => {
     expect(model.findToolCall("toolu_s1")).toEqual(expect.objectContaining({ status: "completed", result: { text: "file", isError: false } }));
   });
 
-  it("a parent id that matches no record falls back to the top level", () => {
+  it("a parent id that matches no record gets a card of its own: a subagent's blocks never read as the conductor's", () => {
     const { t } = run([...start, ev.text("u1", "lost", "toolu_nobody"), ev.use("toolu_x", "Bash", {}, "toolu_nobody")]);
-    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "u1:0", "toolu_x"]);
+    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_nobody"]);
+    expect(t.blocks[1]?.call?.name).toBe("Agent");
+    expect(recordOf(t, "toolu_nobody")?.blocks.map((b) => b.id)).toEqual(["u1:0", "toolu_x"]);
   });
 
-  it("a block shown at the top level for want of its parent is not added again once the parent is known", () => {
+  it("blocks that came before their Agent call sit in a card for it, which the call then takes over; sent again, nothing is added", () => {
     const early = [ev.text("u1", "before the card", "toolu_A"), ev.use("toolu_s1", "Bash", {}, "toolu_A")];
     const { t } = run([...start, ...early, ev.agent("toolu_A", "d"), ...early, ev.result("toolu_s1", "ok", "toolu_A")]);
-    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "u1:0", "toolu_s1", "toolu_A"]);
-    expect(recordOf(t, "toolu_A")?.blocks).toEqual([]);
-    expect(t.blocks[2]?.call?.status).toBe("completed");
+    expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_A"]);
+    expect(t.blocks[1]?.call).toMatchObject({ name: "Agent", input: { description: "d" } });
+    expect(recordOf(t, "toolu_A")).toMatchObject({ description: "d", blocks: [{ id: "u1:0" }, { id: "toolu_s1", call: { status: "completed" } }] });
+    expect(recordOf(t, "toolu_A")?.blocks).toHaveLength(2);
   });
 
   it("events for a completed record (lazy history load) append without changing its status, and are not duplicated", () => {

@@ -34,10 +34,10 @@ export class Node {
   open: boolean;
 
   constructor(
-    /** The Agent call whose record holds this block; undefined at the top level. */
-    readonly owner: Node | undefined,
-    /** Its sequence number in the owner's list. */
-    readonly seq: number,
+    /** The Agent call whose record holds this block; undefined at the top level. Changes only when a stand-in card moves to the caller a later line names (unseenAgentCalls.ts). */
+    public owner: Node | undefined,
+    /** Its sequence number in the owner's list (changes with `owner`). */
+    public seq: number,
     block: Block | undefined,
     call: ToolCallRecord | undefined,
   ) {
@@ -119,7 +119,7 @@ export class BlockTree {
   readonly top = new BlockList();
   /** Every alive node whose call has a subagent record, at any depth, by tool_use id. */
   readonly agents = new Map<string, Node>();
-  /** Blocks shown at the top level although their line named a parent (unknown then): a later copy under the parent is the same block. */
+  /** Stand-in cards of Agent calls not seen when a line named them (unseenAgentCalls.ts): the real call, wherever its line puts it, is the same block. */
   readonly orphans = new Map<string, Node>();
   /** Agent calls the cap dropped from their parent's list: lines they (or agents inside them) still send are ignored. */
   readonly droppedRecords = new Map<string, true>();

@@ -11,7 +11,8 @@ import { append, changed } from "./tree.js";
 /**
  * The block `id` already added under `parent` (undefined = top level): its node, Dropped if the cap
  * dropped it since, undefined if it is new there. The same line fed twice (live, then from a file)
- * names the same parent, or none that was known then (an orphan at the top level).
+ * names the same parent; a stand-in card made before its Agent call was seen (homeOf) is found
+ * wherever that call's line puts it (an orphan).
  */
 export function knownBlock(s: SessionModel, id: string, parent: Node | undefined): Node | Dropped | undefined {
   const list = listOf(s.tree, parent);
@@ -62,7 +63,7 @@ export function addBlock(s: SessionModel, parent: Node | undefined, block: Block
   return node;
 }
 
-/** Remembers a block that went to the top level although its line named a parent (see knownBlock). */
+/** Remembers a block shown where its own line may not put it (a stand-in card; see knownBlock). */
 export function addOrphan(s: SessionModel, node: Node, id: string): void {
   s.tree.orphans.set(id, node);
 }

@@ -1,11 +1,12 @@
 // Assistant blocks and tool results: where they go (top level or a subagent record, by parent
-// tool_use id) and what they do to the tool call they concern.
+// tool_use id; a parent no record matches gets a stand-in card, see homeOf) and what they do to
+// the tool call they concern.
 
 import type { AssistantBlockEvent, ToolResultEvent } from "../../shared/events.js";
 import type { ContentBlock, JsonObject, ToolUseBlock } from "../../shared/protocol/messages.js";
 import { isObject, str } from "../../shared/jsonFields.js";
 import { isAgentToolCall, WorkflowType, type Block, type SubagentRecord, type ToolCallRecord, type ToolCallStatus } from "../../shared/transcript.js";
-import { addBlock, addCall, addOrphan, editRecord, findCall, Gone, knownBlock, replaceBlock, routeOf, setCall } from "./edits.js";
+import { addBlock, addCall, editRecord, findCall, Gone, knownBlock, replaceBlock, setCall } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { stopOpenUnder } from "./stopping.js";
 import { callWith, makeBlock, makeCall } from "./shapes.js";
@@ -16,7 +17,7 @@ import { settleAgentCall } from "./subagentResults.js";
 import { withEarlyEscalations } from "./escalations.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
-import { replaceStandIn } from "./unseenAgentCalls.js";
+import { homeOf, moveStandIn, replaceStandIn } from "./unseenAgentCalls.js";
 
 export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(s, ev);
@@ -24,14 +25,14 @@ export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void
   if (ev.parentToolUseId === null && ev.usage !== undefined && ev.apiError === undefined && ev.usage !== s.meta.contextUsage) {
     s.meta = { ...s.meta, contextUsage: ev.usage };
   }
-  const parent = routeOf(s, ev.parentToolUseId);
+  const parent = homeOf(s, ev.parentToolUseId);
   if (parent === Gone) return;
   if (parent !== undefined && ev.apiError !== undefined) markApiError(s, ev, parent);
   // A retrying subagent that answers has got past its retries.
   if (parent?.call?.subagent?.retry !== undefined && ev.apiError === undefined) editRecord(s, parent, (r) => ({ ...r, retry: undefined }));
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
-    addToolUse(s, block, parent, ev.parentToolUseId, ev.timestamp);
+    addToolUse(s, block, parent, ev.timestamp);
     return;
   }
   const id = `${ev.uuid ?? ev.messageId}:${n}`;
@@ -44,7 +45,7 @@ export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void
   const existing = knownBlock(s, id, parent);
   if (existing === Dropped) return;
   if (existing !== undefined) replaceBlock(s, existing, made);
-  else noteOrphan(s, addBlock(s, parent, made), id, parent, ev.parentToolUseId);
+  else addBlock(s, parent, made);
 }
 
 /** n in the block id `<line uuid or message id>:<n>`: stable across live and history. */
@@ -75,11 +76,11 @@ function markApiError(s: SessionModel, ev: AssistantBlockEvent, parent: Node): v
 }
 
 /** Adds the call of a tool_use under `parent` (the route of `parentToolUseId`), unless it is known there. */
-function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined, parentToolUseId: string | null | undefined, timestamp: string | undefined): Node | undefined {
+function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined, timestamp: string | undefined): Node | undefined {
   // tool_use ids are unique: a second copy is the same call (kept, or dropped by the cap).
   const known = knownBlock(s, use.id, parent);
   if (known !== undefined) {
-    if (known !== Dropped && getIfAny(s.tree.standIns, use.id) === true) replaceStandIn(s, known, use, timestamp);
+    if (known !== Dropped && getIfAny(s.tree.standIns, use.id) === true) replaceStandIn(s, known, use, timestamp, parent);
     return undefined;
   }
   const early = getIfAny(s.tree.earlyPermissions, use.id);
@@ -100,14 +101,8 @@ function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined
   });
   if (early !== undefined) s.tree.earlyPermissions.delete(use.id);
   const node = addCall(s, parent, call);
-  noteOrphan(s, node, use.id, parent, parentToolUseId);
   if (use.name === "SendMessage") noteSendMessage(s, use.input);
   return node;
-}
-
-/** A block whose line named a parent that matched no record went to the top level: remember it (see knownBlock). */
-function noteOrphan(s: SessionModel, node: Node, id: string, parent: Node | undefined, parentToolUseId: string | null | undefined): void {
-  if (parent === undefined && parentToolUseId !== null && parentToolUseId !== undefined) addOrphan(s, node, id);
 }
 
 export function statusForPermission(state: "asked" | "allowed" | "denied" | "cancelled", current: ToolCallStatus): ToolCallStatus {
@@ -140,13 +135,17 @@ export function onToolResult(s: SessionModel, ev: ToolResultEvent): void {
 
 /** The node of a result's call where its parent (or the top level) holds it; a new call there if it was never seen. */
 function knownOrNewCall(s: SessionModel, ev: ToolResultEvent): Node | undefined {
-  const parent = routeOf(s, ev.parentToolUseId);
+  const parent = homeOf(s, ev.parentToolUseId);
   if (parent === Gone) return undefined;
   const known = knownBlock(s, ev.toolUseId, parent);
-  if (known !== undefined) return known === Dropped || known.call === undefined ? undefined : known; // dropped by the cap, or not a tool
+  if (known !== undefined) {
+    if (known === Dropped || known.call === undefined) return undefined; // dropped by the cap, or not a tool
+    moveStandIn(s, known, parent); // a stand-in card whose caller this line names
+    return known;
+  }
   // A result whose tool_use was never seen: keep it visible where its parent says.
   const use: ToolUseBlock = { type: "tool_use", id: ev.toolUseId, name: "", input: {} as JsonObject };
-  return addToolUse(s, use, parent, ev.parentToolUseId, ev.timestamp);
+  return addToolUse(s, use, parent, ev.timestamp);
 }
 
 const DenialText = [

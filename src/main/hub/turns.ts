@@ -10,12 +10,13 @@ import type {
   UserPromptEvent,
 } from "../../shared/events.js";
 import type { Block } from "../../shared/transcript.js";
-import { addBlock, addNotice, editCall, findAnyCall, Gone, isKnown, nextId, routeOf } from "./edits.js";
+import { addBlock, addNotice, editCall, findAnyCall, Gone, isKnown, nextId } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { makeBlock } from "./shapes.js";
 import { finishStreaming } from "./streaming.js";
 import { stopOpen } from "./stopping.js";
 import { editRecordById } from "./subagentRecords.js";
+import { homeOf } from "./unseenAgentCalls.js";
 
 export function onSessionInit(s: SessionModel, ev: SessionInitEvent): void {
   // Repeated at the start of every turn: it updates the header, it is not a block.
@@ -25,20 +26,17 @@ export function onSessionInit(s: SessionModel, ev: SessionInitEvent): void {
 
 export function onUserPrompt(s: SessionModel, ev: UserPromptEvent): void {
   if (ev.parentToolUseId !== null) {
-    // A subagent's prompt echo: it is the record's prompt, not a block. Unknown parent → top level.
+    // A subagent's prompt echo: it is the record's prompt, not a block (an unseen Agent call gets a stand-in card for it).
     const text = ev.text;
-    if (editRecordById(s, ev.parentToolUseId, (r) => (r.prompt === "" ? { ...r, prompt: text } : r))) return;
-    if (routeOf(s, ev.parentToolUseId) === Gone) return;
-  } else if (ev.isMeta === true) {
+    if (homeOf(s, ev.parentToolUseId) !== Gone) editRecordById(s, ev.parentToolUseId, (r) => (r.prompt === "" ? { ...r, prompt: text } : r));
     return;
   }
+  if (ev.isMeta === true) return;
   if (ev.uuid !== undefined && isKnown(s, ev.uuid, undefined)) return; // fed twice (live, then history)
   const block: Block = makeBlock({ kind: "user", id: ev.uuid ?? nextId(s, "user"), text: ev.text, images: ev.images, timestamp: ev.timestamp });
   addBlock(s, undefined, block);
-  if (ev.parentToolUseId === null) {
-    s.meta = { ...s.meta, status: "running" };
-    beginTurn(s);
-  }
+  s.meta = { ...s.meta, status: "running" };
+  beginTurn(s);
 }
 
 function beginTurn(s: SessionModel): void {
