@@ -25,8 +25,8 @@ export interface StoreInfo {
   /** Why the index is not open (a newer Baton's file, left untouched); null when it is. */
   readonly refused: StoreErrorInfo | null;
   /**
-   * Why the index is not open yet: another program held it locked (`busy`). Unlike a refusal this
-   * passes: the next index or search call opens it again.
+   * Why the index is not open yet: another program held it locked (`busy`) or its disk was full
+   * (`disk_full`). Unlike a refusal this passes: the next index or search call opens it again.
    */
   readonly waiting: StoreErrorInfo | null;
   /** Where a damaged database was moved, if that happened since open. */
@@ -82,7 +82,7 @@ const READING_AFTER = "try again once it lets go";
 export class StoreService {
   private opened: Index | undefined;
   private refused: StoreError | undefined;
-  /** The index was locked by another program when it was opened: opened at the next call. */
+  /** The index was locked by another program (or its disk full) when it was opened: opened at the next call. */
   private waiting: StoreError | undefined;
   private movedAsideTo: string | null = null;
   private retired: string | null = null;
@@ -108,8 +108,9 @@ export class StoreService {
         this.refused = err;
         return;
       }
-      // Locked by another program: the trail works, the index opens at its next call.
-      if (err instanceof StoreError && err.code === "busy") {
+      // Locked by another program, or no room on its disk for the WAL: the trail works, the index
+      // opens at its next call.
+      if (err instanceof StoreError && (err.code === "busy" || err.code === "disk_full")) {
         this.waiting = err;
         return;
       }
