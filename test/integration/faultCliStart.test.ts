@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectFolderName } from "../../src/main/platform/projectsDir.js";
 import { text } from "../support/scenarios/types.js";
 import { childrenRunning, theChild } from "../support/faults/cliProcesses.js";
 import { noticesOf, startFaultApp, value, type FaultApp } from "../support/faults/faultApp.js";
@@ -95,7 +96,10 @@ describe("faults: the CLI exiting at start", () => {
     install.wrapper();
     const { tab, watch } = await app.open();
     value(await app.service.sendPrompt(tab.tabId, "hello"));
-    await watch.idleWith("Started fine.");
+    const { sessionId } = await watch.idleWith("Started fine.");
+    // Killed once the CLI has saved the answer (it writes a moment after it streams).
+    const saved = path.join(app.env.projectsDir, projectFolderName(app.env.cwd), `${sessionId}.jsonl`);
+    await expect.poll(() => fs.existsSync(saved) && fs.readFileSync(saved, "utf8").includes("Started fine."), { timeout: 30_000 }).toBe(true);
     // The CLI dies; its next start fails with the real CLI's own complaint about an option.
     install.wrapper('exec "$CLAUDE" --no-such-option "$@"');
     process.kill(theChild(realName).pid, "SIGKILL");
