@@ -4,10 +4,12 @@
 // it writes app.asar. Three stand-ins, named here: the step that copies Electron's binary into the
 // output does nothing (there is no binary to copy), the archive writer records the entries it was
 // given instead of writing them, and npmRebuild is off (rebuilding needs Electron's headers).
-// Nothing is written but an empty output folder in a temporary directory.
+// Nothing is written but an empty output folder in a temporary directory, unless asked to write the
+// packed files out as folders (writePackedApp), for a test that runs the app from them.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 
 const require = createRequire(import.meta.url);
 
@@ -24,6 +26,10 @@ interface AsarStream {
   readonly path: string;
   readonly type?: string;
   readonly unpacked: boolean;
+  /** A file's content as electron-builder would write it (package.json already rewritten). */
+  readonly streamGenerator?: () => NodeJS.ReadableStream;
+  /** A link's target, relative to its folder. */
+  readonly symlink?: string;
 }
 
 interface BuilderLib {
@@ -70,6 +76,36 @@ export async function packedEntries(
   outputDir: string,
   override: Readonly<Record<string, unknown>> = {},
 ): Promise<readonly PackedEntry[]> {
+  const streams = await archiveStreams(root, platform, outputDir, override);
+  return streams.filter((s) => s.type !== "directory").map((s) => ({ path: s.path.split(path.sep).join("/"), unpacked: s.unpacked }));
+}
+
+/**
+ * Writes what electron-builder would pack for `platform` into `dest` as plain folders: app.asar
+ * and app.asar.unpacked in one tree, as Electron shows them to the app. Returns `dest`.
+ */
+export async function writePackedApp(root: string, platform: ProbePlatform, outputDir: string, dest: string): Promise<string> {
+  for (const stream of await archiveStreams(root, platform, outputDir, {})) {
+    const target = path.join(dest, stream.path);
+    if (stream.type === "directory") {
+      fs.mkdirSync(target, { recursive: true });
+    } else if (stream.type === "link" && stream.symlink !== undefined) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.symlinkSync(stream.symlink, target);
+    } else if (stream.streamGenerator !== undefined) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      await pipeline(stream.streamGenerator(), fs.createWriteStream(target));
+    }
+  }
+  return dest;
+}
+
+async function archiveStreams(
+  root: string,
+  platform: ProbePlatform,
+  outputDir: string,
+  override: Readonly<Record<string, unknown>>,
+): Promise<readonly AsarStream[]> {
   const lib = builderLib(root);
   const asar = require(path.join(root, "node_modules", "app-builder-lib", "out", "asar", "asarUtil.js")) as {
     AsarPackager: { prototype: { executeElectronAsar(streams: readonly AsarStream[]): Promise<void> } };
@@ -96,9 +132,7 @@ export async function packedEntries(
   try {
     await packager.build();
   } catch (error) {
-    if (error instanceof ArchiveReached) {
-      return error.streams.filter((s) => s.type !== "directory").map((s) => ({ path: s.path.split(path.sep).join("/"), unpacked: s.unpacked }));
-    }
+    if (error instanceof ArchiveReached) return error.streams;
     throw error;
   } finally {
     asar.AsarPackager.prototype.executeElectronAsar = writer;
