@@ -6,6 +6,7 @@
 // collapsed one collapsed, and the Inspector's selection. The live tab joins the running CLI (no
 // second one), its transcript keeps streaming, and the waiting request is answered once, from
 // either window. A prompt that cannot be sent stays in the box, and survives the reload.
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -42,6 +43,13 @@ async function sessionTitles(baton: BatonPage): Promise<string[]> {
 
 async function frontSession(baton: BatonPage): Promise<string> {
   return (await baton.sessionTabs.getByRole("tab", { selected: true }).getAttribute("aria-label")) ?? "";
+}
+
+/** Each group of sessions' tabs, left to right, with the one in front of its group marked " *". */
+async function sessionGroups(page: Page): Promise<string[][]> {
+  return page.getByRole("tablist", { name: "Sessions" }).evaluateAll((lists) =>
+    lists.map((list) => [...list.querySelectorAll("[role=tab]")].map((t) => `${t.getAttribute("aria-label") ?? ""}${t.getAttribute("aria-selected") === "true" ? " *" : ""}`)),
+  );
 }
 
 async function inspectorWidth(page: Page): Promise<number> {
@@ -188,5 +196,44 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     expect(bashResults).toHaveLength(1);
     expect(app.pageErrors).toEqual([]);
     expect(secondErrors).toEqual([]);
+  });
+
+  it("keeps the sessions' tabs in the order and the groups they were dragged to, and the preview tab", async () => {
+    const titles = ["Plan the Quillwort migration", "Rehearse the Bramblecopy release", "Audit the Fernhollow cache"] as const;
+    app = await startWebApp(
+      {},
+      { cwdName: "reload-tabs", viewport: { width: 1600, height: 1000 }, prepare: async (env) => titles.forEach((t) => writePromptSession(env.projectsDir, randomUUID(), t)) },
+    );
+    const { page, baton } = app;
+    const [a, b, c] = titles;
+    await baton.openLeftTab("Project");
+    for (const title of titles) {
+      await baton.project.getByRole("button", { name: `Open session ${title}` }).click();
+      const tab = page.getByRole("tab", { name: title, exact: true });
+      await pw(tab).toHaveAttribute("aria-selected", "true", { timeout: 20_000 });
+      // The first two are kept (a double-click on a preview tab); the last stays the preview.
+      if (title !== c) await tab.dblclick();
+    }
+    await pw(page.locator("[data-preview=true]")).toContainText(c);
+    expect(await sessionGroups(page)).toEqual([[a, b, `${c} *`]]);
+
+    // The middle one dragged to a group of its own on the right, then the first one dragged into
+    // that group: it comes after the middle one there, the opposite of the server's tab order.
+    const transcriptOf = (title: string) => page.getByRole("region", { name: "Transcript" }).filter({ hasText: title });
+    // (Pressed, a tab comes to the front of its group: the session shown there is then the dragged one.)
+    const target = await transcriptOf(c).boundingBox();
+    await page.getByRole("tab", { name: b, exact: true }).dragTo(page.getByRole("region", { name: "Transcript" }), { targetPosition: { x: target!.width - 8, y: target!.height / 2 } });
+    await expect.poll(async () => (await sessionGroups(page)).map((g) => g.map((t) => t.replace(" *", "")))).toEqual([[a, c], [b]]);
+    const right = await transcriptOf(b).boundingBox();
+    await page.getByRole("tab", { name: a, exact: true }).dragTo(transcriptOf(b), { targetPosition: { x: right!.width / 2, y: right!.height / 2 } });
+    const left = [[`${c} *`], [b, `${a} *`]];
+    await expect.poll(() => sessionGroups(page)).toEqual(left);
+
+    await page.reload();
+    await baton.waitReady();
+    await expect.poll(() => sessionGroups(page), { timeout: 20_000 }).toEqual(left);
+    await pw(page.locator("[data-preview=true]")).toContainText(c);
+    expect(app.manager.listTabs()).toHaveLength(3);
+    expect(app.pageErrors).toEqual([]);
   });
 });

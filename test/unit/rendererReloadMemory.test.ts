@@ -1,8 +1,11 @@
 // What a reload of the window brings back that the server does not keep (issue 36): each tab's
 // draft (its own, bounded, gone once sent or once its tab closes, not inherited by a later Baton's
-// tab of the same id), and the tab in front with each tab's selection and the preview tab.
+// tab of the same id), the tab in front with each tab's selection and the preview tab, and where
+// each session's tab was in the dock.
 import { beforeEach, describe, expect, it } from "vitest";
+import type { SerializedDockview } from "dockview";
 import type { TabInfo } from "../../src/shared/api.js";
+import { parseSaved, toSaved } from "../../src/renderer/layout/savedLayout.js";
 import { loadDraft, MaxDraftChars, pruneDrafts, saveDraft, type DraftStorage } from "../../src/renderer/state/drafts.js";
 import { applyFirstList, memoryKey, parseRemembered, readRemembered, startWindowMemory } from "../../src/renderer/state/windowMemory.js";
 import { usePreview } from "../../src/renderer/layout/previewTab.js";
@@ -171,5 +174,41 @@ describe("the tab in front and selections across a reload", () => {
     expect(parseRemembered("{oops")).toEqual({ selected: {} });
     expect(parseRemembered(JSON.stringify({ front: "<img src=x>", selected: { "tab-1": "ok_1", "tab-2": 5, "tab 3": "x" } }))).toEqual({ selected: { "tab-1": "ok_1" } });
     expect(memoryKey("second")).toBe("baton.tabsInWindow.second");
+  });
+});
+
+describe("where the sessions' tabs were in the dock", () => {
+  const leaf = (id: string, views: string[], activeView?: string) => ({ type: "leaf" as const, data: { id, views, ...(activeView !== undefined ? { activeView } : {}) }, size: 200 });
+  const dock = (): SerializedDockview =>
+    ({
+      grid: {
+        root: { type: "branch", data: [leaf("left", ["hierarchy"]), leaf("centre", ["session:tab-2", "session:tab-1"], "session:tab-1"), leaf("split", ["session:tab-3"], "session:tab-3"), leaf("right", ["inspector", "session:tab-4"], "inspector")], size: 1000 },
+        width: 1400,
+        height: 1000,
+        orientation: "HORIZONTAL",
+      },
+      panels: Object.fromEntries(["hierarchy", "inspector", "session:tab-1", "session:tab-2", "session:tab-3", "session:tab-4"].map((id) => [id, { id, contentComponent: id, title: id }])),
+    }) as SerializedDockview;
+
+  it("are kept beside the layout: group, place among the group's tabs, and the one in front", () => {
+    const saved = toSaved(dock(), "centre");
+    expect(saved.sessions).toEqual([
+      { tabId: "tab-2", group: "centre", index: 0 },
+      { tabId: "tab-1", group: "centre", index: 1, front: true },
+      { tabId: "tab-3", group: "split", index: 0, front: true },
+      { tabId: "tab-4", group: "right", index: 1 },
+    ]);
+    const loaded = parseSaved(JSON.stringify(saved));
+    expect(loaded.ok && loaded.layout?.sessions).toEqual(saved.sessions);
+  });
+
+  it("a load keeps only places in the layout's groups, each tab once, and never refuses a layout for them", () => {
+    const saved = toSaved(dock(), "centre");
+    const odd = [{ tabId: "tab-1", group: "centre", index: 0 }, { tabId: "tab-1", group: "split", index: 0 }, { tabId: "tab-5", group: "gone", index: 0 }, { tabId: "<b>", group: "centre", index: 1 }, { tabId: "tab-6", group: "centre", index: -1 }, "x", null];
+    const loaded = parseSaved(JSON.stringify({ ...saved, sessions: odd }));
+    expect(loaded.ok).toBe(true);
+    expect(loaded.ok && loaded.layout?.sessions).toEqual([{ tabId: "tab-1", group: "centre", index: 0 }]);
+    const none = parseSaved(JSON.stringify({ ...saved, sessions: "nope" }));
+    expect(none.ok && none.layout?.sessions).toBeUndefined();
   });
 });

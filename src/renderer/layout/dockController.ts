@@ -13,7 +13,7 @@ import { NarrowDock } from "./narrowDock.js";
 import { attachDock, isPanelId, PanelIds, type PanelId } from "./panels.js";
 import { actsInPreview, keepTab, previewTabId, usePreview } from "./previewTab.js";
 import { readSaved, tabIdOfPanel, toSaved, windowId, writeSaved, type SavedLayout } from "./savedLayout.js";
-import { followSessions, sessionGroup, sessionPanels, setMountedDock } from "./sessionPanels.js";
+import { followSessions, forgetPlaces, rememberPlaces, sessionGroup, sessionPanels, setMountedDock } from "./sessionPanels.js";
 import { labelSashes } from "./sashKeys.js";
 import { TabOverflowActions } from "./TabOverflow.js";
 import { tabKeys } from "./tabKeys.js";
@@ -80,11 +80,21 @@ export function createDock(host: HTMLElement): MountedDock {
       return false;
     }
     rememberedSessionGroup = layout.sessionGroup;
-    // Groups that held only sessions come back empty: the sessions fill one, the rest go.
+    // Groups that held only sessions come back empty: those sessions fill them again once the
+    // server's tabs are known (a reload), and the groups still empty then go (settle).
+    rememberPlaces(dock, layout.sessions ?? []);
+    const waiting = new Set((layout.sessions ?? []).map((p) => p.group));
     const target = sessionGroup(dock, rememberedSessionGroup);
-    for (const group of [...dock.groups]) if (group.panels.length === 0 && group !== target) dock.removeGroup(group);
+    for (const group of [...dock.groups]) if (group.panels.length === 0 && group !== target && !waiting.has(group.id)) dock.removeGroup(group);
     if (dock.groups.length === 0) return false;
     return true;
+  };
+
+  /** Once the server's first tab list has placed its sessions: the groups kept for sessions no longer open go. */
+  const settle = (): void => {
+    forgetPlaces(useApp.getState().tabOrder);
+    const target = sessionGroup(dock, rememberedSessionGroup);
+    for (const group of [...dock.groups]) if (group.panels.length === 0 && group !== target) dock.removeGroup(group);
   };
 
   const save = (): void => {
@@ -183,6 +193,7 @@ export function createDock(host: HTMLElement): MountedDock {
   load();
   setMountedDock(dock);
   let stopSessions = followSessions(dock, () => rememberedSessionGroup);
+  if (tabsKnown()) settle();
   if (tabsKnown() && useApp.getState().tabOrder.length === 0) projectToFront();
   publish();
 
@@ -195,6 +206,7 @@ export function createDock(host: HTMLElement): MountedDock {
     if (s.tabOrder === prev.tabOrder) return;
     // With no session open the Project panel is in front: when the tab list first arrives, and when the last tab closes.
     const firstList = prev.tabOrder === useApp.getInitialState().tabOrder;
+    if (firstList) settle();
     if (s.tabOrder.length === 0 && (firstList || prev.tabOrder.length > 0)) projectToFront();
     // A session started here brings its agents (the Hierarchy) forward where the Project panel was in front.
     const started = s.tabOrder.some((id) => prev.tabs[id] === undefined && s.tabs[id]?.info.kind === "live");

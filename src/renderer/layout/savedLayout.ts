@@ -1,7 +1,9 @@
 // The dock's layout as kept in localStorage, one per window, and the checks it passes before the
-// dock loads it. Sessions are not part of it: they are the server's open tabs, so a saved layout
-// names only the tool panels and which group the sessions go in. Pure functions over dockview's
-// JSON (tested in test/unit/rendererSavedLayout.test.ts) and two small storage calls.
+// dock loads it. Sessions are not part of its groups: they are the server's open tabs, so a saved
+// layout names the tool panels, which group the sessions go in, and beside that where each open
+// session's tab was (used by a reload, when the same tabs come back). Pure functions over
+// dockview's JSON (tested in test/unit/rendererSavedLayout.test.ts and rendererReloadMemory.test.ts)
+// and two small storage calls.
 import type { SerializedDockview } from "dockview";
 import { isPanelId, PanelTitles, type PanelId } from "./panels.js";
 
@@ -13,6 +15,19 @@ export interface SavedLayout {
   readonly dock: SerializedDockview;
   /** The group the sessions were in (absent while none was open: the "transcript" panel marks it then). */
   readonly sessionGroup?: string;
+  /**
+   * Where each session's tab was, in the dock's order, for a reload of this window: the server's tab
+   * ids outlive a reload, not a restart (then none is open, and the list is only dropped).
+   */
+  readonly sessions?: readonly SessionPlace[];
+}
+
+/** A session's tab in the dock: its group, its place among that group's tabs, and whether it was in front there. */
+export interface SessionPlace {
+  readonly tabId: string;
+  readonly group: string;
+  readonly index: number;
+  readonly front?: true;
 }
 
 export type LoadedLayout = { readonly ok: true; readonly layout: SavedLayout | undefined } | { readonly ok: false; readonly reason: string };
@@ -86,17 +101,30 @@ function withoutSessions(group: GroupState): GroupState {
   return { ...rest, views, ...(activeView !== undefined && views.includes(activeView) ? { activeView } : {}) };
 }
 
+/** Where the sessions' tabs are: group by group, each group's in its tab order. */
+export function sessionPlaces(groups: readonly GroupState[]): SessionPlace[] {
+  return groups.flatMap((group) =>
+    group.views.flatMap((view: string, index: number): SessionPlace[] => {
+      const tabId = tabIdOfPanel(view);
+      return tabId === undefined ? [] : [{ tabId, group: group.id, index, ...(group.activeView === view ? { front: true as const } : {}) }];
+    }),
+  );
+}
+
 /**
- * The layout to keep: sessions left out (the server's tabs fill their group again), groups a narrow
- * window hid shown, no maximised group (a maximise lasts until it is restored or the window reloads),
- * no popout windows (Baton opens none).
+ * The layout to keep: sessions left out of the groups (the server's tabs fill them again; where each
+ * was is kept beside, for a reload), groups a narrow window hid shown, no maximised group (a maximise
+ * lasts until it is restored or the window reloads), no popout windows (Baton opens none).
  */
 export function toSaved(dock: SerializedDockview, sessionGroup: string | undefined): SavedLayout {
   const panels = Object.fromEntries(Object.entries(dock.panels).filter(([id]) => tabIdOfPanel(id) === undefined));
   const { maximizedNode: _maximized, ...grid } = dock.grid as SerializedDockview["grid"] & { maximizedNode?: unknown };
-  const floatingGroups = (dock.floatingGroups ?? []).flatMap((f): FloatingGroup[] => {
+  const floating = dock.floatingGroups ?? [];
+  const sessions = sessionPlaces([...groupsOf(dock.grid.root), ...floating.flatMap((f) => (f.data !== undefined ? [f.data] : f.grid !== undefined ? groupsOf(f.grid.root) : []))]);
+  const floatingGroups = floating.flatMap((f): FloatingGroup[] => {
     if (f.data !== undefined) {
       const data = withoutSessions(f.data);
+      // A floating window of sessions only is not kept: its sessions come back in the sessions' group.
       return data.views.length > 0 || f.data.id === sessionGroup ? [{ ...f, data }] : [];
     }
     return f.grid !== undefined ? [{ ...f, grid: { ...f.grid, root: mapGrid(f.grid.root, withoutSessions) } }] : [];
@@ -107,7 +135,7 @@ export function toSaved(dock: SerializedDockview, sessionGroup: string | undefin
     ...(dock.activeGroup !== undefined ? { activeGroup: dock.activeGroup } : {}),
     ...(floatingGroups.length > 0 ? { floatingGroups } : {}),
   };
-  return { version: LayoutVersion, dock: saved, ...(sessionGroup !== undefined ? { sessionGroup } : {}) };
+  return { version: LayoutVersion, dock: saved, ...(sessionGroup !== undefined ? { sessionGroup } : {}), ...(sessions.length > 0 ? { sessions } : {}) };
 }
 
 function fail(reason: string): LoadedLayout {
@@ -128,7 +156,7 @@ export function parseSaved(raw: string | null): LoadedLayout {
     return fail("it is not JSON");
   }
   if (typeof value !== "object" || value === null) return fail("it is not a layout");
-  const { version, dock, sessionGroup } = value as Partial<SavedLayout>;
+  const { version, dock, sessionGroup, sessions } = value as Partial<SavedLayout>;
   if (version !== LayoutVersion) return fail(`it was saved by another version of Baton (layout version ${String(version)}, this one reads ${LayoutVersion})`);
   if (typeof dock !== "object" || dock === null || typeof dock.panels !== "object" || dock.panels === null) return fail("it has no panels");
   const root = dock.grid?.root;
@@ -153,7 +181,22 @@ export function parseSaved(raw: string | null): LoadedLayout {
   }
   const panels = Object.fromEntries([...seen].map((id) => [id, panelState(id as PanelId)]));
   const { popoutGroups: _popouts, edgeGroups: _edges, ...kept } = dock;
-  return { ok: true, layout: { version: LayoutVersion, dock: { ...kept, panels }, ...(sessionGroup !== undefined ? { sessionGroup } : {}) } };
+  const places = validPlaces(sessions, new Set(groups.map((g) => g.id)));
+  return { ok: true, layout: { version: LayoutVersion, dock: { ...kept, panels }, ...(sessionGroup !== undefined ? { sessionGroup } : {}), ...(places.length > 0 ? { sessions: places } : {}) } };
+}
+
+/** The session places that name a group of the layout, each tab once; the rest is left out (they only order tabs). */
+function validPlaces(value: unknown, groups: ReadonlySet<string>): SessionPlace[] {
+  if (!Array.isArray(value)) return [];
+  const seen = new Set<string>();
+  return value.flatMap((p: unknown): SessionPlace[] => {
+    if (typeof p !== "object" || p === null) return [];
+    const { tabId, group, index, front } = p as Record<string, unknown>;
+    if (typeof tabId !== "string" || !/^[A-Za-z0-9_.:-]{1,200}$/.test(tabId) || seen.has(tabId)) return [];
+    if (typeof group !== "string" || !groups.has(group) || typeof index !== "number" || !Number.isInteger(index) || index < 0) return [];
+    seen.add(tabId);
+    return [{ tabId, group, index, ...(front === true ? { front: true as const } : {}) }];
+  });
 }
 
 /** A tool panel as this version registers it (the saved copy's components and title are not trusted). */

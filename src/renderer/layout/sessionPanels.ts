@@ -7,7 +7,7 @@ import { visibleString } from "../util/VisibleText.js";
 import { setActiveTab, useApp, type AppState } from "../state/appState.js";
 import { toolPanel } from "./defaultLayout.js";
 import { sessionTabTitle } from "./PanelTabs.js";
-import { PanelMinimum, sessionPanelId, tabIdOfPanel } from "./savedLayout.js";
+import { PanelMinimum, sessionPanelId, tabIdOfPanel, type SessionPlace } from "./savedLayout.js";
 
 let mounted: DockviewApi | undefined;
 
@@ -16,8 +16,24 @@ export function setMountedDock(dock: DockviewApi | undefined): void {
   mounted = dock;
 }
 
-/** Where a session's panel goes when it appears (it replaces another's tab). */
-const placements = new Map<string, { readonly group: DockviewGroupPanel; readonly index: number }>();
+/** Where a session's panel goes when it appears (it replaces another's tab, or had this place before a reload). */
+const placements = new Map<string, { readonly group: DockviewGroupPanel; readonly index: number; readonly front?: true }>();
+
+/**
+ * The places the sessions' tabs had before the window reloaded (savedLayout.ts), in groups the
+ * loaded layout has: each session's panel goes back there when the server's tab list names it.
+ */
+export function rememberPlaces(dock: DockviewApi, places: readonly SessionPlace[]): void {
+  for (const place of places) {
+    const group = dock.groups.find((g) => g.id === place.group);
+    if (group !== undefined) placements.set(place.tabId, { group, index: place.index, ...(place.front === true ? { front: true as const } : {}) });
+  }
+}
+
+/** Forgets the remembered places of sessions the server's first tab list did not name. */
+export function forgetPlaces(open: readonly string[]): void {
+  for (const tabId of [...placements.keys()]) if (!open.includes(tabId)) placements.delete(tabId);
+}
 
 /** Puts a session's panel where another session's is (the tab it replaces), before that one closes. */
 export function placeSessionAt(tabId: string, otherTabId: string): void {
@@ -80,7 +96,16 @@ export function syncSessions(dock: DockviewApi, s: AppState, remembered: string 
   const gone = panels.filter((p) => !open.has(tabIdOfPanel(p.id) ?? ""));
   if (gone.length > 0 && gone.length === panels.length && s.tabOrder.length === 0) holdPlace(dock, gone[0]?.group);
   for (const panel of gone) dock.removePanel(panel);
-  for (const tabId of s.tabOrder) if (dock.getPanel(sessionPanelId(tabId)) === undefined) addSession(dock, s, tabId, remembered);
+  // Tabs with a remembered place go in first, by their index, so each group gets its old order back.
+  const missing = s.tabOrder.filter((tabId) => dock.getPanel(sessionPanelId(tabId)) === undefined);
+  const at = (tabId: string): number => placements.get(tabId)?.index ?? Number.MAX_SAFE_INTEGER;
+  const fronts = missing.filter((tabId) => placements.get(tabId)?.front === true);
+  for (const tabId of [...missing].sort((a, b) => at(a) - at(b))) addSession(dock, s, tabId, remembered);
+  // The session in front of its group before a reload is again (the app's front tab is shown after).
+  for (const tabId of fronts) {
+    const panel = dock.getPanel(sessionPanelId(tabId));
+    if (panel !== undefined && panel.group.activePanel !== panel) panel.group.model.openPanel(panel);
+  }
   if (s.tabOrder.length > 0) {
     const holder = dock.getPanel("transcript");
     if (holder !== undefined) dock.removePanel(holder);
