@@ -1,9 +1,11 @@
 // Faults survived (issue 36): Baton's files written by a newer Baton (a schema version ahead of
 // what this one knows), met by the app as a person starts it (createAppCore). Neither file is
 // ever rewritten, moved or dropped: a newer Baton may still be installed beside this one and using
-// them. The index, a cache, is refused and search is off, said in the Console with both versions;
-// the audit trail, the only record of Baton's decisions, is refused the same way, said as an error
-// with both versions, and Baton runs on without it. Either way the other file keeps working.
+// them. The index is a cache of the history files: the app keeps its own beside the newer one
+// (history.schema<N>.db) and search works, said in the Console with both files and versions; the
+// command line, whose --db names one file, refuses it and says what to do. The audit trail, the
+// only record of Baton's decisions, is no cache: it is refused, said as an error with both
+// versions, and Baton runs on without it. Either way the other file keeps working.
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -61,32 +63,54 @@ function expectUntouched(target: string, bytes: Buffer): void {
 }
 
 describe("a file from a newer Baton", { timeout: 120_000 }, () => {
-  it("the index: refused and left untouched, the Console says search is off and which schema the file has and this Baton knows; sessions still list and open, and the audit trail still records", async () => {
+  it("the index, a cache: left untouched, and this Baton keeps its own index beside it, built from the history; the Console names both files and both versions; search works and the audit trail records", async () => {
     const newer = LATEST_VERSION + 1;
     const { home, projects, dbPath, target, bytes } = await writtenByNewer("history.db", newer);
+    const own = path.join(home, "baton", `history.schema${LATEST_VERSION}.db`);
     const app = await startApp(home, projects, dbPath);
-    const off = app.log.entries().find((e) => e.message.startsWith("history index unavailable"));
-    expect(off).toMatchObject({ level: "warning", message: "history index unavailable; search is off (the audit trail still records decisions)" });
-    expect(off?.fields?.["error"]).toBe(
-      `${dbPath} has schema version ${newer}, but this Baton knows only up to ${LATEST_VERSION}; update Baton or pass --db to use another file (the database was left untouched)`,
-    );
-    const search = await app.service.call("searchHistory", ["okapifirst"]);
-    expect(search).toEqual({ ok: false, error: { code: "search_unavailable", message: expect.any(String) as string } });
-    // The history itself needs no index.
-    const listed = await app.service.call("listSessions", []);
-    expect(listed.ok && listed.value.map((s) => s.sessionId)).toEqual(["s1"]);
-    const opened = await app.service.call("openSession", ["s1"]);
-    expect(opened.ok).toBe(true);
+    const said = app.log.entries().find((e) => e.message.startsWith("the search index"));
+    expect(said).toMatchObject({
+      level: "warning",
+      message:
+        `the search index ${dbPath} has schema version ${newer}, written by a newer Baton (this one knows up to ${LATEST_VERSION}): ` +
+        `it is left as it is, and this Baton keeps its own index beside it in ${own}, built from the history files`,
+    });
+    await vi.waitFor(() => expect(app.log.entries().some((e) => e.message === "history index refreshed")).toBe(true), { timeout: 60_000, interval: 100 });
+    const search = await app.service.call("searchHistory", ["okapimiddle"]);
+    expect(search.ok && search.value.map((h) => h.sessionId)).toEqual(["s1"]);
     await app.close();
     core = undefined;
     expectUntouched(target, bytes);
+    expect(fs.existsSync(own)).toBe(true);
 
-    // The trail beside it, through the store as the app opens it: records and reads back.
-    const store = await openStore({ dbPath, auditWhenIndexRefused: true });
+    // The next start uses its own index again (nothing read twice); the trail beside both records.
+    const store = await openStore({ dbPath, besideNewerIndex: true });
     try {
-      expect(store.info.refused?.code).toBe("newer_schema");
+      expect(store.info).toMatchObject({ dbPath: own, newerIndex: { path: dbPath, schemaVersion: newer }, refused: null });
+      expect((await store.index(projects)).filesSkipped).toBe(1);
       await store.recordPermission({ ...decision, requestId: "req-2", decision: "allow" });
       expect((await store.readAudit("s1")).permissions.map((p) => p.requestId)).toEqual(["req-1", "req-2"]);
+    } finally {
+      await store.close();
+    }
+    expectUntouched(target, bytes);
+  });
+
+  it("the index on the command line (--db names one file): refused, untouched, with both versions and what to do; the trail still opens", async () => {
+    const newer = LATEST_VERSION + 1;
+    const { dbPath, target, bytes } = await writtenByNewer("history.db", newer);
+    const refused = await openStore({ dbPath }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(StoreError);
+    expect(refused).toMatchObject({
+      code: "newer_schema",
+      message: `${dbPath} has schema version ${newer}, but this Baton knows only up to ${LATEST_VERSION}; update Baton or pass --db to use another file (the database was left untouched)`,
+    });
+    const store = await openStore({ dbPath, auditWhenIndexRefused: true });
+    try {
+      expect((await store.readAudit("s1")).permissions.map((p) => p.requestId)).toEqual(["req-1"]);
     } finally {
       await store.close();
     }

@@ -16,7 +16,7 @@ import { followTranscript, type Follower } from "../../src/main/history/tail.js"
 import { modelOf } from "../../src/main/hub/index.js";
 import type { AuditPermission } from "../../src/main/audit/audit.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
-import { StoreService } from "../../src/main/store/storeService.js";
+import { besideNewer, StoreService } from "../../src/main/store/storeService.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-audit-wiring-");
@@ -141,11 +141,15 @@ describe("the app's Console", { timeout: 30_000 }, () => {
 });
 
 describe("an index written by a newer Baton", { timeout: 30_000 }, () => {
-  it("turns search off in the app, leaves the file alone, and keeps the audit trail: a restore still shows Baton's decision", async () => {
+  it("(and the index the app keeps beside it newer too) turns search off in the app, leaves the file alone, and keeps the audit trail: a restore still shows Baton's decision", async () => {
     const { projects, dbPath } = setUp(true);
     const newer = new Database(dbPath);
     newer.pragma(`user_version = ${LATEST_VERSION + 1}`);
     newer.close();
+    // The app keeps its own index beside a newer one (faultSqliteNewer.test.ts): that one is newer too.
+    const beside = new Database(besideNewer(dbPath));
+    beside.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    beside.close();
     const before = fs.readFileSync(dbPath);
     const core = await createAppCore({ projectsDir: projects, dbPath, claudePath: path.join(projects, "no-claude") });
     try {

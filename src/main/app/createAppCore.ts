@@ -168,13 +168,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 }
 
 /**
- * Opens the index (createAppCore then refreshes it in the background). A failure costs search and the audit trail;
- * an index from a newer Baton costs only search (the store stays open for the trail).
+ * Opens the index (createAppCore then refreshes it in the background). A failure costs search and the audit trail.
+ * An index from a newer Baton is left as it is, and this Baton keeps its own beside it (the index is a
+ * cache); only if that one too is newer is search off (the store stays open for the trail).
  */
 async function openIndex(storeOptions: OpenStoreOptions, projectsDir: string, log: LogBus): Promise<StoreClient | undefined> {
   const { dbPath } = storeOptions;
   try {
-    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath, processDbPathEnv(projectsDir)), auditWhenIndexRefused: true });
+    const store = await openStore({ ...storeOptions, dbPath: checkDbPath(dbPath, processDbPathEnv(projectsDir)), auditWhenIndexRefused: true, besideNewerIndex: true });
     logStoreOpened(store, log);
     if (store.info.refused !== null) {
       log.baton("warning", "history index unavailable; search is off (the audit trail still records decisions)", { dbPath, error: store.info.refused.message });
@@ -233,8 +234,16 @@ function conductorTimeoutOf(options: AppCoreOptions, log: LogBus): { conductorTi
 
 /** What opening found that the person should know: a moved-aside audit file above all. */
 function logStoreOpened(store: StoreClient, log: LogBus): void {
-  const { audit, retired, movedAsideTo, dbPath, waiting } = store.info;
+  const { audit, retired, movedAsideTo, dbPath, waiting, newerIndex } = store.info;
   if (waiting !== null) log.baton("warning", waiting.message, { dbPath, code: waiting.code });
+  if (newerIndex !== null) {
+    log.baton(
+      "warning",
+      `the search index ${newerIndex.path} has schema version ${newerIndex.schemaVersion}, written by a newer Baton (this one knows up to ${store.info.schemaVersion ?? "?"}): ` +
+        `it is left as it is, and this Baton keeps its own index beside it in ${dbPath}, built from the history files`,
+      { dbPath, newerIndex: newerIndex.path },
+    );
+  }
   if (audit.movedAsideTo !== null) log.baton("error", auditMovedMessage(audit.path, audit.movedAsideTo), { path: audit.path, movedAsideTo: audit.movedAsideTo });
   if (audit.error !== null) log.baton("error", audit.error.message, { path: audit.path, code: audit.error.code });
   if (retired !== null && movedAsideTo !== null) {

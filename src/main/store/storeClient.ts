@@ -38,6 +38,8 @@ export interface OpenStoreOptions {
    * and the index calls fail with that refusal. Default: the refusal rejects `openStore`.
    */
   readonly auditWhenIndexRefused?: boolean;
+  /** Keep this Baton's own index beside one a newer Baton wrote, instead of refusing it (the app does). */
+  readonly besideNewerIndex?: boolean;
   /**
    * The worker module; defaults to storeWorker next to this file (.ts under tsx, .js when built).
    * A bundled app passes its emitted worker chunk here.
@@ -59,6 +61,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreClient>
     ...(options.auditPath !== undefined ? { auditPath: options.auditPath } : {}),
     ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
     ...(options.auditWhenIndexRefused === true ? { auditWhenIndexRefused: true } : {}),
+    ...(options.besideNewerIndex === true ? { besideNewerIndex: true } : {}),
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   };
   // A .ts entry (tests, `npx baton` under tsx) needs the bootstrap that registers tsx first.

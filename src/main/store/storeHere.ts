@@ -19,6 +19,7 @@ export async function openStoreHere(options: HereOptions): Promise<StoreClient> 
       ...(options.auditPath !== undefined ? { auditPath: options.auditPath } : {}),
       ...(options.batchBytes !== undefined ? { batchBytes: options.batchBytes } : {}),
       ...(options.auditWhenIndexRefused === true ? { auditWhenIndexRefused: true } : {}),
+      ...(options.besideNewerIndex === true ? { besideNewerIndex: true } : {}),
     }),
   );
   let closed = false;

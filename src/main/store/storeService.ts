@@ -2,6 +2,7 @@
 // index's connections (the index, its side file, and a reader over both for search) and the audit
 // trail's; index runs are serialised, searches may run between an index run's batches.
 import fs from "node:fs";
+import path from "node:path";
 import type Database from "better-sqlite3";
 import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
 import { AuditDatabase, type AuditInfo } from "../audit/auditDatabase.js";
@@ -11,6 +12,7 @@ import { Indexer, type IndexerOptions, type IndexReport } from "../search/indexe
 import { schemaVersion } from "../platform/sqlite/migrate.js";
 import { connect, moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
 import { REBUILT_AT } from "../search/migrations/m006SessionsByProject.js";
+import { LATEST_VERSION } from "../search/migrations/index.js";
 import { IndexSchema } from "../search/indexSchema.js";
 import { Searcher, type SearchHit, type SearchOptions } from "../search/search.js";
 import { listSessions, listSubagents, type ListSessionsOptions, type SessionSummary, type SubagentSummary } from "../search/sessions.js";
@@ -29,6 +31,11 @@ export interface StoreInfo {
    * (`disk_full`). Unlike a refusal this passes: the next index or search call opens it again.
    */
   readonly waiting: StoreErrorInfo | null;
+  /**
+   * An index a newer Baton wrote at the path asked for, left untouched: this store keeps its own at
+   * `dbPath` beside it (StoreServiceOptions.besideNewerIndex). Null when it did not meet one.
+   */
+  readonly newerIndex: { readonly path: string; readonly schemaVersion: number } | null;
   /** Where a damaged database was moved, if that happened since open. */
   readonly movedAsideTo: string | null;
   /** Why the index at open was moved aside other than for damage (a development build's file). */
@@ -64,6 +71,12 @@ export interface StoreServiceOptions {
    * fail, so the app keeps recording decisions while search is off.
    */
   readonly auditWhenIndexRefused?: boolean;
+  /**
+   * An index written by a newer Baton is left untouched; with this, instead of refusing it, this
+   * Baton keeps its own beside it (`history.schema<N>.db`, built from the history files: the index
+   * is a cache), so search works. The app does; `--db` on the command line names one file, refused.
+   */
+  readonly besideNewerIndex?: boolean;
 }
 
 /** The open index: its connection, its side file, a reading connection with both, and what uses them. */
@@ -87,21 +100,23 @@ export class StoreService {
   private movedAsideTo: string | null = null;
   private retired: string | null = null;
   private upgradedFrom: number | null = null;
+  private newerIndex: StoreInfo["newerIndex"] = null;
   private readonly audit: AuditDatabase;
   private indexing: Promise<unknown> = Promise.resolve();
   /** The history folder the last index run read: a damaged index found by a query is rebuilt from it. */
   private lastProjectsDir: string | undefined;
   private closed = false;
-  readonly dbPath: string;
+  /** The index in use: the path asked for, or this Baton's own beside a newer Baton's. */
+  private indexPath: string;
 
   constructor(private readonly options: StoreServiceOptions) {
-    this.dbPath = checkDbPath(options.dbPath);
+    this.indexPath = checkDbPath(options.dbPath);
     const auditPath = checkDbPath(options.auditPath ?? auditDbPath(this.dbPath));
     if (auditPath === this.dbPath) throw new StoreError("forbidden_path", `${AUDIT_FILE_NAME} is Baton's audit trail, not an index; choose another --db`);
     // The trail opens first and on its own: its failure costs the trail, never search.
     this.audit = new AuditDatabase(auditPath);
     try {
-      this.openIndex();
+      this.openIndexOrBeside();
     } catch (err) {
       // A newer Baton's index (or side file) is left untouched.
       if (options.auditWhenIndexRefused === true && err instanceof StoreError && err.code === "newer_schema") {
@@ -116,6 +131,22 @@ export class StoreService {
       }
       this.audit.close();
       throw err;
+    }
+  }
+
+  get dbPath(): string {
+    return this.indexPath;
+  }
+
+  /** Opens the index; one a newer Baton wrote is left as it is and, when asked, this Baton's own opened beside it. */
+  private openIndexOrBeside(): void {
+    try {
+      this.openIndex();
+    } catch (err) {
+      if (!(this.options.besideNewerIndex === true && err instanceof StoreError && err.code === "newer_schema")) throw err;
+      this.newerIndex = { path: this.indexPath, schemaVersion: peekVersion(this.indexPath) ?? LATEST_VERSION + 1 };
+      this.indexPath = besideNewer(this.indexPath);
+      this.openIndex();
     }
   }
 
@@ -147,6 +178,7 @@ export class StoreService {
       schemaVersion: this.opened === undefined ? null : schemaVersion(this.opened.db),
       refused: this.refused === undefined ? null : toErrorInfo(this.refused),
       waiting: this.waiting === undefined ? null : toErrorInfo(this.waiting),
+      newerIndex: this.newerIndex,
       movedAsideTo: this.movedAsideTo,
       retired: this.retired,
       upgradedFrom: this.upgradedFrom,
@@ -276,6 +308,12 @@ export class StoreService {
   private assertOpen(): void {
     if (this.closed) throw new StoreError("closed", "the store is closed");
   }
+}
+
+/** `history.db` → `history.schema<N>.db` in the same folder: this Baton's index beside a newer Baton's. */
+export function besideNewer(dbPath: string): string {
+  const ext = path.extname(dbPath);
+  return `${dbPath.slice(0, dbPath.length - ext.length)}.schema${LATEST_VERSION}${ext}`;
 }
 
 /**

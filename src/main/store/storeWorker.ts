@@ -23,6 +23,7 @@ try {
     ...(data.auditPath !== undefined ? { auditPath: data.auditPath } : {}),
     ...(data.batchBytes ? { batchBytes: data.batchBytes } : {}),
     ...(data.auditWhenIndexRefused === true ? { auditWhenIndexRefused: true } : {}),
+    ...(data.besideNewerIndex === true ? { besideNewerIndex: true } : {}),
   });
   reply({ id: 0, ok: true, value: service.info() });
 } catch (err) {

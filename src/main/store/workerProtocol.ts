@@ -42,6 +42,8 @@ export interface StoreWorkerData {
   readonly batchBytes?: number;
   /** See StoreServiceOptions.auditWhenIndexRefused. */
   readonly auditWhenIndexRefused?: boolean;
+  /** See StoreServiceOptions.besideNewerIndex. */
+  readonly besideNewerIndex?: boolean;
   /** The module the bootstrap imports (a .ts file under tsx, a .js file when built). */
   readonly entry: string;
   /** A better-sqlite3 binary to load instead of node_modules' (the Electron build, in the app). */
