@@ -2,9 +2,14 @@
 // mid-stream, Stop interrupts and the CLI ends the turn; the tab is idle again and takes a new
 // prompt. When the CLI itself hangs (SIGSTOP: a real process that answers nothing), Stop's
 // interrupt goes unanswered and Baton kills the CLI once its grace time is over: the tab says so,
-// nothing spins, and the next prompt resumes the conversation.
+// nothing spins, and the next prompt resumes the conversation. A CLI that answers Stop but never
+// ends its turn is killed the same way (a stand-in client: the real CLI always ends it).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ClientEvent } from "../../src/shared/events.js";
+import { ClaudeClient, type ClientExit, type ClientListener, type InterruptReceipt } from "../../src/main/cli/claudeClient.js";
+import { LiveSession } from "../../src/main/core/liveSession.js";
+import { LogBus } from "../../src/main/platform/logBus.js";
 import { text } from "../support/scenarios/types.js";
 import { childrenRunning, theChild } from "../support/faults/cliProcesses.js";
 import { noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
@@ -86,5 +91,52 @@ describe("faults: a hung turn, and Stop", () => {
     await watch.idleWith("Back in a new CLI.");
     expect(theChild(cliName).args).toContain("--resume");
     value(await service.closeTab(tab.tabId));
+  });
+});
+
+/** A TEST DOUBLE of the client, no process: the CLI answers Stop at once but its turn never ends. */
+class AnswersStopOnly extends ClaudeClient {
+  readonly kills: string[] = [];
+  private readonly listeners = new Set<ClientListener>();
+  override on(listener: ClientListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  emitRead(events: readonly ClientEvent[]): void {
+    for (const event of events) for (const listener of [...this.listeners]) listener(event);
+  }
+  override interrupt(): Promise<InterruptReceipt> {
+    return Promise.resolve({});
+  }
+  override kill(reason: string): Promise<ClientExit> {
+    this.kills.push(reason);
+    const error = `${reason} Baton killed it (SIGKILL).`;
+    this.emitRead([{ kind: "process_exit", code: null, signal: "SIGKILL", error }]);
+    return Promise.resolve({ code: null, signal: "SIGKILL", stderrTail: "", requested: false });
+  }
+}
+
+describe("faults: a CLI that answers Stop but never ends the turn", () => {
+  it("is killed once the grace time is over, and the turn stops", async () => {
+    let client: AnswersStopOnly | undefined;
+    const session = new LiveSession({
+      tabId: "tab-1",
+      client: { claudePath: "claude", cwd: "/home/user/code/x" },
+      decidePermission: () => Promise.resolve({ behavior: "deny", message: "test" }),
+      log: new LogBus(),
+      onChange: () => undefined,
+      interruptGraceMs: 300,
+      interruptSettleMs: 60_000,
+      createClient: (options) => (client = new AnswersStopOnly(options)),
+    });
+    client!.emitRead([{ kind: "user_prompt", uuid: "u1", parentToolUseId: null, text: "a long one" }]);
+    expect(session.transcript.status).toBe("running");
+
+    const started = Date.now();
+    await session.interrupt();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(client!.kills).toEqual(["Claude Code did not stop within 0.3 s of Stop."]);
+    expect(session.transcript.status).toBe("error");
   });
 });

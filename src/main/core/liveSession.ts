@@ -176,7 +176,7 @@ export class LiveSession {
     const settled = settledInterrupt(this.client, this.model.turnRunning, this.options.interruptSettleMs ?? InterruptSettleMs);
     const graceMs = this.options.interruptGraceMs ?? InterruptGraceMs;
     if (await settlesWithin(settled, graceMs)) return settled;
-    await this.client.kill(`Claude Code did not stop within ${Math.round(graceMs / 1000)} s of Stop.`);
+    await this.client.kill(`Claude Code did not stop within ${Math.round(graceMs / 100) / 10} s of Stop.`);
     // The kill settles the interrupt: rejected if it was never answered, which is the news the exit already gives.
     return settled.catch(() => ({}));
   }
