@@ -97,13 +97,13 @@ describe("faults: a hung turn, and Stop", () => {
 /** A TEST DOUBLE of the client, no process: the CLI answers Stop at once but its turn never ends. */
 class AnswersStopOnly extends ClaudeClient {
   readonly kills: string[] = [];
-  private readonly listeners = new Set<ClientListener>();
+  private readonly subscribers = new Set<ClientListener>();
   override on(listener: ClientListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
   }
   emitRead(events: readonly ClientEvent[]): void {
-    for (const event of events) for (const listener of [...this.listeners]) listener(event);
+    for (const event of events) for (const listener of [...this.subscribers]) listener(event);
   }
   override interrupt(): Promise<InterruptReceipt> {
     return Promise.resolve({});
