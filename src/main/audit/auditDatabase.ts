@@ -165,7 +165,7 @@ export class AuditDatabase {
     // Already kept back: the lock is likely still held, so this call does not wait the full timeout.
     if (this.waiting.length > 1 || this.locked) this.writeWaiting(RETRY_WAIT_MS);
     if (this.waiting.length === 0) return;
-    this.retry ??= setInterval(() => this.writeWaiting(RETRY_WAIT_MS), RETRY_MS);
+    this.retry ??= setInterval(() => this.retryWaiting(), RETRY_MS);
     this.retry.unref?.();
     throw this.lockedError();
   }
@@ -193,6 +193,15 @@ export class AuditDatabase {
       this.stopRetrying();
     } finally {
       this.db?.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
+
+  /** The timer's try: a failure other than the lock stops the tries, and the next write meets it. */
+  private retryWaiting(): void {
+    try {
+      this.writeWaiting(RETRY_WAIT_MS);
+    } catch {
+      this.stopRetrying();
     }
   }
 
