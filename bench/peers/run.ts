@@ -81,6 +81,7 @@ async function peers(scratch: string): Promise<Omit<PeerSetup, "claudeCodeUi" | 
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "baton-bench-peers-"));
   try {
     const base = await peers(scratch);
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
       for (const line of verdictLines(rows)) console.log(line);
       for (const r of rows) results.push(tableRow(`${r.figure} (${figures.archive})`, `${r.baton} vs ${r.peer}: ${r.verdict.shown} ${passFail(r.verdict)}`, r.verdict.target));
     }
-    console.log("");
+    console.log(`\nthe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} min (${runs} run(s) of each list and first screen); load ${load()}\n`);
     for (const line of results) console.log(line);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
