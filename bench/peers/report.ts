@@ -108,6 +108,13 @@ export function sideBySide(f: ArchiveFigures): string[] {
   return lines;
 }
 
+/** Figures printed beside the targets for docs/benchmarks.md with no target of their own: the first screen's time. */
+export function reportedRows(f: ArchiveFigures): { readonly figure: string; readonly value: string }[] {
+  const fs = f.firstScreen;
+  if (fs.peer === undefined) return [];
+  return [{ figure: `first screen of the big session (${fs.batonBlocks} blocks) / ${fs.peer.label}'s first page (${fs.peerMessages} messages)`, value: `${ms(fs.baton.ms)} vs ${ms(fs.peer.ms)}: ${(fs.baton.ms / fs.peer.ms).toFixed(2)}×` }];
+}
+
 /** `figure: Baton vs peer → ratio (target) PASS`, one line per target. */
 export function verdictLines(rows: readonly TargetRow[]): string[] {
   return rows.map((r) => `${passFail(r.verdict)}  ${r.figure}: ${r.baton} vs ${r.peer} → ${r.verdict.shown} (target ${r.verdict.target})`);

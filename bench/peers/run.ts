@@ -29,7 +29,7 @@ import { ccusageJs, ccusageNative } from "./ccusage.js";
 import { prepareClaudeCodeUi } from "./claudeCodeUi.js";
 import { installPeer, Peers } from "./install.js";
 import { measureArchive, type PeerSetup } from "./measureArchive.js";
-import { sideBySide, targetRows, verdictLines } from "./report.js";
+import { reportedRows, sideBySide, targetRows, verdictLines } from "./report.js";
 import { passFail } from "./verdict.js";
 
 const { values } = parseArgs({
@@ -108,6 +108,7 @@ async function main(): Promise<void> {
       const rows = targetRows(figures);
       for (const line of verdictLines(rows)) console.log(line);
       for (const r of rows) results.push(tableRow(`${r.figure} (${figures.archive})`, `${r.baton} vs ${r.peer}: ${r.verdict.shown} ${passFail(r.verdict)}`, r.verdict.target));
+      for (const r of reportedRows(figures)) results.push(tableRow(`${r.figure} (${figures.archive})`, r.value, "reported"));
     }
     console.log(`\nthe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} min (${runs} run(s) of each list and first screen); load ${load()}\n`);
     for (const line of results) console.log(line);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ccusageSessions } from "../../bench/peers/ccusage.js";
 import { cloudCliSearch, cloudCliWords, FilesPerRg, matchedFiles, rgArgumentLists, sessionFiles } from "../../bench/peers/cloudCliSearch.js";
 import { peerFolder } from "../../bench/peers/install.js";
-import { sideBySide, targetRows, type ArchiveFigures } from "../../bench/peers/report.js";
+import { reportedRows, sideBySide, targetRows, type ArchiveFigures } from "../../bench/peers/report.js";
 import { parseTimeOutput } from "../../bench/peers/timed.js";
 import { fastest, median, passFail, percentile, verdict } from "../../bench/peers/verdict.js";
 import { tempDirs } from "../support/tempDirs.js";
@@ -114,6 +114,13 @@ describe("which figures the targets compare", () => {
     const table = sideBySide(f);
     expect(table).toContain("FAILED, left out: ccusage JS: exited 134: JavaScript heap out of memory");
     expect(table.find((l) => l.startsWith("| first screen"))).toContain("claude-code-ui: failed");
+    expect(reportedRows(f)).toEqual([]);
+  });
+
+  it("reports the first screen beside claude-code-ui's first page as a ratio, with no target", () => {
+    expect(reportedRows(figures())).toEqual([
+      { figure: "first screen of the big session (50 blocks) / claude-code-ui getSessionMessages()'s first page (20 messages)", value: "20.0 ms vs 3000 ms: 0.01×" },
+    ]);
   });
 });
 
