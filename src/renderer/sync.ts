@@ -4,6 +4,7 @@ import type { BatonApi, TabInfo } from "../shared/api.js";
 import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./state/appState.js";
 import { enqueueDelta } from "./state/deltaQueue.js";
 import { pruneDrafts } from "./state/drafts.js";
+import { flushSpots } from "./state/scrollMemory.js";
 import { applyFirstList, readRemembered, startWindowMemory } from "./state/windowMemory.js";
 import { windowId } from "./layout/savedLayout.js";
 import { startFullSteps } from "./state/fullSteps.js";
@@ -70,6 +71,7 @@ export function startSync(api: BatonApi): () => void {
     }
   });
   const stopMemory = startWindowMemory(localStorage, window);
+  globalThis.addEventListener("pagehide", flushSpots);
   const stopNotify = startNotifications();
   const stopSteps = startFullSteps();
   return () => {
@@ -78,6 +80,7 @@ export function startSync(api: BatonApi): () => void {
     stopPolicy();
     stopInfo();
     stopMemory();
+    globalThis.removeEventListener("pagehide", flushSpots);
     stopNotify();
     stopSteps();
     for (const stop of subscriptions.values()) stop();

@@ -5,11 +5,13 @@
 // one in front, the past session's tab as a past session, the expanded card expanded and the
 // collapsed one collapsed, and the Inspector's selection. The live tab joins the running CLI (no
 // second one), its transcript keeps streaming, and the waiting request is answered once, from
-// either window. A prompt that cannot be sent stays in the box, and survives the reload.
+// either window. A prompt that cannot be sent stays in the box, and survives the reload. Session
+// tabs dragged into groups and orders of their own come back there, with the preview tab and the
+// place the front conversation was read at.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { writePromptSession } from "../support/historyFiles.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -50,6 +52,33 @@ async function sessionGroups(page: Page): Promise<string[][]> {
   return page.getByRole("tablist", { name: "Sessions" }).evaluateAll((lists) =>
     lists.map((list) => [...list.querySelectorAll("[role=tab]")].map((t) => `${t.getAttribute("aria-label") ?? ""}${t.getAttribute("aria-selected") === "true" ? " *" : ""}`)),
   );
+}
+
+/** A past session of many prompts, shaped as the CLI writes them: a conversation long enough to scroll. */
+function writeLongSession(projectsDir: string, sessionId: string, prompts: readonly string[]): void {
+  const dir = path.join(projectsDir, "-home-user-code-app");
+  fs.mkdirSync(dir, { recursive: true });
+  const lines = prompts.map((content, i) => ({
+    type: "user",
+    sessionId,
+    uuid: `${sessionId}-u${i + 1}`,
+    parentUuid: i === 0 ? null : `${sessionId}-u${i}`,
+    isSidechain: false,
+    cwd: "/home/user/code/app",
+    version: "2.1.197",
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    message: { role: "user", content },
+  }));
+  fs.writeFileSync(path.join(dir, `${sessionId}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+}
+
+/** The text of the conversation's row at the top of its view. */
+async function topRow(conversation: Locator): Promise<string> {
+  return conversation.evaluate((list) => {
+    const top = list.getBoundingClientRect().top;
+    const row = [...list.querySelectorAll<HTMLElement>(".row")].find((r) => r.getBoundingClientRect().bottom > top + 1);
+    return row?.innerText.trim() ?? "";
+  });
 }
 
 async function inspectorWidth(page: Page): Promise<number> {
@@ -198,11 +227,19 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     expect(secondErrors).toEqual([]);
   });
 
-  it("keeps the sessions' tabs in the order and the groups they were dragged to, and the preview tab", async () => {
+  it("keeps the sessions' tabs in the order and the groups they were dragged to, the preview tab, and where the front one was read", async () => {
     const titles = ["Plan the Quillwort migration", "Rehearse the Bramblecopy release", "Audit the Fernhollow cache"] as const;
     app = await startWebApp(
       {},
-      { cwdName: "reload-tabs", viewport: { width: 1600, height: 1000 }, prepare: async (env) => titles.forEach((t) => writePromptSession(env.projectsDir, randomUUID(), t)) },
+      {
+        cwdName: "reload-tabs",
+        viewport: { width: 1600, height: 1000 },
+        prepare: async (env) => {
+          // The first is long enough to scroll: where it was read is brought back too.
+          writeLongSession(env.projectsDir, randomUUID(), [titles[0], ...Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the migration`)]);
+          for (const t of titles.slice(1)) writePromptSession(env.projectsDir, randomUUID(), t);
+        },
+      },
     );
     const { page, baton } = app;
     const [a, b, c] = titles;
@@ -228,10 +265,18 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     await page.getByRole("tab", { name: a, exact: true }).dragTo(transcriptOf(b), { targetPosition: { x: right!.width / 2, y: right!.height / 2 } });
     const left = [[`${c} *`], [b, `${a} *`]];
     await expect.poll(() => sessionGroups(page)).toEqual(left);
+    // The first one, in front, read from its middle.
+    const longTab = app.manager.listTabs().find((t) => t.title === a)?.tabId ?? "";
+    const conversation = page.locator(`[data-transcript-tab="${longTab}"]`);
+    await pw(conversation).toContainText("Step 1 of the migration", { timeout: 20_000 });
+    await conversation.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+    await expect.poll(async () => /^you\s+step \d+ of the migration$/i.test(await topRow(conversation))).toBe(true);
+    const readAt = await topRow(conversation);
 
     await page.reload();
     await baton.waitReady();
     await expect.poll(() => sessionGroups(page), { timeout: 20_000 }).toEqual(left);
+    await expect.poll(() => topRow(conversation), { timeout: 20_000 }).toBe(readAt);
     await pw(page.locator("[data-preview=true]")).toContainText(c);
     expect(app.manager.listTabs()).toHaveLength(3);
     expect(app.pageErrors).toEqual([]);

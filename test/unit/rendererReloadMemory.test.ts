@@ -1,11 +1,12 @@
 // What a reload of the window brings back that the server does not keep (issue 36): each tab's
 // draft (its own, bounded, gone once sent or once its tab closes, not inherited by a later Baton's
-// tab of the same id), the tab in front with each tab's selection and the preview tab, and where
-// each session's tab was in the dock.
+// tab of the same id), the tab in front with each tab's selection and the preview tab, where
+// each session's tab was in the dock, and where each conversation was read.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SerializedDockview } from "dockview";
 import type { TabInfo } from "../../src/shared/api.js";
 import { parseSaved, toSaved } from "../../src/renderer/layout/savedLayout.js";
+import { parseSpots } from "../../src/renderer/state/scrollMemory.js";
 import { loadDraft, MaxDraftChars, pruneDrafts, saveDraft, type DraftStorage } from "../../src/renderer/state/drafts.js";
 import { applyFirstList, memoryKey, parseRemembered, readRemembered, startWindowMemory } from "../../src/renderer/state/windowMemory.js";
 import { usePreview } from "../../src/renderer/layout/previewTab.js";
@@ -210,5 +211,15 @@ describe("where the sessions' tabs were in the dock", () => {
     expect(loaded.ok && loaded.layout?.sessions).toEqual([{ tabId: "tab-1", group: "centre", index: 0 }]);
     const none = parseSaved(JSON.stringify({ ...saved, sessions: "nope" }));
     expect(none.ok && none.layout?.sessions).toBeUndefined();
+  });
+});
+
+describe("where each conversation was read", () => {
+  it("reads only a tab id with a row id and a distance from storage", () => {
+    expect(parseSpots(null)).toEqual({});
+    expect(parseSpots("[1,2")).toEqual({});
+    expect(parseSpots(JSON.stringify({ "tab-1": { row: "group:toolu_1", offset: 12.4 }, "tab-2": { row: "x y", offset: 1 }, "tab-3": { row: "b", offset: -5 }, "<i>": { row: "b", offset: 1 }, "tab-4": "b" }))).toEqual({
+      "tab-1": { row: "group:toolu_1", offset: 12 },
+    });
   });
 });

@@ -2,9 +2,10 @@
 // block id and measured as they render; anchored to its end, it follows new rows and growing ones
 // while the reader is at the bottom, and leaves the rows they read in place once they scroll up.
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from "react";
 import { setExpanded, useApp } from "../state/appState.js";
 import { useChildren } from "../state/selectors.js";
+import { keepSpot, spotOf, type ScrollSpot } from "../state/scrollMemory.js";
 import { buildRows, rowIndexOf, type Row } from "./rows.js";
 import { ToolGroup } from "./ToolGroup.js";
 import { TopBlock } from "./TopBlock.js";
@@ -54,6 +55,8 @@ export function TranscriptList({ tabId }: { tabId: string }) {
     if (virtualizer.options.count > 0) virtualizer.scrollToEnd();
   }, [virtualizer]);
 
+  useScrollMemory(tabId, rows, virtualizer, scrollRef);
+
   useScrollRequests(tabId, rows, (index) => virtualizer.scrollToIndex(index, { align: "start" }));
 
   const items = virtualizer.getVirtualItems();
@@ -66,6 +69,7 @@ export function TranscriptList({ tabId }: { tabId: string }) {
         tabIndex={0}
         aria-label="Conversation"
         data-transcript-tab={tabId}
+        onScroll={() => keepSpot(tabId, spotInView(scrollRef.current, rows, virtualizer))}
       >
         <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
           <div className="transcript-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
@@ -83,6 +87,38 @@ export function TranscriptList({ tabId }: { tabId: string }) {
       </div>
     </>
   );
+}
+
+/** The row at the top of the view and how far into it, or undefined while the reader is at the end. */
+function spotInView(element: HTMLDivElement | null, rows: readonly Row[], virtualizer: Virtualizer<HTMLDivElement, Element>): ScrollSpot | undefined {
+  if (element === null || element.scrollHeight - element.scrollTop - element.clientHeight <= BottomSlack) return undefined;
+  const top = element.scrollTop;
+  const item = virtualizer.getVirtualItems().find((i) => i.end > top);
+  const row = item !== undefined ? rows[item.index] : undefined;
+  return item === undefined || row === undefined ? undefined : { row: row.key, offset: Math.max(0, top - item.start) };
+}
+
+/**
+ * After a reload, the conversation goes back to where the reader left it (scrollMemory.ts), once
+ * its rows have arrived and hold that row; until then, and for a tab read at its end, it follows
+ * the end as usual.
+ */
+function useScrollMemory(tabId: string, rows: readonly Row[], virtualizer: Virtualizer<HTMLDivElement, Element>, scrollRef: RefObject<HTMLDivElement | null>): void {
+  const pending = useRef(spotOf(tabId));
+  useEffect(() => {
+    const spot = pending.current;
+    if (spot === undefined) return;
+    const index = rows.findIndex((r) => r.key === spot.row);
+    if (index < 0) return;
+    pending.current = undefined;
+    virtualizer.scrollToIndex(index, { align: "start" });
+    // Once the rows around it are measured, the same distance into that row.
+    const frame = requestAnimationFrame(() => {
+      const start = virtualizer.measurementsCache[index]?.start;
+      if (start !== undefined && scrollRef.current !== null) scrollRef.current.scrollTop = start + spot.offset;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [rows, virtualizer, scrollRef]);
 }
 
 /**
