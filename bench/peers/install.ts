@@ -1,9 +1,9 @@
 // The peers bench:peers measures, at exact versions, each installed into a scratch folder of its
 // own under bench/.data/peers/ (not Baton's node_modules, so their dependencies never meet
 // Baton's): `npm install --prefix <folder> --no-save --ignore-scripts <name>@<version>`.
-// --ignore-scripts because claude-code-ui's install would build sqlite3, bcrypt and node-pty from
-// source (no prebuilt binaries reach this machine); its session reader needs none of them (see
-// claudeCodeUi.ts). A folder already holding the pinned version is used as it is.
+// --ignore-scripts because claude-code-ui's install scripts fetch sqlite3's and better-sqlite3's
+// binaries from GitHub (not reachable here) or else build them, and node-pty, from source; its
+// session reader needs none of them (see claudeCodeUi.ts). A folder already holding the pinned version is used as it is.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -113,7 +113,7 @@ export async function measureArchive(archive: PeerArchive, peers: PeerSetup, run
     warmList: warm,
     // A peer that failed in a later run still has its earlier samples; its failure is reported beside them.
     peerScans: scans.filter((p) => p.samples.length > 0).map((p) => ({ label: p.label, ...medians(p.samples) })),
-    failed: [...scans, firstScreen.runs].flatMap((p) => (p.failed !== undefined ? [`${p.label}: ${p.failed}`] : [])),
+    failed: [...scans, firstScreen.peer].flatMap((p) => (p.failed !== undefined ? [`${p.label}: ${p.failed}`] : [])),
     ...(search !== undefined ? { search } : {}),
     firstScreen: firstScreen.figures,
   };
@@ -141,7 +141,7 @@ interface RestoreReport {
 }
 
 /** Baton's first screen (bench:restore's own measurement) and claude-code-ui's first page, interleaved. */
-function firstScreens(archive: PeerArchive, peers: PeerSetup, runs: number): { figures: ArchiveFigures["firstScreen"]; runs: PeerRuns<Scan> } {
+function firstScreens(archive: PeerArchive, peers: PeerSetup, runs: number): { figures: ArchiveFigures["firstScreen"]; peer: PeerRuns<Scan> } {
   const baton: (Sample & { blocks: number })[] = [];
   const theirs = peerRuns<Scan>(`${peers.claudeCodeUi.label} getSessionMessages()`);
   let messages = 0;
@@ -156,8 +156,8 @@ function firstScreens(archive: PeerArchive, peers: PeerSetup, runs: number): { f
     });
     console.log(`first screen, run ${run}: Baton ${ms(r.firstMs)} (${r.firstBlocks} blocks, ${mb(b.peakKb)}); ` + (t === undefined ? `${theirs.label} left out` : `${theirs.label} ${ms(t.ms)} (${t.what}, ${mb(t.peakKb)})`));
   }
-  const peer = theirs.samples.length > 0 ? { peer: { label: theirs.label, ...medians(theirs.samples) }, peerMessages: messages } : {};
-  return { figures: { baton: medians(baton), batonBlocks: baton[0]!.blocks, ...peer }, runs: theirs };
+  const measured = theirs.samples.length > 0 ? { peer: { label: theirs.label, ...medians(theirs.samples) }, peerMessages: messages } : {};
+  return { figures: { baton: medians(baton), batonBlocks: baton[0]!.blocks, ...measured }, peer: theirs };
 }
 
 /** bench:history's 50 queries through Baton's index, then each as CloudCLI searches with rg. */
