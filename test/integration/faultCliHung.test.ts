@@ -1,28 +1,31 @@
 // Faults survived: a hung turn and the Stop button. When the model server stops answering
 // mid-stream, Stop interrupts and the CLI ends the turn; the tab is idle again and takes a new
 // prompt. When the CLI itself hangs (SIGSTOP: a real process that answers nothing), Stop's
-// interrupt goes unanswered and Baton kills the CLI once its grace time is over: the tab says so,
-// nothing spins, and the next prompt resumes the conversation. A CLI that answers Stop but never
+// interrupt goes unanswered and Baton kills the CLI once its grace time is over, with the command
+// it was running: the tab says so, nothing spins, nothing runs on, and the next prompt resumes. A CLI that answers Stop but never
 // ends its turn is killed the same way (a stand-in client: the real CLI always ends it).
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import { ClaudeClient, type ClientExit, type ClientListener, type InterruptReceipt } from "../../src/main/cli/claudeClient.js";
 import { LiveSession } from "../../src/main/core/liveSession.js";
 import { LogBus } from "../../src/main/platform/logBus.js";
-import { text } from "../support/scenarios/types.js";
-import { childrenRunning, theChild } from "../support/faults/cliProcesses.js";
+import { descendantsIn } from "../../src/main/cli/processTree.js";
+import { bashCall, text } from "../support/scenarios/types.js";
+import { childrenRunning, descendantPids, isRunning, theChild } from "../support/faults/cliProcesses.js";
 import { noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
 
 const GraceMs = 4000;
 /** The model server stops answering mid-stream: one SSE event, then nothing until the CLI leaves. */
 const Stalled = { chunkDelayMs: 600_000, blocks: [text("An answer the server never finishes.")] };
 
-/** Each tab's conversation: a first answer, then a turn the server never finishes. */
+/** Each tab's conversation: a first answer, then a turn that does not end by itself. */
 const Script = {
   main: [{ blocks: [text("unused")] }],
   SILENT: [{ blocks: [text("Ready.")] }, Stalled],
-  FROZEN: [{ blocks: [text("Ready.")] }, Stalled],
+  // Under 25 s: 2.1.332 refuses a longer `sleep`.
+  FROZEN: [{ blocks: [text("Ready.")] }, { blocks: [bashCall("sleep 19", "Wait a while")] }],
 };
 /** Once stopped, the same turn is asked again (the cut answer was never kept): now served. */
 const Unstalled = {
@@ -65,16 +68,20 @@ describe("faults: a hung turn, and Stop", () => {
     value(await service.closeTab(tab.tabId));
   });
 
-  it("the CLI itself hangs: Stop goes unanswered, Baton kills it after the grace time, the tab says so, the next prompt resumes", async () => {
+  it("the CLI itself hangs: Stop goes unanswered, Baton kills it and its command after the grace time, the tab says so, the next prompt resumes", async () => {
     const { service, model, console } = app;
     model.setScript(Script);
-    const { tab, watch } = await app.open();
+    const { tab, watch } = await app.open({ permissionMode: "bypassPermissions" });
     value(await service.sendPrompt(tab.tabId, "[[FROZEN]] hello"));
     await watch.idleWith("Ready.");
     value(await service.sendPrompt(tab.tabId, "a long one"));
-    await model.waitForRequest((r) => r.agent === "FROZEN" && r.turn === 1 && r.servedAt !== null, 60_000);
-    await watch.waitFor("the turn to run", () => (watch.transcript().status === "running" ? true : undefined));
+    await watch.waitFor("the Bash call running", () => watch.transcript().blocks.find((b) => b.call?.name === "Bash" && b.call.status === "running"));
     const frozen = theChild(cliName);
+    // The command it runs, in a process group of its own (the CLI's choice).
+    const command = await waitForValue(() => {
+      const pids = descendantPids(frozen.pid).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") === "sleep\u000019\u0000");
+      return pids.length > 0 ? pids : undefined;
+    });
     process.kill(frozen.pid, "SIGSTOP");
 
     const started = Date.now();
@@ -84,6 +91,7 @@ describe("faults: a hung turn, and Stop", () => {
     expect(noticesOf(after, "error").join("\n")).toContain(`Claude Code did not stop within ${GraceMs / 1000} s of Stop. Baton killed it (SIGKILL).`);
     expect(stillSpinning(after)).toEqual([]);
     expect(childrenRunning(cliName)).toEqual([]);
+    expect(command.filter(isRunning)).toEqual([]);
     expect(console.some((e) => e.tabId === tab.tabId && e.level === "error" && e.message.includes("did not stop within"))).toBe(true);
 
     model.setScript(Unstalled);
@@ -140,3 +148,21 @@ describe("faults: a CLI that answers Stop but never ends the turn", () => {
     expect(session.transcript.status).toBe("error");
   });
 });
+
+describe("processTree: the descendants of a process in ps output", () => {
+  it("follows children and their children, parents first, and ignores the rest and bad lines", () => {
+    const ps = ["  1     0", " 10     1", " 11    10", " 12    11", " 13    10", " 20     1", "garbage", " 14    12", ""].join("\n");
+    expect(descendantsIn(ps, 10)).toEqual([11, 13, 12, 14]);
+    expect(descendantsIn(ps, 20)).toEqual([]);
+    expect(descendantsIn("", 10)).toEqual([]);
+  });
+});
+
+/** Polls `read` until it gives a value (at most 30 s). */
+async function waitForValue<T>(read: () => T | undefined): Promise<T> {
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const found = read();
+    if (found !== undefined) return found;
+  }
+  throw new Error("timed out");
+}

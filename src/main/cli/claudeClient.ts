@@ -278,9 +278,9 @@ export class ClaudeClient {
   }
 
   /**
-   * Kills the process at once, for a CLI that no longer responds (a Stop it did not act on): open
-   * permission requests are denied and open MCP calls settled first, and the exit's error
-   * (ClaudeUnresponsiveError) carries `reason`.
+   * Kills the process and every process it started at once, for a CLI that no longer responds (a
+   * Stop it did not act on, input it does not read): open permission requests are denied and open
+   * MCP calls settled first, and the exit's error (ClaudeUnresponsiveError) carries `reason`.
    */
   async kill(reason: string): Promise<ClientExit> {
     const run = this.run;
@@ -293,7 +293,8 @@ export class ClaudeClient {
       run.killReason = reason;
       run.incoming.permissions.denyAll("unresponsive", `${reason} Denied.`);
       run.mcp?.abandon(reason);
-      run.process.kill("SIGKILL");
+      // With the commands it started: killed alone, they would run on, re-parented to init.
+      await run.process.killTree("SIGKILL");
     }
     return run.exit;
   }

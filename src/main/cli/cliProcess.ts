@@ -4,6 +4,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { ClaudeNotFoundError } from "./errors.js";
+import { killTree } from "./processTree.js";
 import { createStderrRing, type StderrRing } from "./stderrRing.js";
 import { createStdinWriter, type StdinStall, type StdinWriter } from "./stdinWriter.js";
 
@@ -28,9 +29,11 @@ export interface CliProcess {
   readonly stderr: StderrRing;
   readonly exited: Promise<ExitInfo>;
   readonly hasExited: boolean;
-  /** close stdin → wait → SIGTERM → wait → SIGKILL; resolves with the exit. */
+  /** close stdin → wait → SIGTERM → wait → SIGKILL (with every process it started); resolves with the exit. */
   stop(timeouts?: StopTimeouts): Promise<ExitInfo>;
   kill(signal: NodeJS.Signals): void;
+  /** Sends `signal` to the process and every process it started (processTree.ts). */
+  killTree(signal: NodeJS.Signals): Promise<void>;
 }
 
 export interface SpawnCliOptions {
@@ -119,6 +122,10 @@ export function spawnCli(options: SpawnCliOptions): CliProcess {
     });
   }
 
+  async function killAll(signal: NodeJS.Signals): Promise<void> {
+    if (!hasExited && child.pid !== undefined) await killTree(child.pid, signal);
+  }
+
   return {
     get pid() {
       return child.pid;
@@ -134,11 +141,12 @@ export function spawnCli(options: SpawnCliOptions): CliProcess {
       if (await waitFor(timeouts.closeStdinMs ?? 3000)) return exited;
       child.kill("SIGTERM");
       if (await waitFor(timeouts.sigtermMs ?? 3000)) return exited;
-      child.kill("SIGKILL");
+      await killAll("SIGKILL");
       return exited;
     },
     kill(signal) {
       if (!hasExited) child.kill(signal);
     },
+    killTree: killAll,
   };
 }

@@ -33,3 +33,41 @@ export function theChild(program: string): ChildProcessInfo {
   if (found.length !== 1) throw new Error(`expected one running ${program}, found ${found.length}`);
   return found[0]!;
 }
+
+/** Every process below `pid` (children, their children, …), read from /proc. */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = parentOf(Number(entry));
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const walk = (from: number): void => {
+    for (const child of children.get(from) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** Whether `pid` runs (a zombie waiting to be reaped does not). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
