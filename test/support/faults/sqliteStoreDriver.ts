@@ -7,7 +7,8 @@
 //   stdin:  "search <word>"   → {"search": word, "sessions": [...]} or {"search": word, "error": {...}}
 //           "check"           → {"integrity": "ok" | what SQLite found}
 //           "quit"            → closes the store and exits
-//   stdout: {"opened": StoreInfo}, then {"log": {level, message}} as the Console would get them
+//   stdout: {"opened": StoreInfo}, then {"log": {level, message}} as the Console would get them, and
+//           {"indexRun": n} as the n-th index run starts
 import readline from "node:readline";
 import Database from "better-sqlite3";
 import { StoreError } from "../../../src/main/platform/sqlite/errors.js";
@@ -23,7 +24,15 @@ const say = (value: unknown): void => void process.stdout.write(`${JSON.stringif
 
 const store = await openStore({ dbPath });
 say({ opened: store.info });
-const stop = keepIndexFresh(store, projectsDir, (level, message) => say({ log: { level, message } }), { retryMs: Number(retryMs) });
+let runs = 0;
+const counted = {
+  info: store.info,
+  index: (dir: string) => {
+    say({ indexRun: ++runs });
+    return store.index(dir);
+  },
+};
+const stop = keepIndexFresh(counted, projectsDir, (level, message) => say({ log: { level, message } }), { retryMs: Number(retryMs) });
 
 const lines = readline.createInterface({ input: process.stdin });
 for await (const line of lines) {
