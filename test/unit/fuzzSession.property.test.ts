@@ -20,6 +20,7 @@ import { interleave, mustFollow } from "../support/fuzz/interleaving.js";
 import { emptyOrigins, expectNothingLost, expectSubagentBlocksPlaced, noteLine, streamParent, type SubagentOrigins } from "../support/fuzz/placement.js";
 import { fuzzParameters } from "../support/fuzz/settings.js";
 import { fixtureRecordingsDirFor, readJsonlLines, type RecordingVersion } from "../support/recordings.js";
+import { ev } from "./hubTestKit.js";
 
 /** The lines a stdout reader frames from `chunks`, as the live client reads them. */
 function framedLines(chunks: readonly Buffer[]): RecordedLine[] {
@@ -158,5 +159,19 @@ describe("a subagent whose Agent call line was lost (found by the properties abo
     expect(nested).toBeDefined();
     expect(ids(nested?.blocks)).toEqual(ids(card(card(reference.blocks, "toolu_main_t0_0")?.call?.subagent?.blocks ?? [], inner)?.call?.subagent?.blocks));
     expect(nested?.spawnDepth).toBe(2);
+  });
+});
+
+describe("damaged lines that name calls in odd places", () => {
+  it("a line naming its own Agent call as its parent leaves the card at the top level, not inside itself", () => {
+    const t = modelOf([ev.init(), ev.prompt("go"), ev.agent("toolu_A", "self", "toolu_A"), ev.text("u1", "inside", "toolu_A")]).transcript();
+    expect(ids(t.blocks)).toEqual([expect.any(String), "toolu_A"]);
+    expect(ids(t.blocks[1]?.call?.subagent?.blocks)).toEqual(["u1:0"]);
+  });
+
+  it("a line naming a Bash call as its parent turns that call into a card holding the line's blocks", () => {
+    const t = modelOf([ev.init(), ev.prompt("go"), ev.use("toolu_B", "Bash", { command: "true" }), ev.text("u1", "said by an agent", "toolu_B")]).transcript();
+    expect(ids(t.blocks)).toEqual([expect.any(String), "toolu_B"]);
+    expect(t.blocks[1]?.call).toMatchObject({ name: "Bash", subagent: { blocks: [{ id: "u1:0", text: "said by an agent" }] } });
   });
 });
