@@ -16,7 +16,8 @@ import { bashCall, text } from "../support/scenarios/types.js";
 import { childrenRunning, descendantPids, isRunning, theChild } from "../support/faults/cliProcesses.js";
 import { noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
 
-const GraceMs = 4000;
+// Long enough for a loaded machine: the real CLI ends a stopped turn well within it.
+const GraceMs = 6000;
 /** The model server stops answering mid-stream: one SSE event, then nothing until the CLI leaves. */
 const Stalled = { chunkDelayMs: 600_000, blocks: [text("An answer the server never finishes.")] };
 
