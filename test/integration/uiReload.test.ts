@@ -124,6 +124,7 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
           // Quick first: whether the CLI runs the two one after the other or together, Quick ends and Slow asks.
           { blocks: [agentCall("Quick helper", "[[SUB-Q]] report", { run_in_background: false }), agentCall("Slow helper", "[[SUB-S]] make the file", { run_in_background: false })] },
           { blocks: [text("All finished after the reload.")] },
+          { blocks: [text("Noted the draft.")] },
         ],
         "SUB-Q": [{ blocks: [text("Quick helper done.")] }],
         // The slow helper's last word waits for the test: the transcript must stream it after the reloads.
@@ -223,6 +224,23 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     expect(cliPid(app, liveTab)).toBe(pid);
     const bashResults = app.model.requests.filter((r) => r.agent === "SUB-S" && r.turn === 1);
     expect(bashResults).toHaveLength(1);
+
+    // Sent, a draft is gone: the next reload finds the box empty.
+    await baton.composer.press("Enter");
+    await pw(baton.transcript).toContainText("Noted the draft.", { timeout: 60_000 });
+    await page.reload();
+    await baton.waitReady();
+    await pw(baton.transcript).toContainText("Noted the draft.", { timeout: 20_000 });
+    expect(await baton.composer.inputValue()).toBe("");
+    // Closed, a tab's draft goes with it: the past session opened again starts with an empty box.
+    await baton.sessionTabs.getByRole("tab", { name: PastPrompt }).click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Close", exact: true }).click();
+    await expect.poll(() => sessionTitles(baton)).toEqual([LivePrompt]);
+    await baton.openLeftTab("Project");
+    await baton.project.getByRole("button", { name: `Open session ${PastPrompt}` }).click();
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toHaveAttribute("aria-label", PastPrompt, { timeout: 20_000 });
+    expect(await baton.composer.inputValue()).toBe("");
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("raft")))).toEqual([]);
     expect(app.pageErrors).toEqual([]);
     expect(secondErrors).toEqual([]);
   });
