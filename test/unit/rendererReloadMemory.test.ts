@@ -1,12 +1,13 @@
 // What a reload of the window brings back that the server does not keep (issue 36): each tab's
 // draft (its own, bounded, gone once sent or once its tab closes, not inherited by a later Baton's
 // tab of the same id), the tab in front with each tab's selection and the preview tab, where
-// each session's tab was in the dock, and where each conversation was read.
+// each session's tab was in the dock, where each conversation was read, and the expanded cards.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SerializedDockview } from "dockview";
 import type { TabInfo } from "../../src/shared/api.js";
 import { parseSaved, toSaved } from "../../src/renderer/layout/savedLayout.js";
 import { parseSpots } from "../../src/renderer/state/scrollMemory.js";
+import { loadExpanded, MaxExpandedSessions, saveExpanded } from "../../src/renderer/state/persist.js";
 import { loadDraft, MaxDraftChars, pruneDrafts, saveDraft, type DraftStorage } from "../../src/renderer/state/drafts.js";
 import { applyFirstList, memoryKey, parseRemembered, readRemembered, startWindowMemory } from "../../src/renderer/state/windowMemory.js";
 import { usePreview } from "../../src/renderer/layout/previewTab.js";
@@ -221,5 +222,29 @@ describe("where each conversation was read", () => {
     expect(parseSpots(JSON.stringify({ "tab-1": { row: "group:toolu_1", offset: 12.4 }, "tab-2": { row: "x y", offset: 1 }, "tab-3": { row: "b", offset: -5 }, "<i>": { row: "b", offset: 1 }, "tab-4": "b" }))).toEqual({
       "tab-1": { row: "group:toolu_1", offset: 12 },
     });
+  });
+});
+
+describe("expanded cards", () => {
+  it("keep a card expanded and one collapsed again collapsed, for the sessions changed last only", () => {
+    const storage = new MemoryStorage();
+    const global = globalThis as { localStorage?: unknown };
+    const before = global.localStorage;
+    global.localStorage = storage;
+    try {
+      saveExpanded("s1", "toolu_open", true);
+      saveExpanded("s1", "toolu_closed", true);
+      saveExpanded("s1", "toolu_closed", false);
+      expect(loadExpanded()).toEqual({ toolu_open: true });
+      for (let i = 0; i < MaxExpandedSessions; i++) saveExpanded(`other-${i}`, `toolu_${i}`, true);
+      const kept = loadExpanded();
+      expect(kept["toolu_open"]).toBeUndefined();
+      expect(Object.keys(kept)).toHaveLength(MaxExpandedSessions);
+      // A session whose last card closed keeps no entry.
+      saveExpanded("other-0", "toolu_0", false);
+      expect(Object.keys(JSON.parse(storage.getItem("baton.expanded")!) as object)).not.toContain("other-0");
+    } finally {
+      global.localStorage = before;
+    }
   });
 });

@@ -32,12 +32,19 @@ export function loadExpanded(): Record<string, boolean> {
   return out;
 }
 
+/** How many sessions' expanded cards are kept: the ones changed last. */
+export const MaxExpandedSessions = 200;
+
 export function saveExpanded(sessionId: string, key: string, open: boolean): void {
   const all = read<ExpandedBySession>(ExpandedKey, {});
   const set = new Set(all[sessionId] ?? []);
   if (open) set.add(key);
   else set.delete(key);
-  all[sessionId] = [...set];
+  // Re-added last: the sessions are kept in the order they were last changed in.
+  delete all[sessionId];
+  if (set.size > 0) all[sessionId] = [...set];
+  const sessions = Object.keys(all);
+  for (const old of sessions.slice(0, Math.max(0, sessions.length - MaxExpandedSessions))) delete all[old];
   write(ExpandedKey, all);
 }
 
