@@ -15,6 +15,7 @@ import type { PermissionDecider } from "../cli/permissionGate.js";
 import type { SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { stderrLines, type LogBus } from "../platform/logBus.js";
+import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { consoleEntry } from "./consoleEntry.js";
 import { EventBatch } from "./eventBatch.js";
 import { InterruptGraceMs, InterruptSettleMs, settledInterrupt, settlesWithin } from "./interruptSettling.js";
@@ -149,7 +150,7 @@ export class LiveSession {
       await this.client.startOver();
       return;
     }
-    if (savedConversation(this.options.projectsDir, sessionId) !== false) {
+    if (savedConversation(cliProjectsDir(this.options.client.env ?? process.env), sessionId) !== false) {
       await this.client.restart();
       return;
     }
@@ -215,14 +216,23 @@ export class LiveSession {
   }
 }
 
+/**
+ * Where the CLI with `env` writes its sessions: not Baton's history folder, which the person may
+ * point elsewhere (`--projects-dir`, the setting).
+ */
+function cliProjectsDir(env: NodeJS.ProcessEnv): string {
+  const home = env["HOME"] || env["USERPROFILE"];
+  return resolveProjectsDir({ env, ...(home ? { homeDir: home } : {}) });
+}
+
 /** Whether the CLI saved session `sessionId` in any project folder; undefined when that cannot be told. */
-function savedConversation(projectsDir: string | undefined, sessionId: string | undefined): boolean | undefined {
-  if (projectsDir === undefined || sessionId === undefined) return undefined;
+function savedConversation(projectsDir: string, sessionId: string): boolean | undefined {
   let folders: string[];
   try {
     folders = readdirSync(projectsDir);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // No folder yet: the CLI has saved nothing at all.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? false : undefined;
   }
   // Every folder, not the one Baton would name: the CLI shortens long folder names its own way.
   return folders.some((folder) => existsSync(path.join(projectsDir, folder, `${sessionId}.jsonl`)));
