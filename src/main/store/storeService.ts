@@ -143,7 +143,8 @@ export class StoreService {
     try {
       this.openIndex();
     } catch (err) {
-      if (!(this.options.besideNewerIndex === true && err instanceof StoreError && err.code === "newer_schema")) throw err;
+      const newer = err instanceof StoreError && err.code === "newer_schema";
+      if (!(this.options.besideNewerIndex === true && newer && this.newerIndex === null)) throw err;
       this.newerIndex = { path: this.indexPath, schemaVersion: peekVersion(this.indexPath) ?? LATEST_VERSION + 1 };
       this.indexPath = besideNewer(this.indexPath);
       this.openIndex();
@@ -301,7 +302,10 @@ export class StoreService {
   /** The open index (opened now if a lock kept it closed until now), or the refusal that keeps it closed. */
   private requireIndex(): Index {
     if (this.opened !== undefined) return this.opened;
-    if (this.waiting !== undefined) return this.openIndex();
+    if (this.waiting !== undefined) {
+      this.openIndexOrBeside();
+      return this.opened!;
+    }
     throw this.refused ?? new StoreError("closed", "the index is not open");
   }
 
