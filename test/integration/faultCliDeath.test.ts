@@ -65,6 +65,7 @@ describe("faults: the CLI killed mid-turn", () => {
 
     const after = await watch.waitFor("the tab to say the CLI stopped", () => (watch.transcript().status === "error" ? watch.transcript() : undefined));
     expect(noticesOf(after, "error").join("\n")).toMatch(/Claude Code CLI was killed by SIGKILL/);
+    expect(noticesOf(after, "info")).toContain("Send a prompt to go on: Baton starts Claude Code again and continues this session.");
     expect(after.blocks.some((b) => b.kind === "text" && b.text === "Checking two things at once.")).toBe(true);
     expect(stillSpinning(after)).toEqual([]);
     const calls = allBlocks(after.blocks).flatMap((b) => (b.call === undefined ? [] : [b.call]));

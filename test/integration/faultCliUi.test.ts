@@ -45,6 +45,7 @@ describe.skipIf(!hasChromium)("faults in the browser: the CLI killed mid-turn", 
     process.kill(theChild(path.basename(env.claudePath)).pid, "SIGKILL");
 
     await pw(baton.transcript.getByRole("alert")).toContainText("Claude Code CLI was killed by SIGKILL", { timeout: 30_000 });
+    await pw(baton.transcript).toContainText("Send a prompt to go on: Baton starts Claude Code again and continues this session.");
     await pw(baton.page.getByLabel("Session status")).toHaveText("error");
     await pw(card).toHaveAttribute("data-status", "stopped");
     await pw(prompt).toHaveCount(0);

@@ -23,6 +23,9 @@ import { LiveAudit } from "./liveAudit.js";
 import { agentRecordOf } from "./subagentRecordOf.js";
 import { SubagentSteps } from "./subagentSteps.js";
 
+/** Follows a CLI's unexpected exit in its tab (sendPrompt starts a new one: continueAfterExit). */
+const GoOnNotice: ClientEvent = { kind: "notice", level: "info", text: "Send a prompt to go on: Baton starts Claude Code again and continues this session." };
+
 export type ClientFactory = (options: ClaudeClientOptions) => ClaudeClient;
 
 export interface LiveSessionOptions {
@@ -205,6 +208,8 @@ export class LiveSession {
     const problem = consoleEntry(event, this.options.tabId);
     if (problem !== undefined) this.options.log.add(problem);
     this.batch.push(event);
+    // After the exit's error in the tab: what the person can do about it.
+    if (event.kind === "process_exit" && event.error !== undefined && !this.stopped) this.batch.push(GoOnNotice);
     this.subagents.note(event);
     this.audit?.note(event);
   }
