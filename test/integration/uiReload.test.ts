@@ -272,22 +272,29 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     await pw(page.locator("[data-preview=true]")).toContainText(c);
     expect(await sessionGroups(page)).toEqual([[a, b, `${c} *`]]);
 
-    // The middle one dragged to a group of its own on the right, then the first one dragged into
-    // that group: it comes after the middle one there, the opposite of the server's tab order.
+    // The last tab dragged onto the first (it moves before it), then the middle one dragged to a
+    // group of its own on the right: both differ from the server's tab order.
+    await page.getByRole("tab", { name: c, exact: true }).dragTo(page.getByRole("tab", { name: a, exact: true }));
+    await expect.poll(() => sessionGroups(page)).toEqual([[`${c} *`, a, b]]);
     const transcriptOf = (title: string) => page.getByRole("region", { name: "Transcript" }).filter({ hasText: title });
     // (Pressed, a tab comes to the front of its group: the session shown there is then the dragged one.)
     const target = await transcriptOf(c).boundingBox();
     await page.getByRole("tab", { name: b, exact: true }).dragTo(page.getByRole("region", { name: "Transcript" }), { targetPosition: { x: target!.width - 8, y: target!.height / 2 } });
-    await expect.poll(async () => (await sessionGroups(page)).map((g) => g.map((t) => t.replace(" *", "")))).toEqual([[a, c], [b]]);
-    const right = await transcriptOf(b).boundingBox();
-    await page.getByRole("tab", { name: a, exact: true }).dragTo(transcriptOf(b), { targetPosition: { x: right!.width / 2, y: right!.height / 2 } });
-    const left = [[`${c} *`], [b, `${a} *`]];
+    await expect.poll(async () => (await sessionGroups(page)).map((g) => g.map((t) => t.replace(" *", "")))).toEqual([[c, a], [b]]);
+    await page.getByRole("tab", { name: a, exact: true }).click();
+    const left = [[c, `${a} *`], [`${b} *`]];
     await expect.poll(() => sessionGroups(page)).toEqual(left);
     // The first one, in front, read from its middle.
     const longTab = app.manager.listTabs().find((t) => t.title === a)?.tabId ?? "";
     const conversation = page.locator(`[data-transcript-tab="${longTab}"]`);
-    await pw(conversation).toContainText("Step 1 of the migration", { timeout: 20_000 });
+    await pw(conversation).toContainText("of the migration", { timeout: 20_000 });
+    // Well inside a row, so that a pixel either way reads the same row at the top.
     await conversation.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+    await conversation.evaluate((el) => {
+      const top = el.getBoundingClientRect().top;
+      const row = [...el.querySelectorAll<HTMLElement>(".row")].find((r) => r.getBoundingClientRect().bottom > top + 1);
+      if (row !== undefined) el.scrollBy(0, row.getBoundingClientRect().top - top + row.offsetHeight / 3);
+    });
     await expect.poll(async () => /^you\s+step \d+ of the migration$/i.test(await topRow(conversation))).toBe(true);
     const readAt = await topRow(conversation);
 

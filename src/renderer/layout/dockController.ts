@@ -49,7 +49,10 @@ export function createDock(host: HTMLElement): MountedDock {
     createRightHeaderActionComponent: () => new TabOverflowActions(),
     // Baton opens no second window: a popout would need a page of its own.
     popoutUrl: undefined,
-    dndEdges: { size: { value: 20, type: "pixels" }, activationSize: { value: 10, type: "percentage" } },
+    // A drop that close to the window's edge docks there; any further in is the group's or the tab's
+    // own (10 % of the height covered the top row's tab strips: a session tab dropped on another
+    // there made a new row instead of moving before it).
+    dndEdges: { size: { value: 20, type: "pixels" }, activationSize: { value: 8, type: "pixels" } },
   });
   let rememberedSessionGroup: string | undefined;
   const lastGroup = new Map<PanelId, string>();

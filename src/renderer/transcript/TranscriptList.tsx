@@ -15,6 +15,9 @@ import { FindBar } from "./FindBar.js";
 /** How near the end (px) still counts as reading it: the list follows only from there. */
 const BottomSlack = 48;
 
+/** How many frames a restored reading place may take to hold while rows are measured. */
+const MaxSettleFrames = 30;
+
 /**
  * A row's height from its ResizeObserver entry. A row just mounted has none yet: it keeps its
  * last known height (or the estimate) until the observer reports, right after the browser's own
@@ -112,11 +115,20 @@ function useScrollMemory(tabId: string, rows: readonly Row[], virtualizer: Virtu
     if (index < 0) return;
     pending.current = undefined;
     virtualizer.scrollToIndex(index, { align: "start" });
-    // Once the rows around it are measured, the same distance into that row.
-    const frame = requestAnimationFrame(() => {
+    // The same distance into that row, set again each frame while the rows drawn around it are
+    // measured and move it (a few frames), until it holds.
+    let frame = 0;
+    let steady = 0;
+    const settle = (left: number): void => {
       const start = virtualizer.measurementsCache[index]?.start;
-      if (start !== undefined && scrollRef.current !== null) scrollRef.current.scrollTop = start + spot.offset;
-    });
+      const element = scrollRef.current;
+      if (start === undefined || element === null || left === 0) return;
+      const want = start + spot.offset;
+      steady = Math.abs(element.scrollTop - want) <= 1 ? steady + 1 : 0;
+      if (steady === 0) element.scrollTop = want;
+      if (steady < 3) frame = requestAnimationFrame(() => settle(left - 1));
+    };
+    frame = requestAnimationFrame(() => settle(MaxSettleFrames));
     return () => cancelAnimationFrame(frame);
   }, [rows, virtualizer, scrollRef]);
 }
