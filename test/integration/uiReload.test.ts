@@ -209,8 +209,11 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     expect(app.manager.listTabs().map((t) => t.tabId)).toEqual([liveTab, expect.any(String)]);
     expect(cliPid(app, liveTab)).toBe(pid);
 
-    // Answered in the second window: the request leaves both, the command runs once.
-    await other.permissionOn(other.subagentCard("general-purpose", "Slow helper")).getByRole("button", { name: "Allow once" }).click();
+    // Answered in both windows at once: one answer counts, the request leaves both, the command runs once.
+    await Promise.all([
+      other.permissionOn(other.subagentCard("general-purpose", "Slow helper")).getByRole("button", { name: "Allow once" }).click(),
+      baton.permissionOn(slow).getByRole("button", { name: "Allow once" }).click(),
+    ]);
     await pw(baton.permissionOn(slow)).toHaveCount(0, { timeout: 30_000 });
     await pw(other.permissionOn(other.subagentCard("general-purpose", "Slow helper"))).toHaveCount(0);
     await expect.poll(() => fs.existsSync(path.join(app!.env.cwd, "slow.txt")), { timeout: 30_000 }).toBe(true);
