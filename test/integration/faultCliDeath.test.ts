@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectFolderName } from "../../src/main/platform/projectsDir.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
-import { childrenRunning, theChild } from "../support/faults/cliProcesses.js";
+import { childrenRunning, descendantPids, theChild } from "../support/faults/cliProcesses.js";
 import { allBlocks, noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
 
 describe("faults: the CLI killed mid-turn", () => {
@@ -39,6 +39,8 @@ describe("faults: the CLI killed mid-turn", () => {
         // Held until the CLI leaves: killed while it waits for the model.
         EARLY: [{ waitFor: (_request, cli) => new Promise((resolve) => cli.signal.addEventListener("abort", resolve)), blocks: [text("never sent")] }],
         FRESH: [{ blocks: [text("A fresh start.")] }],
+        BG: [{ blocks: [agentCall("Background job", "[[SUB-BG]] slow work", { run_in_background: true })] }, { blocks: [text("Started it in the background.")] }],
+        "SUB-BG": [{ blocks: [bashCall("sleep 20", "Background wait")] }, { blocks: [text("never reached")] }],
       },
       { cwdName: "fault-killed" },
     );
@@ -111,6 +113,29 @@ describe("faults: the CLI killed mid-turn", () => {
     expect(fresh.blocks.some((b) => b.kind === "user" && b.text === "[[EARLY]] hello")).toBe(true);
     value(await service.closeTab(tab.tabId));
   });
+
+  it("a background agent at work when the CLI is killed: its card stops, nothing spins", async () => {
+    const { service } = app;
+    const { tab, watch } = await app.open({ permissionMode: "bypassPermissions" });
+    value(await service.sendPrompt(tab.tabId, "[[BG]] start a background job"));
+    await watch.waitFor("the main turn over, the background agent running", () => {
+      const t = watch.transcript();
+      const agent = t.blocks.find((b) => b.call?.name === "Agent")?.call;
+      const answered = t.blocks.some((b) => b.kind === "text" && b.text === "Started it in the background.");
+      return answered && agent?.subagent?.status === "running" ? true : undefined;
+    });
+    // Its command runs (the stream does not carry a background agent's steps; the process shows it).
+    const cli = theChild(cliName);
+    await expect.poll(() => descendantPids(cli.pid).some((pid) => commandOf(pid) === "sleep 20"), { timeout: 60_000 }).toBe(true);
+    process.kill(cli.pid, "SIGKILL");
+
+    const after = await watch.waitFor("the tab to say the CLI stopped", () => (watch.transcript().status === "error" ? watch.transcript() : undefined));
+    const agent = after.blocks.find((b) => b.call?.name === "Agent")?.call;
+    expect(agent?.subagent?.status).toBe("stopped");
+    expect(stillSpinning(after)).toEqual([]);
+    expect(after.backgroundAgents ?? 0).toBe(0);
+    value(await service.closeTab(tab.tabId));
+  });
 });
 
 /** The session's file in the history folder, if the CLI made one. */
@@ -122,4 +147,12 @@ function sessionFile(app: FaultApp, sessionId: string): string | undefined {
 function savedText(app: FaultApp, sessionId: string): string {
   const file = sessionFile(app, sessionId);
   return file === undefined ? "" : fs.readFileSync(file, "utf8");
+}
+
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== "").join(" ");
+  } catch {
+    return "";
+  }
 }
