@@ -9,9 +9,10 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { AuditPermission } from "../../src/main/audit/audit.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
-import { BUSY_TIMEOUT_MS } from "../../src/main/platform/sqlite/openDatabase.js";
+import { BUSY_TIMEOUT_MS } from "../../src/main/platform/sqlite/busyTimeout.js";
 import { keepIndexFresh } from "../../src/main/store/indexRefresh.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
+import type { IndexRunOptions } from "../../src/main/store/storeService.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { writeFaultSession } from "../support/faults/sqliteHistory.js";
 import { holdLock } from "../support/faults/sqliteLock.js";
@@ -98,17 +99,21 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
     }
   });
 
-  it("in the app, a run the lock stopped is said once in the Console and tried again until it completes, which says indexing resumed", async () => {
-    const { projects, dbPath, after } = await indexedThenMore(tempDir());
+  it("in the app, a run the lock stopped is said once in the Console and tried again until it completes, which says indexing resumed; a search asked while a retry waits for the lock answers at once", async () => {
+    const { projects, dbPath, before, after } = await indexedThenMore(tempDir());
     const store = await openStore({ dbPath });
     const lock = await holdLock(dbPath, "write");
     const lines: { level: string; message: string }[] = [];
     let runs = 0;
+    let duringRetry: Promise<{ value: string[]; ms: number }> | undefined;
     const counted = {
       info: store.info,
-      index: (dir: string) => {
+      index: (dir: string, options?: IndexRunOptions) => {
         runs++;
-        return store.index(dir);
+        const run = store.index(dir, options);
+        // Asked right behind a retry's run, which the store's thread serves first.
+        if (runs === 2) duringRetry = timed(sessionsOf(store, before));
+        return run;
       },
     };
     const stop = keepIndexFresh(counted, projects, (level, message) => lines.push({ level, message }), { retryMs: 200 });
@@ -118,6 +123,9 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
       // A second try stopped by the lock too (a third has started) adds no line.
       await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: BUSY_TIMEOUT_MS * 2, interval: 100 });
       expect(lines).toHaveLength(1);
+      const answered = await duringRetry!;
+      expect(answered.value).toEqual(["s1"]);
+      expect(answered.ms).toBeLessThan(BUSY_TIMEOUT_MS / 5);
       await lock.release();
       await vi.waitFor(() => expect(lines.at(-1)?.message).toMatch(/^history index refreshed: indexing resumed after ([2-9]|\d{2,}) stops$/), { timeout: BUSY_TIMEOUT_MS * 3, interval: 100 });
       expect(lines.filter((l) => l.level === "warning")).toHaveLength(1);
@@ -126,6 +134,21 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
       stop();
       await store.close();
     }
+  });
+
+  it("quitting while an index run waits for the lock: the store closes once that wait ends, and the process does not abort", async () => {
+    const { projects, dbPath } = await indexedThenMore(tempDir());
+    const store = await openStore({ dbPath });
+    const lock = await holdLock(dbPath, "write");
+    const run = store.index(projects).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // Terminated inside that wait, the worker would abort this whole process (storeClient.ts).
+    const closed = await timed(store.close());
+    expect(closed.ms).toBeLessThan(BUSY_TIMEOUT_MS * 2);
+    expect(await run).toBeInstanceOf(StoreError);
+    await lock.release();
   });
 
   it("a program holding the index for itself (nobody may even read it): Baton starts with the audit trail working and the index waiting; a search waits the bound and says so; once it lets go, search and indexing work without a restart", async () => {

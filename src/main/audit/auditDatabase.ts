@@ -24,7 +24,8 @@ import {
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "./migrations/index.js";
 import { isBusy, isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
-import { BUSY_TIMEOUT_MS, moveAside, openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
+import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
+import { moveAside, openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
 
 /** How often writes kept back by a lock are tried again, and how long each try waits for it. */
 const RETRY_MS = 1_000;

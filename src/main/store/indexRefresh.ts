@@ -8,6 +8,12 @@ import type { StoreClient } from "./storeClient.js";
 
 /** How often a stopped run is tried again in the app. */
 export const INDEX_RETRY_MS = 30_000;
+/**
+ * How long a retry's writes wait for a lock held elsewhere: the store's thread sleeps while they
+ * wait, and the searches asked meanwhile with it, so a retry gives up at once rather than after
+ * the first run's full busy timeout.
+ */
+export const RETRY_LOCK_WAIT_MS = 100;
 
 export type IndexRefreshLog = (level: "info" | "warning", message: string, fields: Record<string, unknown>) => void;
 
@@ -31,7 +37,7 @@ export function keepIndexFresh(
   let movedAsideTo = store.info.movedAsideTo;
   const run = (): void => {
     timer = undefined;
-    void store.index(projectsDir).then(
+    void store.index(projectsDir, stops === 0 ? {} : { lockWaitMs: RETRY_LOCK_WAIT_MS }).then(
       (report) => {
         if (stopped) return;
         if (report.movedAsideTo !== null && report.movedAsideTo !== movedAsideTo) {

@@ -3,7 +3,8 @@
 import { Worker } from "node:worker_threads";
 import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
 import { StoreError, type StoreErrorInfo } from "../platform/sqlite/errors.js";
-import type { IndexResult, StoreInfo } from "./storeService.js";
+import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
+import type { IndexResult, IndexRunOptions, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
 import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
 import type { IndexedSession } from "../search/indexedSessions.js";
@@ -11,7 +12,7 @@ import type { StoreMethod, StoreMethods, StoreResponse, StoreWorkerData } from "
 
 export interface StoreClient {
   readonly info: StoreInfo;
-  index(projectsDir: string): Promise<IndexResult>;
+  index(projectsDir: string, options?: IndexRunOptions): Promise<IndexResult>;
   search(query: string, options?: SearchOptions): Promise<readonly SearchHit[]>;
   listSessions(options?: ListSessionsOptions): Promise<readonly SessionSummary[]>;
   listSubagents(sessionId: string, project?: string): Promise<readonly SubagentSummary[]>;
@@ -49,7 +50,13 @@ export interface OpenStoreOptions {
   readonly nativeBinding?: string;
 }
 
-const CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * How long close() lets the worker finish what it is doing before terminating it. Longer than the
+ * busy timeout: a statement waiting for another program's lock must end first, or the worker is
+ * terminated inside it, and better-sqlite3 then throws its SQLITE_BUSY into a dying isolate and
+ * aborts the whole process ("FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal").
+ */
+const CLOSE_TIMEOUT_MS = BUSY_TIMEOUT_MS + 5_000;
 
 /** Starts the worker and opens the database; rejects with a StoreError (e.g. `newer_schema`). */
 export async function openStore(options: OpenStoreOptions): Promise<StoreClient> {
@@ -98,7 +105,7 @@ class Connection {
   client(info: StoreInfo): StoreClient {
     return {
       info,
-      index: (projectsDir) => this.call("index", { projectsDir }),
+      index: (projectsDir, options) => this.call("index", { projectsDir, ...(options ? { options } : {}) }),
       search: (query, options) => this.call("search", { query, ...(options ? { options } : {}) }),
       listSessions: (options) => this.call("listSessions", options ? { options } : {}),
       listSubagents: (sessionId, project) => this.call("listSubagents", { sessionId, ...(project !== undefined ? { project } : {}) }),

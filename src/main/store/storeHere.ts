@@ -27,7 +27,7 @@ export async function openStoreHere(options: HereOptions): Promise<StoreClient> 
     closed ? Promise.reject(new StoreError("closed", "the store is closed")) : settled(work);
   return {
     info: service.info(),
-    index: (projectsDir) => open(() => service.index(projectsDir)),
+    index: (projectsDir, runOptions) => open(() => service.index(projectsDir, runOptions)),
     search: (query, searchOptions) => open(() => service.search(query, searchOptions)),
     listSessions: (listOptions) => open(() => service.listSessions(listOptions)),
     listSubagents: (sessionId, project) => open(() => service.listSubagents(sessionId, project)),

@@ -10,6 +10,7 @@ import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js
 import { isBusy, isCorruption, sqliteFault, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { Indexer, type IndexerOptions, type IndexReport } from "../search/indexer.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
+import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
 import { connect, moveAside, openDatabase, openReader, type OpenedDatabase } from "../platform/sqlite/openDatabase.js";
 import { REBUILT_AT } from "../search/migrations/m006SessionsByProject.js";
 import { LATEST_VERSION } from "../search/migrations/index.js";
@@ -47,6 +48,14 @@ export interface StoreInfo {
   readonly upgradedFrom: number | null;
   /** The audit trail's own file (audit.sqlite beside the index). */
   readonly audit: AuditInfo;
+}
+
+export interface IndexRunOptions {
+  /**
+   * How long this run's writes wait for a lock another program holds (default BUSY_TIMEOUT_MS). A
+   * retry passes a short one: the store's thread sleeps while it waits, and searches wait with it.
+   */
+  readonly lockWaitMs?: number;
 }
 
 export interface IndexResult extends IndexReport {
@@ -188,17 +197,17 @@ export class StoreService {
   }
 
   /** Refreshes the index from `projectsDir`; a damaged database is moved aside and rebuilt. */
-  index(projectsDir: string): Promise<IndexResult> {
+  index(projectsDir: string, options: IndexRunOptions = {}): Promise<IndexResult> {
     this.lastProjectsDir = projectsDir;
     const run = this.indexing.then(async () => {
       this.assertOpen();
       try {
         try {
-          return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+          return await this.indexRun(projectsDir, options);
         } catch (err) {
           if (!isCorruption(err)) throw err;
           this.recover();
-          return { ...(await this.requireIndex().indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+          return await this.indexRun(projectsDir, options);
         }
       } catch (err) {
         // Every chunk is committed with the offset it reaches, so a stopped run keeps what it wrote.
@@ -207,6 +216,17 @@ export class StoreService {
     });
     this.indexing = run.catch(() => undefined);
     return run;
+  }
+
+  private async indexRun(projectsDir: string, options: IndexRunOptions): Promise<IndexResult> {
+    const index = this.requireIndex();
+    const connections = [index.db, index.side.db];
+    if (options.lockWaitMs !== undefined) for (const db of connections) db.pragma(`busy_timeout = ${options.lockWaitMs}`);
+    try {
+      return { ...(await index.indexer.indexProjects(projectsDir)), movedAsideTo: this.movedAsideTo };
+    } finally {
+      if (options.lockWaitMs !== undefined) for (const db of connections) if (db.open) db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   search(query: string, options?: SearchOptions): SearchHit[] {

@@ -45,7 +45,7 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "info":
       return s.info();
     case "index":
-      return s.index(String(p["projectsDir"]));
+      return s.index(String(p["projectsDir"]), p["options"] as never);
     case "search":
       return s.search(String(p["query"]), p["options"] as never);
     case "listSessions":

@@ -6,10 +6,11 @@ import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
 import type { ListSessionsOptions, SessionSummary, SubagentSummary } from "../search/sessions.js";
 import type { IndexedSession } from "../search/indexedSessions.js";
+import type { IndexRunOptions } from "./storeService.js";
 
 export interface StoreMethods {
   info: { params: Record<string, never>; value: StoreInfo };
-  index: { params: { readonly projectsDir: string }; value: IndexResult };
+  index: { params: { readonly projectsDir: string; readonly options?: IndexRunOptions }; value: IndexResult };
   search: { params: { readonly query: string; readonly options?: SearchOptions }; value: readonly SearchHit[] };
   listSessions: { params: { readonly options?: ListSessionsOptions }; value: readonly SessionSummary[] };
   listSubagents: { params: { readonly sessionId: string; readonly project?: string }; value: readonly SubagentSummary[] };

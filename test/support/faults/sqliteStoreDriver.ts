@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import { StoreError } from "../../../src/main/platform/sqlite/errors.js";
 import { keepIndexFresh } from "../../../src/main/store/indexRefresh.js";
 import { openStore } from "../../../src/main/store/storeClient.js";
+import type { IndexRunOptions } from "../../../src/main/store/storeService.js";
 
 const [dbPath, projectsDir, retryMs] = process.argv.slice(2);
 if (dbPath === undefined || projectsDir === undefined || retryMs === undefined) {
@@ -27,9 +28,9 @@ say({ opened: store.info });
 let runs = 0;
 const counted = {
   info: store.info,
-  index: (dir: string) => {
+  index: (dir: string, options?: IndexRunOptions) => {
     say({ indexRun: ++runs });
-    return store.index(dir);
+    return store.index(dir, options);
   },
 };
 const stop = keepIndexFresh(counted, projectsDir, (level, message) => say({ log: { level, message } }), { retryMs: Number(retryMs) });

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { BUSY_TIMEOUT_MS } from "./busyTimeout.js";
 import { isCorruption } from "./errors.js";
 import { checkNotNewer, migrate } from "./migrate.js";
 import type { Migration } from "./migration.js";
@@ -41,8 +42,6 @@ export function nativeBindingPath(): string | undefined {
   return nativeBinding;
 }
 
-/** How long a statement waits for a lock another connection holds before it fails with SQLITE_BUSY. */
-export const BUSY_TIMEOUT_MS = 10_000;
 
 /** A connection with Baton's busy timeout, loading `binding` (this thread's by default). */
 export function connect(file: string, options: Database.Options = {}, binding: string | undefined = nativeBinding): Database.Database {
