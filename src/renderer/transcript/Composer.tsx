@@ -41,13 +41,13 @@ export function Composer({ tabId }: { tabId: string }) {
   const ref = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => saveDraft(localStorage, draftTab, text), [draftTab, text]);
-  // Nothing is lost: a prompt that was not sent comes back, unless something new was typed meanwhile.
+  // Nothing is lost: a prompt that was not sent comes back, before anything typed meanwhile.
   const unsent = useUnsent((s) => s[tabId]);
   useEffect(() => {
     if (unsent === undefined) return;
     taken(tabId);
-    setText((now) => (now === "" ? unsent.text : now));
-    setImages((now) => (now.length === 0 ? [...unsent.images] : now));
+    setText((now) => (now === "" ? unsent.text : `${unsent.text}\n${now}`));
+    setImages((now) => [...unsent.images, ...now]);
     setNotSent(unsent.reason);
   }, [tabId, unsent]);
 
