@@ -2,7 +2,8 @@
 // prints non-JSON lines before it starts, chatters on stderr (hundreds of lines, one of 100 KB),
 // and slips a line cut in half, a line over Baton's limit and a line that is not UTF-8 into the
 // CLI's stream mid-turn. Each bad line is one Console entry with a short excerpt, stderr lines
-// are bounded, and the session answers this turn and the next.
+// are bounded, and the session answers this turn and the next. A CLI that prints thousands of
+// garbage lines gets the first hundred listed and one line saying the rest are not.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text } from "../support/scenarios/types.js";
 import { startFaultApp, value, type FaultApp } from "../support/faults/faultApp.js";
@@ -54,5 +55,33 @@ describe("faults: the CLI printing noise", () => {
     const long = stderr.find((e) => e.message.startsWith("zzz"));
     expect(long?.message.length).toBeLessThanOrEqual(8192);
     expect(app.manager.log.entries().length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("faults: the CLI printing garbage by the thousand", () => {
+  let app: FaultApp;
+
+  beforeAll(async () => {
+    app = await startFaultApp(
+      { main: [{ blocks: [text("Answered under the flood.")] }] },
+      {
+        cwdName: "fault-flood",
+        claudePath: (env) =>
+          writeWrapper(env, "claude-flood", 'i=0\nwhile [ $i -lt 3000 ]; do echo "noise line $i"; i=$((i+1)); done\nexec "$CLAUDE" "$@"'),
+      },
+    );
+  });
+  afterAll(() => app?.close());
+
+  it("lists the first hundred, says the rest are not listed, and the session answers", async () => {
+    const { service, console: logs } = app;
+    const { tab, watch } = await app.open();
+    value(await service.sendPrompt(tab.tabId, "hello"));
+    await watch.idleWith("Answered under the flood.");
+    const protocol = logs.filter((e) => e.tabId === tab.tabId && e.source === "protocol");
+    expect(protocol).toHaveLength(101);
+    expect(protocol[0]?.fields?.["excerpt"]).toBe("noise line 0");
+    expect(protocol[99]?.fields?.["excerpt"]).toBe("noise line 99");
+    expect(protocol[100]?.message).toBe("More than 100 unreadable lines from claude in this tab: the rest are not listed.");
   });
 });

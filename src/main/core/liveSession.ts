@@ -7,6 +7,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import type { LogEntry } from "../../shared/api.js";
 import type { ClientEvent } from "../../shared/events.js";
 import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.js";
 import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from "../cli/claudeClient.js";
@@ -22,6 +23,9 @@ import { InterruptGraceMs, InterruptSettleMs, settledInterrupt, settlesWithin } 
 import { LiveAudit } from "./liveAudit.js";
 import { agentRecordOf } from "./subagentRecordOf.js";
 import { SubagentSteps } from "./subagentSteps.js";
+
+/** A CLI printing garbage by the thousand would drown the Console (and every window's copy of it). */
+const MaxListedProblems = 100;
 
 /** Follows a CLI's unexpected exit in its tab (sendPrompt starts a new one: continueAfterExit). */
 const GoOnNotice: ClientEvent = { kind: "notice", level: "info", text: "Send a prompt to go on: Baton starts Claude Code again and continues this session." };
@@ -56,6 +60,8 @@ export class LiveSession {
   private init: InitializeResult | undefined;
   private readonly unsubscribe: () => void;
   private stopped = false;
+  /** Unreadable stdout lines so far (toConsole). */
+  private unreadableLines = 0;
 
   constructor(private readonly options: LiveSessionOptions) {
     const { tabId, log } = options;
@@ -206,12 +212,23 @@ export class LiveSession {
 
   private onEvent(event: ClientEvent): void {
     const problem = consoleEntry(event, this.options.tabId);
-    if (problem !== undefined) this.options.log.add(problem);
+    if (problem !== undefined) this.toConsole(problem, event.kind === "protocol_problem");
     this.batch.push(event);
     // After the exit's error in the tab: what the person can do about it.
     if (event.kind === "process_exit" && event.error !== undefined && !this.stopped) this.batch.push(GoOnNotice);
     this.subagents.note(event);
     this.audit?.note(event);
+  }
+
+  /** One Console entry; unreadable lines only up to MaxListedProblems, then one line saying the rest are not listed. */
+  private toConsole(entry: Omit<LogEntry, "time">, unreadableLine: boolean): void {
+    if (unreadableLine && ++this.unreadableLines > MaxListedProblems) {
+      if (this.unreadableLines === MaxListedProblems + 1) {
+        this.options.log.add({ ...entry, message: `More than ${MaxListedProblems} unreadable lines from claude in this tab: the rest are not listed.`, fields: {} });
+      }
+      return;
+    }
+    this.options.log.add(entry);
   }
 
   /** Events read from disk: applied now, unless the tab has stopped. */
