@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureCliBuilt } from "../support/cliBundle.js";
 import { smallDisk, type SmallDisk } from "../support/faults/sqliteSmallDisk.js";
 import { writeFaultSession, type FaultSession } from "../support/faults/sqliteHistory.js";
@@ -114,6 +114,12 @@ function startDriver(small: SmallDisk, dbPath: string, projects: string) {
       proc.stdin.write(`search ${word}\n`);
       return next((l) => l["search"] === word && seen.indexOf(l) >= before, `the search for ${word}`);
     },
+    /** Sends `command` and waits for the line whose `key` answers it. */
+    async ask(command: string, key: string): Promise<Record<string, unknown>> {
+      const before = seen.length;
+      proc.stdin.write(`${command}\n`);
+      return next((l) => key in l && seen.indexOf(l) >= before, `the answer to ${command}`);
+    },
     async quit(): Promise<void> {
       proc.stdin.end("quit\n");
       await exited;
@@ -181,5 +187,34 @@ describe.skipIf(!asRoot)("the disk full while indexing (a 3 MB tmpfs in a privat
       await app.quit();
     }
     expect(inspect(small, dbPath).integrity).toBe("ok");
+  });
+
+  it("the audit trail on a full disk: each decision is kept in memory with a notice naming the full disk, reads still work, and once there is room they are written in order, before the next", async () => {
+    const dir = tempDir();
+    const projects = path.join(dir, "projects");
+    const mount = path.join(dir, "disk");
+    fs.mkdirSync(mount);
+    const small = (disk = await smallDisk(mount, DiskBytes));
+    const dbPath = path.join(mount, "history.db");
+    const auditPath = path.join(mount, "audit.sqlite");
+    writeFaultSession(projects, "s0", { tag: "ta", turns: 20 });
+    expect(batonIn(small, "index", "--db", dbPath, "--projects-dir", projects)).toMatchObject({ code: 0 });
+    const app = startDriver(small, dbPath, projects);
+    try {
+      await app.next((l) => (l["log"] as { message?: string } | undefined)?.message === "history index refreshed", "the first index run");
+      small.fill(0);
+      const kept = (n: number): string =>
+        `the audit trail ${auditPath} cannot be written: the disk holding it is full (free some space there): ${n} decision${n === 1 ? " is" : "s are"} kept in memory and written once there is room`;
+      expect(await app.ask("record 1", "recorded")).toEqual({ recorded: 1, error: { code: "disk_full", message: kept(1) } });
+      expect(await app.ask("record 2", "recorded")).toEqual({ recorded: 2, error: { code: "disk_full", message: kept(2) } });
+      expect(await app.ask("trail", "trail")).toEqual({ trail: [] });
+
+      small.unfill();
+      await vi.waitFor(async () => expect(await app.ask("trail", "trail")).toEqual({ trail: ["req-1", "req-2"] }), { timeout: 10_000, interval: 200 });
+      expect(await app.ask("record 3", "recorded")).toEqual({ recorded: 3 });
+      expect(await app.ask("trail", "trail")).toEqual({ trail: ["req-1", "req-2", "req-3"] });
+    } finally {
+      await app.quit();
+    }
   });
 });

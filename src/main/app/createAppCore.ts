@@ -88,8 +88,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // action stands. A damaged trail moved aside is an error: earlier decisions now live elsewhere.
   const auditFailed = (what: string, error: unknown): void => {
     const moved = error instanceof StoreError && error.code === "corrupt_recovered";
-    // Locked by another program: the decision is kept and written later, as the message says.
-    if (error instanceof StoreError && error.code === "busy") log.baton("warning", error.message, { what });
+    // Locked by another program, or its disk full: the decision is kept and written later, as the message says.
+    if (error instanceof StoreError && (error.code === "busy" || error.code === "disk_full")) log.baton("warning", error.message, { what });
     else log.baton(moved ? "error" : "warning", `could not use the audit trail (${what})`, { error: String(error) });
   };
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);

@@ -6,8 +6,9 @@
 //
 // A file another program holds locked (another Baton, a database tool) costs no decision: a write
 // that waited the busy timeout in vain is kept in memory, with every later one, and they are
-// written in order once the lock goes (tried every RETRY_MS, and at each new write). The caller is
-// told each time a write had to wait. A file locked when Baton opens it is opened the same way.
+// written in order once the lock goes (tried every RETRY_MS, and at each new write). A full disk
+// the same, until there is room. The caller is told each time a write had to wait. A file locked
+// when Baton opens it is opened the same way.
 import type Database from "better-sqlite3";
 import {
   insertInterrupt,
@@ -22,7 +23,7 @@ import {
   type SessionTrail,
 } from "./audit.js";
 import { AUDIT_LATEST_VERSION, AUDIT_MIGRATIONS } from "./migrations/index.js";
-import { isBusy, isCorruption, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
+import { isBusy, isCorruption, isDiskFull, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
 import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
 import { moveAside, openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
@@ -45,7 +46,7 @@ export interface AuditInfo {
   readonly movedAsideTo: string | null;
   /** Why the trail is unavailable (e.g. `newer_schema`); null when it works. */
   readonly error: StoreErrorInfo | null;
-  /** Writes kept in memory while another program holds the file locked (written once it lets go). */
+  /** Writes kept in memory while another program holds the file locked or its disk is full (written once it lets go, or there is room). */
   readonly waitingWrites: number;
 }
 
@@ -63,8 +64,10 @@ export class AuditDatabase {
   private movedAsideTo: string | null = null;
   /** The file was locked when it was opened: it is opened at the next try. */
   private locked = false;
-  /** Writes a lock held elsewhere kept back, oldest first. */
+  /** Writes a lock held elsewhere or a full disk kept back, oldest first. */
   private waiting: Write[] = [];
+  /** What the last try of the kept-back writes met. */
+  private keptBy: "lock" | "full disk" = "lock";
   private retry: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly path: string) {
@@ -143,14 +146,16 @@ export class AuditDatabase {
       this.failure = undefined;
     } catch (err) {
       this.locked = isBusy(err);
+      if (this.locked) this.keptBy = "lock";
       const info = toErrorInfo(err);
       this.failure = this.locked ? this.lockedError() : new StoreError(info.code, `the audit trail is unavailable: ${info.message}`);
     }
   }
 
   /**
-   * Writes `insert` in its own IMMEDIATE transaction, after any writes a lock kept back. Throws
-   * `busy` when it is kept back too (it is written once the lock goes).
+   * Writes `insert` in its own IMMEDIATE transaction, after any writes a lock or a full disk kept
+   * back. Throws `busy` or `disk_full` when it is kept back too (written once the lock goes, or
+   * there is room).
    */
   private write(insert: Write): void {
     if (this.waiting.length === 0 && !this.locked) {
@@ -158,7 +163,8 @@ export class AuditDatabase {
         this.use((db) => db.transaction(() => insert(db)).immediate());
         return;
       } catch (err) {
-        if (!isBusy(err)) throw err;
+        if (!passes(err)) throw err;
+        this.keptBy = isBusy(err) ? "lock" : "full disk";
       }
     }
     if (this.db === undefined && !this.locked) throw this.failure ?? new StoreError("closed", "the store is closed");
@@ -168,7 +174,7 @@ export class AuditDatabase {
     if (this.waiting.length === 0) return;
     this.retry ??= setInterval(() => this.retryWaiting(), RETRY_MS);
     this.retry.unref?.();
-    throw this.lockedError();
+    throw this.keptError();
   }
 
   /** Writes the kept-back writes in order, each in its own transaction, for as long as the lock lets it. */
@@ -185,7 +191,10 @@ export class AuditDatabase {
         try {
           db.transaction(() => this.waiting[0]!(db)).immediate();
         } catch (err) {
-          if (isBusy(err)) return;
+          if (passes(err)) {
+            this.keptBy = isBusy(err) ? "lock" : "full disk";
+            return;
+          }
           // Refused whatever the lock (an entry with missing fields): it would have failed unkept.
           if (!(err instanceof TypeError)) throw err;
         }
@@ -209,6 +218,17 @@ export class AuditDatabase {
   private stopRetrying(): void {
     if (this.retry !== undefined) clearInterval(this.retry);
     this.retry = undefined;
+  }
+
+  /** Why the writes kept back wait, and how many there are. */
+  private keptError(): StoreError {
+    if (this.keptBy === "lock") return this.lockedError();
+    const n = this.waiting.length;
+    return new StoreError(
+      "disk_full",
+      `the audit trail ${this.path} cannot be written: the disk holding it is full (free some space there): ` +
+        `${n} decision${n === 1 ? " is" : "s are"} kept in memory and written once there is room`,
+    );
   }
 
   private lockedError(): StoreError {
@@ -244,4 +264,9 @@ export class AuditDatabase {
     }
     return movedTo;
   }
+}
+
+/** A failure that passes: another program's lock, or a full disk. */
+function passes(err: unknown): boolean {
+  return isBusy(err) || isDiskFull(err);
 }

@@ -6,6 +6,9 @@
 //   node --import tsx sqliteStoreDriver.ts <dbPath> <projectsDir> <retryMs>
 //   stdin:  "search <word>"   → {"search": word, "sessions": [...]} or {"search": word, "error": {...}}
 //           "check"           → {"integrity": "ok" | what SQLite found}
+//           "record <n>"      → records permission decision req-<n> of session s1 in the audit trail:
+//                               {"recorded": n} or {"recorded": n, "error": {...}}
+//           "trail"           → {"trail": [the request ids of s1's decisions, in order]}
 //           "quit"            → closes the store and exits
 //   stdout: {"opened": StoreInfo}, then {"log": {level, message}} as the Console would get them, and
 //           {"indexRun": n} as the n-th index run starts
@@ -45,6 +48,17 @@ for await (const line of lines) {
     } catch (err) {
       say({ search: word, error: err instanceof StoreError ? { code: err.code, message: err.message } : { message: String(err) } });
     }
+  } else if (command === "record") {
+    const n = Number(rest[0]);
+    const entry = { sessionId: "s1", requestId: `req-${n}`, toolUseId: `toolu_${n}`, toolName: "Bash", decision: "deny", decidedBy: "user", time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString() } as const;
+    try {
+      await store.recordPermission(entry);
+      say({ recorded: n });
+    } catch (err) {
+      say({ recorded: n, error: err instanceof StoreError ? { code: err.code, message: err.message } : { message: String(err) } });
+    }
+  } else if (command === "trail") {
+    say({ trail: (await store.readAudit("s1")).permissions.map((p) => p.requestId) });
   } else if (command === "check") {
     const db = new Database(dbPath, { readonly: true });
     say({ integrity: db.pragma("integrity_check", { simple: true }) });
