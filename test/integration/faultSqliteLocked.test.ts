@@ -6,10 +6,12 @@
 // keeps what it wrote and goes on once the lock goes, and an audit decision is kept in memory and
 // written then, in order. Baton never crashes and never needs a restart for it.
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import type { AuditPermission } from "../../src/main/audit/audit.js";
 import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { BUSY_TIMEOUT_MS } from "../../src/main/platform/sqlite/busyTimeout.js";
+import { sideDbPath } from "../../src/main/search/sideIndex.js";
 import { keepIndexFresh } from "../../src/main/store/indexRefresh.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
 import type { IndexRunOptions } from "../../src/main/store/storeService.js";
@@ -133,6 +135,38 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
     } finally {
       stop();
       await store.close();
+    }
+  });
+
+  it("another program holding the side index during a large run: the run goes on at once without it (the store's thread writes every row) and finds everything", async () => {
+    const dir = tempDir();
+    const projects = path.join(dir, "projects");
+    const dbPath = path.join(dir, "baton", "history.db");
+    // Every row on the extract worker, into the side index, when it can (storeSideIndex.test.ts).
+    const store = new StoreService({ dbPath, parallelBytes: 0, divert: "always", workerRead: { whileStarting: 0, warmUpBytes: 0 } });
+    try {
+      writeFaultSession(projects, "s1", { tag: "okapi", turns: 40, subagents: 2 });
+      await store.index(projects);
+      const sideRows = (): number => {
+        const side = new Database(sideDbPath(dbPath), { readonly: true });
+        const n = side.prepare("SELECT count(*) FROM side_text_docsize").pluck().get() as number;
+        side.close();
+        return n;
+      };
+      const before = sideRows();
+      expect(before).toBeGreaterThan(0);
+      const added = writeFaultSession(projects, "s2", { tag: "narwhal", turns: 40, subagents: 2 });
+      const lock = await holdLock(sideDbPath(dbPath), "write");
+      const run = await timed(store.index(projects));
+      expect(run.ms).toBeLessThan(BUSY_TIMEOUT_MS / 2);
+      expect(run.value.filesNew).toBe(3);
+      await lock.release();
+      expect(sideRows()).toBe(before);
+      for (const word of [added.first, added.middle, added.last, ...[...added.agents.values()].map((a) => a.last)]) {
+        expect(store.search(word).map((h) => h.sessionId)).toEqual(["s2"]);
+      }
+    } finally {
+      store.close();
     }
   });
 

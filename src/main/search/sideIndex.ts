@@ -14,6 +14,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
+import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
+import { isBusy } from "../platform/sqlite/errors.js";
 import { openDatabase, type DatabaseSchema } from "../platform/sqlite/openDatabase.js";
 import { SIDE_LATEST_VERSION, SIDE_MIGRATIONS } from "./sideMigrations/index.js";
 
@@ -63,18 +65,27 @@ export class SideIndex {
 
   /**
    * Reserves `count` rowids for one run's side rows; returns the first, or undefined once rowids
-   * would pass 2^53 (JavaScript's exact integers; some million cold indexes away). Runs never
-   * share a block.
+   * would pass 2^53 (JavaScript's exact integers; some million cold indexes away), or when another
+   * program holds the side file locked: without waiting, as the run goes on without it (the writer
+   * writes every row). Runs never share a block.
    */
   reserve(count: number): number | undefined {
-    return this.db
-      .transaction(() => {
-        const from = this.reserved.get()!.upto;
-        if (from + count > Number.MAX_SAFE_INTEGER) return undefined;
-        this.reserveTo.run(from + count);
-        return from;
-      })
-      .immediate();
+    this.db.pragma("busy_timeout = 0");
+    try {
+      return this.db
+        .transaction(() => {
+          const from = this.reserved.get()!.upto;
+          if (from + count > Number.MAX_SAFE_INTEGER) return undefined;
+          this.reserveTo.run(from + count);
+          return from;
+        })
+        .immediate();
+    } catch (err) {
+      if (isBusy(err)) return undefined;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   /** Deletes the side rows of chunks whose `file_rows` entries were deleted (and committed). */

@@ -20,9 +20,14 @@ export class SideWriter {
     this.rollbackTxn = db.prepare("ROLLBACK");
   }
 
-  /** Opens the side file the store's thread created; throws if it cannot. */
+  /**
+   * Opens the side file the store's thread created; throws if it cannot. It never waits for a lock:
+   * only another program can hold one during a run, and then the writer takes every row at once
+   * (extractWorker.ts). Nor could it wait safely: a worker terminated while SQLite waits aborts the
+   * whole process when that wait ends in SQLITE_BUSY.
+   */
   static open(file: string, nativeBinding: string | undefined): SideWriter {
-    const db = connect(file, { fileMustExist: true }, nativeBinding);
+    const db = connect(file, { fileMustExist: true, timeout: 0 }, nativeBinding);
     try {
       // Like the index during a large run: a power cut may damage the file, and a damaged side
       // file only makes its files be read again.
