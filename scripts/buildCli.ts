@@ -12,7 +12,7 @@
 // out/cli/inputs.json records when the build began and the source files it read: `bin/baton.mjs`
 // runs the sources instead when one of them changed since (a checkout being edited), so it never
 // runs stale code (scripts/cliBundle.mjs).
-import { build, type Metafile } from "esbuild";
+import { build, type BuildOptions, type Metafile } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,23 @@ function sourceInputs(metafile: Metafile): string[] {
   return [...new Set([...inputs.map((file) => path.relative(repoRoot, path.resolve(repoRoot, file))), "scripts/buildCli.ts"])].sort();
 }
 
+/**
+ * How Baton's Node code is bundled: ES modules in one flat folder, split into shared chunks so
+ * `new URL("./storeWorker.js", import.meta.url)` finds a worker from whichever file asks, and
+ * packages left as imports (better-sqlite3 is a native module). bench:peers bundles its
+ * measurements the same way.
+ */
+export const NodeBundle = {
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  chunkNames: "[name]-[hash]",
+  logLevel: "warning",
+} as const satisfies BuildOptions;
+
 export async function buildCli(): Promise<void> {
   const started = performance.now();
   const startedAt = Date.now();
@@ -55,16 +72,9 @@ export async function buildCli(): Promise<void> {
     absWorkingDir: repoRoot,
     entryPoints: entries(),
     outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    chunkNames: "[name]-[hash]",
+    ...NodeBundle,
     write: false,
     metafile: true,
-    logLevel: "warning",
   });
   fs.mkdirSync(outDir, { recursive: true });
   // Each file is written whole and renamed into place, and files of an earlier build are removed

@@ -8,6 +8,7 @@
 import { build } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
+import { NodeBundle } from "../../scripts/buildCli.js";
 
 export interface BatonBundle {
   /** bench/listing/measure.ts: the cold list (`<projectsDir> 1`) and the warm one (`<projectsDir> warm <db>`). */
@@ -30,14 +31,7 @@ export async function buildBatonBundle(repoRoot: string, outDir: string): Promis
       extractWorker: path.join(repoRoot, "src/main/search/extractWorker.ts"),
     },
     outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    chunkNames: "[name]-[hash]",
-    logLevel: "warning",
+    ...NodeBundle,
   });
   return { listing: path.join(outDir, "listing.js"), search: path.join(outDir, "search.js"), restore: path.join(outDir, "restore.js") };
 }

@@ -19,6 +19,7 @@ import { StoreService } from "../../src/main/store/storeService.js";
 import { writeFaultSession } from "../support/faults/sqliteHistory.js";
 import { holdLock } from "../support/faults/sqliteLock.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { storeRejection } from "../support/storeRejection.js";
 
 const tempDir = tempDirs("baton-locked-");
 
@@ -34,15 +35,6 @@ async function indexedThenMore(dir: string): Promise<{ projects: string; dbPath:
   return { projects, dbPath, before: first.middle, after: second.last };
 }
 
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** `p`'s value and how long it took. */
 async function timed<T>(p: Promise<T>): Promise<{ value: T; ms: number }> {
@@ -78,7 +70,7 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
       expect(search.ms).toBeLessThan(BUSY_TIMEOUT_MS / 2);
 
       const started = performance.now();
-      const busy = await rejection(store.index(projects));
+      const busy = await storeRejection(store.index(projects));
       const waited = performance.now() - started;
       expect(busy.code).toBe("busy");
       expect(busy.message).toBe(
@@ -201,7 +193,7 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
       expect((await store.readAudit("s1")).permissions).toEqual([permission(1)]);
 
       const started = performance.now();
-      const busy = await rejection(store.search(before));
+      const busy = await storeRejection(store.search(before));
       expect(busy.code).toBe("busy");
       expect(busy.message).toContain(`${dbPath} is locked by another program`);
       expect(performance.now() - started).toBeLessThan(BUSY_TIMEOUT_MS * 2);
@@ -221,14 +213,14 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
     const store = await openStore({ dbPath });
     const lock = await holdLock(path.join(dir, "baton", "audit.sqlite"), "write");
     try {
-      const first = await rejection(store.recordPermission(permission(1)));
+      const first = await storeRejection(store.recordPermission(permission(1)));
       expect(first.code).toBe("busy");
       expect(first.message).toBe(
         `the audit trail ${path.join(dir, "baton", "audit.sqlite")} is locked by another program (another Baton, or a database tool holding it open): ` +
           "1 decision is kept in memory and written once it lets go",
       );
       // The next ones do not wait the whole timeout again: the lock is known to be held.
-      const second = await timed(rejection(store.recordPermission(permission(2))));
+      const second = await timed(storeRejection(store.recordPermission(permission(2))));
       expect(second.value.message).toContain("2 decisions are kept in memory");
       expect(second.ms).toBeLessThan(BUSY_TIMEOUT_MS / 2);
       expect(await sessionsOf(store, before)).toEqual(["s1"]);
@@ -255,7 +247,7 @@ describe("SQLite locked by another process", { timeout: 120_000 }, () => {
         message: `the audit trail ${auditPath} is locked by another program (another Baton, or a database tool holding it open): it is opened once it lets go`,
       });
       expect(await sessionsOf(store, before)).toEqual(["s1"]);
-      const kept = await timed(rejection(store.recordPermission(permission(1))));
+      const kept = await timed(storeRejection(store.recordPermission(permission(1))));
       expect(kept.value.message).toContain("1 decision is kept in memory and written once it lets go");
       expect(kept.ms).toBeLessThan(BUSY_TIMEOUT_MS / 2);
 

@@ -4,11 +4,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateArchive } from "../../bench/history/generateArchive.js";
-import { StoreError } from "../../src/main/platform/sqlite/errors.js";
 import { LATEST_VERSION } from "../../src/main/search/migrations/index.js";
 import { openStore } from "../../src/main/store/storeClient.js";
 import { openStoreHere } from "../../src/main/store/storeHere.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { storeRejection } from "../support/storeRejection.js";
 
 const tempDir = tempDirs("baton-client-", "all");
 let tmp: string;
@@ -23,15 +23,6 @@ beforeAll(() => {
   marker = "sessmark0";
 }, 60_000);
 
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
 
 // Starting a worker under tsx takes a second or more on a busy machine.
 describe("StoreClient (worker thread)", { timeout: 30_000 }, () => {
@@ -91,9 +82,9 @@ describe.each([
   it("sends errors back typed, and keeps working after one", async () => {
     const store = await open({ dbPath: path.join(tmp, `errors-${where}.db`) });
     try {
-      const err = await rejection(store.search('  "" * '));
+      const err = await storeRejection(store.search('  "" * '));
       expect(err.code).toBe("bad_query");
-      expect((await rejection(store.index(path.join(tmp, "no-such-dir")))).code).toBe("projects_dir_missing");
+      expect((await storeRejection(store.index(path.join(tmp, "no-such-dir")))).code).toBe("projects_dir_missing");
       expect(await store.listSessions()).toEqual([]);
     } finally {
       await store.close();
@@ -105,7 +96,7 @@ describe.each([
     const db = new Database(dbPath);
     db.pragma(`user_version = ${LATEST_VERSION + 5}`);
     db.close();
-    const err = await rejection(open({ dbPath }));
+    const err = await storeRejection(open({ dbPath }));
     expect(err.code).toBe("newer_schema");
   });
 
@@ -118,8 +109,8 @@ describe.each([
     try {
       expect(store.info.refused).toMatchObject({ code: "newer_schema" });
       expect(store.info.schemaVersion).toBeNull();
-      expect((await rejection(store.search("x"))).code).toBe("newer_schema");
-      expect((await rejection(store.index(projects))).code).toBe("newer_schema");
+      expect((await storeRejection(store.search("x"))).code).toBe("newer_schema");
+      expect((await storeRejection(store.index(projects))).code).toBe("newer_schema");
       const entry = { sessionId: "s1", requestId: "r1", toolUseId: "t1", toolName: "Bash", decision: "deny", decidedBy: "user", time: "2026-01-01T00:00:00.000Z" } as const;
       await store.recordPermission(entry);
       expect((await store.readAudit("s1")).permissions).toEqual([entry]);
@@ -132,6 +123,6 @@ describe.each([
     const store = await open({ dbPath: path.join(tmp, `closed-${where}.db`) });
     await store.close();
     await store.close();
-    expect((await rejection(store.search("x"))).code).toBe("closed");
+    expect((await storeRejection(store.search("x"))).code).toBe("closed");
   });
 });
