@@ -11,6 +11,7 @@ import { ToolCard } from "./ToolCard.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { HitMarksScope } from "../util/HitMarks.js";
 import { useBlockMarks } from "./findState.js";
+import { PromptActions } from "./PromptActions.js";
 
 export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
   // A block with a hit of its tab's find marks the words (a nested block sets its own, none by default).
@@ -36,6 +37,7 @@ function BlockBody({ tabId, block, nested }: { tabId: string; block: Block; nest
           {block.images?.map((img, i) => (
             <img key={i} className="thumb" alt="attached" src={`data:${img.mediaType};base64,${img.data}`} />
           ))}
+          {nested ? null : <PromptActions tabId={tabId} block={block} />}
         </div>
       );
     }
