@@ -88,6 +88,8 @@ export interface WorktreeInfo {
   readonly agent?: WorktreeAgent;
   /** The agent's id when only the folder name says it (no history found). */
   readonly agentIdFromName?: string;
+  /** A live Baton session runs in it (a session started "in a new worktree"): never removed meanwhile. */
+  readonly sessionRunning?: boolean;
   /** Something could not be read (the rest is still listed). */
   readonly problem?: string;
 }
@@ -125,6 +127,8 @@ export type WorktreeErrorCode =
   | "dirty"
   | "unmerged"
   | "locked"
+  /** A live Baton session runs in it. */
+  | "session-running"
   | "folder-gone"
   | "no-base"
   | "base-dirty"

@@ -12,6 +12,8 @@ export interface TabRepository {
   readonly cwd: string;
   /** Session ids of Baton's live tabs. */
   readonly liveSessionIds: ReadonlySet<string>;
+  /** The folders Baton's live tabs run in: a worktree holding one is not removed. */
+  readonly liveFolders?: readonly string[];
   readonly projectsDir?: string;
 }
 
@@ -33,7 +35,7 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
 
 export function listTabWorktrees(repo: TabRepository): Promise<WorktreeListing> {
   return mapped(() =>
-    listWorktrees(repo.cwd, { liveSessionIds: repo.liveSessionIds, ...(repo.projectsDir !== undefined ? { projectsDir: repo.projectsDir } : {}) }),
+    listWorktrees(repo.cwd, { liveSessionIds: repo.liveSessionIds, liveFolders: repo.liveFolders ?? [], ...(repo.projectsDir !== undefined ? { projectsDir: repo.projectsDir } : {}) }),
   );
 }
 
@@ -46,7 +48,7 @@ export function mergeTabWorktree(repo: TabRepository, path: string): Promise<Wor
 }
 
 export function removeTabWorktree(repo: TabRepository, path: string, rescue: boolean): Promise<WorktreeRemoval> {
-  return mapped(() => removeWorktree(repo.cwd, path, { rescue }));
+  return mapped(() => removeWorktree(repo.cwd, path, { rescue, liveFolders: repo.liveFolders ?? [] }));
 }
 
 export async function openTabWorktree(repo: TabRepository, path: string, where: WorktreeOpenTarget, env: NodeJS.ProcessEnv): Promise<WorktreeOpened> {
@@ -93,7 +95,8 @@ export class TabWorktrees {
     if (cwd === undefined) throw new AppError("no_repository", "This session has no working folder, so no repository");
     const liveSessionIds = new Set<string>();
     for (const t of tabs.liveTabs()) if (t.session.sessionId !== undefined) liveSessionIds.add(t.session.sessionId);
+    const liveFolders = tabs.liveTabs().map((t) => t.cwd);
     const projectsDir = this.options.projectsDir();
-    return { cwd, liveSessionIds, ...(projectsDir !== undefined ? { projectsDir } : {}) };
+    return { cwd, liveSessionIds, liveFolders, ...(projectsDir !== undefined ? { projectsDir } : {}) };
   }
 }

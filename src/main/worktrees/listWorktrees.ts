@@ -7,6 +7,7 @@ import type { WorktreeInfo, WorktreeListing } from "../../shared/worktrees.js";
 import { isLockHolderAlive, readAgentWorktreeFacts, readLiveSessionIds } from "./agentHistory.js";
 import { attributeWorktree, lockHolderKey, lockHolders, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
 import { aheadBehind, baseOf, dirtOf, headOf, ignoredOf, unmergedCommits, unmergedCount } from "./inspect.js";
+import { holdsAny, realFolders } from "./liveFolders.js";
 import { agentIdFromName } from "./porcelain.js";
 import { openRepository, type RegisteredWorktree, type Repository } from "./repository.js";
 
@@ -15,6 +16,8 @@ export interface ListOptions {
   readonly projectsDir?: string;
   /** Sessions known to be running (Baton's live tabs); added to what the CLI's sessions folder says. */
   readonly liveSessionIds?: ReadonlySet<string>;
+  /** Folders Baton's live sessions run in: a worktree holding one is marked `sessionRunning`. */
+  readonly liveFolders?: readonly string[];
 }
 
 /** The CLI keeps agent worktrees here, inside the repository. */
@@ -28,7 +31,11 @@ export async function listWorktrees(dir: string, options: ListOptions = {}): Pro
   for (const holder of lockHolders(repo.worktrees)) if (await isLockHolderAlive(holder)) alive.push(lockHolderKey(holder));
   const live: LiveFacts = { sessionIds: new Set([...fromCli, ...(options.liveSessionIds ?? [])]), lockHoldersAlive: new Set(alive) };
   const worktrees: WorktreeInfo[] = [];
-  for (const w of repo.worktrees) worktrees.push(await describe(repo, w, history, live));
+  const busy = await realFolders(options.liveFolders ?? []);
+  for (const w of repo.worktrees) {
+    const info = await describe(repo, w, history, live);
+    worktrees.push(!w.isMain && holdsAny(w.realPath, busy) ? { ...info, sessionRunning: true } : info);
+  }
   worktrees.push(...(await unregistered(repo)));
   return { repository: repo.root, worktrees };
 }

@@ -3,12 +3,13 @@
 // `rescue` is asked; then everything is first committed to `baton/rescue/<name>-<timestamp>`,
 // checked unchanged, and only then removed. Locked, main and vanished worktrees are refused.
 // The one window left is a write in the moment between that check and git's removal; a running
-// Claude Code agent holds its worktree locked, so it is refused before then. Ignored files are
-// not changes and are not rescued.
+// Claude Code agent holds its worktree locked, so it is refused before then, and so is one a live
+// Baton session runs in (liveFolders.ts). Ignored files are not changes and are not rescued.
 import path from "node:path";
 import type { WorktreeRemoval } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { commitsText, dirtOf, unmergedCommits, unmergedCount } from "./inspect.js";
+import { holdsAny, realFolders } from "./liveFolders.js";
 import { commitSnapshot, snapshotWorktree } from "./snapshot.js";
 import { findWorktree, identityArgs, openRepository, worktreeAction, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
 
@@ -16,6 +17,8 @@ export interface RemoveOptions {
   readonly rescue?: boolean;
   /** For the rescue branch's timestamp. */
   readonly now?: Date;
+  /** Folders Baton's live sessions run in: a worktree holding one is refused, rescue or not. */
+  readonly liveFolders?: readonly string[];
 }
 
 /** A branch-name-safe form of a worktree's folder name (unicode, spaces and dashes in front included). */
@@ -46,6 +49,9 @@ async function remove(repoDir: string, target: string, options: RemoveOptions): 
   const repo = await openRepository(repoDir);
   const w = await findWorktree(repo, target);
   refuseUnusable(w);
+  if (holdsAny(w.realPath, await realFolders(options.liveFolders ?? []))) {
+    throw new WorktreeActionError("session-running", `${w.realPath}: a session runs in it; close its tab (or let it end) before removing it`);
+  }
   const dirt = await dirtOf(w.realPath);
   const unmerged = w.head === undefined ? 0 : await unmergedCount(repo.root, w.head, w.branchRef);
   const files = dirt.files.map((f) => f.path);

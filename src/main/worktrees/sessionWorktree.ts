@@ -1,0 +1,81 @@
+// A session's own worktree (issue 37): made by Baton with its hardened git before the CLI starts,
+// where the CLI's `--worktree <name>` would make it (`<repo>/.claude/worktrees/<name>` on a new
+// branch `worktree-<name>` from HEAD). Baton makes it rather than pass `--worktree`: then the CLI
+// is started in the worktree, so the tab's folder, the policy's write root and a restart after
+// the CLI exits (`--resume`, which finds the history by the folder it runs in) are all the
+// worktree, and the repository's hooks do not run (hardenedGit.ts turns them off).
+import { mkdir, realpath } from "node:fs/promises";
+import path from "node:path";
+import { sessionWorktreeName } from "../../shared/worktreeName.js";
+import { git } from "./git.js";
+import { AgentWorktreesFolder } from "./listWorktrees.js";
+import { holdsAny } from "./liveFolders.js";
+import { openRepository, worktreeAction, WorktreeActionError } from "./repository.js";
+
+export interface SessionWorktree {
+  /** The folder the session runs in: the worktree, or the same subfolder of it as the folder asked for. */
+  readonly cwd: string;
+  /** The worktree's own folder. */
+  readonly path: string;
+  readonly branch: string;
+}
+
+/** The main worktree of the repository `dir` is in; undefined when it is in none Baton may use. */
+export async function repositoryRoot(dir: string): Promise<string | undefined> {
+  try {
+    return (await openRepository(dir)).root;
+  } catch (error) {
+    if (error instanceof WorktreeActionError) return undefined;
+    throw error;
+  }
+}
+
+/** The linked (not main) worktree `dir` is in, with its branch; undefined in a main checkout or outside git. */
+export async function linkedWorktreeOf(dir: string): Promise<{ readonly path: string; readonly branch?: string } | undefined> {
+  const repo = await openRepository(dir).catch(() => undefined);
+  const real = await realpath(dir).catch(() => undefined);
+  if (repo === undefined || real === undefined) return undefined;
+  const inside = repo.worktrees.filter((w) => !w.isMain && holdsAny(w.realPath, [real]));
+  // The deepest: a worktree may sit inside another's folder (`.claude/worktrees/` is in the main one).
+  const w = inside.sort((a, b) => b.realPath.length - a.realPath.length)[0];
+  return w === undefined ? undefined : { path: w.realPath, ...(w.branch !== undefined ? { branch: w.branch } : {}) };
+}
+
+/**
+ * One worktree is made at a time in this process: two `git worktree add` at once in a repository
+ * can fail on git's locks (seen), and two sessions asked at once with one prompt must not pick one name.
+ */
+let making: Promise<unknown> = Promise.resolve();
+
+/** Makes a new worktree of the repository `dir` is in, named from `hint` (the first prompt) or `shortId`. */
+export function createSessionWorktree(dir: string, hint: string | undefined, shortId: string): Promise<SessionWorktree> {
+  const made = making.then(() => create(dir, hint, shortId));
+  making = made.catch(() => undefined);
+  return made;
+}
+
+function create(dir: string, hint: string | undefined, shortId: string): Promise<SessionWorktree> {
+  return worktreeAction(async () => {
+    const repo = await openRepository(dir);
+    const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: repo.root }).catch(() => "");
+    if (head.trim() === "") throw new WorktreeActionError("no-base", `${repo.root} has no commit yet: a worktree starts from one`);
+    const folder = path.join(repo.root, AgentWorktreesFolder);
+    const branches = await git(["for-each-ref", "--format=%(refname:short)", "refs/heads/"], { cwd: repo.root });
+    const taken = new Set([...branches.split("\n").filter((b) => b !== ""), ...repo.worktrees.map((w) => path.basename(w.realPath))]);
+    const name = sessionWorktreeName(hint, shortId, taken);
+    const branch = `worktree-${name}`;
+    const target = path.join(folder, name);
+    await mkdir(folder, { recursive: true });
+    // `--` ends the options; the name is [a-z0-9-] only (worktreeName.ts), the branch is new (no -B).
+    await git(["worktree", "add", "-b", branch, "--", target, head.trim()], { cwd: repo.root });
+    const made = await realpath(target);
+    return { cwd: await sameSubfolder(dir, repo.root, made), path: made, branch };
+  });
+}
+
+/** A session asked for `<repo>/sub` runs in `<worktree>/sub` when the worktree has it. */
+async function sameSubfolder(dir: string, root: string, worktree: string): Promise<string> {
+  const relative = path.relative(root, await realpath(dir));
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return worktree;
+  return realpath(path.join(worktree, relative)).catch(() => worktree);
+}
