@@ -210,10 +210,13 @@ describe.skipIf(!hasChromium)("reloading the window mid-session", () => {
     expect(cliPid(app, liveTab)).toBe(pid);
 
     // Answered in both windows at once: one answer counts, the request leaves both, the command runs once.
-    await Promise.all([
-      other.permissionOn(other.subagentCard("general-purpose", "Slow helper")).getByRole("button", { name: "Allow once" }).click(),
-      baton.permissionOn(slow).getByRole("button", { name: "Allow once" }).click(),
+    // Both buttons are found first and pressed together in their pages: a pointer click waits for its
+    // button to be still and uncovered, and by then the other window's answer may have taken it away.
+    const allowButtons = await Promise.all([
+      other.permissionOn(other.subagentCard("general-purpose", "Slow helper")).getByRole("button", { name: "Allow once" }).elementHandle(),
+      baton.permissionOn(slow).getByRole("button", { name: "Allow once" }).elementHandle(),
     ]);
+    await Promise.all(allowButtons.map((button) => button.evaluate((b) => (b as HTMLButtonElement).click())));
     await pw(baton.permissionOn(slow)).toHaveCount(0, { timeout: 30_000 });
     await pw(other.permissionOn(other.subagentCard("general-purpose", "Slow helper"))).toHaveCount(0);
     await expect.poll(() => fs.existsSync(path.join(app!.env.cwd, "slow.txt")), { timeout: 30_000 }).toBe(true);
