@@ -10,6 +10,8 @@ import { HistoryFolderRow } from "./HistoryFolderRow.js";
 import { hitDate, hitProject, hitWhere } from "./hitWhere.js";
 import { findInTab } from "../transcript/findState.js";
 import { ContinueInTerminalButton } from "../session/ContinueInTerminal.js";
+import { SessionBranchPrefix } from "../../shared/worktreeName.js";
+import { WorktreeBadge } from "../layout/WorktreeBadge.js";
 import "./projectPanel.css";
 
 export function refreshSessions(): void {
@@ -123,6 +125,8 @@ export function ProjectPanel() {
                       <span className="title"><VisibleText text={s.title} /></span>
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{(s.subagentCount ?? 0) > 0 ? ` · ${s.subagentCount} agents` : ""}
+                        {/* A session that ran in a worktree of its own: its branch, as on its tab. */}
+                        {s.gitBranch?.startsWith(SessionBranchPrefix) === true ? <WorktreeBadge path={s.cwd ?? s.projectDir} branch={s.gitBranch} /> : null}
                       </span>
                     </button>
                     <ContinueInTerminalButton sessionId={s.sessionId} cwd={s.cwd} title={s.title} />

@@ -72,6 +72,7 @@ export function WorktreeRow({ tabId, worktree: w, focusSeq, onChanged, onRefused
         <span className="wt-branch">{w.branch !== undefined ? <VisibleText text={w.branch} /> : "(detached)"}</span>
         {w.locked ? <span className="wt-badge" title={w.lockReason}>locked{w.lockReason !== undefined ? <>: <VisibleText text={w.lockReason} /></> : null}</span> : null}
         {w.orphaned !== undefined ? <span className="wt-badge wt-orphaned">orphaned: {w.orphaned}</span> : null}
+        {w.sessionRunning === true ? <span className="wt-badge" title="A session in a tab runs here: it is not removed until that tab closes">session running</span> : null}
       </div>
       {w.head !== undefined ? (
         <div className="wt-head-commit">
