@@ -32,6 +32,7 @@ import type { PermissionRule } from "./policy.js";
 import type { JsonObject, PermissionMode, PermissionUpdate } from "./protocol/messages.js";
 import type { Block } from "./transcript.js";
 import type { ExportChoices, ExportedFile } from "./export/exportTypes.js";
+import type { RewindOutcome, RewindPreview } from "./fileRewind.js";
 import type { WorktreeListing, WorktreeMerge, WorktreeOpened, WorktreeOpenTarget, WorktreeRemoval } from "./worktrees.js";
 
 // ---- The arguments' schemas ----
@@ -161,6 +162,14 @@ export const ApiMethods = {
   interrupt: method([arg("tabId", Id)], returns<void>()),
   setPermissionMode: method([arg("tabId", Id), arg("mode", Mode)], returns<void>()),
   setModel: method([arg("tabId", Id), arg("model", ModelName)], returns<void>()),
+  /**
+   * What rewinding a live tab's files to just before one of its prompts (`promptUuid`, the prompt's
+   * block id) would change: the CLI's dry run, with each file's content now and then for the diff.
+   * A refusal (no checkpoint) is a preview with `canRewind` false and the CLI's reason.
+   */
+  previewRewind: method([arg("tabId", Id), arg("promptUuid", Id)], returns<RewindPreview>()),
+  /** Rewinds a live tab's files to just before that prompt; the transcript marks it. A refusal carries the CLI's reason. */
+  applyRewind: method([arg("tabId", Id), arg("promptUuid", Id)], returns<RewindOutcome>()),
   answerPermission: method([arg("tabId", Id), arg("requestId", Id), arg("answer", Answer)], returns<void>()),
   /**
    * The person answers a subagent's open question or reviews its plan (issue 24), wherever it waits

@@ -18,6 +18,8 @@ export const BatonMethodNames = [
   "setPermissionMode",
   "setModel",
   "answerPermission",
+  "previewRewind",
+  "applyRewind",
   "answerEscalation",
   "getSessionInfo",
   "chooseDirectory",

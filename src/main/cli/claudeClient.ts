@@ -22,6 +22,7 @@ import { spawnCli, type CliProcess, type ExitInfo, type StopTimeouts } from "./c
 import {
   ClaudeClientError,
   ClaudeInputBacklogError,
+  ControlRequestFailedError,
   ClaudeProcessError,
   ClaudeUnresponsiveError,
   ClientNotRunningError,
@@ -32,6 +33,7 @@ import { plansDirFor } from "./planFile.js";
 import { createIncomingRequests, type HookCallbackHandler, type IncomingRequests } from "./incomingRequests.js";
 import { parseInitializeResponse, type InitializeResult } from "./initializeResult.js";
 import { createPendingRequests, type PendingRequests } from "./pendingRequests.js";
+import { rewindAnswerOf, withFileCheckpointing, type RewindFilesAnswer } from "./rewindFiles.js";
 import type { PermissionDecider } from "./permissionGate.js";
 import { buildSpawnArgs, type SpawnArgsOptions } from "./spawnArgs.js";
 import { createStdoutReader, type StdoutReader } from "./stdoutReader.js";
@@ -249,6 +251,21 @@ export class ClaudeClient {
   }
 
   /**
+   * Restores every file the session's Write/Edit calls changed to its state just before the prompt
+   * `userMessageId`; with `dryRun`, only says which files that would change. A refusal (no
+   * checkpoint for that prompt, checkpointing off) is an answer with the CLI's reason, not an error.
+   */
+  async rewindFiles(userMessageId: string, dryRun: boolean): Promise<RewindFilesAnswer> {
+    try {
+      return rewindAnswerOf(await this.request({ subtype: "rewind_files", user_message_id: userMessageId, dry_run: dryRun }));
+    } catch (error) {
+      // The real rewind refuses with an error answer where the dry run answers canRewind: false.
+      if (error instanceof ControlRequestFailedError) return { canRewind: false, error: error.cliMessage, filesChanged: [], insertions: 0, deletions: 0 };
+      throw error;
+    }
+  }
+
+  /**
    * Settles every open call to Baton's MCP tools with an error the model reads as the tool's result
    * (e.g. nobody is left to answer a question); the handlers' signals fire with `reason`.
    */
@@ -355,7 +372,7 @@ export class ClaudeClient {
       path: options.claudePath,
       args,
       cwd: options.cwd,
-      ...(options.env ? { env: options.env } : {}),
+      env: withFileCheckpointing(options.env ?? globalThis.process.env),
       ...(options.stderrMaxBytes !== undefined ? { stderrMaxBytes: options.stderrMaxBytes } : {}),
       onStdout: (chunk) => reader.push(chunk),
       ...(options.tap?.stderr ? { onStderr: options.tap.stderr } : {}),

@@ -55,6 +55,8 @@ export class BatonService {
       interrupt: (tabId) => m.interrupt(tabId),
       setPermissionMode: (tabId, mode) => m.setPermissionMode(tabId, mode),
       setModel: (tabId, model) => m.setModel(tabId, model),
+      previewRewind: (tabId, promptUuid) => m.previewRewind(tabId, promptUuid),
+      applyRewind: (tabId, promptUuid) => m.applyRewind(tabId, promptUuid),
       answerPermission: (tabId, requestId, answer) => m.answerPermission(tabId, requestId, answer),
       answerEscalation: (tabId, escalationId, reply) => m.answerEscalation(tabId, escalationId, reply),
       getSessionInfo: (tabId) => m.getSessionInfo(tabId),

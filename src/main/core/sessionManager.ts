@@ -20,6 +20,8 @@ import { PolicyControl } from "./policyControl.js";
 import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
+import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
+import type { RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
 import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
 import type { SessionEscalations } from "./sessionEscalations.js";
 import { TabAnswers } from "./tabAnswers.js";
@@ -174,6 +176,22 @@ export class SessionManager {
 
   async setModel(tabId: string, model: string): Promise<void> {
     await this.tabs.live(tabId).client.setModel(model);
+  }
+
+  /** What rewinding a live tab's files to just before prompt `promptUuid` would change, with each file's content now and then (core/fileRewind.ts). */
+  previewRewind(tabId: string, promptUuid: string): Promise<RewindPreview> {
+    return previewRewind(this.rewindTarget(tabId), promptUuid);
+  }
+
+  /** Rewinds a live tab's files to just before prompt `promptUuid`; the transcript marks it. */
+  applyRewind(tabId: string, promptUuid: string): Promise<RewindOutcome> {
+    return applyRewind(this.rewindTarget(tabId), promptUuid);
+  }
+
+  private rewindTarget(tabId: string): RewindTarget {
+    const session = this.tabs.live(tabId);
+    const tab = this.tabs.require(tabId);
+    return { session, env: this.options.env ?? process.env, cwd: tab.kind === "live" ? tab.cwd : "" };
   }
 
   answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<void> {

@@ -4,6 +4,7 @@
 // to a prompt (e.g. one that needs a live session) leaves no button, so no button is ever dead.
 import type { Block } from "../../shared/transcript.js";
 import "./promptActions.css";
+import { rewindFilesAction } from "./rewindFilesAction.js";
 
 /** One button under a prompt. */
 export interface PromptAction {
@@ -25,7 +26,7 @@ export interface PromptPlace {
 export type PromptActionEntry = (place: PromptPlace) => PromptAction | undefined;
 
 /** Every action a prompt may offer, in the order the buttons show. */
-const PromptActionEntries: readonly PromptActionEntry[] = [];
+const PromptActionEntries: readonly PromptActionEntry[] = [rewindFilesAction];
 
 export function PromptActions({ tabId, block }: PromptPlace) {
   const actions = PromptActionEntries.map((entry) => entry({ tabId, block })).filter((a): a is PromptAction => a !== undefined);

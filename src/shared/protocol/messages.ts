@@ -538,7 +538,8 @@ export type OutgoingControlRequest =
   | InitializeRequest
   | { readonly subtype: "interrupt" }
   | { readonly subtype: "set_permission_mode"; readonly mode: PermissionMode }
-  | { readonly subtype: "set_model"; readonly model?: string };
+  | { readonly subtype: "set_model"; readonly model?: string }
+  | { readonly subtype: "rewind_files"; readonly user_message_id: string; readonly dry_run: boolean };
 
 export interface OutgoingControlRequestMessage {
   readonly type: "control_request";

@@ -1,0 +1,113 @@
+// Each file's content at a prompt, from the CLI's own checkpoints, so the window can show the diff
+// a rewind would make (the dry run names the files and counts lines only). The session's history
+// file says which backup holds a file at a prompt: `file-history-snapshot` lines (a prompt's tracked
+// files; 2.1.197 adds later files with `isSnapshotUpdate` lines) and, on 2.1.332,
+// `file-history-delta` lines (a file first tracked during that prompt's turn). The backups are
+// files under `<config dir>/file-history/<sessionId>/`; a backup named null means the file did not
+// exist. A file first tracked after the prompt was, at the prompt, as its first backup holds it.
+// Everything read here was written by the CLI and is treated as untrusted: backup names are checked
+// before they become paths, and contents are bounded.
+
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import readline from "node:readline";
+
+/** Larger files show without a diff: the diff is computed in the window (shared/diff bounds it too). */
+export const MaxRewindFileBytes = 2_000_000;
+
+/** A backup's name as the CLI makes it: a hash of the path and a version. */
+const BackupName = /^[0-9a-f]{8,64}@v[0-9]{1,9}$/;
+
+export interface CheckpointSource {
+  /** The session's history file. */
+  readonly historyFile: string;
+  /** `<config dir>/file-history/<sessionId>`. */
+  readonly backupsDir: string;
+  /** The session's working directory: tracked paths are relative to it. */
+  readonly cwd: string;
+}
+
+/** Where a file's backup is: a backup's name, or null (the file did not exist). */
+type BackupRef = string | null;
+
+interface Checkpoints {
+  /** At the prompt: absolute path → backup. */
+  readonly atPrompt: Map<string, BackupRef>;
+  /** Each file's first backup (version 1). */
+  readonly first: Map<string, BackupRef>;
+}
+
+/**
+ * The content of each of `files` just before prompt `promptUuid`: a string, null (it did not
+ * exist), or absent from the map (no checkpoint found, or unreadable).
+ */
+export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[]): Promise<Map<string, string | null>> {
+  const checkpoints = await readCheckpoints(source, promptUuid);
+  const contents = new Map<string, string | null>();
+  for (const file of files) {
+    const key = path.resolve(file);
+    const ref = checkpoints.atPrompt.has(key) ? checkpoints.atPrompt.get(key) : checkpoints.first.get(key);
+    if (ref === undefined) continue;
+    if (ref === null) {
+      contents.set(file, null);
+      continue;
+    }
+    const content = await readBounded(path.join(source.backupsDir, ref));
+    if (typeof content === "string") contents.set(file, content);
+  }
+  return contents;
+}
+
+/** A file's content now: a string, null (it does not exist), or undefined (too large or unreadable). */
+export async function readBounded(file: string): Promise<string | null | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MaxRewindFileBytes) return undefined;
+    return await readFile(file, "utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
+  }
+}
+
+async function readCheckpoints(source: CheckpointSource, promptUuid: string): Promise<Checkpoints> {
+  const checkpoints: Checkpoints = { atPrompt: new Map(), first: new Map() };
+  const note = (trackingPath: unknown, backup: unknown, prompt: unknown): void => {
+    if (typeof trackingPath !== "string" || trackingPath === "" || typeof backup !== "object" || backup === null) return;
+    const { backupFileName: name, version } = backup as { backupFileName?: unknown; version?: unknown };
+    const ref: BackupRef | undefined = name === null ? null : typeof name === "string" && BackupName.test(name) ? name : undefined;
+    if (ref === undefined) return;
+    const key = path.resolve(source.cwd, trackingPath);
+    if (prompt === promptUuid) checkpoints.atPrompt.set(key, ref);
+    if (version === 1 && !checkpoints.first.has(key)) checkpoints.first.set(key, ref);
+  };
+  let lines: readline.Interface;
+  try {
+    lines = readline.createInterface({ input: createReadStream(source.historyFile, { encoding: "utf8" }), crlfDelay: Infinity });
+    for await (const line of lines) {
+      // Only the checkpoint lines are parsed: a history file may hold megabytes of transcript.
+      if (!line.includes('"file-history-')) continue;
+      const entry = parseObject(line);
+      if (entry?.["type"] === "file-history-snapshot") {
+        const snapshot = entry["snapshot"] as { messageId?: unknown; trackedFileBackups?: unknown } | undefined;
+        const tracked = snapshot?.trackedFileBackups;
+        if (typeof tracked !== "object" || tracked === null) continue;
+        for (const [trackingPath, backup] of Object.entries(tracked)) note(trackingPath, backup, snapshot?.messageId);
+      } else if (entry?.["type"] === "file-history-delta") {
+        note(entry["trackingPath"], entry["backup"], entry["snapshotMessageId"]);
+      }
+    }
+  } catch {
+    // No history file yet, or unreadable: no file's earlier content is known.
+  }
+  return checkpoints;
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,32 @@
+// The prompt action "Rewind files to here" (issue 37): on a prompt of a live tab, it opens the
+// rewind dialog (RewindDialog.tsx) in a root of its own in the page's body, so the dialog outlives
+// any re-render of the transcript row that opened it.
+import { createRoot } from "react-dom/client";
+import { useApp } from "../state/appState.js";
+import type { PromptActionEntry } from "./PromptActions.js";
+import { RewindDialog } from "./RewindDialog.js";
+
+/** A prompt the CLI knows by this id: the uuid Baton sent it with (the CLI writes it to disk as is). */
+const PromptUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const rewindFilesAction: PromptActionEntry = ({ tabId, block }) => {
+  // Only a live tab's CLI can rewind; a queued prompt has no checkpoint yet.
+  if (useApp.getState().tabs[tabId]?.info.kind !== "live" || block.queued === true || !PromptUuid.test(block.id)) return undefined;
+  return {
+    key: "rewind-files",
+    label: "Rewind files to here",
+    title: "Put the files Claude changed since this prompt back as they were; shows the diffs first",
+    run: () => openRewindDialog(tabId, block.id, block.text ?? ""),
+  };
+};
+
+function openRewindDialog(tabId: string, promptUuid: string, prompt: string): void {
+  const host = document.createElement("div");
+  document.body.append(host);
+  const root = createRoot(host);
+  const close = (): void => {
+    root.unmount();
+    host.remove();
+  };
+  root.render(<RewindDialog tabId={tabId} promptUuid={promptUuid} prompt={prompt} onClose={close} />);
+}
