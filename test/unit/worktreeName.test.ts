@@ -54,9 +54,12 @@ beforeEach(() => {
 describe("a session worktree made with git", () => {
   it("goes under .claude/worktrees on a new branch from HEAD, named uniquely, a hostile prompt only as its slug", async () => {
     git(repo, "branch", "worktree-fix-it");
+    fs.mkdirSync(path.join(repo, ".claude", "worktrees", "fix-it-3"), { recursive: true });
     const made = await createSessionWorktree(repo, "--fix it", "abc123");
     const folder = path.join(repo, ".claude", "worktrees", "fix-it-2");
     expect(made).toEqual({ cwd: folder, path: folder, branch: "worktree-fix-it-2" });
+    // A folder git does not know takes its name too.
+    expect((await createSessionWorktree(repo, "Fix it", "abc123")).branch).toBe("worktree-fix-it-4");
     expect(git(folder, "rev-parse", "--abbrev-ref", "HEAD").trim()).toBe("worktree-fix-it-2");
     expect(git(folder, "rev-parse", "HEAD")).toBe(git(repo, "rev-parse", "HEAD"));
     expect(await linkedWorktreeOf(folder)).toEqual({ path: folder, branch: "worktree-fix-it-2" });

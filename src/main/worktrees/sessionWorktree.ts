@@ -4,7 +4,7 @@
 // is started in the worktree, so the tab's folder, the policy's write root and a restart after
 // the CLI exits (`--resume`, which finds the history by the folder it runs in) are all the
 // worktree, and the repository's hooks do not run (hardenedGit.ts turns them off).
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { sessionWorktreeName } from "../../shared/worktreeName.js";
 import { git } from "./git.js";
@@ -61,7 +61,9 @@ function create(dir: string, hint: string | undefined, shortId: string): Promise
     if (head.trim() === "") throw new WorktreeActionError("no-base", `${repo.root} has no commit yet: a worktree starts from one`);
     const folder = path.join(repo.root, AgentWorktreesFolder);
     const branches = await git(["for-each-ref", "--format=%(refname:short)", "refs/heads/"], { cwd: repo.root });
-    const taken = new Set([...branches.split("\n").filter((b) => b !== ""), ...repo.worktrees.map((w) => path.basename(w.realPath))]);
+    // A folder left in .claude/worktrees that git no longer knows takes its name too.
+    const left = await readdir(folder).catch(() => []);
+    const taken = new Set([...branches.split("\n").filter((b) => b !== ""), ...repo.worktrees.map((w) => path.basename(w.realPath)), ...left]);
     const name = sessionWorktreeName(hint, shortId, taken);
     const branch = `worktree-${name}`;
     const target = path.join(folder, name);
