@@ -51,6 +51,7 @@ export type ClientEvent =
   | SubagentRetryEvent
   | TitleEvent
   | NoticeEvent
+  | FilesRewoundEvent
   | ProcessExitEvent
   | ProtocolProblemEvent;
 
@@ -375,6 +376,14 @@ export interface NoticeEvent {
   readonly kind: "notice";
   readonly level: "info" | "warning" | "error";
   readonly text: string;
+}
+/** Baton rewound the session's files to just before one of its prompts (core/fileRewind.ts). */
+export interface FilesRewoundEvent {
+  readonly kind: "files_rewound";
+  readonly promptUuid: string;
+  /** How many files the rewind changed. */
+  readonly files: number;
+  readonly timestamp: string;
 }
 export interface ProcessExitEvent {
   readonly kind: "process_exit";

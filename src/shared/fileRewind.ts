@@ -30,10 +30,19 @@ export interface RewindOutcome {
   readonly filesChanged: number;
 }
 
-/** The transcript's mark after a rewind (a notice block). */
-export function rewindNoticeText(filesChanged: number, prompt: string): string {
-  const files = filesChanged === 1 ? "1 file" : `${filesChanged} files`;
+/** "1 file", "2 files". */
+export function fileCount(files: number): string {
+  return files === 1 ? "1 file" : `${files} files`;
+}
+
+/** The mark under the prompt the files were rewound to. */
+export function rewoundMarkText(files: number): string {
+  return `Files rewound to here: ${fileCount(files)}`;
+}
+
+/** The notice at the end of the transcript, when the rewind happened. */
+export function rewindNoticeText(files: number, prompt: string): string {
   const words = prompt.replace(/\s+/g, " ").trim();
   const shown = words.length > 60 ? `${words.slice(0, 59)}…` : words;
-  return `Files rewound to here: ${files}, as they were before the prompt “${shown}”.`;
+  return `Files rewound (${fileCount(files)}) to just before the prompt “${shown}”.`;
 }

@@ -57,6 +57,8 @@ export interface Block {
   readonly timestamp?: string;
   /** User prompts only: the CLI queued it behind a running turn and has not started it yet. */
   readonly queued?: boolean;
+  /** User prompts only: Baton rewound the files to just before this prompt (the latest such rewind). */
+  readonly rewound?: { readonly files: number; readonly at: string };
 }
 
 export type ToolCallStatus = "pending" | "running" | "completed" | "failed" | "denied" | "stopped";

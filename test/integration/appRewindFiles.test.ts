@@ -79,9 +79,12 @@ describe("rewind files through the real CLI", () => {
       expect(readFileSync(file("a.txt"), "utf8")).toBe("line one\nline 2 again\nline three\n");
       const [, second, third] = prompts(t);
 
-      // The last prompt: only a.txt changed since, back to its content after the second turn.
+      // The last prompt: only a.txt changed since, back to its content after the second turn. 2.1.197
+      // may not have written that prompt's snapshot line yet: then the content is unknown, never guessed.
       const last = value(await service.previewRewind(tab.tabId, third!.id));
-      expect(last).toMatchObject({ canRewind: true, files: [{ path: file("a.txt"), current: "line one\nline 2 again\nline three\n", restored: "line one\nline 2 edited\nline three\n" }] });
+      expect(last).toMatchObject({ canRewind: true, files: [{ path: file("a.txt"), current: "line one\nline 2 again\nline three\n" }] });
+      const restoredLast = last.files[0]?.restored;
+      if (env.cliVersion === "2.1.332" || restoredLast !== undefined) expect(restoredLast).toBe("line one\nline 2 edited\nline three\n");
 
       const preview = value(await service.previewRewind(tab.tabId, second!.id));
       expect(preview.canRewind).toBe(true);
@@ -96,8 +99,11 @@ describe("rewind files through the real CLI", () => {
       expect(value(await service.applyRewind(tab.tabId, second!.id))).toEqual({ rewound: true, filesChanged: 2 });
       expect(readFileSync(file("a.txt"), "utf8")).toBe(Original);
       expect(existsSync(file("sub/b.txt"))).toBe(false);
-      const marked = await watch.waitFor("the rewind's mark", () => watch.transcript().blocks.find((b) => b.kind === "notice" && b.text?.startsWith("Files rewound to here: 2 files")));
-      expect(marked.text).toContain("second: change two files");
+      // The prompt rewound to carries the mark; a notice at the end says when it happened.
+      const marked = await watch.waitFor("the rewind's mark", () => watch.transcript().blocks.find((b) => b.id === second!.id && b.rewound !== undefined));
+      expect(marked.rewound?.files).toBe(2);
+      expect(watch.transcript().blocks.find((b) => b.id === third!.id)?.rewound).toBeUndefined();
+      expect(watch.transcript().blocks.at(-1)).toMatchObject({ kind: "notice", text: "Files rewound (2 files) to just before the prompt “second: change two files”." });
 
       // The CLI's own refusal for a prompt it has no checkpoint of; a uuid that is no prompt of the tab is refused first.
       const unknown = await service.previewRewind(tab.tabId, randomUUID());
@@ -120,7 +126,7 @@ describe("rewind files through the real CLI", () => {
       expect(value(await offService.previewRewind(tab.tabId, prompt!.id))).toEqual({ canRewind: false, error: "File rewinding is not enabled.", files: [], insertions: 0, deletions: 0 });
       expect(value(await offService.applyRewind(tab.tabId, prompt!.id))).toEqual({ rewound: false, error: "File rewinding is not enabled.", filesChanged: 0 });
       expect(existsSync(file("off.txt"))).toBe(true);
-      expect(watch.transcript().blocks.some((b) => b.kind === "notice" && b.text?.startsWith("Files rewound"))).toBe(false);
+      expect(watch.transcript().blocks.some((b) => b.rewound !== undefined || (b.kind === "notice" && b.text?.startsWith("Files rewound")))).toBe(false);
       watch.stop();
     } finally {
       release();

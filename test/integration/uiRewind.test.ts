@@ -80,7 +80,8 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
     await pw(dialog).not.toBeVisible({ timeout: 30_000 });
     expect(await fsp.readFile(file("a.txt"), "utf8")).toBe(Original);
     await expect(fsp.access(file("b.txt"))).rejects.toThrow();
-    await pw(baton.transcript).toContainText("Files rewound to here: 2 files", { timeout: 30_000 });
+    await pw(second.getByRole("note")).toHaveText("Files rewound to here: 2 files", { timeout: 30_000 });
+    await pw(baton.transcript).toContainText("Files rewound (2 files) to just before the prompt “second: change two files”.");
 
     // Asked again, the prompt has nothing left to rewind.
     await second.getByRole("button", { name: "Rewind files to here" }).click();
@@ -115,5 +116,6 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
     await page.keyboard.press("Escape");
     await pw(dialog).not.toBeVisible();
     expect(await fsp.readFile(path.join(cwd, "c.txt"), "utf8")).toBe("c\n");
+    await pw(baton.transcript.getByRole("note").filter({ hasText: "Files rewound" })).toHaveCount(0);
   });
 });

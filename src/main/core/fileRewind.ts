@@ -44,7 +44,9 @@ export async function applyRewind(target: RewindTarget, promptUuid: string): Pro
   if (!preview.canRewind) return { rewound: false, ...(preview.error !== undefined ? { error: preview.error } : {}), filesChanged: 0 };
   const answer = await client.rewindFiles(promptUuid, false);
   if (!answer.canRewind) return { rewound: false, ...(answer.error !== undefined ? { error: answer.error } : {}), filesChanged: 0 };
-  session.addEvent({ kind: "notice", level: "info", text: rewindNoticeText(preview.filesChanged.length, prompt) });
+  const files = preview.filesChanged.length;
+  session.addEvent({ kind: "files_rewound", promptUuid, files, timestamp: new Date().toISOString() });
+  session.addEvent({ kind: "notice", level: "info", text: rewindNoticeText(files, prompt) });
   return { rewound: true, filesChanged: preview.filesChanged.length };
 }
 

@@ -5,6 +5,8 @@
 // `file-history-delta` lines (a file first tracked during that prompt's turn). The backups are
 // files under `<config dir>/file-history/<sessionId>/`; a backup named null means the file did not
 // exist. A file first tracked after the prompt was, at the prompt, as its first backup holds it.
+// That holds only once the prompt's own snapshot line is on disk: 2.1.197 writes a turn's lines
+// late (after its result), and without that line a file's content at the prompt is not guessed.
 // Everything read here was written by the CLI and is treated as untrusted: backup names are checked
 // before they become paths, and contents are bounded.
 
@@ -32,6 +34,8 @@ export interface CheckpointSource {
 type BackupRef = string | null;
 
 interface Checkpoints {
+  /** The prompt's snapshot line was found: without it nothing is known of the prompt. */
+  seen: boolean;
   /** At the prompt: absolute path → backup. */
   readonly atPrompt: Map<string, BackupRef>;
   /** Each file's first backup (version 1). */
@@ -45,6 +49,7 @@ interface Checkpoints {
 export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[]): Promise<Map<string, string | null>> {
   const checkpoints = await readCheckpoints(source, promptUuid);
   const contents = new Map<string, string | null>();
+  if (!checkpoints.seen) return contents;
   for (const file of files) {
     const key = path.resolve(file);
     const ref = checkpoints.atPrompt.has(key) ? checkpoints.atPrompt.get(key) : checkpoints.first.get(key);
@@ -71,7 +76,7 @@ export async function readBounded(file: string): Promise<string | null | undefin
 }
 
 async function readCheckpoints(source: CheckpointSource, promptUuid: string): Promise<Checkpoints> {
-  const checkpoints: Checkpoints = { atPrompt: new Map(), first: new Map() };
+  const checkpoints: Checkpoints = { seen: false, atPrompt: new Map(), first: new Map() };
   const note = (trackingPath: unknown, backup: unknown, prompt: unknown): void => {
     if (typeof trackingPath !== "string" || trackingPath === "" || typeof backup !== "object" || backup === null) return;
     const { backupFileName: name, version } = backup as { backupFileName?: unknown; version?: unknown };
@@ -90,6 +95,7 @@ async function readCheckpoints(source: CheckpointSource, promptUuid: string): Pr
       const entry = parseObject(line);
       if (entry?.["type"] === "file-history-snapshot") {
         const snapshot = entry["snapshot"] as { messageId?: unknown; trackedFileBackups?: unknown } | undefined;
+        if (snapshot?.messageId === promptUuid) checkpoints.seen = true;
         const tracked = snapshot?.trackedFileBackups;
         if (typeof tracked !== "object" || tracked === null) continue;
         for (const [trackingPath, backup] of Object.entries(tracked)) note(trackingPath, backup, snapshot?.messageId);

@@ -11,6 +11,7 @@ import { onEscalationOpened, onEscalationRouted, onEscalationSettled, onPhaseCha
 import { blockOf, transcriptOf } from "./materialize.js";
 import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved, onPolicyDecision } from "./permissions.js";
 import { onCommandLifecycle } from "./promptQueue.js";
+import { onFilesRewound } from "./filesRewound.js";
 import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatus } from "./sessionStatus.js";
 import { BlockTree, findCallAnywhere, type Node } from "./blockTree.js";
 import { onStreamDelta } from "./streaming.js";
@@ -214,6 +215,8 @@ function applyEvent(s: SessionModel, ev: ClientEvent): void {
       return;
     case "notice":
       return addNotice(s, ev.level, ev.text);
+    case "files_rewound":
+      return onFilesRewound(s, ev);
     case "process_exit":
       onProcessExit(s, ev);
       return settleStatus(s);

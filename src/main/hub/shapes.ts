@@ -16,6 +16,7 @@ export function makeBlock(b: Block): Block {
     images: b.images,
     timestamp: b.timestamp,
     queued: b.queued,
+    rewound: b.rewound,
   };
 }
 

@@ -12,6 +12,7 @@ import { VisibleText } from "../util/VisibleText.js";
 import { HitMarksScope } from "../util/HitMarks.js";
 import { useBlockMarks } from "./findState.js";
 import { PromptActions } from "./PromptActions.js";
+import { rewoundMarkText } from "../../shared/fileRewind.js";
 
 export const BlockView = memo(function BlockView({ tabId, block, nested }: { tabId: string; block: Block; nested: boolean }) {
   // A block with a hit of its tab's find marks the words (a nested block sets its own, none by default).
@@ -37,6 +38,11 @@ function BlockBody({ tabId, block, nested }: { tabId: string; block: Block; nest
           {block.images?.map((img, i) => (
             <img key={i} className="thumb" alt="attached" src={`data:${img.mediaType};base64,${img.data}`} />
           ))}
+          {block.rewound !== undefined ? (
+            <div className="prompt-rewound" role="note" title={`At ${block.rewound.at}`}>
+              {rewoundMarkText(block.rewound.files)}
+            </div>
+          ) : null}
           {nested ? null : <PromptActions tabId={tabId} block={block} />}
         </div>
       );
