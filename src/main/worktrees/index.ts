@@ -6,4 +6,4 @@ export { diffWorktree } from "./diff.js";
 export { openWorktree } from "./openWorktree.js";
 export { WorktreeActionError } from "./repository.js";
 export { attributeWorktree, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
-export { createSessionWorktree, linkedWorktreeOf, repositoryRoot, type SessionWorktree } from "./sessionWorktree.js";
+export { createSessionWorktree, discardSessionWorktree, linkedWorktreeOf, repositoryRoot, type SessionWorktree } from "./sessionWorktree.js";

@@ -11,6 +11,7 @@ import { git } from "./git.js";
 import { AgentWorktreesFolder } from "./listWorktrees.js";
 import { holdsAny } from "./liveFolders.js";
 import { openRepository, worktreeAction, WorktreeActionError } from "./repository.js";
+import { removeWorktree } from "./remove.js";
 
 export interface SessionWorktree {
   /** The folder the session runs in: the worktree, or the same subfolder of it as the folder asked for. */
@@ -80,4 +81,25 @@ async function sameSubfolder(dir: string, root: string, worktree: string): Promi
   const relative = path.relative(root, await realpath(dir));
   if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return worktree;
   return realpath(path.join(worktree, relative)).catch(() => worktree);
+}
+
+/**
+ * Undoes a worktree made for a session whose CLI did not start: removed only while it is as made
+ * (clean, its branch still at the commit it started from), then its branch; anything else is kept.
+ */
+export function discardSessionWorktree(made: SessionWorktree): Promise<boolean> {
+  return worktreeAction(async () => {
+    const repo = await openRepository(made.path);
+    const w = repo.worktrees.find((x) => x.realPath === made.path && x.branch === made.branch);
+    if (w === undefined || w.head === undefined) return false;
+    // A change (dirty, a commit of its own) is refused, never rescued here: the worktree stays.
+    const removed = await removeWorktree(repo.root, made.path).then(
+      (r) => r.kind === "removed",
+      (error: unknown) => (error instanceof WorktreeActionError ? false : Promise.reject(error)),
+    );
+    if (!removed) return false;
+    // -d, not -D: git deletes the branch only while another branch holds its commit.
+    await git(["branch", "-d", "--", made.branch], { cwd: repo.root });
+    return true;
+  });
 }
