@@ -36,6 +36,8 @@ const onBothClis = [
   // A CLI killed mid-turn or with a request waiting, then resumed: what each CLI kept on disk differs (issue 36).
   "test/integration/faultCliDeath.test.ts",
   "test/integration/faultCliPermission.test.ts",
+  // Fork from a prompt (issue 37): --resume-session-at and what each CLI copies into the fork.
+  "test/integration/appForkSession.test.ts",
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
 ];

@@ -29,8 +29,16 @@ export interface TabInfo {
   /** What the tab is: a session Baton runs (`live`, even while its CLI is down), or one read from history (`restored`, read-only until resumed). Set by the session manager. */
   readonly kind?: "live" | "restored";
   readonly cwd?: string;
+  /** A session forked from a prompt of another (issue 37): that session and the prompt's uuid. */
+  readonly forkedFrom?: ForkLink;
   /** A session running in a terminal that Baton steers through its hooks (issue 35), and the state its hooks last showed. */
   readonly terminal?: TerminalState;
+}
+
+/** Where a fork came from: the session it continues and the prompt (its uuid) it was forked at. */
+export interface ForkLink {
+  readonly sessionId: string;
+  readonly promptUuid: string;
 }
 
 /** A terminal session's state: a request waits for the person, hooks arrive (it works), or it stopped its turn. */

@@ -157,6 +157,13 @@ export const ApiMethods = {
    */
   exportSession: method([arg("tabId", Id), arg("choices", ExportChoicesSchema)], returns<ExportedFile>()),
   newSession: method([arg("options", NewSession)], returns<TabInfo>()),
+  /**
+   * A new live tab that continues the tab's session from just before one of its prompts
+   * (`promptUuid`, the prompt's block id): the turns before it, then `text` as its first prompt
+   * (none: the tab waits for one). The original session is not changed. Fails "not_found" when the
+   * session's file does not hold that prompt.
+   */
+  forkSession: method([arg("tabId", Id), arg("promptUuid", Id), optional("text", PromptText)], returns<TabInfo>()),
   closeTab: method([arg("tabId", Id)], returns<void>()),
   sendPrompt: method([arg("tabId", Id), arg("text", PromptText), optional("images", listOf(Image, 20))], returns<void>()),
   interrupt: method([arg("tabId", Id)], returns<void>()),

@@ -12,6 +12,7 @@ export const BatonMethodNames = [
   "loadSubagentBlocks",
   "exportSession",
   "newSession",
+  "forkSession",
   "closeTab",
   "sendPrompt",
   "interrupt",

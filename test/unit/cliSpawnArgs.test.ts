@@ -26,6 +26,13 @@ describe("spawn arguments", () => {
     ]);
   });
 
+  it("cuts a fork at an entry (--resume-session-at), and never a plain resume of the fork itself", () => {
+    const fork = { resume: "orig", forkSession: true, resumeSessionAt: "uuid-1" };
+    expect(buildSpawnArgs(fork).slice(7)).toEqual(["--resume", "orig", "--fork-session", "--resume-session-at", "uuid-1"]);
+    // A restart resumes the fork's own session as a whole (claudeClient.restart passes forkSession false).
+    expect(buildSpawnArgs({ ...fork, resume: "forked", forkSession: false }).slice(7)).toEqual(["--resume", "forked"]);
+  });
+
   it("refuses fork without a session to resume", () => {
     expect(() => buildSpawnArgs({ forkSession: true })).toThrow(/resume/);
   });

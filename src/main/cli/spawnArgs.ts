@@ -11,6 +11,8 @@ export interface SpawnArgsOptions {
   readonly resume?: string;
   /** With `resume`: continue in a new session id (`--fork-session`). */
   readonly forkSession?: boolean;
+  /** With `forkSession`: keep the resumed chain only up to this entry's uuid (`--resume-session-at`). */
+  readonly resumeSessionAt?: string;
   /** Anything else, appended as given (e.g. `["--agents", json]`). */
   readonly extraArgs?: readonly string[];
 }
@@ -31,6 +33,8 @@ export function buildSpawnArgs(options: SpawnArgsOptions = {}): string[] {
   if (options.resume) {
     args.push("--resume", options.resume);
     if (options.forkSession) args.push("--fork-session");
+    // Only a fork cuts: a restart of the fork itself resumes all of it (forkSession false).
+    if (options.forkSession && options.resumeSessionAt) args.push("--resume-session-at", options.resumeSessionAt);
   } else if (options.forkSession) {
     throw new Error("forkSession needs a session to resume");
   }

@@ -50,6 +50,7 @@ export class BatonService {
       loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
       exportSession: (tabId, choices) => m.exportSession(tabId, choices),
       newSession: (options) => m.newSession(options),
+      forkSession: (tabId, promptUuid, text) => m.forkSession(tabId, promptUuid, text),
       closeTab: (tabId) => m.closeTab(tabId),
       sendPrompt: (tabId, text, images) => m.sendPrompt(tabId, text, images),
       interrupt: (tabId) => m.interrupt(tabId),

@@ -67,7 +67,8 @@ export class LiveSession {
     const { tabId, log } = options;
     const warn = (message: string, fields: Record<string, unknown>): void => log.baton("warning", message, fields, tabId);
     this.batch = new EventBatch({
-      ...(options.client.resume ? { sessionId: options.client.resume } : {}),
+      // A fork's id is its own, told by its first system/init.
+      ...(options.client.resume && options.client.forkSession !== true ? { sessionId: options.client.resume } : {}),
       onError: (event, error) => log.baton("error", "could not apply an event to the transcript", { kind: event.kind, error: String(error) }, tabId),
       ...(options.onApplied !== undefined ? { onApplied: options.onApplied } : {}),
       onChange: options.onChange,

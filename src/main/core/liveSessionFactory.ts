@@ -60,6 +60,12 @@ export interface MadeSession {
   readonly policy?: SessionPolicy;
 }
 
+/** A fork's start (sessionFork.ts): the session it continues, cut after `resumeAt` (none: a new session). */
+export interface ForkStart {
+  readonly sessionId: string;
+  readonly resumeAt?: string;
+}
+
 /** What the policy and the desk ask of a session that does not exist yet when they are made. */
 interface Making {
   live?: LiveSession;
@@ -69,7 +75,7 @@ interface Making {
 export class LiveSessionFactory {
   constructor(private readonly options: LiveSessionFactoryOptions) {}
 
-  async make(tabId: string, request: NewSessionOptions): Promise<MadeSession> {
+  async make(tabId: string, request: NewSessionOptions, fork?: ForkStart): Promise<MadeSession> {
     const making: Making = {};
     const policy = this.policyFor(tabId, request, making);
     if (policy?.orchestration === true) {
@@ -83,7 +89,7 @@ export class LiveSessionFactory {
     const projectsDir = settings.history?.projectsDir;
     const session = new LiveSession({
       tabId,
-      client: this.clientOptions(request, policy, escalations),
+      client: { ...this.clientOptions(request, policy, escalations), ...forkOptions(fork) },
       decidePermission: policy !== undefined ? policy.decider(this.personFor(tabId, request.cwd)) : this.options.broker.deciderFor(tabId),
       log: this.options.log,
       onChange: () => this.options.changed(tabId),
@@ -169,4 +175,10 @@ export class LiveSessionFactory {
     const policy = this.options.policyControl;
     return this.options.broker.deciderFor(tabId, policy === undefined ? undefined : (request) => policy.allowRulesFor(request.toolName, request.input, cwd));
   }
+}
+
+/** A fork's CLI arguments: `--resume <id> --fork-session --resume-session-at <uuid>`; a fork with no cut point is a new session. */
+function forkOptions(fork: ForkStart | undefined): Partial<LiveSessionOptions["client"]> {
+  if (fork?.resumeAt === undefined) return {};
+  return { resume: fork.sessionId, forkSession: true, resumeSessionAt: fork.resumeAt };
 }

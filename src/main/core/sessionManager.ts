@@ -7,7 +7,8 @@
 // every open permission request closed.
 
 import type { EscalationReply } from "../../shared/escalation.js";
-import type { LogEntry, NewSessionOptions, PermissionAnswer, SearchHit, SessionFind, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
+import type { ClientEvent } from "../../shared/events.js";
+import type { ForkLink, LogEntry, NewSessionOptions, PermissionAnswer, SearchHit, SessionFind, SessionInfo, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { PermissionMode } from "../../shared/protocol/messages.js";
 import type { Block } from "../../shared/transcript.js";
 import { LogBus } from "../platform/logBus.js";
@@ -20,6 +21,8 @@ import { PolicyControl } from "./policyControl.js";
 import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
+import { cliSessionFile, readForkPoint } from "./sessionFork.js";
+import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
 import type { RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
 import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
@@ -37,6 +40,13 @@ export interface SessionManagerOptions extends LiveSessionSettings {
   readonly publishIntervalMs?: number;
   /** The most CLI processes running (or starting) at once (processCap.ts). Default DefaultMaxRunningSessions. */
   readonly maxRunningSessions?: number;
+}
+
+/** A fork's making: its start, the original's turns before it, the link its tab shows. */
+interface Forked {
+  readonly fork: ForkStart;
+  readonly earlier: readonly ClientEvent[];
+  readonly link: ForkLink;
 }
 
 export class SessionManager {
@@ -124,6 +134,31 @@ export class SessionManager {
     const release = this.cap.claim(tabId);
     try {
       return await this.startLive(tabId, options);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A new live tab continuing the tab's session from just before prompt `promptUuid`, its earlier
+   * turns shown from the original's file, `text` sent as its first prompt (core/sessionFork.ts).
+   */
+  async forkSession(tabId: string, promptUuid: string, text?: string): Promise<TabInfo> {
+    this.assertRunning();
+    const tab = this.tabs.require(tabId);
+    const sessionId = tab.session.sessionId;
+    const cwd = tab.kind === "live" ? tab.cwd : (this.tabs.transcriptOf(tabId)?.cwd ?? tab.session.cwd);
+    if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
+    const file = cliSessionFile(this.options.env ?? process.env, sessionId);
+    if (file === undefined) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
+    const point = await readForkPoint(file, promptUuid);
+    this.cap.assertRoom();
+    const forkTab = this.tabs.newTabId();
+    const release = this.cap.claim(forkTab);
+    try {
+      const fork: ForkStart = { sessionId, ...(point.resumeAt !== undefined ? { resumeAt: point.resumeAt } : {}) };
+      const request: NewSessionOptions = { cwd, ...(text !== undefined ? { initialPrompt: text } : {}) };
+      return await this.startLive(forkTab, request, { fork, earlier: point.earlier, link: { sessionId, promptUuid } });
     } finally {
       release();
     }
@@ -284,9 +319,11 @@ export class SessionManager {
   }
 
   /** Makes the tab's session and starts its CLI; a CLI that cannot start takes its tab with it. */
-  private async startLive(tabId: string, options: NewSessionOptions): Promise<TabInfo> {
-    const { session, policy } = await this.factory.make(tabId, options);
-    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}) };
+  private async startLive(tabId: string, options: NewSessionOptions, forked?: Forked): Promise<TabInfo> {
+    const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
+    // A fork's tab shows the turns it continues before its CLI says anything.
+    for (const event of forked?.earlier ?? []) session.addEvent(event);
+    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forked !== undefined ? { forkedFrom: forked.link } : {}) };
     this.tabs.set(tab);
     this.tabs.emit();
     try {

@@ -17,6 +17,8 @@ export interface LiveTab {
   readonly cwd: string;
   readonly session: LiveSession;
   readonly policy?: SessionPolicy;
+  /** Set on a tab forked from a prompt of another session. */
+  readonly forkedFrom?: TabInfo["forkedFrom"];
 }
 
 export interface RestoredTab {
@@ -116,6 +118,7 @@ export class TabList {
       live: tab.kind === "live" && tab.session.client.running,
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(tab.kind === "live" && tab.forkedFrom !== undefined ? { forkedFrom: tab.forkedFrom } : {}),
       ...(terminal !== undefined ? { terminal } : {}),
     };
   }

@@ -1,0 +1,85 @@
+// Fork from a prompt (issue 37): where the CLI's `--resume <id> --fork-session
+// --resume-session-at <uuid>` must cut, read from the original session's file, and the turns
+// before that point as events, so the fork's tab shows them before its first answer streams in.
+// The cut is the prompt's own `parentUuid`: the CLI keeps the chain up to and including that
+// entry (docs/protocol-notes.md). A first prompt has no parent: its fork is a new session.
+
+import { existsSync, readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ClientEvent } from "../../shared/events.js";
+import type { JsonObject } from "../../shared/protocol/messages.js";
+import { eventStream, parseJsonLine } from "../history/index.js";
+import { resolveProjectsDir } from "../platform/projectsDir.js";
+import { AppError } from "./appError.js";
+
+export interface ForkPoint {
+  /** The entry the fork keeps up to (`--resume-session-at`); undefined for a first prompt. */
+  readonly resumeAt?: string;
+  /** The turns before the prompt, as the live stream would have given them. */
+  readonly earlier: readonly ClientEvent[];
+}
+
+/** The session's file where the CLI with `env` writes (any project folder: the CLI names long ones its own way). */
+export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): string | undefined {
+  const home = env["HOME"] || env["USERPROFILE"];
+  const projectsDir = resolveProjectsDir({ env, ...(home ? { homeDir: home } : {}) });
+  let folders: string[];
+  try {
+    folders = readdirSync(projectsDir);
+  } catch {
+    return undefined;
+  }
+  for (const folder of folders) {
+    const file = path.join(projectsDir, folder, `${sessionId}.jsonl`);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the file has no such prompt. */
+export async function readForkPoint(file: string, promptUuid: string): Promise<ForkPoint> {
+  const lines = parseLines(await readFile(file, "utf8"));
+  const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
+  if (prompt === undefined) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
+  const parent = prompt["parentUuid"];
+  if (typeof parent !== "string") return { earlier: [] };
+  const chain = chainUpTo(lines, parent);
+  const stream = eventStream({ kind: "session", file });
+  const earlier: ClientEvent[] = [];
+  for (const line of lines) {
+    const uuid = line["uuid"];
+    if (typeof uuid === "string" && chain.has(uuid)) earlier.push(...stream.line(line).filter(shownBeforeFork));
+  }
+  // Ended as a restored session's are: what was open then is stopped, and the fork's turn starts anew.
+  return { resumeAt: parent, earlier: [...earlier, { kind: "process_exit", code: 0, signal: null }] };
+}
+
+/** The uuids from `last` back to the session's first entry (a file may hold other branches). */
+function chainUpTo(lines: readonly JsonObject[], last: string): Set<string> {
+  const parentOf = new Map<string, string | undefined>();
+  for (const line of lines) {
+    const uuid = line["uuid"];
+    const parent = line["parentUuid"];
+    if (typeof uuid === "string") parentOf.set(uuid, typeof parent === "string" ? parent : undefined);
+  }
+  const chain = new Set<string>();
+  for (let at: string | undefined = last; at !== undefined && !chain.has(at); at = parentOf.get(at)) chain.add(at);
+  return chain;
+}
+
+/** The fork's own CLI announces its session: the original's id is not the fork's. */
+function shownBeforeFork(event: ClientEvent): boolean {
+  return event.kind !== "session_init";
+}
+
+function parseLines(text: string): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const raw of text.split("\n")) {
+    if (raw.trim() === "") continue;
+    for (const value of parseJsonLine(raw)?.values ?? []) {
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push(value as JsonObject);
+    }
+  }
+  return out;
+}
