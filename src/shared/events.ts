@@ -7,7 +7,7 @@
 // CLI's `can_use_tool` names only the asking agent's id, never its parent call.
 
 import type { EscalationSettler, EscalationTarget, PlanSubmission, SubagentPhase } from "./escalation.js";
-import type { SubagentStats } from "./transcript.js";
+import type { PlanLimits, SubagentStats } from "./transcript.js";
 import type {
   ContentBlock,
   Json,
@@ -40,6 +40,7 @@ export type ClientEvent =
   | CompactBoundaryEvent
   | HookEvent
   | PromptSuggestionEvent
+  | RateLimitEvent
   | BackgroundTasksEvent
   | CommandLifecycleEvent
   | PermissionDeniedEvent
@@ -218,6 +219,8 @@ export interface TurnResultEvent {
   readonly numTurns?: number;
   readonly errors?: readonly string[];
   readonly contextWindow?: number;
+  /** Input, cache read and cache creation tokens of every model call of this CLI process so far (`modelUsage`, cumulative). */
+  readonly processInputTokens?: number;
   readonly permissionDenials?: readonly { readonly toolName: string; readonly toolUseId: string }[];
   readonly subagentStats?: SubagentStats;
 }
@@ -253,6 +256,11 @@ export interface HookEvent {
 export interface PromptSuggestionEvent {
   readonly kind: "prompt_suggestion";
   readonly suggestion: string;
+}
+/** `rate_limit_event`: what one model response's headers said of the plan's limits (only the fields it carried). */
+export interface RateLimitEvent {
+  readonly kind: "rate_limit";
+  readonly limits: Omit<PlanLimits, "receivedAt">;
 }
 /**
  * 2.1.332+ `system/background_tasks_changed`: every live background task of this CLI process after

@@ -26,6 +26,43 @@ export interface Transcript {
   readonly backgroundAgents?: number;
   /** What the last turn result said of the session's subagents (CLI 2.1.332+). */
   readonly subagentStats?: SubagentStats;
+  /**
+   * Input, cache read and cache creation tokens of every model call of the session (the turn
+   * results' `modelUsage`, over all its CLI processes): what a card's `inputTokens` is a share of.
+   * Absent until a turn result said it, and for a restored session (its files keep no results).
+   */
+  readonly sessionInputTokens?: number;
+  /** The plan's usage windows the CLI last reported (`rate_limit_event`, subscription sessions only). */
+  readonly planLimits?: PlanLimits;
+}
+
+/**
+ * The plan's limits as the CLI last reported them. They are the account's, not the session's:
+ * every session of the account sees the same windows. A field missing from a later report keeps
+ * the value last seen (a response without the headers carries no windows).
+ */
+export interface PlanLimits {
+  /** `allowed`, `allowed_warning`, `rejected`. */
+  readonly status?: string;
+  /** The window that decides the status (`five_hour`, `seven_day`, …). */
+  readonly rateLimitType?: string;
+  /** When the deciding window resets, epoch seconds. */
+  readonly resetsAt?: number;
+  readonly isUsingOverage?: boolean;
+  /** CLI 2.1.332+ only; 2.1.197 reports no utilization. */
+  readonly fiveHour?: PlanWindow;
+  readonly sevenDay?: PlanWindow;
+  /** When Baton received the newest report (epoch ms): the window shows the newest of all sessions'. */
+  readonly receivedAt: number;
+}
+
+export interface PlanWindow {
+  /** The share of the window used: 0..1, above 1 when use ran past the cap. */
+  readonly utilization: number;
+  /** Epoch seconds. */
+  readonly resetsAt?: number;
+  /** The window's own status (`allowed_warning` past a warning threshold, `rejected` at its limit), when the CLI names it. */
+  readonly status?: string;
 }
 
 /** A result's `subagent_stats`, the figures a person reads (counts of agents). */
@@ -96,7 +133,10 @@ export interface SubagentRecord {
   readonly status: SubagentStatus;
   readonly progressLine?: string;
   readonly lastToolName?: string;
+  /** The agent's latest context size (task progress, the hand-back), not what it spent. */
   readonly totalTokens?: number;
+  /** Input, cache read and cache creation tokens of the agent's own model calls seen so far (its nested agents' not included). */
+  readonly inputTokens?: number;
   readonly toolUses?: number;
   readonly durationMs?: number;
   readonly model?: string;

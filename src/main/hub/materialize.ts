@@ -5,12 +5,14 @@
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { withProgress } from "./progress.js";
 import type { SessionModel } from "./session.js";
+import { sessionInputTokens } from "./tokenShares.js";
 import { callWithSubagent, recordWithBlocks } from "./shapes.js";
 import type { BlockList, Node } from "./blockTree.js";
 
 export function transcriptOf(s: SessionModel): Transcript {
   const m = s.meta;
   const cost = s.costBefore + (s.costThisProcess ?? 0);
+  const inputTokens = sessionInputTokens(s);
   return {
     sessionId: m.sessionId,
     ...(m.cwd === undefined ? {} : { cwd: m.cwd }),
@@ -24,6 +26,8 @@ export function transcriptOf(s: SessionModel): Transcript {
     ...(m.contextWindow === undefined ? {} : { contextWindow: m.contextWindow }),
     ...(m.subagentStats === undefined ? {} : { subagentStats: m.subagentStats }),
     ...(m.backgroundAgents === undefined ? {} : { backgroundAgents: m.backgroundAgents }),
+    ...(m.planLimits === undefined ? {} : { planLimits: m.planLimits }),
+    ...(inputTokens === undefined ? {} : { sessionInputTokens: inputTokens }),
     ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
   };
 }

@@ -5,10 +5,11 @@
 
 import type { BackgroundTask, ClientEvent } from "../../shared/events.js";
 import type { PermissionMode, Usage } from "../../shared/protocol/messages.js";
-import type { SubagentRecord, SubagentStats, ToolCallRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
+import type { PlanLimits, SubagentRecord, SubagentStats, ToolCallRecord, Transcript, TranscriptStatus } from "../../shared/transcript.js";
 import { addNotice } from "./edits.js";
 import { onEscalationOpened, onEscalationRouted, onEscalationSettled, onPhaseChanged } from "./escalations.js";
 import { blockOf, transcriptOf } from "./materialize.js";
+import { onRateLimit } from "./planLimits.js";
 import { onPermissionCancelled, onPermissionDenied, onPermissionRequest, onPermissionResolved, onPolicyDecision } from "./permissions.js";
 import { onCommandLifecycle } from "./promptQueue.js";
 import { onFilesRewound } from "./filesRewound.js";
@@ -33,6 +34,8 @@ export interface SessionMeta {
   readonly subagentStats?: SubagentStats;
   /** Live background agents an interrupt would stop (sessionStatus.ts); absent when none. */
   readonly backgroundAgents?: number;
+  /** The plan's limits the CLI last reported (planLimits.ts). */
+  readonly planLimits?: PlanLimits;
 }
 
 /** Streaming top-level blocks of the message being received (`--include-partial-messages`). */
@@ -49,6 +52,11 @@ export class SessionModel {
   /** Cost of earlier CLI processes; `total_cost_usd` is cumulative within one process. */
   costBefore = 0;
   costThisProcess: number | undefined = undefined;
+  /** Input-side tokens of earlier CLI processes, and of this one so far (tokenShares.ts; `modelUsage` is cumulative within one process). */
+  inputBefore = 0;
+  inputThisProcess: number | undefined = undefined;
+  /** Subagent model calls already counted on their card, as `<Agent call id>\n<message id>`. */
+  readonly countedCalls = new Set<string>();
   /** Counter for synthetic block ids. */
   seq = 0;
   /** The line uuid (or message id) of the last assistant block, and how many blocks it had. */
@@ -210,6 +218,8 @@ function applyEvent(s: SessionModel, ev: ClientEvent): void {
       return;
     case "compact_boundary":
       return onCompactBoundary(s, ev);
+    case "rate_limit":
+      return onRateLimit(s, ev);
     case "title":
       s.meta = { ...s.meta, title: ev.title };
       return;

@@ -73,6 +73,7 @@ export function recordWith(
     totalTokens,
     toolUses,
     durationMs,
+    inputTokens: r.inputTokens,
     model: r.model,
     summaryMarkdown: r.summaryMarkdown,
     blocks,

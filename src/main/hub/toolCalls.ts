@@ -18,6 +18,7 @@ import { withEarlyEscalations } from "./escalations.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { homeOf, moveStandIn, replaceStandIn } from "./unseenAgentCalls.js";
+import { noteAgentCall } from "./tokenShares.js";
 
 export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(s, ev);
@@ -30,6 +31,7 @@ export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void
   if (parent !== undefined && ev.apiError !== undefined) markApiError(s, ev, parent);
   // A retrying subagent that answers has got past its retries.
   if (parent?.call?.subagent?.retry !== undefined && ev.apiError === undefined) editRecord(s, parent, (r) => ({ ...r, retry: undefined }));
+  noteAgentCall(s, ev, parent);
   const block = ev.block;
   if (block.type === "tool_use" || block.type === "server_tool_use" || block.type === "mcp_tool_use") {
     addToolUse(s, block, parent, ev.timestamp);

@@ -17,6 +17,7 @@ import { finishStreaming } from "./streaming.js";
 import { stopOpen } from "./stopping.js";
 import { editRecordById } from "./subagentRecords.js";
 import { homeOf } from "./unseenAgentCalls.js";
+import { endProcessTokens, noteProcessTokens } from "./tokenShares.js";
 
 export function onSessionInit(s: SessionModel, ev: SessionInitEvent): void {
   // Repeated at the start of every turn: it updates the header, it is not a block.
@@ -61,6 +62,7 @@ export function onTurnResult(s: SessionModel, ev: TurnResultEvent): void {
     if (ev.costUsd < previous) s.costBefore += previous;
     s.costThisProcess = ev.costUsd;
   }
+  noteProcessTokens(s, ev);
   for (const denial of ev.permissionDenials ?? []) markDenied(s, denial.toolUseId);
   // A live turn that ended on an API error says it twice: the answer already shows it.
   if (ev.isError && (ev.result === undefined || ev.result !== s.turnApiError)) addNotice(s, "error", ev.result ?? `Turn ended with ${ev.subtype}`);
@@ -106,6 +108,7 @@ export function onCompactBoundary(s: SessionModel, ev: CompactBoundaryEvent): vo
 export function onProcessExit(s: SessionModel, ev: ProcessExitEvent): void {
   s.costBefore += s.costThisProcess ?? 0;
   s.costThisProcess = undefined;
+  endProcessTokens(s);
   finishStreaming(s);
   stopOpen(s, { spareBackground: false });
   s.inTurn = false;

@@ -12,6 +12,7 @@ import { ThemeSwitch } from "../theme/ThemeSwitch.js";
 import { useActiveTab } from "../state/selectors.js";
 import { ExportButton } from "../export/ExportDialog.js";
 import { SessionFigures } from "./SessionFigures.js";
+import { PlanMeter } from "./PlanMeter.js";
 import { visibleString } from "../util/VisibleText.js";
 
 const Modes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
@@ -87,6 +88,7 @@ export function Toolbar() {
       <span className={`status-pill ${waiting ? "waiting" : (meta?.status ?? "idle")}`} aria-label="Session status">
         {waiting ? "waiting for you" : statusText(meta?.status, background)}
       </span>
+      <PlanMeter />
       {/* A restored session's cost and tokens are unknown, not $0.00: history keeps no turn results. */}
       <SessionFigures tab={tab} />
     </OverflowToolbar>

@@ -10,6 +10,7 @@ import { addLog, insertNested, select, setExpanded, showWorktree, useApp } from 
 import { showAllSteps, useShowingAllSteps, useStepIds } from "../state/fullSteps.js";
 import { useChildren, useExpanded, usePendingForAgent } from "../state/selectors.js";
 import { elapsedMs, formatDuration, formatTokens, subagentIcon } from "../util/format.js";
+import { shareView } from "../util/tokenShare.js";
 import { Escalations } from "./EscalationView.js";
 import { waitingOn } from "./escalationText.js";
 import { NestedBlocks } from "./NestedBlocks.js";
@@ -72,6 +73,7 @@ export const SubagentCard = memo(function SubagentCard({ tabId, block }: { tabId
         {record.phase !== undefined ? <PhaseBadge phase={record.phase} /> : null}
         {record.background ? <span className="chip">background</span> : null}
         {record.worktree !== undefined ? <WorktreeBadge tabId={tabId} record={record} /> : null}
+        <TokenShare tabId={tabId} record={record} />
         <span className="elapsed">
           <span>{formatDuration(elapsed)}</span>
         </span>
@@ -109,6 +111,18 @@ export function WorktreeBadge({ tabId, record }: { tabId: string; record: Subage
     >
       ⎇ worktree
     </button>
+  );
+}
+
+/** The agent's share of the session's tokens, once a turn result said the session's total. */
+function TokenShare({ tabId, record }: { tabId: string; record: SubagentRecord }) {
+  const sessionTokens = useApp((s) => s.tabs[tabId]?.transcript.meta?.sessionInputTokens);
+  const share = shareView(record, sessionTokens);
+  if (share === undefined) return null;
+  return (
+    <span className="chip token-share" title={share.why} aria-label={`Share of the session's tokens: ${share.text}`}>
+      {share.text}
+    </span>
   );
 }
 

@@ -377,6 +377,28 @@ export interface ToolProgressMessage extends Envelope {
   };
 }
 
+/**
+ * Subscription (OAuth) sessions only: the plan's usage, from the `anthropic-ratelimit-unified-*`
+ * headers of each model response (docs/protocol-notes.md). API-key sessions get none.
+ */
+export interface RateLimitEventMessage extends Envelope {
+  readonly type: "rate_limit_event";
+  readonly rate_limit_info: RateLimitInfo;
+}
+/** Every field may be missing: a response without the headers yields only `status` and `isUsingOverage`. */
+export interface RateLimitInfo {
+  /** `allowed`, `allowed_warning`, `rejected`. */
+  readonly status?: string;
+  /** Epoch seconds. */
+  readonly resetsAt?: number;
+  /** The window that decides (`five_hour`, `seven_day`, …). */
+  readonly rateLimitType?: string;
+  readonly isUsingOverage?: boolean;
+  /** 2.1.332+: each window's utilization (0..1) and reset (epoch seconds). */
+  readonly unifiedWindows?: { readonly [window: string]: Json };
+  readonly [key: string]: Json | undefined;
+}
+
 export interface PromptSuggestionMessage extends Envelope {
   readonly type: "prompt_suggestion";
   readonly suggestion: string;
@@ -473,6 +495,7 @@ export type ProtocolMessage =
   | ResultMessage
   | StreamEventMessage
   | PromptSuggestionMessage
+  | RateLimitEventMessage
   | CommandLifecycleMessage
   | ToolProgressMessage
   | ControlRequestMessage

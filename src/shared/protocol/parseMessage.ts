@@ -317,6 +317,8 @@ const CHECKERS: ReadonlyMap<string, Checker> = new Map(Object.entries({
   control_cancel_request: (v) => needStrings(v, CANCEL_FIELDS),
   keep_alive: () => OK,
   prompt_suggestion: (v) => needStrings(v, SUGGESTION_FIELDS),
+  // Its fields are read leniently (toClientEvents.ts): one of the wrong type counts as absent.
+  rate_limit_event: (v) => (isObject(v.rate_limit_info) ? OK : "missing object field `rate_limit_info`"),
   command_lifecycle: (v) => needStrings(v, COMMAND_LIFECYCLE_FIELDS),
   tool_progress: (v) => needStrings(v, TOOL_PROGRESS_FIELDS),
 } satisfies Record<string, Checker>));

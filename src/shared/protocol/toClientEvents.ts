@@ -7,7 +7,7 @@
 // meets a number where it expects text.
 
 import type { BackgroundTask, ClientEvent, ToolResultEvent, UserPromptEvent } from "../events.js";
-import type { SubagentStats } from "../transcript.js";
+import type { PlanLimits, PlanWindow, SubagentStats } from "../transcript.js";
 import { arr, isObject, num, obj, str } from "../jsonFields.js";
 import type {
   AssistantMessage,
@@ -54,6 +54,8 @@ export function toClientEvents(message: ProtocolMessage, lineNumber = 0): Client
       return [{ kind: "stream_delta", parentToolUseId: message.parent_tool_use_id, event: message.event }];
     case "prompt_suggestion":
       return [{ kind: "prompt_suggestion", suggestion: message.suggestion }];
+    case "rate_limit_event":
+      return [{ kind: "rate_limit", limits: planLimitsOf(fields(message.rate_limit_info)) }];
     case "command_lifecycle":
       return [{ kind: "command_lifecycle", commandUuid: message.command_uuid, state: message.state }];
     case "tool_progress":
@@ -351,6 +353,7 @@ function turnResult(message: ResultMessage): ClientEvent {
     numTurns: num(f, "num_turns"),
     errors: errors === undefined ? undefined : strings(errors),
     contextWindow: contextWindowOf(obj(f, "modelUsage")),
+    processInputTokens: inputTokensOf(obj(f, "modelUsage")),
     permissionDenials: denials?.filter(isObject).map((d) => ({ toolName: str(d, "tool_name") ?? "", toolUseId: str(d, "tool_use_id") ?? "" })),
     subagentStats: subagentStatsOf(obj(f, "subagent_stats")),
   };
@@ -377,6 +380,51 @@ function sumOf(group: JsonObject | undefined): number | undefined {
   if (group === undefined) return undefined;
   let total = 0;
   for (const value of Object.values(group)) if (typeof value === "number" && Number.isFinite(value)) total += value;
+  return total;
+}
+
+/** The fields of a `rate_limit_info` Baton shows, each only when it has the right type; nothing else is kept. */
+function planLimitsOf(info: JsonObject): Omit<PlanLimits, "receivedAt"> {
+  const out: { -readonly [K in keyof PlanLimits]?: PlanLimits[K] } = {};
+  const status = str(info, "status");
+  const rateLimitType = str(info, "rateLimitType");
+  const resetsAt = num(info, "resetsAt");
+  const windows = obj(info, "unifiedWindows");
+  const fiveHour = planWindowOf(obj(windows, "five_hour"));
+  const sevenDay = planWindowOf(obj(windows, "seven_day"));
+  if (status !== undefined) out.status = status;
+  if (rateLimitType !== undefined) out.rateLimitType = rateLimitType;
+  if (resetsAt !== undefined) out.resetsAt = resetsAt;
+  if (typeof info["isUsingOverage"] === "boolean") out.isUsingOverage = info["isUsingOverage"];
+  if (fiveHour !== undefined) out.fiveHour = fiveHour;
+  if (sevenDay !== undefined) out.sevenDay = sevenDay;
+  return out;
+}
+
+/**
+ * A window with its utilization (never below 0; above 1 when use ran past the cap, as the CLI
+ * documents), its reset and its own status when the CLI names one; undefined without a utilization.
+ */
+function planWindowOf(window: JsonObject | undefined): PlanWindow | undefined {
+  const utilization = num(window, "utilization");
+  if (utilization === undefined) return undefined;
+  const resetsAt = num(window, "resetsAt");
+  const status = str(window, "status");
+  return {
+    utilization: Math.max(0, utilization),
+    ...(resetsAt === undefined ? {} : { resetsAt }),
+    ...(status === undefined ? {} : { status }),
+  };
+}
+
+/** Input, cache read and cache creation tokens over the models used; undefined without `modelUsage`. */
+function inputTokensOf(modelUsage: JsonObject | undefined): number | undefined {
+  if (modelUsage === undefined) return undefined;
+  let total = 0;
+  for (const usage of Object.values(modelUsage)) {
+    const u = isObject(usage) ? usage : undefined;
+    total += (num(u, "inputTokens") ?? 0) + (num(u, "cacheReadInputTokens") ?? 0) + (num(u, "cacheCreationInputTokens") ?? 0);
+  }
   return total;
 }
 

@@ -44,12 +44,14 @@ export interface WebAppOptions {
   readonly port?: number;
   /** Run with Baton's policy (presets, the person's rules, the OS sandbox), its files in the temp HOME's `.config/baton/`. */
   readonly withPolicy?: boolean;
+  /** More environment for the CLI (e.g. a subscription's sign-in: test/support/planHeaders.ts). */
+  readonly extraEnv?: Record<string, string>;
 }
 
 export async function startWebApp(script: Script, options: WebAppOptions = {}): Promise<WebApp> {
   const rendererDir = ensureRendererBuilt();
   const model = await startModelServer(script);
-  const env = await createCliEnv({ baseUrl: model.url, cwdName: options.cwdName ?? "project" });
+  const env = await createCliEnv({ baseUrl: model.url, cwdName: options.cwdName ?? "project", ...(options.extraEnv !== undefined ? { extraEnv: options.extraEnv } : {}) });
   model.setProjectsDir(env.projectsDir);
   await options.prepare?.(env);
   const store = options.withStore === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
