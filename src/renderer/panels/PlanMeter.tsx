@@ -28,7 +28,7 @@ function WindowMeter({ w, text, now }: { readonly w: ShownWindow; readonly text:
   if (w.window === undefined) {
     // A CLI that reports no utilization (2.1.197): the deciding window's state, no bar to guess.
     return (
-      <span className={`plan-window ${w.level}`} title={text} aria-label={text} data-level={w.level}>
+      <span className={`plan-window ${w.level}`} role="group" title={text} aria-label={text} data-level={w.level}>
         {w.short} {w.level === "ok" ? "ok" : w.level === "warning" ? "near limit" : "limit reached"}
         {reset === undefined ? null : <span className="plan-reset"> · {reset}</span>}
       </span>
