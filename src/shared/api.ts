@@ -31,6 +31,8 @@ export interface TabInfo {
   readonly cwd?: string;
   /** A session forked from a prompt of another (issue 37): that session and the prompt's uuid. */
   readonly forkedFrom?: ForkLink;
+  /** A live session running in a linked git worktree (one started "in a new worktree"): that worktree's folder and branch. */
+  readonly worktree?: { readonly path: string; readonly branch?: string };
   /** A session running in a terminal that Baton steers through its hooks (issue 35), and the state its hooks last showed. */
   readonly terminal?: TerminalState;
 }
@@ -146,6 +148,11 @@ export interface NewSessionOptions {
   readonly resumeSessionId?: string;
   /** Start from this text as the first prompt (e.g. an approved plan). */
   readonly initialPrompt?: string;
+  /**
+   * Run in a new git worktree of `cwd`'s repository (issue 37): `<repo>/.claude/worktrees/<name>` on
+   * a new branch `worktree-<name>`, the name a slug of `initialPrompt` or of a short id.
+   */
+  readonly newWorktree?: boolean;
 }
 
 /** What the person answers to a permission request (incl. AskUserQuestion / ExitPlanMode). */

@@ -94,7 +94,7 @@ const Reply = shapeOf<EscalationReply>()(
 );
 
 const NewSession = shapeOf<NewSessionOptions>()(
-  fields({ cwd: AbsolutePath }, { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: PromptText }),
+  fields({ cwd: AbsolutePath }, { model: ModelName, permissionMode: Mode, resumeSessionId: SessionId, initialPrompt: PromptText, newWorktree: flag }),
 );
 
 const ExportChoicesSchema = shapeOf<ExportChoices>()(strictFields({ format: oneOf(["md", "html"]), toolOutputs: flag, thinking: flag }));
@@ -157,6 +157,8 @@ export const ApiMethods = {
    */
   exportSession: method([arg("tabId", Id), arg("choices", ExportChoicesSchema)], returns<ExportedFile>()),
   newSession: method([arg("options", NewSession)], returns<TabInfo>()),
+  /** The git repository `dir` is in (its main worktree's folder), or null: "New session" offers a new worktree only in one. */
+  repositoryOf: method([arg("dir", AbsolutePath)], returns<string | null>()),
   /**
    * A new live tab that continues the tab's session from just before one of its prompts
    * (`promptUuid`, the prompt's block id): the turns before it, then `text` as its first prompt

@@ -12,6 +12,7 @@ export const BatonMethodNames = [
   "loadSubagentBlocks",
   "exportSession",
   "newSession",
+  "repositoryOf",
   "forkSession",
   "closeTab",
   "sendPrompt",

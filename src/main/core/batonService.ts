@@ -13,6 +13,7 @@ import { validateArgs, validateKey } from "./validators.js";
 import { AppError, toApiError } from "./appError.js";
 import type { PolicyControl } from "./policyControl.js";
 import type { SessionManager } from "./sessionManager.js";
+import { repositoryRoot } from "../worktrees/index.js";
 
 export interface BatonServiceOptions {
   /** Electron's folder picker; absent in web mode (answers null). */
@@ -50,6 +51,7 @@ export class BatonService {
       loadSubagentBlocks: (tabId, toolUseId) => m.loadSubagentBlocks(tabId, toolUseId),
       exportSession: (tabId, choices) => m.exportSession(tabId, choices),
       newSession: (options) => m.newSession(options),
+      repositoryOf: async (dir) => (await repositoryRoot(dir)) ?? null,
       forkSession: (tabId, promptUuid, text) => m.forkSession(tabId, promptUuid, text),
       closeTab: (tabId) => m.closeTab(tabId),
       sendPrompt: (tabId, text, images) => m.sendPrompt(tabId, text, images),

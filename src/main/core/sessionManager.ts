@@ -29,7 +29,9 @@ import type { ExportChoices, ExportedFile } from "../../shared/export/exportType
 import type { SessionEscalations } from "./sessionEscalations.js";
 import { TabAnswers } from "./tabAnswers.js";
 import { TabList, type LiveTab } from "./tabList.js";
-import { TabWorktrees } from "./tabWorktrees.js";
+import { TabWorktrees, worktreeApiCode } from "./tabWorktrees.js";
+import { createSessionWorktree, discardSessionWorktree, linkedWorktreeOf, WorktreeActionError } from "../worktrees/index.js";
+import { randomBytes } from "node:crypto";
 import { TerminalSessions } from "./terminalSessions.js";
 import { AskVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
 
@@ -133,7 +135,7 @@ export class SessionManager {
     // Claimed with the check: making the session may wait (a resumed session's phases) before it starts.
     const release = this.cap.claim(tabId);
     try {
-      return await this.startLive(tabId, options);
+      return await (options.newWorktree === true ? this.startInNewWorktree(tabId, options) : this.startLive(tabId, options));
     } finally {
       release();
     }
@@ -318,12 +320,31 @@ export class SessionManager {
     return this.shuttingDown;
   }
 
+  /** Starts the session in a new worktree of its folder's repository (worktrees/sessionWorktree.ts), undone when its CLI does not start. */
+  private async startInNewWorktree(tabId: string, options: NewSessionOptions): Promise<TabInfo> {
+    const made = await createSessionWorktree(options.cwd, options.initialPrompt, randomBytes(3).toString("hex")).catch((error: unknown) => {
+      throw error instanceof WorktreeActionError ? new AppError(worktreeApiCode(error.code), `No new worktree: ${error.message}`) : error;
+    });
+    this.log.baton("info", "worktree made for a new session", { path: made.path, branch: made.branch }, tabId);
+    const { newWorktree: _, ...rest } = options;
+    try {
+      return await this.startLive(tabId, { ...rest, cwd: made.cwd });
+    } catch (error) {
+      if (!(await discardSessionWorktree(made).catch(() => false))) {
+        this.log.baton("warning", "the worktree made for a session that did not start is kept", { path: made.path, branch: made.branch }, tabId);
+      }
+      throw error;
+    }
+  }
+
   /** Makes the tab's session and starts its CLI; a CLI that cannot start takes its tab with it. */
   private async startLive(tabId: string, options: NewSessionOptions, forked?: Forked): Promise<TabInfo> {
     const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
     // A fork's tab shows the turns it continues before its CLI says anything.
     for (const event of forked?.earlier ?? []) session.addEvent(event);
-    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forked !== undefined ? { forkedFrom: forked.link } : {}) };
+    // A session in a linked worktree (made for it, or a resumed one's) shows its branch on the tab.
+    const worktree = await linkedWorktreeOf(options.cwd);
+    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forked !== undefined ? { forkedFrom: forked.link } : {}), ...(worktree !== undefined ? { worktree } : {}) };
     this.tabs.set(tab);
     this.tabs.emit();
     try {

@@ -19,6 +19,8 @@ export interface LiveTab {
   readonly policy?: SessionPolicy;
   /** Set on a tab forked from a prompt of another session. */
   readonly forkedFrom?: TabInfo["forkedFrom"];
+  /** The linked git worktree the session runs in (one made for it, or the one its folder is in). */
+  readonly worktree?: TabInfo["worktree"];
 }
 
 export interface RestoredTab {
@@ -119,6 +121,7 @@ export class TabList {
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
       ...(tab.kind === "live" && tab.forkedFrom !== undefined ? { forkedFrom: tab.forkedFrom } : {}),
+      ...(tab.kind === "live" && tab.worktree !== undefined ? { worktree: tab.worktree } : {}),
       ...(terminal !== undefined ? { terminal } : {}),
     };
   }

@@ -12,6 +12,7 @@ import type { DockTabProps } from "./dockBridge.js";
 import { isPanelId, PanelTitles } from "./panels.js";
 import { keepTab, usePreview } from "./previewTab.js";
 import "./terminalBadge.css";
+import { WorktreeBadge } from "./WorktreeBadge.js";
 
 /** What a terminal session's badge says of its state. */
 const TerminalStateText: Readonly<Record<TerminalState, string>> = { waiting: "waiting for you", working: "working", idle: "idle" };
@@ -74,6 +75,7 @@ export function SessionTab({ api: panel, params }: DockTabProps) {
   const waiting = useApp((s) => (s.tabs[tabId]?.transcript.pending.length ?? 0) > 0);
   const background = useApp((s) => s.tabs[tabId]?.transcript.meta?.backgroundAgents ?? 0);
   const terminal = useApp((s) => s.tabs[tabId]?.info.terminal);
+  const worktree = useApp((s) => s.tabs[tabId]?.info.worktree);
   const preview = usePreview((s) => s.tabId === tabId);
   // A terminal session's file says little of its state while it runs: its hooks say it.
   const shown = waiting || terminal === "waiting" ? "waiting" : terminal === "working" ? "running" : terminal === "idle" ? "idle" : status;
@@ -89,6 +91,7 @@ export function SessionTab({ api: panel, params }: DockTabProps) {
       <span className={`dot ${shown}`} role="img" aria-label={said} title={said} data-status={shown} />
       <span className="dock-tab-title">
         <VisibleText text={title} />
+        {worktree !== undefined ? <WorktreeBadge path={worktree.path} branch={worktree.branch} /> : null}
         {terminal !== undefined ? (
           <span className="terminal-badge" data-state={terminal} title={`Running in a terminal (baton claude): ${TerminalStateText[terminal]}`}>
             terminal · {TerminalStateText[terminal]}

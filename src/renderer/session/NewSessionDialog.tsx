@@ -74,12 +74,33 @@ function useRecentProjects(): string[] {
   return recentProjects(sessions);
 }
 
+/** The git repository `dir` is in, as main says (checked a moment after typing stops); undefined: none, or not yet known. */
+function useRepositoryOf(dir: string): string | undefined {
+  const [found, setFound] = useState<{ readonly dir: string; readonly repository: string | undefined } | undefined>(undefined);
+  useEffect(() => {
+    if (!dir.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(dir)) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      void api().repositoryOf(dir).then((r) => {
+        if (live) setFound({ dir, repository: r.ok && r.value !== null ? r.value : undefined });
+      });
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [dir]);
+  return found?.dir === dir ? found.repository : undefined;
+}
+
 function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const recent = useRecentProjects();
   const [cwd, setCwd] = useState(() => lastCwd() ?? "");
   const [error, setError] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
+  const [inWorktree, setInWorktree] = useState(false);
+  const repository = useRepositoryOf(cwd.trim());
   // Nothing used yet: the most recent project is the likeliest.
   const firstRecent = recent[0];
   useEffect(() => {
@@ -98,7 +119,7 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
     const dir = cwd.trim();
     if (dir === "" || starting) return;
     setStarting(true);
-    const r = await api().newSession({ cwd: dir });
+    const r = await api().newSession({ cwd: dir, ...(inWorktree && repository !== undefined ? { newWorktree: true } : {}) });
     setStarting(false);
     if (!r.ok) {
       setError(r.error.message);
@@ -161,6 +182,11 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
               </button>
             ) : null}
           </span>
+        </label>
+        <label className="ns-check" title={repository === undefined ? "Only for a folder in a git repository" : `A new branch and folder under ${repository}/.claude/worktrees/`}>
+          <input type="checkbox" checked={inWorktree && repository !== undefined} disabled={repository === undefined} onChange={(e) => setInWorktree(e.target.checked)} />
+          <span>In a new worktree</span>
+          <span className="ns-hint">{repository === undefined ? "(not a git repository)" : "(its own branch and folder)"}</span>
         </label>
         {error !== undefined ? (
           <div role="alert" className="ns-problem">
