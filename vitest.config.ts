@@ -40,6 +40,7 @@ const onBothClis = [
   "test/integration/appForkSession.test.ts",
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
+  "test/integration/uiRewind.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */

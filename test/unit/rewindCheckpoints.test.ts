@@ -3,6 +3,7 @@
 // prompt's snapshot, 2.1.197's snapshot updates, 2.1.332's delta lines, a file first tracked after
 // the prompt. What the history says is untrusted: a backup name that would leave the backups'
 // folder, an oversized backup and a prompt whose snapshot is not on disk yet give no content.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -62,9 +63,19 @@ describe("a file's content at a prompt, from the CLI's checkpoints", () => {
     expect(await contentsAtPrompt(source, P1, [file("a.txt"), file("c.txt")])).toEqual(new Map([[file("a.txt"), "before\n"], [file("c.txt"), null]]));
   });
 
-  it("a prompt whose snapshot line is not on disk yet: nothing is guessed", async () => {
+  it("an earlier prompt whose snapshot line is not on disk yet: nothing is guessed", async () => {
     const { source, file } = setUp([snapshot(P1, {}), delta(P1, "a.txt", backup("aaaaaaaaaaaaaaaa@v1", 1))], { "aaaaaaaaaaaaaaaa@v1": "one\n" });
     expect(await contentsAtPrompt(source, P2, [file("a.txt")])).toEqual(new Map());
+  });
+
+  it("the latest prompt whose snapshot line is not on disk yet: each file's newest backup, by the hash of its path; none: it did not exist", async () => {
+    const { source, file } = setUp([snapshot(P1, {})], {});
+    const hashOf = (name: string) => createHash("sha256").update(file(name)).digest("hex").slice(0, 16);
+    fs.writeFileSync(path.join(source.backupsDir, `${hashOf("a.txt")}@v1`), "one\n");
+    fs.writeFileSync(path.join(source.backupsDir, `${hashOf("a.txt")}@v2`), "two\n");
+    fs.writeFileSync(path.join(source.backupsDir, `${hashOf("a.txt")}@v10`), "ten\n");
+    fs.writeFileSync(path.join(source.backupsDir, `${hashOf("other.txt")}@v3`), "not a.txt\n");
+    expect(await contentsAtPrompt(source, P2, [file("a.txt"), file("new.txt")], true)).toEqual(new Map([[file("a.txt"), "ten\n"], [file("new.txt"), null]]));
   });
 
   it("a backup name that leaves the backups' folder, a backup too large and a missing backup give no content", async () => {

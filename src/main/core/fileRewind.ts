@@ -21,10 +21,11 @@ export interface RewindTarget {
 export async function previewRewind(target: RewindTarget, promptUuid: string): Promise<RewindPreview> {
   const { session } = target;
   promptText(session, promptUuid);
+  const latest = session.transcript.blocks.findLast((b) => b.kind === "user")?.id === promptUuid;
   const answer = await running(session).client.rewindFiles(promptUuid, true);
   if (!answer.canRewind) return { canRewind: false, ...(answer.error !== undefined ? { error: answer.error } : {}), files: [], insertions: 0, deletions: 0 };
   const sessionId = session.sessionId;
-  const restored = sessionId === undefined ? new Map<string, string | null>() : await contentsAtPrompt(checkpointSource(target, sessionId), promptUuid, answer.filesChanged);
+  const restored = sessionId === undefined ? new Map<string, string | null>() : await contentsAtPrompt(checkpointSource(target, sessionId), promptUuid, answer.filesChanged, latest);
   const files: RewindFile[] = [];
   for (const file of answer.filesChanged) {
     const current = await readBounded(file);

@@ -6,12 +6,16 @@
 // files under `<config dir>/file-history/<sessionId>/`; a backup named null means the file did not
 // exist. A file first tracked after the prompt was, at the prompt, as its first backup holds it.
 // That holds only once the prompt's own snapshot line is on disk: 2.1.197 writes a turn's lines
-// late (after its result), and without that line a file's content at the prompt is not guessed.
+// late (after its result). Without that line, the session's latest prompt can still be read from
+// the backups alone: each is named for the first 16 hex digits of the sha256 of the file's
+// absolute path and its version (both CLIs), and with no prompt after it, a file's newest backup is
+// its content at the prompt (none at all: it did not exist). An earlier prompt's is not guessed.
 // Everything read here was written by the CLI and is treated as untrusted: backup names are checked
 // before they become paths, and contents are bounded.
 
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
 
@@ -44,12 +48,13 @@ interface Checkpoints {
 
 /**
  * The content of each of `files` just before prompt `promptUuid`: a string, null (it did not
- * exist), or absent from the map (no checkpoint found, or unreadable).
+ * exist), or absent from the map (no checkpoint found, or unreadable). `latestPrompt`: no prompt
+ * of the session came after it.
  */
-export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[]): Promise<Map<string, string | null>> {
+export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[], latestPrompt = false): Promise<Map<string, string | null>> {
   const checkpoints = await readCheckpoints(source, promptUuid);
+  if (!checkpoints.seen) return latestPrompt ? newestBackups(source.backupsDir, files) : new Map();
   const contents = new Map<string, string | null>();
-  if (!checkpoints.seen) return contents;
   for (const file of files) {
     const key = path.resolve(file);
     const ref = checkpoints.atPrompt.has(key) ? checkpoints.atPrompt.get(key) : checkpoints.first.get(key);
@@ -59,6 +64,32 @@ export async function contentsAtPrompt(source: CheckpointSource, promptUuid: str
       continue;
     }
     const content = await readBounded(path.join(source.backupsDir, ref));
+    if (typeof content === "string") contents.set(file, content);
+  }
+  return contents;
+}
+
+/** Each file's newest backup (the latest prompt's content, see above); null: the file has none. */
+async function newestBackups(backupsDir: string, files: readonly string[]): Promise<Map<string, string | null>> {
+  const contents = new Map<string, string | null>();
+  let names: string[];
+  try {
+    names = await readdir(backupsDir);
+  } catch {
+    return contents; // no backups folder: nothing is known
+  }
+  for (const file of files) {
+    const prefix = `${createHash("sha256").update(path.resolve(file)).digest("hex").slice(0, 16)}@v`;
+    let newest: { name: string; version: number } | undefined;
+    for (const name of names) {
+      const version = name.startsWith(prefix) && BackupName.test(name) ? Number(name.slice(prefix.length)) : NaN;
+      if (Number.isInteger(version) && (newest === undefined || version > newest.version)) newest = { name, version };
+    }
+    if (newest === undefined) {
+      contents.set(file, null);
+      continue;
+    }
+    const content = await readBounded(path.join(backupsDir, newest.name));
     if (typeof content === "string") contents.set(file, content);
   }
   return contents;
