@@ -12,6 +12,7 @@ import { findInTab } from "../transcript/findState.js";
 import { ContinueInTerminalButton } from "../session/ContinueInTerminal.js";
 import { SessionBranchPrefix } from "../../shared/worktreeName.js";
 import { WorktreeBadge } from "../layout/WorktreeBadge.js";
+import { forkLinksKey, forkLinksOf, forksUnderOrigins } from "./forkLinks.js";
 import "./projectPanel.css";
 
 export function refreshSessions(): void {
@@ -63,6 +64,7 @@ function projectName(s: SessionSummary): string {
 
 export function ProjectPanel() {
   const sessions = useApp((s) => s.sessions);
+  const forkKey = useApp((s) => forkLinksKey(s.tabs));
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<readonly SearchHit[] | undefined>(undefined);
   useEffect(refreshSessions, []);
@@ -88,8 +90,9 @@ export function ProjectPanel() {
     const sorted = [...sessions].sort((a, b) => (b.lastTimestamp ?? "").localeCompare(a.lastTimestamp ?? ""));
     const byProject = new Map<string, SessionSummary[]>();
     for (const s of sorted) byProject.set(projectName(s), [...(byProject.get(projectName(s)) ?? []), s]);
-    return [...byProject];
-  }, [sessions]);
+    const links = forkLinksOf(forkKey);
+    return [...byProject].map(([project, list]) => [project, forksUnderOrigins(list, links)] as const);
+  }, [sessions, forkKey]);
 
   return (
     <div className="project-body">
@@ -119,10 +122,15 @@ export function ProjectPanel() {
             <div key={project} className="project-group">
               <div className="project-name" title={visibleString(project)}><VisibleText text={project} /></div>
               <ul>
-                {list.map((s) => (
-                  <li key={`${s.projectDir}/${s.sessionId}`} className="session-row">
+                {list.map(({ session: s, forkOf }) => (
+                  <li key={`${s.projectDir}/${s.sessionId}`} className={forkOf !== undefined ? "session-row fork" : "session-row"}>
                     <button className="session-item" onClick={() => void openFromHistory(s.sessionId, s.projectDir)} aria-label={`Open session ${s.title}`}>
                       <span className="title"><VisibleText text={s.title} /></span>
+                      {forkOf !== undefined ? (
+                        <span className="fork-of dim">
+                          forked from <VisibleText text={forkOf.title} />
+                        </span>
+                      ) : null}
                       <span className="dim">
                         {s.lastTimestamp?.slice(0, 16).replace("T", " ")}{s.promptCount !== undefined ? ` · ${s.promptCount} prompts` : ""}{(s.subagentCount ?? 0) > 0 ? ` · ${s.subagentCount} agents` : ""}
                         {/* A session that ran in a worktree of its own: its branch, as on its tab. */}

@@ -5,6 +5,7 @@
 import type { Block } from "../../shared/transcript.js";
 import "./promptActions.css";
 import { rewindFilesAction } from "./rewindFilesAction.js";
+import { editAndResendAction, forkFromHereAction } from "./forkActions.js";
 
 /** One button under a prompt. */
 export interface PromptAction {
@@ -26,7 +27,7 @@ export interface PromptPlace {
 export type PromptActionEntry = (place: PromptPlace) => PromptAction | undefined;
 
 /** Every action a prompt may offer, in the order the buttons show. */
-const PromptActionEntries: readonly PromptActionEntry[] = [rewindFilesAction];
+const PromptActionEntries: readonly PromptActionEntry[] = [forkFromHereAction, editAndResendAction, rewindFilesAction];
 
 export function PromptActions({ tabId, block }: PromptPlace) {
   const actions = PromptActionEntries.map((entry) => entry({ tabId, block })).filter((a): a is PromptAction => a !== undefined);

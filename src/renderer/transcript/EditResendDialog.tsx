@@ -1,0 +1,72 @@
+// "Edit and resend" (issue 37): the prompt's words in a box to change; "Fork and send" starts the
+// fork with them (forkActions.tsx) and closes, or keeps the dialog open with the reason it could not.
+import { useEffect, useRef, useState } from "react";
+import "./editResendDialog.css";
+
+export interface EditResendDialogProps {
+  readonly prompt: string;
+  /** Starts the fork with the edited words; resolves with the reason it did not, or undefined. */
+  readonly send: (text: string) => Promise<string | undefined>;
+  readonly onClose: () => void;
+}
+
+export function EditResendDialog({ prompt, send, onClose }: EditResendDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [text, setText] = useState(prompt);
+  const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d !== null && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+
+  const submit = async (): Promise<void> => {
+    if (sending || text.trim() === "") return;
+    setSending(true);
+    const failed = await send(text);
+    setSending(false);
+    if (failed !== undefined) return setProblem(failed);
+    onClose();
+  };
+  const close = (): void => {
+    if (!sending) onClose();
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="edit-resend"
+      aria-labelledby="edit-resend-title"
+      onCancel={(e) => {
+        e.preventDefault(); // the effect's cleanup closes it
+        close();
+      }}
+      onKeyDown={(e) => {
+        // Esc closes the dialog and goes no further: the window's Esc interrupts the running session.
+        if (e.key !== "Escape") return;
+        e.preventDefault();
+        e.stopPropagation();
+        close();
+      }}
+    >
+      <h2 id="edit-resend-title">Edit and resend in a new tab</h2>
+      <p className="edit-resend-note">The new tab continues this session from just before the prompt; this session stays as it is.</p>
+      <textarea aria-label="Edited prompt" value={text} rows={6} autoFocus onChange={(e) => setText(e.target.value)} />
+      {problem !== undefined ? (
+        <div className="edit-resend-problem" role="alert">
+          Not sent: {problem}
+        </div>
+      ) : null}
+      <div className="edit-resend-actions">
+        <button type="button" onClick={close} disabled={sending}>
+          Cancel
+        </button>
+        <button type="button" className="primary" onClick={() => void submit()} disabled={sending || text.trim() === ""}>
+          {sending ? "Starting…" : "Fork and send"}
+        </button>
+      </div>
+    </dialog>
+  );
+}

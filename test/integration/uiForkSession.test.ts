@@ -1,0 +1,89 @@
+// "Fork from here" and "Edit and resend" in Chromium through web mode, with the real CLI (issue
+// 37): the actions under a prompt open a new tab that holds the turns before that prompt and then
+// the new answer, the original tab keeps its own turns, and the Project panel lists each fork
+// under the session it came from.
+import { describe, expect, it, afterEach } from "vitest";
+import { text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiForkSession: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** The words of a request's last user message (the CLI's reminders left out). */
+function lastPrompt(body: Readonly<Record<string, unknown>>): string {
+  const messages = body["messages"] as { role: string; content: string | { type: string; text?: string }[] }[];
+  const last = messages.filter((m) => m.role === "user").at(-1);
+  const parts = typeof last?.content === "string" ? [last.content] : (last?.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
+  return parts.filter((p) => !p.startsWith("<system-reminder>")).at(-1) ?? "";
+}
+
+describe.skipIf(!hasChromium)("fork from a prompt", () => {
+  it("forks from a prompt and edits one before resending: new tabs with the earlier turns, the original kept, the forks under it in the Project panel", async () => {
+    // The model answers the last prompt it was sent, whatever the turn: a fork's turn number is not the original's.
+    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
+    app = await startWebApp({ main: [answer, answer, answer] }, { cwdName: "fork-ui", viewport: { width: 1400, height: 1000 } });
+    const { baton, page } = app;
+    await baton.newSession();
+    await baton.send("first");
+    await pw(baton.transcript).toContainText("Answer to first.", { timeout: 60_000 });
+    await baton.send("second");
+    await pw(baton.transcript).toContainText("Answer to second.", { timeout: 60_000 });
+    const tabs = baton.sessionTabs.getByRole("tab");
+    await pw(tabs).toHaveCount(1);
+    const prompts = () => baton.transcript.getByLabel("Prompt", { exact: true });
+
+    // Fork from the first answer's end: the prompt "second" is sent again in a new tab.
+    const second = prompts().filter({ hasText: "second" });
+    const actions = second.getByRole("group", { name: "Prompt actions" });
+    await pw(actions.getByRole("button", { name: "Fork from here" })).toBeVisible();
+    await actions.getByRole("button", { name: "Fork from here" }).click();
+    await pw(tabs).toHaveCount(2, { timeout: 60_000 });
+    await pw(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+    await pw(baton.transcript).toContainText("Answer to second.", { timeout: 60_000 });
+    expect(await prompts().locator(".user-text").allTextContents()).toEqual(["first", "second"]);
+
+    // Edit and resend, from the keyboard: the dialog holds the prompt's words; the edited ones go to a new tab.
+    await tabs.nth(0).click();
+    await pw(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
+    const edit = prompts().filter({ hasText: "second" }).getByRole("button", { name: "Edit and resend" });
+    await edit.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Edit and resend in a new tab" });
+    const box = dialog.getByRole("textbox", { name: "Edited prompt" });
+    expect(await box.inputValue()).toBe("second");
+    await box.fill("second, edited");
+    await dialog.getByRole("button", { name: "Fork and send" }).click();
+    await pw(dialog).not.toBeVisible({ timeout: 60_000 });
+    await pw(tabs).toHaveCount(3, { timeout: 60_000 });
+    await pw(tabs.nth(2)).toHaveAttribute("aria-selected", "true");
+    await pw(baton.transcript).toContainText("Answer to second, edited.", { timeout: 60_000 });
+    expect(await prompts().locator(".user-text").allTextContents()).toEqual(["first", "second, edited"]);
+    await pw(baton.transcript).not.toContainText("Answer to second.");
+
+    // The original tab still holds its own two turns.
+    await tabs.nth(0).click();
+    await pw(baton.transcript).toContainText("Answer to second.");
+    expect(await prompts().locator(".user-text").allTextContents()).toEqual(["first", "second"]);
+
+    // The Project panel lists both forks under the session they came from, each naming it.
+    await baton.openPanel("Project");
+    await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
+    const rows = baton.project.getByLabel("Sessions").getByRole("listitem");
+    await pw(rows).toHaveCount(3, { timeout: 30_000 });
+    const forks = rows.filter({ hasText: "forked from" });
+    await pw(forks).toHaveCount(2);
+    // The origin comes first, its forks right under it, indented.
+    const originTitle = (await rows.nth(0).locator(".title").textContent()) ?? "";
+    await pw(rows.nth(0)).not.toContainText("forked from");
+    await pw(rows.nth(1).locator(".fork-of")).toHaveText(`forked from ${originTitle}`);
+    await pw(rows.nth(2).locator(".fork-of")).toHaveText(`forked from ${originTitle}`);
+  });
+});
