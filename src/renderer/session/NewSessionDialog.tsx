@@ -100,6 +100,7 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const [inWorktree, setInWorktree] = useState(false);
+  const [firstPrompt, setFirstPrompt] = useState("");
   const repository = useRepositoryOf(cwd.trim());
   // Nothing used yet: the most recent project is the likeliest.
   const firstRecent = recent[0];
@@ -119,7 +120,10 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
     const dir = cwd.trim();
     if (dir === "" || starting) return;
     setStarting(true);
-    const r = await api().newSession({ cwd: dir, ...(inWorktree && repository !== undefined ? { newWorktree: true } : {}) });
+    const worktree = inWorktree && repository !== undefined;
+    const prompt = firstPrompt.trim();
+    // In a new worktree, the first prompt (if any) names its branch and is sent once the session runs.
+    const r = await api().newSession({ cwd: dir, ...(worktree ? { newWorktree: true } : {}), ...(worktree && prompt !== "" ? { initialPrompt: prompt } : {}) });
     setStarting(false);
     if (!r.ok) {
       setError(r.error.message);
@@ -188,6 +192,12 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
           <span>In a new worktree</span>
           <span className="ns-hint">{repository === undefined ? "(not a git repository)" : "(its own branch and folder)"}</span>
         </label>
+        {inWorktree && repository !== undefined ? (
+          <label className="ns-field ns-first-prompt">
+            <span>First prompt (optional: names the branch)</span>
+            <textarea aria-label="First prompt" rows={3} placeholder="What should this session do?" value={firstPrompt} onChange={(e) => setFirstPrompt(e.target.value)} />
+          </label>
+        ) : null}
         {error !== undefined ? (
           <div role="alert" className="ns-problem">
             {error}
