@@ -1,7 +1,7 @@
 // "Fork from here" and "Edit and resend" in Chromium through web mode, with the real CLI (issue
 // 37): the actions under a prompt open a new tab that holds the turns before that prompt and then
 // the new answer, the original tab keeps its own turns, and the Project panel lists each fork
-// under the session it came from.
+// under the session it came from; the session graph of a fork draws its origin above its conductor.
 import { describe, expect, it, afterEach } from "vitest";
 import { text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
@@ -26,7 +26,7 @@ function lastPrompt(body: Readonly<Record<string, unknown>>): string {
 }
 
 describe.skipIf(!hasChromium)("fork from a prompt", () => {
-  it("forks from a prompt and edits one before resending: new tabs with the earlier turns, the original kept, the forks under it in the Project panel", async () => {
+  it("forks from a prompt and edits one before resending: new tabs with the earlier turns, the original kept, the origin in a fork's graph, the forks under it in the Project panel", async () => {
     // The model answers the last prompt it was sent, whatever the turn: a fork's turn number is not the original's.
     const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
     app = await startWebApp({ main: [answer, answer, answer] }, { cwdName: "fork-ui", viewport: { width: 1400, height: 1000 } });
@@ -72,6 +72,20 @@ describe.skipIf(!hasChromium)("fork from a prompt", () => {
     await tabs.nth(0).click();
     await pw(baton.transcript).toContainText("Answer to second.");
     expect(await prompts().locator(".user-text").allTextContents()).toEqual(["first", "second"]);
+
+    // The session graph of a fork: the session it came from above its conductor, an edge between; a click brings the origin forward.
+    await tabs.nth(1).click();
+    await baton.openPanel("Graph");
+    const graph = page.getByRole("region", { name: "Session graph" });
+    const originTitle0 = (await tabs.nth(0).textContent()) ?? "";
+    const origin = graph.getByRole("button", { name: /^Forked from / });
+    await pw(origin).toBeVisible({ timeout: 30_000 });
+    const originName = (await origin.locator(".gn-desc").textContent()) ?? "";
+    expect(originName).not.toBe("");
+    expect(originTitle0).toContain(originName);
+    await pw(graph.locator('.react-flow__edge[data-id="@fork-origin>@conductor"]')).toHaveCount(1);
+    await origin.click();
+    await pw(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
 
     // The Project panel lists both forks under the session they came from, each naming it.
     await baton.openPanel("Project");

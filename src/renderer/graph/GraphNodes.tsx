@@ -7,6 +7,7 @@ import { BaseEdge, Handle, Position, type EdgeProps, type NodeProps } from "@xyf
 import { agentLabel, orchestrationOf, toneOf, type AgentPhase } from "../../shared/sessionGraph.js";
 import type { SubagentStatus } from "../../shared/transcript.js";
 import { select, useApp } from "../state/appState.js";
+import { showSession } from "../actions.js";
 import { subagentIcon } from "../util/format.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { PackGutter } from "../../shared/sessionGraphLayout.js";
@@ -57,7 +58,7 @@ export const AgentNode = memo(function AgentNode({ id, data }: NodeProps<FlowNod
 });
 
 export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps<FlowNode>) {
-  const { tabId } = data;
+  const { tabId, parentId } = data;
   const [status, title] = useApp(
     useShallow((s) => {
       const meta = s.tabs[tabId]?.transcript.meta;
@@ -66,6 +67,7 @@ export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps
   );
   return (
     <>
+      {parentId !== undefined ? <Handle type="target" position={Position.Top} isConnectable={false} /> : null}
       <div className={`graph-node conductor tone-${toneOf(status)}`} role="group" aria-label="Conductor" data-status={status} data-node-id={id}>
         <span className="gn-head">
           <span className={`icon st-${status}`} aria-hidden="true">{status === "running" ? subagentIcon("running") : "●"}</span>
@@ -78,7 +80,31 @@ export const ConductorNode = memo(function ConductorNode({ id, data }: NodeProps
   );
 });
 
-export const GraphNodeTypes = { agent: AgentNode, conductor: ConductorNode };
+/** A fork's origin (issue 37): the session it was forked from, named by its title where Baton knows it; a click brings it forward. */
+export const ForkOriginNode = memo(function ForkOriginNode({ id, data }: NodeProps<FlowNode>) {
+  const { tabId } = data;
+  const [sessionId, title] = useApp(
+    useShallow((s) => {
+      const origin = s.tabs[tabId]?.info.forkedFrom?.sessionId ?? "";
+      const openTab = Object.values(s.tabs).find((t) => t.info.sessionId === origin);
+      return [origin, openTab?.info.title ?? s.sessions.find((x) => x.sessionId === origin)?.title ?? origin] as const;
+    }),
+  );
+  if (sessionId === "") return null;
+  return (
+    <>
+      <button className="graph-node fork-origin tone-idle" aria-label={`Forked from ${title}`} data-node-id={id} title="Forked from this session: open it" onClick={() => void showSession(sessionId)}>
+        <span className="gn-head">
+          <span className="agent-type">Forked from</span>
+        </span>
+        <span className="gn-desc"><VisibleText text={title} /></span>
+      </button>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </>
+  );
+});
+
+export const GraphNodeTypes = { agent: AgentNode, conductor: ConductorNode, origin: ForkOriginNode };
 
 /** The edge to a packed leaf: down from the caller, across above the grid, down its column's gutter, into its left side. */
 function CombEdge({ id, sourceX, sourceY, targetX, targetY, data, markerEnd }: EdgeProps<FlowEdge>) {

@@ -18,7 +18,10 @@ export type GraphNodeData = {
   /** One of many leaves packed in a grid under their caller: its edge comes in from the left. */
   readonly packed: boolean;
 };
-export type FlowNode = Node<GraphNodeData, "agent" | "conductor">;
+export type FlowNode = Node<GraphNodeData, "agent" | "conductor" | "origin">;
+
+/** A fork's origin (issue 37): the session the tab was forked from, drawn above the conductor with an edge to it. */
+export const ForkOriginNodeId = "@fork-origin";
 /** A comb edge runs from its caller down to `busY`, across to the gutter of its column, down, and in. */
 export type CombEdgeData = { readonly busY: number };
 export type FlowEdge = Edge<CombEdgeData>;
@@ -40,17 +43,25 @@ const LayoutShare = 0.2;
 
 /** The structure of `tabId`'s graph as one comparable string (see `structureKey`). */
 export function useStructureKey(tabId: string): string {
-  const memo = useRef<{ transcript: TranscriptState; key: string } | undefined>(undefined);
+  const memo = useRef<{ transcript: TranscriptState; forked: boolean; key: string } | undefined>(undefined);
   return useApp((s) => {
     const transcript = s.tabs[tabId]?.transcript;
     if (transcript === undefined) return "";
+    const forked = s.tabs[tabId]?.info.forkedFrom !== undefined;
     const last = memo.current;
     // Only a new block or a new child list can change the structure (a record's task ids arrive in an upsert).
-    if (last !== undefined && last.transcript.blocksById === transcript.blocksById && last.transcript.children === transcript.children) return last.key;
-    const key = structureKey(sessionGraphOfState(transcript));
-    memo.current = { transcript, key };
+    if (last !== undefined && last.forked === forked && last.transcript.blocksById === transcript.blocksById && last.transcript.children === transcript.children) return last.key;
+    const key = withForkOrigin(structureKey(sessionGraphOfState(transcript)), forked);
+    memo.current = { transcript, forked, key };
     return key;
   });
+}
+
+/** A fork's structure: its origin first, the conductor under it. */
+function withForkOrigin(key: string, forked: boolean): string {
+  const conductorLine = `${ConductorNodeId}<`;
+  if (!forked || !key.startsWith(conductorLine)) return key;
+  return `${ForkOriginNodeId}<\n${ConductorNodeId}<${ForkOriginNodeId}${key.slice(conductorLine.length)}`;
 }
 
 /** `structureKey`'s lines back into nodes and edges. */
@@ -72,7 +83,7 @@ function laidOut(tabId: string, structure: string): LaidOutGraph {
   const { positions, packed } = layoutSessionGraph({ nodes: ids, edges });
   const nodes: FlowNode[] = ids.map(({ id, parentId }) => ({
     id,
-    type: id === ConductorNodeId ? "conductor" : "agent",
+    type: id === ConductorNodeId ? "conductor" : id === ForkOriginNodeId ? "origin" : "agent",
     position: positions.get(id) ?? { x: 0, y: 0 },
     data: { tabId, parentId, packed: packed.has(id) },
     width: GraphNodeWidth,
