@@ -74,22 +74,25 @@ function useRecentProjects(): string[] {
   return recentProjects(sessions);
 }
 
-/** The git repository `dir` is in, as main says (checked a moment after typing stops); undefined: none, or not yet known. */
-function useRepositoryOf(dir: string): string | undefined {
-  const [found, setFound] = useState<{ readonly dir: string; readonly repository: string | undefined } | undefined>(undefined);
+/** The git repository `dir` is in, as main says (checked a moment after typing stops); null: none; undefined: not known yet. */
+function useRepositoryOf(dir: string): string | null | undefined {
+  const [found, setFound] = useState<{ readonly dir: string; readonly repository: string | null } | undefined>(undefined);
+  // Main takes absolute paths only; the start refuses any other.
+  const absolute = dir.startsWith("/") || /^[A-Za-z]:[\\/]/.test(dir);
   useEffect(() => {
-    if (!dir.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(dir)) return;
+    if (!absolute) return;
     let live = true;
     const timer = setTimeout(() => {
       void api().repositoryOf(dir).then((r) => {
-        if (live) setFound({ dir, repository: r.ok && r.value !== null ? r.value : undefined });
+        if (live) setFound({ dir, repository: r.ok ? r.value : null });
       });
     }, 200);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [dir]);
+  }, [dir, absolute]);
+  if (!absolute) return null;
   return found?.dir === dir ? found.repository : undefined;
 }
 
@@ -101,7 +104,8 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   const [starting, setStarting] = useState(false);
   const [inWorktree, setInWorktree] = useState(false);
   const [firstPrompt, setFirstPrompt] = useState("");
-  const repository = useRepositoryOf(cwd.trim());
+  const found = useRepositoryOf(cwd.trim());
+  const repository = found ?? undefined;
   // Nothing used yet: the most recent project is the likeliest.
   const firstRecent = recent[0];
   useEffect(() => {
@@ -190,7 +194,7 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
         <label className="ns-check" title={repository === undefined ? "Only for a folder in a git repository" : `A new branch and folder under ${repository}/.claude/worktrees/`}>
           <input type="checkbox" checked={inWorktree && repository !== undefined} disabled={repository === undefined} onChange={(e) => setInWorktree(e.target.checked)} />
           <span>In a new worktree</span>
-          <span className="ns-hint">{repository === undefined ? "(not a git repository)" : "(its own branch and folder)"}</span>
+          <span className="ns-hint">{repository === undefined ? found === undefined ? "" : "(not a git repository)" : "(its own branch and folder)"}</span>
         </label>
         {inWorktree && repository !== undefined ? (
           <label className="ns-field ns-first-prompt">
