@@ -32,6 +32,16 @@ describe("the session's total from the turn results", () => {
     expect(modelOf([turn(500), turn(100)]).transcript().sessionInputTokens).toBe(600);
     expect(modelOf([]).transcript().sessionInputTokens).toBeUndefined();
   });
+
+  it("is unknown once calls were seen that no total covers (a fork's earlier turns, a CLI that died mid-turn)", () => {
+    const call: ClientEvent = { kind: "assistant_block", messageId: "msg_1", parentToolUseId: null, block: { type: "text", text: "Earlier." }, usage: { input_tokens: 100 } };
+    const turn = (total: number): ClientEvent => ({ kind: "turn_result", subtype: "success", isError: false, processInputTokens: total });
+    const exit: ClientEvent = { kind: "process_exit", code: 0, signal: null };
+    // The fork's tab shows the turns it continues, then its own process's results.
+    expect(modelOf([call, exit, turn(300)]).transcript().sessionInputTokens).toBeUndefined();
+    // Covered by a result before the exit: known.
+    expect(modelOf([call, turn(100), exit, turn(300)]).transcript().sessionInputTokens).toBe(400);
+  });
 });
 
 describe.each(RECORDING_VERSIONS)("an agent's own calls on its card (recording subagent, CLI %s)", (version) => {

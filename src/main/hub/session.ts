@@ -55,6 +55,9 @@ export class SessionModel {
   /** Input-side tokens of earlier CLI processes, and of this one so far (tokenShares.ts; `modelUsage` is cumulative within one process). */
   inputBefore = 0;
   inputThisProcess: number | undefined = undefined;
+  /** A model call was seen that no process total covers yet; calls a process left uncovered make the session's total unknown. */
+  callsSinceTotal = false;
+  totalIncomplete = false;
   /** Subagent model calls already counted on their card, as `<Agent call id>\n<message id>`. */
   readonly countedCalls = new Set<string>();
   /** Counter for synthetic block ids. */
