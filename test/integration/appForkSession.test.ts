@@ -44,6 +44,25 @@ function conversationOf(messages: readonly { role: string; content: unknown }[])
   });
 }
 
+/** Resolves once the file holds every part (read every 50 ms). */
+function untilFileHolds(file: string, parts: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const text = readFileSync(file, "utf8");
+      if (!parts.every((p) => text.includes(p))) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve();
+    };
+    const poll = setInterval(check, 50);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`timed out waiting for ${file} to hold ${parts.join(", ")}`));
+    }, WaitMs);
+    check();
+  });
+}
+
 /** The words of a request's last user message. */
 function lastPrompt(body: Readonly<Record<string, unknown>>): string {
   const messages = body["messages"] as { role: string; content: unknown }[];
@@ -82,7 +101,10 @@ describe("fork from a prompt through the real CLI", () => {
       const sessionId = t.sessionId;
       const file = cliSessionFile(env.env, sessionId)!;
       expect(file).toBeDefined();
-      original = { tab, sessionId, file, bytes: readFileSync(file), prompts: t.blocks.filter((b) => b.kind === "user").map((b) => b.id) };
+      const prompts = t.blocks.filter((b) => b.kind === "user").map((b) => b.id);
+      // 2.1.197 writes a turn's lines after its result: the file is whole once it holds the last prompt and answer.
+      await untilFileHolds(file, [prompts[2]!, "Answer to third."]);
+      original = { tab, sessionId, file, bytes: readFileSync(file), prompts };
     } finally {
       watch.stop();
     }
