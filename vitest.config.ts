@@ -41,6 +41,8 @@ const onBothClis = [
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
   "test/integration/uiRewind.test.ts",
+  // A session in its own worktree (issue 37): Baton makes it, the CLI runs and keeps its history there.
+  "test/integration/sessionWorktree.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */
