@@ -38,6 +38,9 @@ const onBothClis = [
   "test/integration/faultCliPermission.test.ts",
   // Fork from a prompt (issue 37): --resume-session-at and what each CLI copies into the fork.
   "test/integration/appForkSession.test.ts",
+  // The plan's limits (issue 37): 2.1.197 reports the deciding window's status only, no utilization.
+  "test/integration/planLimits.test.ts",
+  "test/integration/uiPlanLimits.test.ts",
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
   "test/integration/uiRewind.test.ts",
