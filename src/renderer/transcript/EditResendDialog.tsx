@@ -2,6 +2,7 @@
 // fork with them (forkActions.tsx) and closes, or keeps the dialog open with the reason it could not.
 import { useEffect, useRef, useState } from "react";
 import "./editResendDialog.css";
+import { escapeCloses } from "./promptDialog.js";
 
 export interface EditResendDialogProps {
   readonly prompt: string;
@@ -39,17 +40,7 @@ export function EditResendDialog({ prompt, send, onClose }: EditResendDialogProp
       ref={dialog}
       className="edit-resend"
       aria-labelledby="edit-resend-title"
-      onCancel={(e) => {
-        e.preventDefault(); // the effect's cleanup closes it
-        close();
-      }}
-      onKeyDown={(e) => {
-        // Esc closes the dialog and goes no further: the window's Esc interrupts the running session.
-        if (e.key !== "Escape") return;
-        e.preventDefault();
-        e.stopPropagation();
-        close();
-      }}
+      {...escapeCloses(close)}
     >
       <h2 id="edit-resend-title">Edit and resend in a new tab</h2>
       <p className="edit-resend-note">The new tab continues this session from just before the prompt; this session stays as it is.</p>

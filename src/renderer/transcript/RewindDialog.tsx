@@ -11,6 +11,7 @@ import { useApp } from "../state/appState.js";
 import { VisibleText } from "../util/VisibleText.js";
 import { DiffView } from "./diff/DiffView.js";
 import "./rewindDialog.css";
+import { escapeCloses } from "./promptDialog.js";
 
 type Step = { readonly kind: "asking" } | { readonly kind: "preview"; readonly preview: RewindPreview } | { readonly kind: "failed"; readonly message: string };
 
@@ -64,17 +65,7 @@ export function RewindDialog({ tabId, promptUuid, prompt, onClose }: RewindDialo
       ref={dialog}
       className="rewind-files"
       aria-labelledby="rewind-files-title"
-      onCancel={(e) => {
-        e.preventDefault(); // the effect's cleanup closes it
-        close();
-      }}
-      onKeyDown={(e) => {
-        // Esc closes the dialog and goes no further: the window's Esc interrupts the running session.
-        if (e.key !== "Escape") return;
-        e.preventDefault();
-        e.stopPropagation();
-        close();
-      }}
+      {...escapeCloses(close)}
     >
       <h2 id="rewind-files-title">Rewind files to this prompt</h2>
       <p className="rewind-prompt">

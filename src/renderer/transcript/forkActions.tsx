@@ -3,11 +3,11 @@
 // side's forkSession: --resume --fork-session --resume-session-at) and sends the prompt again, as
 // it was or as the person edits it in a dialog first (EditResendDialog.tsx). The original session
 // is left as it is; the new tab says where it came from.
-import { createRoot } from "react-dom/client";
 import { api, report } from "../apiClient.js";
 import { setActiveTab, useApp } from "../state/appState.js";
 import { EditResendDialog } from "./EditResendDialog.js";
 import type { PromptActionEntry, PromptPlace } from "./PromptActions.js";
+import { openPromptDialog } from "./promptDialog.js";
 
 /** A prompt the CLI knows by this id: the uuid Baton sent it with, or the one its history line has. */
 const PromptUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,12 +56,5 @@ export const editAndResendAction: PromptActionEntry = (place) => {
 };
 
 function openEditResend(tabId: string, promptUuid: string, prompt: string): void {
-  const host = document.createElement("div");
-  document.body.append(host);
-  const root = createRoot(host);
-  const close = (): void => {
-    root.unmount();
-    host.remove();
-  };
-  root.render(<EditResendDialog prompt={prompt} send={(text) => forkFromPrompt(tabId, promptUuid, text)} onClose={close} />);
+  openPromptDialog((close) => <EditResendDialog prompt={prompt} send={(text) => forkFromPrompt(tabId, promptUuid, text)} onClose={close} />);
 }

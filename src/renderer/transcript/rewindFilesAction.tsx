@@ -1,9 +1,8 @@
 // The prompt action "Rewind files to here" (issue 37): on a prompt of a live tab, it opens the
-// rewind dialog (RewindDialog.tsx) in a root of its own in the page's body, so the dialog outlives
-// any re-render of the transcript row that opened it.
-import { createRoot } from "react-dom/client";
+// rewind dialog (RewindDialog.tsx; promptDialog.tsx says where).
 import { useApp } from "../state/appState.js";
 import type { PromptActionEntry } from "./PromptActions.js";
+import { openPromptDialog } from "./promptDialog.js";
 import { RewindDialog } from "./RewindDialog.js";
 
 /** A prompt the CLI knows by this id: the uuid Baton sent it with (the CLI writes it to disk as is). */
@@ -21,12 +20,5 @@ export const rewindFilesAction: PromptActionEntry = ({ tabId, block }) => {
 };
 
 function openRewindDialog(tabId: string, promptUuid: string, prompt: string): void {
-  const host = document.createElement("div");
-  document.body.append(host);
-  const root = createRoot(host);
-  const close = (): void => {
-    root.unmount();
-    host.remove();
-  };
-  root.render(<RewindDialog tabId={tabId} promptUuid={promptUuid} prompt={prompt} onClose={close} />);
+  openPromptDialog((close) => <RewindDialog tabId={tabId} promptUuid={promptUuid} prompt={prompt} onClose={close} />);
 }
