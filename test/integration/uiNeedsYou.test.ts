@@ -13,6 +13,7 @@ import { plantHistory, type PlantedHistory } from "../support/plantedHistory.js"
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { clickNotification, installNotificationDouble, setInFront, shownNotes } from "../support/ui/notificationDouble.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 
 const hasChromium = chromiumAvailable();
@@ -23,50 +24,6 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-interface Note {
-  readonly title: string;
-  readonly body: string;
-}
-
-interface TestWindow {
-  __notes: Note[];
-  __shown: { onclick: (() => void) | null }[];
-  __inFront: boolean;
-}
-
-// Test double, run before the renderer: a Notification that records what it is asked to show (the
-// browser's permission already given), and a window whose focus the test sets.
-function installNotificationDouble(): void {
-  const w = window as unknown as TestWindow & { Notification: unknown };
-  w.__notes = [];
-  w.__shown = [];
-  w.__inFront = true;
-  class RecordingNotification {
-    static permission = "granted";
-    static requestPermission(): Promise<string> {
-      return Promise.resolve("granted");
-    }
-    onclick: (() => void) | null = null;
-    constructor(title: string, options?: { body?: string }) {
-      w.__notes.push({ title, body: options?.body ?? "" });
-      w.__shown.push(this);
-    }
-    close(): void {}
-  }
-  w.Notification = RecordingNotification;
-  document.hasFocus = () => w.__inFront;
-}
-
-function notes(app: WebApp): Promise<Note[]> {
-  return app.page.evaluate(() => (window as unknown as TestWindow).__notes);
-}
-
-async function setInFront(app: WebApp, inFront: boolean): Promise<void> {
-  await app.page.evaluate((front) => {
-    (window as unknown as TestWindow).__inFront = front;
-  }, inFront);
-}
 
 /** What the request's conversation says: each session's first prompt picks its script. */
 function says(request: Readonly<Record<string, unknown>>, word: string): boolean {
@@ -103,10 +60,10 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     const firstPrompt = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch first.txt" }));
     await pw(firstPrompt).toContainText("touch first.txt", { timeout: 60_000 });
     await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 1 waiting");
-    expect(await notes(app)).toEqual([]);
+    expect(await shownNotes(app.page)).toEqual([]);
 
     // Second session, window in the background: its subagent's request notifies, naming both.
-    await setInFront(app, false);
+    await setInFront(app.page, false);
     await baton.newSession();
     await baton.send("beta job");
     const helper = baton.subagentCard("general-purpose", "Second helper");
@@ -114,12 +71,12 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     await pw(secondPrompt).toContainText("touch second.txt", { timeout: 60_000 });
     await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
     await pw(needsButton.locator(".needs-count")).toHaveText("2");
-    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
-    const [note] = await notes(app);
+    await expect.poll(() => shownNotes(app!.page), { timeout: 10_000 }).toHaveLength(1);
+    const [note] = await shownNotes(app.page);
     expect(note?.title).toBe("Claude is waiting for you");
     // A session is titled after its first prompt.
     expect(note?.body).toBe("beta job · general-purpose: Second helper: Bash touch second.txt");
-    await setInFront(app, true);
+    await setInFront(app.page, true);
 
     // The list: oldest first, each with its session, agent and what it asks.
     await needsButton.click();
@@ -140,7 +97,7 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     await pw(firstPrompt).toBeFocused();
 
     // A click on the notification brings its request forward; Ctrl+J goes on to the next (the first).
-    await page.evaluate(() => (window as unknown as TestWindow).__shown[0]?.onclick?.());
+    await clickNotification(page, 0);
     await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("beta job");
     await pw(secondPrompt).toBeFocused();
     await page.keyboard.press("Control+KeyJ");
@@ -163,12 +120,12 @@ describe.skipIf(!hasChromium)("Needs you in the browser", () => {
     await pw(items.nth(0)).toContainText("Bash touch second.txt");
     await page.keyboard.press("Escape");
 
-    await setInFront(app, false);
+    await setInFront(app.page, false);
     releaseThird();
     await pw(baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch third.txt" }))).toContainText("touch third.txt", { timeout: 60_000 });
     await pw(needsButton).toHaveAttribute("aria-label", "Needs you: 2 waiting");
-    expect(await notes(app)).toHaveLength(1);
-    await setInFront(app, true);
+    expect(await shownNotes(app.page)).toHaveLength(1);
+    await setInFront(app.page, true);
 
     // Answered in place, from the list: the subagent's request.
     await needsButton.click();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { installNotificationDouble, setHidden, shiftClock, shownNotes } from "../support/ui/notificationDouble.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
 
 const hasChromium = chromiumAvailable();
@@ -14,54 +15,6 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-interface Note {
-  readonly title: string;
-  readonly body: string;
-}
-
-interface TestWindow {
-  __notes: Note[];
-  __hidden: boolean;
-  __clockShiftMs: number;
-}
-
-// Runs before the renderer: a recording Notification that is already granted, a document whose
-// visibility the test controls, and a clock the test can move forward (a "long" turn is 20 s).
-function installStubs(): void {
-  const w = window as unknown as TestWindow & { Notification: unknown };
-  w.__notes = [];
-  w.__hidden = false;
-  w.__clockShiftMs = 0;
-  class RecordingNotification {
-    static permission = "granted";
-    static requestPermission(): Promise<string> {
-      return Promise.resolve("granted");
-    }
-    constructor(title: string, options?: { body?: string }) {
-      w.__notes.push({ title, body: options?.body ?? "" });
-    }
-    close(): void {}
-  }
-  w.Notification = RecordingNotification;
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => w.__hidden });
-  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (w.__hidden ? "hidden" : "visible") });
-  // A hidden window is not the focused one either (Baton notifies unless it is shown and focused).
-  document.hasFocus = () => !w.__hidden;
-  const realNow = Date.now.bind(Date);
-  Date.now = () => realNow() + w.__clockShiftMs;
-}
-
-async function setHidden(app: WebApp, hidden: boolean): Promise<void> {
-  await app.page.evaluate((h) => {
-    (window as unknown as TestWindow).__hidden = h;
-    document.dispatchEvent(new Event("visibilitychange"));
-  }, hidden);
-}
-
-function notes(app: WebApp): Promise<Note[]> {
-  return app.page.evaluate(() => (window as unknown as TestWindow).__notes);
-}
 
 const Png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -79,7 +32,7 @@ describe.skipIf(!hasChromium)("notifications and dropped images in the browser",
       { cwdName: "notify-ui" },
     );
     const { baton, page } = app;
-    await page.addInitScript(installStubs);
+    await page.addInitScript(installNotificationDouble);
     await page.reload();
     await baton.waitReady();
     await baton.newSession();
@@ -90,34 +43,32 @@ describe.skipIf(!hasChromium)("notifications and dropped images in the browser",
     const first = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch visible.txt" }));
     await pw(first).toContainText("touch visible.txt", { timeout: 30_000 });
     await pw(status).toHaveText("waiting for you");
-    expect(await notes(app)).toEqual([]);
+    expect(await shownNotes(app.page)).toEqual([]);
 
     // Hidden window: the next request notifies, naming the tool.
-    await setHidden(app, true);
+    await setHidden(app.page, true);
     await first.getByRole("button", { name: "Allow once", exact: true }).click();
     const second = baton.permissionOn(baton.toolCards("Bash").filter({ hasText: "touch hidden.txt" }));
     await pw(second).toContainText("touch hidden.txt", { timeout: 30_000 });
-    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(1);
-    const [waiting] = await notes(app);
+    await expect.poll(() => shownNotes(app!.page), { timeout: 10_000 }).toHaveLength(1);
+    const [waiting] = await shownNotes(app.page);
     expect(waiting?.title).toBe("Claude is waiting for you");
     // It names the session and the agent, and says what waits.
     expect(waiting?.body).toMatch(/ · Main agent: Bash touch hidden\.txt$/);
 
     // The turn has now run "25 s": its end notifies.
-    await page.evaluate(() => {
-      (window as unknown as TestWindow).__clockShiftMs = 25_000;
-    });
+    await shiftClock(page, 25_000);
     await second.getByRole("button", { name: "Allow once", exact: true }).click();
     await pw(baton.transcript).toContainText("Long turn over.", { timeout: 60_000 });
     await pw(status).toHaveText("idle", { timeout: 30_000 });
-    await expect.poll(() => notes(app!), { timeout: 10_000 }).toHaveLength(2);
-    expect((await notes(app))[1]?.title).toBe("Claude finished");
+    await expect.poll(() => shownNotes(app!.page), { timeout: 10_000 }).toHaveLength(2);
+    expect((await shownNotes(app.page))[1]?.title).toBe("Claude finished");
 
     // A short turn, still hidden: no notification.
     await baton.send("anything else?");
     await pw(baton.transcript).toContainText("Quick answer.", { timeout: 60_000 });
     await pw(status).toHaveText("idle", { timeout: 30_000 });
-    expect(await notes(app)).toHaveLength(2);
+    expect(await shownNotes(app.page)).toHaveLength(2);
     expect(app.pageErrors).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { VisibleText, visibleString } from "../util/VisibleText.js";
 import type { DockTabProps } from "./dockBridge.js";
 import { isPanelId, PanelTitles } from "./panels.js";
 import { keepTab, usePreview } from "./previewTab.js";
-import "./terminalBadge.css";
+import "./tabBadges.css";
 import { WorktreeBadge } from "./WorktreeBadge.js";
 
 /** What a terminal session's badge says of its state. */
@@ -93,7 +93,7 @@ export function SessionTab({ api: panel, params }: DockTabProps) {
         <VisibleText text={title} />
         {worktree !== undefined ? <WorktreeBadge path={worktree.path} branch={worktree.branch} /> : null}
         {terminal !== undefined ? (
-          <span className="terminal-badge" data-state={terminal} title={`Running in a terminal (baton claude): ${TerminalStateText[terminal]}`}>
+          <span className="tab-badge terminal-badge" data-state={terminal} title={`Running in a terminal (baton claude): ${TerminalStateText[terminal]}`}>
             terminal · {TerminalStateText[terminal]}
           </span>
         ) : restored ? (
