@@ -14,10 +14,9 @@
 // before they become paths, and contents are bounded.
 
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import readline from "node:readline";
+import { readJsonl } from "../history/index.js";
 
 /** Larger files show without a diff: the diff is computed in the window (shared/diff bounds it too). */
 export const MaxRewindFileBytes = 2_000_000;
@@ -117,34 +116,22 @@ async function readCheckpoints(source: CheckpointSource, promptUuid: string): Pr
     if (prompt === promptUuid) checkpoints.atPrompt.set(key, ref);
     if (version === 1 && !checkpoints.first.has(key)) checkpoints.first.set(key, ref);
   };
-  let lines: readline.Interface;
-  try {
-    lines = readline.createInterface({ input: createReadStream(source.historyFile, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const line of lines) {
-      // Only the checkpoint lines are parsed: a history file may hold megabytes of transcript.
-      if (!line.includes('"file-history-')) continue;
-      const entry = parseObject(line);
-      if (entry?.["type"] === "file-history-snapshot") {
-        const snapshot = entry["snapshot"] as { messageId?: unknown; trackedFileBackups?: unknown } | undefined;
-        if (snapshot?.messageId === promptUuid) checkpoints.seen = true;
-        const tracked = snapshot?.trackedFileBackups;
-        if (typeof tracked !== "object" || tracked === null) continue;
-        for (const [trackingPath, backup] of Object.entries(tracked)) note(trackingPath, backup, snapshot?.messageId);
-      } else if (entry?.["type"] === "file-history-delta") {
-        note(entry["trackingPath"], entry["backup"], entry["snapshotMessageId"]);
-      }
+  const read = (value: Record<string, unknown>): void => {
+    if (value["type"] === "file-history-snapshot") {
+      const snapshot = value["snapshot"] as { messageId?: unknown; trackedFileBackups?: unknown } | undefined;
+      if (snapshot?.messageId === promptUuid) checkpoints.seen = true;
+      const tracked = snapshot?.trackedFileBackups;
+      if (typeof tracked !== "object" || tracked === null) return;
+      for (const [trackingPath, backup] of Object.entries(tracked)) note(trackingPath, backup, snapshot?.messageId);
+    } else if (value["type"] === "file-history-delta") {
+      note(value["trackingPath"], value["backup"], value["snapshotMessageId"]);
     }
+  };
+  try {
+    // The history's own reader: bounded lines, the CLI's bookkeeping lines passed over unread.
+    await readJsonl(source.historyFile, { final: true, onRecord: (record) => read(record.value) });
   } catch {
     // No history file yet, or unreadable: no file's earlier content is known.
   }
   return checkpoints;
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

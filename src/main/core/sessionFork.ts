@@ -5,11 +5,10 @@
 // entry (docs/protocol-notes.md). A first prompt has no parent: its fork is a new session.
 
 import { existsSync, readdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { eventStream, parseJsonLine } from "../history/index.js";
+import { eventStream, readJsonl } from "../history/index.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
 
@@ -39,7 +38,10 @@ export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): strin
 
 /** Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the file has no such prompt. */
 export async function readForkPoint(file: string, promptUuid: string): Promise<ForkPoint> {
-  const lines = parseLines(await readFile(file, "utf8"));
+  // The history's own reader (bounded lines, never the whole file as one string), heavy lines kept:
+  // the chain runs through attachment lines too (on 2.1.332 a prompt's parent is one).
+  const lines: JsonObject[] = [];
+  await readJsonl(file, { final: true, keepHeavy: true, onRecord: (record) => void lines.push(record.value) });
   const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
   if (prompt === undefined) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
   const parent = prompt["parentUuid"];
@@ -71,15 +73,4 @@ function chainUpTo(lines: readonly JsonObject[], last: string): Set<string> {
 /** The fork's own CLI announces its session: the original's id is not the fork's. */
 function shownBeforeFork(event: ClientEvent): boolean {
   return event.kind !== "session_init";
-}
-
-function parseLines(text: string): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (const raw of text.split("\n")) {
-    if (raw.trim() === "") continue;
-    for (const value of parseJsonLine(raw)?.values ?? []) {
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push(value as JsonObject);
-    }
-  }
-  return out;
 }
