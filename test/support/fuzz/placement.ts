@@ -18,10 +18,12 @@ export interface SubagentOrigins {
   readonly prompts: Map<string, string>;
   /** Ids and keys a conductor's line used too (a damaged copy of a line lost its parent): not judged. */
   readonly conductors: Set<string>;
+  /** Every parent some line gave an id or key (a damaged copy may name another): any of them is its home. */
+  readonly named: Map<string, Set<string>>;
 }
 
 export function emptyOrigins(): SubagentOrigins {
-  return { calls: new Map(), lineKeys: new Map(), prompts: new Map(), conductors: new Set() };
+  return { calls: new Map(), lineKeys: new Map(), prompts: new Map(), conductors: new Set(), named: new Map() };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -41,8 +43,11 @@ export function noteLine(origins: SubagentOrigins, line: Line, parent: string | 
   if (!Array.isArray(content)) return;
   const note = (map: Map<string, string>, id: string | undefined): void => {
     if (id === undefined) return;
-    if (parent === undefined) origins.conductors.add(id);
-    else if (!map.has(id)) map.set(id, parent);
+    if (parent === undefined) return void origins.conductors.add(id);
+    if (!map.has(id)) map.set(id, parent);
+    const named = origins.named.get(id);
+    if (named === undefined) origins.named.set(id, new Set([parent]));
+    else named.add(parent);
   };
   for (const block of content) {
     if (block === null || typeof block !== "object") continue;
@@ -84,6 +89,12 @@ function originOf(origins: SubagentOrigins, block: Block): string | undefined {
   return cut === -1 || origins.conductors.has(key) ? undefined : origins.lineKeys.get(key);
 }
 
+/** Every parent the lines that made `block` named. */
+function namedBy(origins: SubagentOrigins, block: Block): ReadonlySet<string> {
+  const cut = block.id.lastIndexOf(":");
+  return origins.named.get(block.id) ?? (cut === -1 ? undefined : origins.named.get(block.id.slice(0, cut))) ?? new Set();
+}
+
 /** Every subagent record of the transcript, by its Agent call id, at any depth. */
 function recordsById(blocks: readonly Block[], out = new Map<string, SubagentRecord>()): Map<string, SubagentRecord> {
   for (const b of blocks) {
@@ -112,7 +123,7 @@ export function expectSubagentBlocksPlaced(t: Transcript, origins: SubagentOrigi
       if (origin === undefined) continue;
       checked++;
       const home = records.get(origin);
-      if (origin !== id && home !== undefined && !home.blocks.some((x) => x.id === b.id) && home.droppedBlockCount === 0) {
+      if (origin !== id && !namedBy(origins, b).has(id) && home !== undefined && !home.blocks.some((x) => x.id === b.id) && home.droppedBlockCount === 0) {
         misplaced.push(`${b.id} in ${id}'s card, its line names ${origin}`);
       }
     }
