@@ -62,6 +62,8 @@ export interface SessionSummary {
   readonly sizeBytes: number;
   /** The file was read at its ends only: a rename in its middle would outrank this title (the index reads it). */
   readonly titleMayChange?: boolean;
+  /** A fork Baton made (issue 37): the session it continues and the prompt, from Baton's audit trail. */
+  readonly forkedFrom?: ForkLink;
 }
 
 export interface SearchHit {

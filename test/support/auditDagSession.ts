@@ -24,6 +24,7 @@ export function trailOver(store: StoreService, errors: string[]): AuditTrail {
       recordInterrupt: done((e) => store.recordInterrupt(e)),
       recordPolicyDecision: done((e) => store.recordPolicyDecision(e)),
       recordOrchestration: done((e) => store.recordOrchestration(e)),
+      recordFork: done((e) => store.recordFork(e)),
       readAudit: async (sessionId) => store.readAudit(sessionId),
     },
     (what, error) => errors.push(`${what}: ${String(error)}`),

@@ -123,6 +123,27 @@ describe("baton audit", () => {
     expect(rows.map((r) => r["origin"] ?? r["answeredBy"] ?? null)).toEqual([null, "hook", "mcp", "main", null, "person"]);
   });
 
+  it("a fork Baton made starts with where it was forked from, alone or before its own rows; its origin's trail is its own", async () => {
+    const dbPath = recorded(tempDir());
+    const store = new StoreService({ dbPath });
+    const prompt = "00000000-0000-4000-8000-000000000002";
+    store.recordFork({ forkSessionId: "f1", originSessionId: "s1", promptUuid: prompt, time: "2026-01-02T00:00:00.000Z" });
+    store.recordFork({ forkSessionId: "ff", originSessionId: "f1", promptUuid: prompt, time: "2026-01-02T00:01:00.000Z" });
+    store.recordInterrupt({ sessionId: "ff", time: "2026-01-02T00:02:00.000Z" });
+    store.close();
+    const alone = await audit(["f1", "--db", dbPath]);
+    expect(alone.code).toBe(0);
+    expect(alone.out.trimEnd().split("\n").slice(1).map(cells)).toEqual([["2026-01-02T00:00:00.000Z", "-", "-", "-", "fork", "-", `forked from s1 at prompt ${prompt}`]]);
+    const withRows = await audit(["ff", "--db", dbPath]);
+    expect(withRows.out.trimEnd().split("\n").slice(1).map((l) => cells(l)[4])).toEqual(["fork", "interrupt"]);
+    expect(withRows.out).toContain(`forked from f1 at prompt ${prompt}`);
+    expect(JSON.parse((await audit(["ff", "--db", dbPath, "--json"])).out)).toEqual([
+      { kind: "fork", sessionId: "ff", time: "2026-01-02T00:01:00.000Z", forkedFrom: "f1", promptUuid: prompt },
+      { kind: "interrupt", sessionId: "ff", time: "2026-01-02T00:02:00.000Z" },
+    ]);
+    expect((await audit(["s1", "--db", dbPath])).out).not.toContain("fork");
+  });
+
   it("finds the trail by default in $XDG_CONFIG_HOME/baton, and takes audit.sqlite itself as --db", async () => {
     const dir = tempDir();
     const dbPath = recorded(dir);

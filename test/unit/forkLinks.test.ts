@@ -26,6 +26,26 @@ describe("forks under their origins in the Project panel", () => {
     expect(rows).toHaveLength(3);
   });
 
+  it("puts a fork under its origin from the list's record (after a restart, its tab closed) and from an open tab's link", () => {
+    const list = [session("f1"), session("a"), { ...session("f2"), forkedFrom: link("a") }, { ...session("ff"), forkedFrom: link("f2") }, session("b")];
+    // f1 was forked a moment ago: its tab has the link, the list was read before its record.
+    const rows = forksUnderOrigins(list, new Map([["f1", link("a")]]));
+    expect(rows.map((r) => [r.session.sessionId, r.forkOf?.sessionId])).toEqual([
+      ["a", undefined],
+      ["f1", "a"],
+      ["f2", "a"],
+      ["ff", "f2"],
+      ["b", undefined],
+    ]);
+    expect(forksUnderOrigins(list, new Map()).map((r) => [r.session.sessionId, r.forkOf?.sessionId])).toEqual([
+      ["f1", undefined],
+      ["a", undefined],
+      ["f2", "a"],
+      ["ff", "f2"],
+      ["b", undefined],
+    ]);
+  });
+
   it("reads the links back from the store selector's string", () => {
     expect(forkLinksOf(JSON.stringify([["f", link("a")]])).get("f")).toEqual(link("a"));
   });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { findClaude, type FindClaudeResult } from "../cli/findClaude.js";
 import { ClaudeInstallCommand, type ClaudeStatus } from "../../shared/api.js";
 import { auditMovedMessage } from "../audit/auditDatabase.js";
-import { createAuditReader, createAuditTrail } from "../store/auditTrail.js";
+import { createAuditReader, createAuditTrail, createForkReader } from "../store/auditTrail.js";
 import { checkDbPath, processDbPathEnv } from "../platform/dbPath.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import { openStore, type OpenStoreOptions, type StoreClient } from "../store/storeClient.js";
@@ -94,11 +94,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   };
   const audit = store === undefined ? undefined : createAuditTrail(store, auditFailed);
   const auditReader = store === undefined ? undefined : createAuditReader(store, auditFailed);
+  const forkReader = store === undefined ? undefined : createForkReader(store, auditFailed);
   const history = switchableHistorySource(folder.current.projectsDir, (projectsDir) =>
     createHistorySource({
       projectsDir,
       ...(searchable ? { store } : {}),
       ...(auditReader ? { audit: auditReader } : {}),
+      ...(forkReader ? { forks: forkReader } : {}),
       onListProblem: (p) => log.baton("warning", `${p.message}: ${p.path}`, { path: p.path }),
     }),
   );

@@ -9,12 +9,15 @@ import type Database from "better-sqlite3";
 import type { PolicyDecision, SandboxProtection } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { auditInputDigest, boundedDigest } from "./auditDigest.js";
+import { readFork, type AuditFork } from "./auditForks.js";
 import { readOrchestration } from "./auditOrchestration.js";
 import { buildTrail, type AuditTrailRow } from "./sessionTrail.js";
 
 export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTrailRow } from "./sessionTrail.js";
 export type { AuditEscalationRow, AuditOrchestration, AuditOrchestrationKind } from "./auditOrchestration.js";
 export { insertOrchestration } from "./auditOrchestration.js";
+export type { AuditFork } from "./auditForks.js";
+export { insertFork, readForks } from "./auditForks.js";
 
 export type AuditDecision = "allow" | "deny" | "cancelled";
 
@@ -87,6 +90,8 @@ export function policyRecord(entry: AuditPolicyDecision): AuditPolicyRecord {
 export interface SessionAudit {
   readonly permissions: readonly AuditPermission[];
   readonly interrupts: readonly AuditInterrupt[];
+  /** The session is a fork Baton made (issue 37): the session it continues and the prompt it was made at. */
+  readonly forkedFrom?: AuditFork;
 }
 
 /** A session's records and, in one list in the order they were recorded, its whole trail. */
@@ -214,9 +219,11 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
   const permissions = rows.map((r) => ({ seq: r.seq, row: fromRow(r) }));
   const interrupts = interruptRows.map((r) => ({ seq: r.seq, row: { sessionId: r.sessionId, time: r.time } }));
   const verdicts = policyRows.map((r) => ({ seq: r.seq, row: fromPolicyRow(r) }));
+  const forkedFrom = readFork(db, sessionId);
   return {
     permissions: permissions.map((p) => p.row),
     interrupts: interrupts.map((i) => i.row),
+    ...(forkedFrom !== undefined ? { forkedFrom } : {}),
     trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId)),
   };
 }

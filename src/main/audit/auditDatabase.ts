@@ -11,11 +11,14 @@
 // when Baton opens it is opened the same way.
 import type Database from "better-sqlite3";
 import {
+  insertFork,
   insertInterrupt,
   insertPermission,
   insertPolicyDecision,
+  readForks,
   readSessionAudit,
   insertOrchestration,
+  type AuditFork,
   type AuditInterrupt,
   type AuditOrchestration,
   type AuditPermission,
@@ -100,13 +103,17 @@ export class AuditDatabase {
     this.write((db) => insertOrchestration(db, entry));
   }
 
+  recordFork(entry: AuditFork): void {
+    this.write((db) => insertFork(db, entry));
+  }
+
   readAudit(sessionId: string): SessionTrail {
-    try {
-      return this.use((db) => readSessionAudit(db, sessionId));
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-      throw new StoreError("busy", `reading the audit trail stopped: ${this.path} is locked by another program (another Baton, or a database tool holding it open); try again once it lets go`);
-    }
+    return this.read((db) => readSessionAudit(db, sessionId));
+  }
+
+  /** Every fork recorded (the session list puts each under its origin). */
+  readForks(): AuditFork[] {
+    return this.read(readForks);
   }
 
   /** Copies the audit rows of a retired development-build index (see openDatabase.ts). */
@@ -135,6 +142,16 @@ export class AuditDatabase {
     this.db?.close();
     this.db = undefined;
     this.failure ??= new StoreError("closed", "the store is closed");
+  }
+
+  /** A read; a lock held elsewhere fails it at once with what to do (reads are not kept back as writes are). */
+  private read<T>(fn: (db: Database.Database) => T): T {
+    try {
+      return this.use(fn);
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      throw new StoreError("busy", `reading the audit trail stopped: ${this.path} is locked by another program (another Baton, or a database tool holding it open); try again once it lets go`);
+    }
   }
 
   private open(busyTimeoutMs: number): void {

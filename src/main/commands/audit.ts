@@ -2,15 +2,16 @@
 // decision on a tool call (the policy engine's verdicts, the person's answers) with the agent that
 // asked, the tool, a digest of the input, the decision, the rule that decided and the message; the
 // interrupts Baton sent; and the session DAG (issue 24): spawns, subagent status changes,
-// questions and plans, where they went, their answers and reviews, phases. For "why was this
-// denied?" and "who answered what?" after the fact.
+// questions and plans, where they went, their answers and reviews, phases; and, for a fork Baton
+// made (issue 37), the session and prompt it was forked from. For "why was this denied?" and "who
+// answered what?" after the fact.
 //
 // It reads audit.sqlite alone, on this thread: a headless command has no UI to keep responsive, and
 // going through the store would create an index file just to read the trail.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../audit/audit.js";
+import type { AuditFork, AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../audit/audit.js";
 import { boundedDigest } from "../audit/auditDigest.js";
 import { AuditDatabase, auditMovedMessage } from "../audit/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../platform/dbPath.js";
@@ -31,7 +32,8 @@ rule that decided and the message; each interrupt Baton sent; and the session's 
 and review (approved, rejected, failed) with who gave it by agent id ("by conductor (main)",
 "by person", "by baton") and each phase change. Those rows have the agent (id, else its Agent call's id, /type), the call, a digest
 (the question, the plan, the status, the phase), the kind in DECISION, who or where in RULE,
-and the reason, answer or feedback in MESSAGE.
+and the reason, answer or feedback in MESSAGE. A session Baton forked from another's prompt starts
+with a "fork" row: "forked from <session> at prompt <uuid>".
 
 Options:
   --db <file>   The index database (the trail is audit.sqlite in its folder), or audit.sqlite itself
@@ -64,7 +66,7 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     io.stderr(`baton audit: give one session id\n\n${HELP}`);
     return ExitCode.usage;
   }
-  let trail: readonly AuditTrailRow[];
+  let trail: readonly TrailRow[];
   let file: string;
   try {
     file = checkDbPath(auditFileFor(values.db ?? defaultDbPath()));
@@ -90,27 +92,49 @@ function auditFileFor(db: string): string {
   return path.basename(db) === AUDIT_FILE_NAME ? path.resolve(db) : auditDbPath(db);
 }
 
-function readTrail(file: string, sessionId: string, io: CommandIO): readonly AuditTrailRow[] {
+/** A fork's row, first in its trail: the session it was forked from and the prompt. */
+export interface TrailFork {
+  readonly kind: "fork";
+  readonly sessionId: string;
+  readonly time: string;
+  readonly forkedFrom: string;
+  readonly promptUuid: string;
+}
+
+export type TrailRow = AuditTrailRow | TrailFork;
+
+function readTrail(file: string, sessionId: string, io: CommandIO): readonly TrailRow[] {
   const audit = new AuditDatabase(file);
   try {
     const info = audit.info();
     if (info.error !== null) throw new StoreError(info.error.code, info.error.message);
     if (info.movedAsideTo !== null) io.stderr(`baton audit: ${auditMovedMessage(file, info.movedAsideTo)}\n`);
-    return audit.readAudit(sessionId).trail;
+    const { trail, forkedFrom } = audit.readAudit(sessionId);
+    return forkedFrom === undefined ? trail : [forkRow(forkedFrom), ...trail];
   } finally {
     audit.close();
   }
+}
+
+function forkRow(fork: AuditFork): TrailFork {
+  return { kind: "fork", sessionId: fork.forkSessionId, time: fork.time, forkedFrom: fork.originSessionId, promptUuid: fork.promptUuid };
 }
 
 const Header = ["TIME", "AGENT", "TOOL", "INPUT", "DECISION", "RULE", "MESSAGE"] as const;
 /** A long input digest is not padded to: it would push every other row's columns out with it. */
 const InputColumnWidth = 48;
 
-export function renderTrail(trail: readonly AuditTrailRow[]): string {
+export function renderTrail(trail: readonly TrailRow[]): string {
   const agents = agentsOf(trail);
   const rows = trail
     .map((r) =>
-      r.kind === "interrupt" ? [r.time, "-", "-", "-", "interrupt", "-", "Baton interrupted the turn"] : r.kind === "decision" ? decisionCells(r) : orchestrationCells(r, agents),
+      r.kind === "fork"
+        ? [r.time, "-", "-", "-", "fork", "-", `forked from ${r.forkedFrom} at prompt ${r.promptUuid}`]
+        : r.kind === "interrupt"
+          ? [r.time, "-", "-", "-", "interrupt", "-", "Baton interrupted the turn"]
+          : r.kind === "decision"
+            ? decisionCells(r)
+            : orchestrationCells(r, agents),
     )
     .map((cells) => cells.map(cell));
   const widths = Header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -140,11 +164,11 @@ interface Agents {
   readonly escalationTool: Map<string, string>;
 }
 
-function agentsOf(trail: readonly AuditTrailRow[]): Agents {
+function agentsOf(trail: readonly TrailRow[]): Agents {
   const byCall = new Map<string, { agentId?: string; type?: string }>();
   const escalationTool = new Map<string, string>();
   for (const r of trail) {
-    if (r.kind === "decision" || r.kind === "interrupt") continue;
+    if (r.kind === "decision" || r.kind === "interrupt" || r.kind === "fork") continue;
     const known = byCall.get(r.agentToolUseId) ?? {};
     if (r.agentId !== undefined) known.agentId ??= r.agentId;
     if (r.kind === "spawn" && r.subagentType !== undefined) known.type = r.subagentType;

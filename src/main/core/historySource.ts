@@ -4,7 +4,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
-import type { SearchHit, SessionSummary } from "../../shared/api.js";
+import type { ForkLink, SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
 import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
@@ -12,12 +12,13 @@ import { linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../hi
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
+import { forkLinkOf } from "./forkRecord.js";
 import { knownSessions } from "./indexedSessionList.js";
 import type { ReaderFacts } from "./tabTitle.js";
 import { followTranscript, type Follower } from "../history/index.js";
 import { SessionModel } from "../hub/index.js";
 import type { SessionAudit } from "../audit/audit.js";
-import type { AuditReader } from "../store/auditTrail.js";
+import type { AuditReader, ForkReader } from "../store/auditTrail.js";
 import type { StoreClient } from "../store/storeClient.js";
 
 /** A past session opened from disk. */
@@ -26,6 +27,8 @@ export interface RestoredSession {
   /** Its project folder's name: with the id, what names the session. */
   readonly project?: string;
   readonly cwd?: string;
+  /** A fork Baton made: the session it continues, from the audit trail (its file does not say). */
+  readonly forkedFrom?: ForkLink;
   transcript(): Transcript;
   /** Loads a subagent's own blocks; the transcript changes (the card gets them). */
   loadSubagentBlocks(toolUseId: string): Promise<readonly Block[]>;
@@ -87,6 +90,8 @@ export function createHistorySource(options: {
   readonly store?: StoreClient;
   /** Baton's audit trail per session: restores show its decisions and interrupts (auditOverlay.ts). */
   readonly audit?: AuditReader;
+  /** Every fork Baton recorded: the list names each fork's origin. */
+  readonly forks?: ForkReader;
   /** What a listing skipped (a FIFO named like a transcript, …), for the log. */
   readonly onListProblem?: (problem: HistoryProblem) => void;
 }): HistorySource {
@@ -95,9 +100,11 @@ export function createHistorySource(options: {
     projectsDir,
     async listSessions() {
       // Warm: the sessions the index read whole are listed from it (their files only stat'ed).
+      const forks = options.forks?.();
       const known = store === undefined ? undefined : await knownSessions(store, projectsDir);
       const { sessions, problems } = await listSessionsWithProblems(projectsDir, known !== undefined ? { known } : {});
       for (const problem of problems) options.onListProblem?.(problem);
+      const forkOf = (await forks) ?? new Map();
       return sessions.map((s) => ({
         sessionId: s.sessionId,
         projectDir: s.project,
@@ -111,6 +118,7 @@ export function createHistorySource(options: {
         ...(s.subagentCount !== undefined ? { subagentCount: s.subagentCount } : {}),
         sizeBytes: s.sizeBytes,
         ...(s.titleMayChange === true ? { titleMayChange: true } : {}),
+        ...(forkOf.has(s.sessionId) ? { forkedFrom: forkLinkOf(forkOf.get(s.sessionId)!) } : {}),
       }));
     },
     async restore(sessionId, project) {
@@ -118,7 +126,8 @@ export function createHistorySource(options: {
       const file = await findSessionFile(sessionId, projectsDir, project);
       const audit = await options.audit?.(sessionId);
       const first = await restoreFirstScreen(file, { projectsDir, ...(audit !== undefined ? { audit } : {}) });
-      return first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
+      const restored = first.complete ? restoredFrom(first.session) : restoredInBackground(first, projectsDir, audit);
+      return audit?.forkedFrom === undefined ? restored : { ...restored, forkedFrom: forkLinkOf(audit.forkedFrom) };
     },
     async exportSession(sessionId, project, choices) {
       const file = await findSessionFile(sessionId, projectsDir, project);

@@ -21,6 +21,7 @@ import { PolicyControl } from "./policyControl.js";
 import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
+import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
 import { cliSessionFile, readForkPoint } from "./sessionFork.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
@@ -342,9 +343,12 @@ export class SessionManager {
     const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
     // A fork's tab shows the turns it continues before its CLI says anything.
     for (const event of forked?.earlier ?? []) session.addEvent(event);
+    // The link outlives the tab in the audit trail; a resumed fork's tab reads it back (forkRecord.ts).
+    if (forked !== undefined && this.options.audit !== undefined) recordForkWhenNamed(session, forked.link, this.options.audit);
+    const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));
     // A session in a linked worktree (made for it, or a resumed one's) shows its branch on the tab.
     const worktree = await linkedWorktreeOf(options.cwd);
-    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forked !== undefined ? { forkedFrom: forked.link } : {}), ...(worktree !== undefined ? { worktree } : {}) };
+    const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forkedFrom !== undefined ? { forkedFrom } : {}), ...(worktree !== undefined ? { worktree } : {}) };
     this.tabs.set(tab);
     this.tabs.emit();
     try {

@@ -110,6 +110,7 @@ export class TabList {
 
   infoOf(tab: Tab): TabInfo {
     const transcript = this.transcriptOf(tab.tabId);
+    const forkedFrom = tab.kind === "live" ? tab.forkedFrom : tab.session.forkedFrom;
     const sessionId = tab.session.sessionId;
     const cwd = tab.kind === "live" ? tab.cwd : (transcript?.cwd ?? tab.session.cwd);
     const terminal = this.terminals.get(tab.tabId);
@@ -120,7 +121,7 @@ export class TabList {
       live: tab.kind === "live" && tab.session.client.running,
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
-      ...(tab.kind === "live" && tab.forkedFrom !== undefined ? { forkedFrom: tab.forkedFrom } : {}),
+      ...(forkedFrom !== undefined ? { forkedFrom } : {}),
       ...(tab.kind === "live" && tab.worktree !== undefined ? { worktree: tab.worktree } : {}),
       ...(terminal !== undefined ? { terminal } : {}),
     };

@@ -1,7 +1,7 @@
 // The main process's side of the audit trail: fire-and-forget writes to the store worker. A
 // write never delays the decision or the interrupt it records (the CLI gets its answer first);
 // a write that fails is reported to `onError` (the Console), never retried into the UI's path.
-import { policyRecord, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "../audit/audit.js";
+import { policyRecord, type AuditFork, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "../audit/audit.js";
 import type { StoreClient } from "./storeClient.js";
 
 export interface AuditTrail {
@@ -11,6 +11,8 @@ export interface AuditTrail {
   policyDecision(entry: AuditPolicyDecision): void;
   /** A row of the session DAG: a spawn, a status change, a question, a plan, a route, an answer, a review, a phase. */
   orchestration(entry: AuditOrchestration): void;
+  /** A fork Baton made (issue 37): the edge from the session it continues to the fork's session. */
+  fork(entry: AuditFork): void;
   /** Settles once every write handed over so far has been answered (shutdown, tests). */
   flush(): Promise<void>;
 }
@@ -18,7 +20,10 @@ export interface AuditTrail {
 /** What a restore needs: a session's trail, or undefined when it cannot be read (restore as before). */
 export type AuditReader = (sessionId: string) => Promise<SessionAudit | undefined>;
 
-export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "recordOrchestration" | "readAudit">;
+/** Every fork recorded, by the fork's session id; empty when the trail cannot be read (the list goes on without links). */
+export type ForkReader = () => Promise<ReadonlyMap<string, AuditFork>>;
+
+export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "recordOrchestration" | "recordFork" | "readAudit">;
 
 export function createAuditTrail(store: AuditStore, onError: (what: string, error: unknown) => void): AuditTrail {
   const inFlight = new Set<Promise<unknown>>();
@@ -42,6 +47,7 @@ export function createAuditTrail(store: AuditStore, onError: (what: string, erro
     interrupt: (entry) => track("interrupt", () => store.recordInterrupt(entry)),
     policyDecision: (entry) => track("policy decision", () => store.recordPolicyDecision(policyRecord(entry))),
     orchestration: (entry) => track(`${entry.kind} of ${entry.agentToolUseId}`, () => store.recordOrchestration(entry)),
+    fork: (entry) => track(`fork ${entry.forkSessionId} of ${entry.originSessionId}`, () => store.recordFork(entry)),
     async flush() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
@@ -56,6 +62,18 @@ export function createAuditReader(store: AuditStore, onError: (what: string, err
     } catch (error) {
       onError(`audit trail of ${sessionId}`, error);
       return undefined;
+    }
+  };
+}
+
+/** Reads every fork; a failure is reported and the list goes on without the links. */
+export function createForkReader(store: Pick<StoreClient, "readForks">, onError: (what: string, error: unknown) => void): ForkReader {
+  return async () => {
+    try {
+      return new Map((await store.readForks()).map((f) => [f.forkSessionId, f]));
+    } catch (error) {
+      onError("forks", error);
+      return new Map();
     }
   };
 }

@@ -36,7 +36,9 @@ export async function openStoreHere(options: HereOptions): Promise<StoreClient> 
     recordInterrupt: (entry) => open(() => (service.recordInterrupt(entry), null)),
     recordPolicyDecision: (entry) => open(() => (service.recordPolicyDecision(entry), null)),
     recordOrchestration: (entry) => open(() => (service.recordOrchestration(entry), null)),
+    recordFork: (entry) => open(() => (service.recordFork(entry), null)),
     readAudit: (sessionId) => open(() => service.readAudit(sessionId)),
+    readForks: () => open(() => service.readForks()),
     close: async () => {
       if (closed) return;
       closed = true;

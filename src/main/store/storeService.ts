@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
 import { AuditDatabase, type AuditInfo } from "../audit/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js";
 import { isBusy, isCorruption, sqliteFault, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
@@ -270,10 +270,22 @@ export class StoreService {
     this.audit.recordOrchestration(entry);
   }
 
+  /** Records a fork Baton made: the fork's session, the session it continues, the prompt (issue 37). */
+  recordFork(entry: AuditFork): void {
+    this.assertOpen();
+    this.audit.recordFork(entry);
+  }
+
   /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */
   readAudit(sessionId: string): SessionTrail {
     this.assertOpen();
     return this.audit.readAudit(sessionId);
+  }
+
+  /** Every fork Baton recorded. */
+  readForks(): AuditFork[] {
+    this.assertOpen();
+    return this.audit.readForks();
   }
 
   close(): void {

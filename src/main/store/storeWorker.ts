@@ -66,8 +66,13 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "recordOrchestration":
       s.recordOrchestration(p["entry"] as never);
       return null;
+    case "recordFork":
+      s.recordFork(p["entry"] as never);
+      return null;
     case "readAudit":
       return s.readAudit(String(p["sessionId"]));
+    case "readForks":
+      return s.readForks();
     case "close":
       s.close();
       return null;

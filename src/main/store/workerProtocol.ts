@@ -1,6 +1,6 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
-import type { AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
 import type { StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
@@ -19,7 +19,9 @@ export interface StoreMethods {
   recordInterrupt: { params: { readonly entry: AuditInterrupt }; value: null };
   recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
   recordOrchestration: { params: { readonly entry: AuditOrchestration }; value: null };
+  recordFork: { params: { readonly entry: AuditFork }; value: null };
   readAudit: { params: { readonly sessionId: string }; value: SessionTrail };
+  readForks: { params: Record<string, never>; value: readonly AuditFork[] };
   close: { params: Record<string, never>; value: null };
 }
 

@@ -1,6 +1,7 @@
-// Where each fork came from (issue 37), for the Project panel: a tab forked from a prompt carries
-// its link (TabInfo.forkedFrom) while it is open in this Baton, and the list of past sessions puts
-// such a fork right under the session it came from.
+// Where each fork came from (issue 37), for the Project panel: Baton records each fork it makes in
+// its audit trail and the session list carries the link (SessionSummary.forkedFrom); an open tab
+// carries its own (TabInfo.forkedFrom: a fork just made, before the list is read again). The list
+// of past sessions puts each fork right under the session it came from.
 import type { ForkLink, SessionSummary } from "../../shared/api.js";
 import type { TabState } from "../state/appState.js";
 
@@ -25,11 +26,14 @@ export interface SessionRow {
   readonly forkOf?: SessionSummary;
 }
 
-/** The list in its order, each fork moved to just after the session it came from (forks of forks too). */
+/**
+ * The list in its order, each fork moved to just after the session it came from (forks of forks
+ * too). A fork's link is an open tab's (`links`), else the one the list recorded.
+ */
 export function forksUnderOrigins(list: readonly SessionSummary[], links: ReadonlyMap<string, ForkLink>): SessionRow[] {
   const byId = new Map(list.map((s) => [s.sessionId, s]));
   const originOf = (s: SessionSummary): SessionSummary | undefined => {
-    const origin = links.get(s.sessionId)?.sessionId;
+    const origin = (links.get(s.sessionId) ?? s.forkedFrom)?.sessionId;
     return origin === undefined || origin === s.sessionId ? undefined : byId.get(origin);
   };
   const children = new Map<string, SessionSummary[]>();
