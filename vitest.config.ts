@@ -38,6 +38,8 @@ const onBothClis = [
   "test/integration/faultCliPermission.test.ts",
   // Fork from a prompt (issue 37): --resume-session-at and what each CLI copies into the fork.
   "test/integration/appForkSession.test.ts",
+  // A fork's link across a restart: from Baton's audit trail, since neither CLI's fork file names its origin (issue 37).
+  "test/integration/appForkRestart.test.ts",
   // The plan's limits (issue 37): 2.1.197 reports the deciding window's status only, no utilization.
   "test/integration/planLimits.test.ts",
   "test/integration/uiPlanLimits.test.ts",

@@ -1,0 +1,138 @@
+// A fork's link to the session it came from survives a restart (issue 37), through the app core
+// and the real CLI: a fork is made from the second prompt of a two-turn session, then Baton closes
+// (every tab, the store) and a new app core opens the same data folder. The session list names the
+// fork's origin and prompt, the fork opened from history carries the link on its tab (the graph's
+// edge), and so does its live tab once resumed; the origin carries none. The CLI's fork file does
+// not name its origin (docs/protocol-notes.md): the link comes from Baton's audit trail. Runs on
+// both CLIs (vitest.config.ts onBothClis).
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result } from "../../src/shared/api.js";
+import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import { cliSessionFile } from "../../src/main/core/sessionFork.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import { text } from "../support/scenarios/types.js";
+import { watchTab } from "../support/tabWatch.js";
+
+const WaitMs = 60_000;
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** The words of a request's last user message (the CLI's reminders left out). */
+function lastPrompt(body: Readonly<Record<string, unknown>>): string {
+  const messages = body["messages"] as { role: string; content: string | { type: string; text?: string }[] }[];
+  const last = messages.filter((m) => m.role === "user").at(-1);
+  const parts = typeof last?.content === "string" ? [last.content] : (last?.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
+  return parts.filter((p) => !p.startsWith("<system-reminder>")).at(-1) ?? "";
+}
+
+/** Resolves once the session's file holds every part (2.1.197 writes a turn's lines a moment after its answer). */
+async function untilFileHolds(env: CliEnv, sessionId: string, parts: readonly string[]): Promise<void> {
+  const deadline = Date.now() + WaitMs;
+  const holds = (): boolean => {
+    const file = cliSessionFile(env.env, sessionId);
+    return file !== undefined && parts.every((p) => readFileSync(file, "utf8").includes(p));
+  };
+  while (!holds()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for session ${sessionId}'s file to hold ${parts.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("a fork's link across a restart, through the real CLI", () => {
+  let model: ModelServer;
+  let env: CliEnv;
+  let core: AppCore | undefined;
+
+  const open = (): Promise<AppCore> =>
+    createAppCore({
+      projectsDir: env.projectsDir,
+      dbPath: path.join(env.home, ".config", "baton", "baton.db"),
+      claudePath: env.claudePath,
+      env: env.env,
+      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
+    });
+
+  beforeAll(async () => {
+    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
+    model = await startModelServer({ main: [answer, answer, answer, answer] });
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "app-fork-restart" });
+  });
+
+  afterAll(async () => {
+    await core?.close();
+    await model?.close();
+    await env?.cleanup();
+  });
+
+  it("the list, the restored fork's tab and its resumed live tab name the session and prompt it was forked from", async () => {
+    core = await open();
+    let release = core.manager.acquirePresence();
+    const tab = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
+    let watch = watchTab(core.service, tab.tabId, WaitMs);
+    let originId: string;
+    let second: string;
+    try {
+      value(await core.service.sendPrompt(tab.tabId, "first"));
+      await watch.idleWith("Answer to first.");
+      value(await core.service.sendPrompt(tab.tabId, "second"));
+      const t = await watch.idleWith("Answer to second.");
+      originId = t.sessionId;
+      second = t.blocks.filter((b) => b.kind === "user").map((b) => b.id)[1]!;
+      await untilFileHolds(env, originId, [second, "Answer to second."]);
+    } finally {
+      watch.stop();
+    }
+    const fork = value(await core.service.forkSession(tab.tabId, second, "second again"));
+    watch = watchTab(core.service, fork.tabId, WaitMs);
+    let forkId: string;
+    try {
+      forkId = (await watch.idleWith("Answer to second again.")).sessionId;
+    } finally {
+      watch.stop();
+    }
+    expect(forkId).not.toBe(originId);
+    const link = { sessionId: originId, promptUuid: second };
+    release();
+    await core.close();
+    // The fork's own file does not say where it came from.
+    expect(readFileSync(cliSessionFile(env.env, forkId)!, "utf8")).not.toContain('"forkedFrom"');
+
+    // A restart: a new app core on the same data folder, no tab open.
+    core = await open();
+    release = core.manager.acquirePresence();
+    try {
+      expect(value(await core.service.listTabs())).toEqual([]);
+      const list = value(await core.service.listSessions());
+      expect(list.find((s) => s.sessionId === forkId)?.forkedFrom).toEqual(link);
+      expect(list.find((s) => s.sessionId === originId)).toBeDefined();
+      expect(list.find((s) => s.sessionId === originId)?.forkedFrom).toBeUndefined();
+
+      const restored = value(await core.service.openSession(forkId));
+      expect(restored).toMatchObject({ kind: "restored", sessionId: forkId, forkedFrom: link });
+      const origin = value(await core.service.openSession(originId));
+      expect(origin.forkedFrom).toBeUndefined();
+      value(await core.service.closeTab(restored.tabId));
+
+      // Resumed in a live tab, the fork keeps its link, and its CLI goes on in the same session.
+      const resumed = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions", resumeSessionId: forkId }));
+      expect(resumed).toMatchObject({ kind: "live", forkedFrom: link });
+      watch = watchTab(core.service, resumed.tabId, WaitMs);
+      try {
+        value(await core.service.sendPrompt(resumed.tabId, "third"));
+        expect((await watch.idleWith("Answer to third.")).sessionId).toBe(forkId);
+      } finally {
+        watch.stop();
+      }
+      expect(value(await core.service.listTabs()).find((t) => t.tabId === resumed.tabId)?.forkedFrom).toEqual(link);
+    } finally {
+      release();
+    }
+  });
+});
