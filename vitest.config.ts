@@ -40,6 +40,7 @@ const onBothClis = [
   "test/integration/appForkSession.test.ts",
   // A fork's link across a restart: from Baton's audit trail, since neither CLI's fork file names its origin (issue 37).
   "test/integration/appForkRestart.test.ts",
+  "test/integration/uiForkRestart.test.ts",
   // The plan's limits (issue 37): 2.1.197 reports the deciding window's status only, no utilization.
   "test/integration/planLimits.test.ts",
   "test/integration/uiPlanLimits.test.ts",

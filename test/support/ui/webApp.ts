@@ -11,6 +11,7 @@ import { SessionManager } from "../../../src/main/core/sessionManager.js";
 import { PolicyService } from "../../../src/main/policy/policyService.js";
 import { SandboxService } from "../../../src/main/sandbox/sandboxService.js";
 import { openStore, type StoreClient } from "../../../src/main/store/storeClient.js";
+import { createAuditReader, createAuditTrail, createForkReader } from "../../../src/main/store/auditTrail.js";
 import { startWebServer, type WebServer } from "../../../src/main/transport/web/webServer.js";
 import { createCliEnv, type CliEnv } from "../cliEnv.js";
 import { startModelServer, type ModelServer, type Script } from "../modelServer.js";
@@ -40,6 +41,8 @@ export interface WebAppOptions {
   readonly viewport?: { width: number; height: number };
   /** Open a search index (SQLite in the temp HOME); tests call `store.index(projectsDir)`. */
   readonly withStore?: boolean;
+  /** Record Baton's audit trail (the store's audit.sqlite, opened with it) as the app does: decisions, interrupts, forks. */
+  readonly withAudit?: boolean;
   /** The web server's port (default: any free one). */
   readonly port?: number;
   /** Run with Baton's policy (presets, the person's rules, the OS sandbox), its files in the temp HOME's `.config/baton/`. */
@@ -54,8 +57,11 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
   const env = await createCliEnv({ baseUrl: model.url, cwdName: options.cwdName ?? "project", ...(options.extraEnv !== undefined ? { extraEnv: options.extraEnv } : {}) });
   model.setProjectsDir(env.projectsDir);
   await options.prepare?.(env);
-  const store = options.withStore === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
+  const store = options.withStore === true || options.withAudit === true ? await openStore({ dbPath: path.join(env.home, "baton-test.db") }) : undefined;
   const log = new LogBus();
+  const auditFailed = (what: string, error: unknown): void => log.baton("warning", `could not use the audit trail (${what})`, { error: String(error) });
+  const audit = options.withAudit === true && store !== undefined ? createAuditTrail(store, auditFailed) : undefined;
+  const auditReaders = options.withAudit === true && store !== undefined ? { audit: createAuditReader(store, auditFailed), forks: createForkReader(store, auditFailed) } : {};
   // Found on the CLI's PATH, as the app does: a test that takes bubblewrap off that PATH sees none.
   const sandbox = options.withPolicy === true ? new SandboxService({ env: env.env, log: (level, message, fields) => log.baton(level, message, fields ?? {}) }) : undefined;
   const policy =
@@ -72,7 +78,8 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
     ...(policy !== undefined ? { policy } : {}),
     claudePath: env.claudePath,
     env: env.env,
-    history: createHistorySource({ projectsDir: env.projectsDir, ...(store !== undefined ? { store } : {}) }),
+    history: createHistorySource({ projectsDir: env.projectsDir, ...(store !== undefined ? { store } : {}), ...auditReaders }),
+    ...(audit !== undefined ? { audit, readAudit: auditReaders.audit } : {}),
     clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 2000 } },
   });
   const service = new BatonService(manager);
@@ -112,6 +119,7 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
       await web.close();
       await manager.shutdown();
       await sandbox?.close();
+      await audit?.flush();
       await store?.close();
       await model.close();
       await env.cleanup();
