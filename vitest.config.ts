@@ -44,6 +44,9 @@ const onBothClis = [
   // The plan's limits (issue 37): 2.1.197 reports the deciding window's status only, no utilization.
   "test/integration/planLimits.test.ts",
   "test/integration/uiPlanLimits.test.ts",
+  // A restored session's shares: what each CLI writes of its calls' usage in the session's files.
+  "test/integration/appRestoredShares.test.ts",
+  "test/integration/uiRestoredShares.test.ts",
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
   "test/integration/uiRewind.test.ts",

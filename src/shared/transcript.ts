@@ -28,8 +28,9 @@ export interface Transcript {
   readonly subagentStats?: SubagentStats;
   /**
    * Input, cache read and cache creation tokens of every model call of the session (the turn
-   * results' `modelUsage`, over all its CLI processes): what a card's `inputTokens` is a share of.
-   * Absent until a turn result said it, and for a restored session (its files keep no results).
+   * results' `modelUsage`, over all its CLI processes, plus the calls no result covered counted
+   * from their own lines): what a card's `inputTokens` is a share of. A restored session's is what
+   * its files record (the main file's and every subagent's calls), absent while they are read.
    */
   readonly sessionInputTokens?: number;
   /** The plan's usage windows the CLI last reported (`rate_limit_event`, subscription sessions only). */

@@ -33,14 +33,96 @@ describe("the session's total from the turn results", () => {
     expect(modelOf([]).transcript().sessionInputTokens).toBeUndefined();
   });
 
-  it("is unknown once calls were seen that no total covers (a fork's earlier turns, a CLI that died mid-turn)", () => {
+  it("counts the calls no total covers from their own lines: a fork's earlier turns, then its process", () => {
     const call: ClientEvent = { kind: "assistant_block", messageId: "msg_1", parentToolUseId: null, block: { type: "text", text: "Earlier." }, usage: { input_tokens: 100 } };
     const turn = (total: number): ClientEvent => ({ kind: "turn_result", subtype: "success", isError: false, processInputTokens: total });
     const exit: ClientEvent = { kind: "process_exit", code: 0, signal: null };
-    // The fork's tab shows the turns it continues, then its own process's results.
-    expect(modelOf([call, exit, turn(300)]).transcript().sessionInputTokens).toBeUndefined();
-    // Covered by a result before the exit: known.
+    // The fork's tab shows the turns it continues (read from history, in no process's total), then its own process's results.
+    expect(modelOf([call, exit, turn(300)]).transcript().sessionInputTokens).toBe(400);
+    // Covered by a result before the exit: counted once.
     expect(modelOf([call, turn(100), exit, turn(300)]).transcript().sessionInputTokens).toBe(400);
+  });
+});
+
+describe("calls no process total covers", () => {
+  const turn = (total: number): ClientEvent => ({ kind: "turn_result", subtype: "success", isError: false, processInputTokens: total });
+  const exit = (error?: string): ClientEvent => ({ kind: "process_exit", code: error === undefined ? 0 : 1, signal: null, ...(error !== undefined ? { error } : {}) });
+  const line = (messageId: string, parent: string | null, tokens: { input: number; cacheRead?: number; cacheWrite?: number }, text = "Step."): ClientEvent => ({
+    kind: "assistant_block",
+    messageId,
+    parentToolUseId: parent,
+    block: { type: "text", text },
+    usage: { input_tokens: tokens.input, cache_read_input_tokens: tokens.cacheRead ?? 0, cache_creation_input_tokens: tokens.cacheWrite ?? 0, output_tokens: 1 },
+  });
+  const agentCall = (id: string, parent: string | null, messageId: string, tokens: number): ClientEvent => ({
+    kind: "assistant_block",
+    messageId,
+    parentToolUseId: parent,
+    block: { type: "tool_use", id, name: "Agent", input: { description: `Agent ${id}`, prompt: "Look.", subagent_type: "general-purpose" } },
+    usage: { input_tokens: tokens },
+  });
+
+  it("history's calls (main thread and an agent's) and then a live process's total add up", () => {
+    const history = [line("msg_m1", null, { input: 60, cacheRead: 30, cacheWrite: 10 }), agentCall("toolu_a", null, "msg_m2", 100), line("msg_a1", "toolu_a", { input: 150, cacheRead: 50 }), line("msg_a1", "toolu_a", { input: 150, cacheRead: 50 }, "Second block of the same call."), exit()];
+    const model = modelOf([...history, turn(300), turn(500)]);
+    const t = model.transcript();
+    // 100 + 100 + 200 from the lines (the agent's call once, though two blocks carried it), then the process's cumulative 500.
+    expect(t.sessionInputTokens).toBe(900);
+    expect(recordOf(t, "toolu_a")?.inputTokens).toBe(200);
+  });
+
+  it("a line fed again counts nothing twice, on the card or in the total", () => {
+    const events = [agentCall("toolu_a", null, "msg_m1", 100), line("msg_a1", "toolu_a", { input: 40 }), line("msg_a2", "toolu_a", { input: 60 }), exit()];
+    const model = modelOf(events);
+    model.apply(events.filter((e) => e.kind === "assistant_block"));
+    model.apply([exit()]);
+    const t = model.transcript();
+    expect(t.sessionInputTokens).toBe(200);
+    expect(recordOf(t, "toolu_a")?.inputTokens).toBe(100);
+  });
+
+  it("a CLI that died mid-turn: the calls after its last result count from their lines, then the next process adds its own", () => {
+    const model = modelOf([line("msg_1", null, { input: 100 }), turn(200), line("msg_2", null, { input: 70 }), line("msg_3", null, { input: 30 })]);
+    // Mid-turn: the last result's total and the calls since.
+    expect(model.transcript().sessionInputTokens).toBe(300);
+    model.apply([exit("claude exited with code 1")]);
+    expect(model.transcript().sessionInputTokens).toBe(300);
+    // The next process covers its own calls with its results.
+    model.apply([line("msg_4", null, { input: 100 }), turn(150)]);
+    expect(model.transcript().sessionInputTokens).toBe(450);
+  });
+
+  it("a live tab's own files read later count on the card only: its process's total has them", () => {
+    const model = modelOf([agentCall("toolu_a", null, "msg_m1", 100), turn(400)]);
+    model.readingOwnFiles = true;
+    model.apply([line("msg_a1", "toolu_a", { input: 120 })]);
+    model.readingOwnFiles = false;
+    model.apply([exit()]);
+    const t = model.transcript();
+    expect(t.sessionInputTokens).toBe(400);
+    expect(recordOf(t, "toolu_a")?.inputTokens).toBe(120);
+  });
+
+  it("calls counted from a file before their card exists go on the card when it appears; opening it later counts nothing twice", () => {
+    const model = modelOf([agentCall("toolu_a", null, "msg_m1", 100), exit()]);
+    model.setFilesUncounted(true);
+    expect(model.transcript().sessionInputTokens).toBeUndefined();
+    // The usage pass reads the nested agent's file before its parent's card was opened.
+    model.countRecordedCalls([
+      { parentToolUseId: "toolu_a", messageId: "msg_a1", usage: { input_tokens: 50 } },
+      { parentToolUseId: "toolu_b", messageId: "msg_b1", usage: { input_tokens: 30 } },
+      { parentToolUseId: "toolu_b", messageId: "msg_b1", usage: { input_tokens: 30 } },
+      { parentToolUseId: "toolu_b", messageId: "msg_b2", usage: { input_tokens: 20 } },
+    ]);
+    model.setFilesUncounted(false);
+    expect(model.transcript().sessionInputTokens).toBe(200);
+    expect(recordOf(model.transcript(), "toolu_a")?.inputTokens).toBe(50);
+    // The parent's card is opened: its lines, the nested Agent call among them; then the nested card.
+    model.apply([line("msg_a1", "toolu_a", { input: 50 }), agentCall("toolu_b", "toolu_a", "msg_a2", 10), line("msg_b1", "toolu_b", { input: 30 }), line("msg_b2", "toolu_b", { input: 20 }), exit()]);
+    const t = model.transcript();
+    expect(recordOf(t, "toolu_b")?.inputTokens).toBe(50);
+    expect(recordOf(t, "toolu_a")?.inputTokens).toBe(60);
+    expect(t.sessionInputTokens).toBe(210);
   });
 });
 
@@ -69,7 +151,7 @@ describe("what the card shows", () => {
     toolUseId: "toolu_1", taskId: "a1", subagentType: "general-purpose", description: "Look around", prompt: "", background: false, status: "completed", blocks: [], droppedBlockCount: 0, ...over,
   });
 
-  it("nothing before the session's total is known (a turn to end; a restored session)", () => {
+  it("nothing before the session's total is known (no call yet; a restored session's files still being read)", () => {
     expect(shareView(record({ inputTokens: 100 }), undefined)).toBeUndefined();
   });
 
@@ -83,6 +165,14 @@ describe("what the card shows", () => {
     expect(shareView(record({ status: "completed" }), 1000)?.text).toBe("share —");
     // A first-level agent that has just started: its calls are still to come.
     expect(shareView(record({ status: "running" }), 1000)).toBeUndefined();
+  });
+
+  it("a restored session's share says it is of what the files record", () => {
+    expect(shareView(record({ inputTokens: 200 }), 400, true)).toEqual({
+      text: "50% of session",
+      why: expect.stringMatching(/^200 of the 400 input-side tokens the session's files record: input, cache read and cache write tokens/),
+    });
+    expect(shareView(record({ status: "completed" }), 400, true)?.why).toMatch(/^Share of the session's tokens: not known\. None of this agent's model calls is in the session's files/);
   });
 
   it("says it is not known when the agent's calls outnumber the runs the total counts (history read before a resume)", () => {

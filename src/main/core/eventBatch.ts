@@ -41,8 +41,16 @@ export class EventBatch {
 
   /** Events read from disk, applied now, after the live ones before them (the model keeps one copy of lines seen live). */
   applyNow(events: readonly ClientEvent[]): void {
-    for (const event of events) this.pending.push(event);
     this.flush();
+    // The tab's own CLI wrote these files: the calls they hold are in its turn results' totals
+    // already (hub/tokenShares.ts), and count on their cards only.
+    this.applied.readingOwnFiles = true;
+    try {
+      for (const event of events) this.pending.push(event);
+      this.flush();
+    } finally {
+      this.applied.readingOwnFiles = false;
+    }
   }
 
   private flush(): void {

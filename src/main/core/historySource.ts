@@ -8,7 +8,7 @@ import type { ForkLink, SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
 import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
-import { linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../history/index.js";
+import { countSubagentUsage, hasSubagentFiles, linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
@@ -43,6 +43,12 @@ export interface RestoredSession {
    * there): new lines go through the same reducer, and `onChange` says the transcript moved.
    */
   follow?(onChange: () => void, onError: (error: unknown) => void): void;
+  /**
+   * Settles once every subagent's file was read for its model calls' usage (history/
+   * subagentUsage.ts): the cards' shares and the session's total have changed. Until then the
+   * transcript has no session total.
+   */
+  readonly usageCounted?: Promise<void>;
   /** Stops reading in the background and following (the tab closed). */
   close?(): void;
   /** What the file held that is not shown as written (bad lines, values nested too deep), for the Console. */
@@ -196,6 +202,10 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
 function restoredFrom(session: HistorySession): RestoredSession {
   let follower: Follower | undefined;
   const cwd = annotatedTranscript(session).cwd;
+  // The session's total is what its files record: its subagents' files are read in the background.
+  const counting = new AbortController();
+  if (hasSubagentFiles(session)) session.model.setFilesUncounted(true);
+  const usageCounted = countSubagentUsage(session, counting.signal);
   return {
     sessionId: session.sessionId,
     project: path.basename(session.projectDir),
@@ -210,7 +220,11 @@ function restoredFrom(session: HistorySession): RestoredSession {
     follow(onChange, onError) {
       follower ??= followSession(session, onChange, onError);
     },
-    close: () => follower?.stop(),
+    usageCounted,
+    close: () => {
+      counting.abort();
+      follower?.stop();
+    },
   };
 }
 
@@ -238,11 +252,14 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
   const abort = new AbortController();
   let full: RestoredSession | undefined;
   let following: { readonly onChange: () => void; readonly onError: (error: unknown) => void } | undefined;
-  let shown = first.transcript;
+  // The newest blocks' calls are not the session's: no total until the whole session is counted.
+  const { sessionInputTokens: _, ...firstScreen } = first.transcript;
+  let shown: Transcript = firstScreen;
   const loaded = restoreSession(first.file, { projectsDir, signal: abort.signal, ...(audit !== undefined ? { audit } : {}) }).then(
     ({ session }) => {
       full = restoredFrom(session);
-      if (following !== undefined && !abort.signal.aborted) full.follow?.(following.onChange, following.onError);
+      if (abort.signal.aborted) full.close?.();
+      else if (following !== undefined) full.follow?.(following.onChange, following.onError);
       return {};
     },
     (error: unknown) => {
@@ -261,6 +278,7 @@ function restoredInBackground(first: FirstScreen, projectsDir: string, audit: Se
       return full !== undefined ? full.loadSubagentBlocks(toolUseId) : loadSubagentBlocks(first.session, toolUseId);
     },
     loaded,
+    usageCounted: loaded.then(() => full?.usageCounted),
     problems: () => full?.problems?.() ?? first.problems,
     async locate(rows) {
       await loaded;

@@ -81,6 +81,13 @@ export class RestoredTabs {
       for (const p of session.problems?.() ?? []) log.baton("warning", p.message, { path: p.path }, tabId);
     };
     if (session.loaded === undefined) reportProblems();
+    // Each card's share, once its subagents' files were counted.
+    void session.usageCounted?.then(
+      () => {
+        if (open()) this.options.changed(tabId);
+      },
+      (error: unknown) => log.baton("warning", "could not count the tokens in the session's subagent files", { sessionId, error: String(error) }, tabId),
+    );
     void session.loaded?.then(({ error }) => {
       if (!open()) return;
       if (error !== undefined) log.baton("error", "could not read the whole session", { sessionId, error }, tabId);

@@ -167,24 +167,46 @@ async function readSubagentEvents(session: HistorySession, toolUseId: string): P
 }
 
 async function readSidechainEvents(session: HistorySession, toolUseId: string): Promise<ClientEvent[] | undefined> {
+  const events: ClientEvent[] = [];
+  return (await readSidechain(session, toolUseId, (read) => void events.push(...read))) ? events : undefined;
+}
+
+/**
+ * Reads the subagent of `toolUseId` (its own file, its lines kept in the main file, or a Workflow
+ * run's agents), handing its events to `take` as they are read; false when there is nothing to
+ * read or its file could not be read. The nested agents and files it names are linked into the
+ * session. `problems`: where what the file held that cannot be shown goes.
+ */
+export async function readSidechain(
+  session: HistorySession,
+  toolUseId: string,
+  take: (events: readonly ClientEvent[]) => void,
+  problems: HistoryProblem[] = session.problems,
+): Promise<boolean> {
   const file = session.links.get(toolUseId);
   const run = session.workflows.get(toolUseId);
-  if (file === undefined && run !== undefined && !session.embedded.has(toolUseId)) return workflowEvents(session.sessionId, toolUseId, run, session.problems);
-  if (file === undefined) return session.embedded.get(toolUseId);
+  if (file === undefined && run !== undefined && !session.embedded.has(toolUseId)) {
+    take(await workflowEvents(session.sessionId, toolUseId, run, problems));
+    return true;
+  }
+  if (file === undefined) {
+    const kept = session.embedded.get(toolUseId);
+    if (kept !== undefined) take(kept);
+    return kept !== undefined;
+  }
   const stream = eventStream({ kind: "sidechain", sessionId: session.sessionId, toolUseId });
-  const events: ClientEvent[] = [];
   try {
-    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => void events.push(...stream.line(value)) });
-    session.problems.push(...lineProblems(file.path, result.stats, result.problems), ...stream.problems(file.path));
+    const result = await readJsonl(file.path, { final: true, onRecord: ({ value }) => take(stream.line(value)) });
+    problems.push(...lineProblems(file.path, result.stats, result.problems), ...stream.problems(file.path));
   } catch (error) {
-    session.problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });
-    return undefined;
+    problems.push({ kind: "unreadable_sidechain", path: file.path, message: String(error) });
+    return false;
   }
   for (const [id, call] of stream.mapper.agentCalls) if (!session.calls.has(id)) session.calls.set(id, call);
   for (const [id, list] of stream.mapper.embeddedSidechains) if (!session.embedded.has(id)) session.embedded.set(id, list);
   const links = linkSidechains(session.files, session.calls, session.links, (id) => session.embedded.has(id));
   for (const [id, linked] of links) session.links.set(id, linked);
-  return events;
+  return true;
 }
 
 /**

@@ -17,6 +17,7 @@ import { isLiveBackgroundTask, noteBackgroundEnd, onBackgroundTasks, settleStatu
 import { BlockTree, findCallAnywhere, type Node } from "./blockTree.js";
 import { onStreamDelta } from "./streaming.js";
 import { agentToolUseId, onSubagentRetry, onTaskNotification, onTaskProgress, onTaskStarted, onTaskUpdated } from "./subagentRecords.js";
+import { noteRecordedCall, type RecordedCall } from "./tokenShares.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
 import { onApiRetry, onCompactBoundary, onInterruptMarker, onProcessExit, onSessionInit, onTurnResult, onUserPrompt } from "./turns.js";
 
@@ -55,11 +56,16 @@ export class SessionModel {
   /** Input-side tokens of earlier CLI processes, and of this one so far (tokenShares.ts; `modelUsage` is cumulative within one process). */
   inputBefore = 0;
   inputThisProcess: number | undefined = undefined;
-  /** A model call was seen that no process total covers yet; calls a process left uncovered make the session's total unknown. */
-  callsSinceTotal = false;
-  totalIncomplete = false;
-  /** Subagent model calls already counted on their card, as `<Agent call id>\n<message id>`. */
+  /** Input-side tokens of calls no process total covers yet, counted from their own lines (history, a CLI that died mid-turn). */
+  uncoveredInput = 0;
+  /** Model calls already counted, as `<Agent call id or "">\n<message id>` (the main thread's have no call id). */
   readonly countedCalls = new Set<string>();
+  /** Tokens of an agent's calls counted before its card exists (a nested agent's file read before its parent's: history/subagentUsage.ts). */
+  readonly tokensAhead = new Map<string, number>();
+  /** The lines being applied are a live tab's own files: their calls are in its processes' totals already. */
+  readingOwnFiles = false;
+  /** A restored session's subagent files are still being counted: its total is not known yet. */
+  filesUncounted = false;
   /** Counter for synthetic block ids. */
   seq = 0;
   /** The line uuid (or message id) of the last assistant block, and how many blocks it had. */
@@ -107,6 +113,22 @@ export class SessionModel {
   transcript(): Transcript {
     if (this.built?.version !== this.version) this.built = { version: this.version, transcript: transcriptOf(this) };
     return this.built.transcript;
+  }
+
+  /**
+   * Counts model calls read from a file without applying its lines (a restored session's
+   * subagents: history/subagentUsage.ts): on their agents' cards and in the session's total, each
+   * call once, as if their lines had been applied.
+   */
+  countRecordedCalls(calls: Iterable<RecordedCall>): void {
+    this.version++;
+    for (const call of calls) noteRecordedCall(this, call);
+  }
+
+  /** Whether the session's total waits for its subagents' files to be counted (a restore in progress). */
+  setFilesUncounted(uncounted: boolean): void {
+    this.version++;
+    this.filesUncounted = uncounted;
   }
 
   /** A top-level turn is in progress (a prompt or init seen, its result not yet). */

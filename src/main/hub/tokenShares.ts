@@ -3,61 +3,92 @@
 // creation tokens): a streamed assistant line carries its call's usage as the response began, so
 // its output count is not final (docs/protocol-notes.md), while the input side is. The session's
 // total comes from the turn results' `modelUsage`, which sums every call of the CLI process
-// (subagents and side calls too) and is cumulative within that process.
+// (subagents and side calls too) and is cumulative within that process. Calls no process total
+// covers (turns read from history: a restored session, a fork's earlier turns; a CLI that died
+// mid-turn) are counted from their own lines instead, each call once, so a restored session's
+// total is what its files record (history/subagentUsage.ts reads its subagents' files).
 
 import type { AssistantBlockEvent, TurnResultEvent } from "../../shared/events.js";
 import type { Usage } from "../../shared/protocol/messages.js";
+import type { SubagentRecord } from "../../shared/transcript.js";
 import { editRecord } from "./edits.js";
 import type { Node } from "./blockTree.js";
 import type { SessionModel } from "./session.js";
 
-/** Input, cache read and cache creation tokens of one model call. */
+/** Input, cache read and cache creation tokens of one model call (a file's count that is no count adds nothing). */
 export function inputSideOf(usage: Usage): number {
-  return (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+  return count(usage.input_tokens) + count(usage.cache_read_input_tokens) + count(usage.cache_creation_input_tokens);
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** One model call as a file or the stream recorded it: the agent whose call it was (null: the main thread). */
+export interface RecordedCall {
+  readonly parentToolUseId: string | null;
+  readonly messageId: string;
+  readonly usage: Usage;
 }
 
 /**
- * Adds a subagent's model call to its record, once per call (a call's blocks share its usage;
- * history may feed a line again). Any call, the main thread's too, waits for a process total to
- * cover it (noteProcessTokens).
+ * Counts a model call once (a call's blocks share its usage; history may feed a line again): on
+ * its agent's card, and towards the session's total until a process total covers it
+ * (noteProcessTokens). `agent`: the node its lines went to, when they were applied.
  */
 export function noteAgentCall(s: SessionModel, ev: AssistantBlockEvent, agent: Node | undefined): void {
   if (ev.usage === undefined || ev.apiError !== undefined) return;
-  s.callsSinceTotal = true;
-  if (agent?.call?.subagent === undefined) return;
-  const key = `${agent.call.toolUseId}\n${ev.messageId}`;
-  if (s.countedCalls.has(key)) return;
-  s.countedCalls.add(key);
-  const tokens = inputSideOf(ev.usage);
-  editRecord(s, agent, (r) => ({ ...r, inputTokens: (r.inputTokens ?? 0) + tokens }));
+  countCall(s, { parentToolUseId: agent?.call?.subagent !== undefined ? agent.call.toolUseId : ev.parentToolUseId, messageId: ev.messageId, usage: ev.usage });
 }
 
-/** A turn result's process total; a smaller one than the last means a new CLI process (the earlier one's total is kept). */
+/** A call read from a file without its blocks (a restored session's subagents: history/subagentUsage.ts). */
+export function noteRecordedCall(s: SessionModel, call: RecordedCall): void {
+  countCall(s, call);
+}
+
+function countCall(s: SessionModel, call: RecordedCall): void {
+  const agentId = call.parentToolUseId ?? "";
+  const key = `${agentId}\n${call.messageId}`;
+  if (s.countedCalls.has(key)) return;
+  s.countedCalls.add(key);
+  const tokens = inputSideOf(call.usage);
+  if (!s.readingOwnFiles) s.uncoveredInput += tokens;
+  if (agentId === "") return;
+  const node = s.tree.agents.get(agentId);
+  if (node?.call?.subagent !== undefined) editRecord(s, node, (r) => ({ ...r, inputTokens: (r.inputTokens ?? 0) + tokens }));
+  else s.tokensAhead.set(agentId, (s.tokensAhead.get(agentId) ?? 0) + tokens);
+}
+
+/** A new card takes the tokens its agent's calls were counted with before it existed. */
+export function withTokensAhead(s: SessionModel, record: SubagentRecord): SubagentRecord {
+  const ahead = s.tokensAhead.get(record.toolUseId);
+  if (ahead === undefined) return record;
+  s.tokensAhead.delete(record.toolUseId);
+  return { ...record, inputTokens: (record.inputTokens ?? 0) + ahead };
+}
+
+/** A turn result's process total: it covers every call seen so far; a smaller one than the last means a new CLI process (the earlier one's total is kept). */
 export function noteProcessTokens(s: SessionModel, ev: TurnResultEvent): void {
   if (ev.processInputTokens === undefined) return;
-  s.callsSinceTotal = false;
+  s.uncoveredInput = 0;
   const previous = s.inputThisProcess ?? 0;
   if (ev.processInputTokens < previous) s.inputBefore += previous;
   s.inputThisProcess = ev.processInputTokens;
 }
 
-/**
- * The process ended: its total joins the earlier processes'. Calls no total covered (turns read
- * from history before a fork or a resume, a CLI that died mid-turn) leave the session's total
- * unknown from then on: a share against it would be too large.
- */
+/** The process ended: its total joins the earlier processes', and so do the calls no total covered, counted from their lines. */
 export function endProcessTokens(s: SessionModel): void {
-  if (s.callsSinceTotal) s.totalIncomplete = true;
-  s.callsSinceTotal = false;
-  s.inputBefore += s.inputThisProcess ?? 0;
+  s.inputBefore += (s.inputThisProcess ?? 0) + s.uncoveredInput;
   s.inputThisProcess = undefined;
+  s.uncoveredInput = 0;
 }
 
 /**
- * The session's input-side tokens over all its CLI processes; undefined before any turn result (a
- * restored session's files keep none) and once some calls were never in a total.
+ * The session's input-side tokens: its CLI processes' totals plus the calls none covered.
+ * Undefined before any call or total was seen, and while a restored session's subagent files are
+ * still being read.
  */
 export function sessionInputTokens(s: SessionModel): number | undefined {
-  if (s.totalIncomplete || (s.inputThisProcess === undefined && s.inputBefore === 0)) return undefined;
-  return s.inputBefore + (s.inputThisProcess ?? 0);
+  if (s.filesUncounted || (s.inputThisProcess === undefined && s.inputBefore === 0 && s.countedCalls.size === 0)) return undefined;
+  return s.inputBefore + (s.inputThisProcess ?? 0) + s.uncoveredInput;
 }

@@ -18,7 +18,7 @@ import { withEarlyEscalations } from "./escalations.js";
 import { launchedWorkflow, newRecord, mergeDraft, noteSendMessage } from "./subagentRecords.js";
 import { depthOf } from "./tree.js";
 import { homeOf, moveStandIn, replaceStandIn } from "./unseenAgentCalls.js";
-import { noteAgentCall } from "./tokenShares.js";
+import { noteAgentCall, withTokensAhead } from "./tokenShares.js";
 
 export function onAssistantBlock(s: SessionModel, ev: AssistantBlockEvent): void {
   const n = lineBlockIndex(s, ev);
@@ -89,7 +89,7 @@ function addToolUse(s: SessionModel, use: ToolUseBlock, parent: Node | undefined
   const draft = getIfAny(s.tree.drafts, use.id);
   let subagent: SubagentRecord | undefined;
   if (isAgentToolCall(use.name, use.input) || draft !== undefined) {
-    subagent = withEarlyEscalations(s, mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft));
+    subagent = withTokensAhead(s, withEarlyEscalations(s, mergeDraft(newRecord(use.id, use.input, depthOf(parent) + 1), draft)));
     s.tree.drafts.delete(use.id);
   }
   const call = makeCall({

@@ -114,10 +114,11 @@ export function WorktreeBadge({ tabId, record }: { tabId: string; record: Subage
   );
 }
 
-/** The agent's share of the session's tokens, once a turn result said the session's total. */
+/** The agent's share of the session's tokens, once the session's total is known (a live run's results, a restored session's files). */
 function TokenShare({ tabId, record }: { tabId: string; record: SubagentRecord }) {
   const sessionTokens = useApp((s) => s.tabs[tabId]?.transcript.meta?.sessionInputTokens);
-  const share = shareView(record, sessionTokens);
+  const restored = useApp((s) => s.tabs[tabId]?.info.kind === "restored");
+  const share = shareView(record, sessionTokens, restored);
   if (share === undefined) return null;
   return (
     <span className="chip token-share" title={share.why} aria-label={`Share of the session's tokens: ${share.text}`}>

@@ -1,0 +1,141 @@
+// Each agent card's share in a restored session (issue 37), through the app core and the real
+// CLI: a session whose agent starts a nested agent runs in one app core; a new app core opens it
+// from history. Its files keep no turn results, so the session's total is what they record: the
+// main file's calls and every subagent file's, read in the background after the restore without
+// loading any card's steps. Each card's record holds its own file's calls; opening the cards
+// counts nothing twice.
+
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Result, TranscriptDelta } from "../../src/shared/api.js";
+import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
+import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
+import { BatonService } from "../../src/main/core/batonService.js";
+import type { SessionManager } from "../../src/main/core/sessionManager.js";
+import { managerFor } from "../support/appManager.js";
+import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
+import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+
+const WaitMs = 60_000;
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** Subscribes to a tab until `done` holds for its transcript. */
+function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
+  return new Promise((resolve, reject) => {
+    let state = emptyTranscriptState();
+    let stop: (() => void) | undefined;
+    let finished = false;
+    const timer = setTimeout(() => {
+      stop?.();
+      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(state)).slice(0, 500)}`));
+    }, WaitMs);
+    stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
+      state = applyDelta(state, delta);
+      const t = denormalize(state);
+      if (finished || !done(t)) return;
+      finished = true;
+      clearTimeout(timer);
+      queueMicrotask(() => stop?.());
+      resolve(t);
+    });
+  });
+}
+
+/** Every subagent record in the transcript, nested ones too. */
+function records(blocks: Transcript["blocks"]): SubagentRecord[] {
+  return blocks.flatMap((b) => (b.call?.subagent === undefined ? [] : [b.call.subagent, ...records(b.call.subagent.blocks)]));
+}
+
+/** A history file's model calls, each message once: its input, cache read and cache creation tokens summed. */
+function fileInputSide(file: string): { readonly calls: number; readonly tokens: number } {
+  const calls = new Map<string, number>();
+  for (const text of readFileSync(file, "utf8").split("\n")) {
+    if (text.trim() === "") continue;
+    const line = JSON.parse(text) as { type?: string; message?: { id?: string; usage?: Record<string, number> } };
+    const usage = line.message?.usage;
+    if (line.type !== "assistant" || usage === undefined) continue;
+    calls.set(line.message!.id!, (usage["input_tokens"] ?? 0) + (usage["cache_read_input_tokens"] ?? 0) + (usage["cache_creation_input_tokens"] ?? 0));
+  }
+  return { calls: calls.size, tokens: [...calls.values()].reduce((a, b) => a + b, 0) };
+}
+
+describe("a restored session's token shares, from its files (real CLI)", () => {
+  let model: ModelServer;
+  let env: CliEnv;
+  let first: SessionManager;
+  let second: SessionManager | undefined;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    model = await startModelServer({
+      // Foreground on every CLI (2.1.332 backgrounds an Agent call unless told not to).
+      main: [{ blocks: [agentCall("Look around", "[[SUB-A]] look around", { run_in_background: false })] }, { blocks: [text("The agents looked.")] }],
+      "SUB-A": [
+        { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
+        { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
+        { blocks: [text("Outer done.")] },
+      ],
+      "SUB-B": [{ blocks: [bashCall("echo inner", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
+    });
+    env = await createCliEnv({ baseUrl: model.url, cwdName: "restored-shares" });
+    first = managerFor(env, { withHistory: true });
+    const service = new BatonService(first);
+    const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
+    const done = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "The agents looked."));
+    value(await service.sendPrompt(tab.tabId, "look around with agents"));
+    sessionId = (await done).sessionId;
+    value(await service.closeTab(tab.tabId));
+    await first.shutdown();
+  }, 120_000);
+
+  afterAll(async () => {
+    await second?.shutdown();
+    await model?.close();
+    await env?.cleanup();
+  });
+
+  it("a new app core opens it: each card holds its own file's calls and the total is every file's", async () => {
+    const folder = readdirSync(env.projectsDir).find((f) => readdirSync(path.join(env.projectsDir, f)).includes(`${sessionId}.jsonl`))!;
+    const mainFile = path.join(env.projectsDir, folder, `${sessionId}.jsonl`);
+    const subagents = path.join(env.projectsDir, folder, sessionId, "subagents");
+    const agentFiles = readdirSync(subagents).filter((f) => /^agent-\w+\.jsonl$/.test(f)).map((f) => path.join(subagents, f));
+    // Which file is whose: the agent's prompt is its file's first line.
+    const fileOf = (marker: string) => agentFiles.find((f) => readFileSync(f, "utf8").split("\n")[0]!.includes(marker))!;
+    const outer = fileInputSide(fileOf("[[SUB-A]]"));
+    const inner = fileInputSide(fileOf("[[SUB-B]]"));
+    const main = fileInputSide(mainFile);
+    // The files record every call the model answered for the main thread and the two agents (100 input tokens each); the CLI's side calls are not in them.
+    expect([main.calls, outer.calls, inner.calls]).toEqual([2, 3, 2]);
+    const answered = model.requests.filter((r) => r.kind === "agent" && ["main", "SUB-A", "SUB-B"].includes(r.agent));
+    expect(main.tokens + outer.tokens + inner.tokens).toBe(answered.length * 100);
+
+    second = managerFor(env, { withHistory: true });
+    const service = new BatonService(second);
+    const tab = value(await service.openSession(sessionId));
+    const counted = await waitForTranscript(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
+    expect(counted.sessionInputTokens).toBe(main.tokens + outer.tokens + inner.tokens);
+    const card = records(counted.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))!;
+    expect(card.inputTokens).toBe(outer.tokens);
+    // Still lazy: the card's steps were not read into the tab.
+    expect(card.blocks).toEqual([]);
+    expect(card.sidechainPath).toBeDefined();
+
+    // Opening the card shows the nested agent's card, with what its own file recorded; nothing counts twice.
+    const opened = waitForTranscript(service, tab.tabId, (t) => records(t.blocks).some((r) => r.prompt.includes("[[SUB-B]]")));
+    value(await service.loadSubagentBlocks(tab.tabId, card.toolUseId));
+    const withNested = await opened;
+    const nested = records(withNested.blocks).find((r) => r.prompt.includes("[[SUB-B]]"))!;
+    expect(nested.inputTokens).toBe(inner.tokens);
+    expect(records(withNested.blocks).find((r) => r.toolUseId === card.toolUseId)?.inputTokens).toBe(outer.tokens);
+    value(await service.loadSubagentBlocks(tab.tabId, nested.toolUseId));
+    const all = await waitForTranscript(service, tab.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
+    expect(all.sessionInputTokens).toBe(main.tokens + outer.tokens + inner.tokens);
+    expect(records(all.blocks).map((r) => r.inputTokens)).toEqual([outer.tokens, inner.tokens]);
+  });
+});

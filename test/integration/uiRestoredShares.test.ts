@@ -1,0 +1,65 @@
+// Browser test (issue 37): each agent card's share of the session's tokens in a session reopened
+// from history. Its files keep no turn results, so the share is of what they record: the main
+// file's calls and every subagent file's (the scripted model reads 100 input tokens per call:
+// the main thread 2 calls, the outer agent 3, the inner agent 2). The tooltip says what the share is of.
+import { afterEach, describe, expect, it } from "vitest";
+import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { chromiumAvailable } from "../support/ui/browser.js";
+import { expectLocator as pw } from "../support/ui/expectLocator.js";
+import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+
+const hasChromium = chromiumAvailable();
+if (!hasChromium) console.warn("uiRestoredShares: /usr/bin/chromium not found, skipping browser tests");
+
+let app: WebApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+describe.skipIf(!hasChromium)("a restored session's agent cards show their share of what its files record", () => {
+  it("the outer and the nested agent's shares, out of every file's calls", async () => {
+    app = await startWebApp(
+      {
+        // Foreground on every CLI, so the answer means the agents are done before the tab closes.
+        main: [{ blocks: [agentCall("Outer look", "[[SUB-A]] look around", { run_in_background: false })] }, { blocks: [text("The agents looked.")] }],
+        "SUB-A": [
+          { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
+          { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
+          { blocks: [text("Outer done.")] },
+        ],
+        "SUB-B": [{ blocks: [bashCall("echo inner", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
+      },
+      { cwdName: "restored-shares-ui" },
+    );
+    const { baton } = app;
+    await baton.newSession();
+    await baton.send("look around with agents");
+    await pw(baton.transcript).toContainText("The agents looked.", { timeout: 60_000 });
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
+    await baton.openLeftTab("Project");
+    await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
+    await baton.project.getByRole("button", { name: /^Open session / }).first().click();
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("(history)");
+
+    // 300 of the files' 700 tokens: the outer agent's three calls, counted without opening its steps.
+    const outer = baton.subagentCard("general-purpose", "Outer look");
+    const outerShare = outer.getByLabel(/^Share of the session's tokens/).first();
+    await pw(outerShare).toHaveText("43% of session", { timeout: 20_000 });
+    expect(await outerShare.getAttribute("title")).toMatch(/^300 of the 700 input-side tokens the session's files record: input, cache read and cache write tokens of this agent's own model calls/);
+
+    // The nested agent's card appears with its parent's steps, its share already counted from its own file.
+    await baton.expand(outer);
+    const inner = baton.subagentCard("general-purpose", "Inner look", outer);
+    const innerShare = inner.getByLabel(/^Share of the session's tokens/);
+    await pw(innerShare).toHaveText("29% of session", { timeout: 20_000 });
+    expect(await innerShare.getAttribute("title")).toMatch(/^200 of the 700 input-side tokens the session's files record/);
+    // Opening it reads its steps; nothing counts twice.
+    await baton.expand(inner);
+    await pw(baton.toolCards("Bash", inner).first().getByLabel("Output")).toContainText("inner", { timeout: 20_000 });
+    await pw(innerShare).toHaveText("29% of session");
+    await pw(outerShare).toHaveText("43% of session");
+    await baton.screenshot("restored-shares");
+    expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+// A restored session's token shares (issue 37): after a restore, each subagent's file (nested
+// agents and Workflow runs too) is read for its calls' usage only, so every card's record holds
+// its file's calls and the session's total is what all its files record, while the steps stay
+// unloaded; opening the cards later counts nothing twice; a closed tab stops the pass.
+
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadAllSubagents, type HistorySession } from "../../src/main/history/historySession.js";
+import { restoreSession } from "../../src/main/history/restore.js";
+import { countSubagentUsage, hasSubagentFiles } from "../../src/main/history/subagentUsage.js";
+import type { Transcript } from "../../src/shared/transcript.js";
+import { findRecording, mainTranscriptFiles, RECORDING_VERSIONS } from "../support/recordings.js";
+import { recordOf } from "./hubTestKit.js";
+
+/** Input, cache read and cache creation tokens of a history file's model calls, each message once (its blocks are lines of their own). */
+function fileInputSide(file: string): number {
+  const calls = new Map<string, number>();
+  for (const text of readFileSync(file, "utf8").split("\n")) {
+    if (text.trim() === "") continue;
+    const line = JSON.parse(text) as { type?: string; isApiErrorMessage?: boolean; message?: { id?: string; model?: string; usage?: Record<string, number> } };
+    const usage = line.message?.usage;
+    if (line.type !== "assistant" || usage === undefined || line.isApiErrorMessage === true || line.message?.model === "<synthetic>") continue;
+    calls.set(line.message!.id!, (usage["input_tokens"] ?? 0) + (usage["cache_read_input_tokens"] ?? 0) + (usage["cache_creation_input_tokens"] ?? 0));
+  }
+  return [...calls.values()].reduce((a, b) => a + b, 0);
+}
+
+/** Every agent with a file of its own: its Agent call id and the file. */
+function agentFiles(session: HistorySession): Array<[string, string]> {
+  const files: Array<[string, string]> = [...session.links].map(([id, file]) => [id, file.path]);
+  for (const [callId, runDir] of session.workflows) {
+    for (const name of readdirSync(runDir)) {
+      const agent = /^agent-(\w+)\.jsonl$/.exec(name)?.[1];
+      if (agent !== undefined) files.push([`${callId}/${agent}`, path.join(runDir, name)]);
+    }
+  }
+  return files;
+}
+
+async function restored(name: string, version: (typeof RECORDING_VERSIONS)[number]): Promise<HistorySession> {
+  const file = mainTranscriptFiles(findRecording(name, version)!)[0]!;
+  const { session } = await restoreSession(file);
+  return session;
+}
+
+describe.each(RECORDING_VERSIONS)("the usage pass after a restore (CLI %s)", (version) => {
+  it.skipIf(findRecording("nested-subagents", version) === undefined)("nested agents: each card holds its own file's calls, the total every file's, no steps loaded", async () => {
+    const session = await restored("nested-subagents", version);
+    expect(hasSubagentFiles(session)).toBe(true);
+    session.model.setFilesUncounted(true);
+    expect(session.model.transcript().sessionInputTokens).toBeUndefined();
+    await countSubagentUsage(session, new AbortController().signal);
+    const counted: Transcript = session.model.transcript();
+    // Still lazy: no card's steps were read into the model.
+    expect(session.loaded.size).toBe(0);
+    const files = agentFiles(session);
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    expect(files.every(([, file]) => fileInputSide(file) > 0)).toBe(true);
+    const total = fileInputSide(session.path) + files.reduce((sum, [, file]) => sum + fileInputSide(file), 0);
+    expect(counted.sessionInputTokens).toBe(total);
+    const firstLevel = counted.blocks.filter((b) => b.call?.subagent !== undefined).map((b) => b.id);
+    expect(firstLevel.length).toBeGreaterThan(0);
+    for (const id of firstLevel) expect(recordOf(counted, id)?.inputTokens).toBe(fileInputSide(files.find(([agent]) => agent === id)![1]));
+
+    // Opening every card (nested ones too) reads the same lines again: nothing counts twice, and
+    // the nested cards, made only now, hold what the pass counted for them.
+    await loadAllSubagents(session);
+    const opened = session.model.transcript();
+    expect(opened.sessionInputTokens).toBe(total);
+    for (const [id, file] of files) expect(recordOf(opened, id)?.inputTokens, id).toBe(fileInputSide(file));
+  });
+
+  it.skipIf(findRecording("workflow", version) === undefined)("a Workflow run: its agents' calls count in the total and on their cards once opened", async () => {
+    const session = await restored("workflow", version);
+    session.model.setFilesUncounted(true);
+    await countSubagentUsage(session, new AbortController().signal);
+    const files = agentFiles(session);
+    const total = fileInputSide(session.path) + files.reduce((sum, [, file]) => sum + fileInputSide(file), 0);
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    expect(session.model.transcript().sessionInputTokens).toBe(total);
+    await loadAllSubagents(session);
+    const opened = session.model.transcript();
+    expect(opened.sessionInputTokens).toBe(total);
+    for (const [id, file] of files) expect(recordOf(opened, id)?.inputTokens, id).toBe(fileInputSide(file));
+  });
+
+  it.skipIf(findRecording("nested-subagents", version) === undefined)("a closed tab stops the pass: nothing more is read or counted", async () => {
+    const session = await restored("nested-subagents", version);
+    session.model.setFilesUncounted(true);
+    const stop = new AbortController();
+    stop.abort();
+    await countSubagentUsage(session, stop.signal);
+    const t = session.model.transcript();
+    expect(t.sessionInputTokens).toBeUndefined();
+    expect(t.blocks.filter((b) => b.call?.subagent !== undefined).every((b) => b.call?.subagent?.inputTokens === undefined)).toBe(true);
+  });
+});
