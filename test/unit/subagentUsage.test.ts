@@ -3,12 +3,14 @@
 // its file's calls and the session's total is what all its files record, while the steps stay
 // unloaded; opening the cards later counts nothing twice; a closed tab stops the pass.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAllSubagents, type HistorySession } from "../../src/main/history/historySession.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { countSubagentUsage, hasSubagentFiles } from "../../src/main/history/subagentUsage.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
+import { tempDirs } from "../support/tempDirs.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { findRecording, mainTranscriptFiles, RECORDING_VERSIONS } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
@@ -95,4 +97,41 @@ describe.each(RECORDING_VERSIONS)("the usage pass after a restore (CLI %s)", (ve
     expect(t.sessionInputTokens).toBeUndefined();
     expect(t.blocks.filter((b) => b.call?.subagent !== undefined).every((b) => b.call?.subagent?.inputTokens === undefined)).toBe(true);
   });
+});
+
+describe("a followed session read again from its start (its file replaced)", () => {
+  const tempDir = tempDirs("baton-subagent-usage-");
+  it.skipIf(findRecording("nested-subagents") === undefined)("counts its subagents' files again into the new model", async () => {
+    const recording = findRecording("nested-subagents")!;
+    const projectsDir = tempDir();
+    cpSync(path.join(recording.dir, "projects"), projectsDir, { recursive: true });
+    const main = readdirSync(projectsDir).flatMap((folder) => readdirSync(path.join(projectsDir, folder)).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(projectsDir, folder, f)))[0]!;
+    const restored = await createHistorySource({ projectsDir }).restore(path.basename(main, ".jsonl"));
+    await restored.usageCounted;
+    const before = restored.transcript();
+    const card = before.blocks.find((b) => b.call?.subagent !== undefined)!.id;
+    expect(before.sessionInputTokens).toBeGreaterThan(0);
+    expect(recordOf(before, card)?.inputTokens).toBeGreaterThan(0);
+
+    const changes: Transcript[] = [];
+    let settle: () => void = () => undefined;
+    const again = new Promise<void>((resolve) => (settle = resolve));
+    restored.follow!(
+      () => {
+        const t = restored.transcript();
+        changes.push(t);
+        if (changes.length > 1 && t.sessionInputTokens === before.sessionInputTokens && recordOf(t, card)?.inputTokens === recordOf(before, card)?.inputTokens) settle();
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    // Replaced by a copy of itself: read again from its start into a new model.
+    writeFileSync(`${main}.new`, readFileSync(main));
+    renameSync(`${main}.new`, main);
+    await again;
+    restored.close?.();
+    // Read again: right after the reset the total waited for the new count.
+    expect(changes[0]?.sessionInputTokens).toBeUndefined();
+  }, 20_000);
 });

@@ -202,10 +202,16 @@ export function switchableHistorySource(projectsDir: string, make: (projectsDir:
 function restoredFrom(session: HistorySession): RestoredSession {
   let follower: Follower | undefined;
   const cwd = annotatedTranscript(session).cwd;
-  // The session's total is what its files record: its subagents' files are read in the background.
-  const counting = new AbortController();
-  if (hasSubagentFiles(session)) session.model.setFilesUncounted(true);
-  const usageCounted = countSubagentUsage(session, counting.signal);
+  // The session's total is what its files record: its subagents' files are read in the background,
+  // and again into the new model when a followed file is read again from its start.
+  let counting = new AbortController();
+  const count = (): Promise<void> => {
+    counting.abort();
+    counting = new AbortController();
+    if (hasSubagentFiles(session)) session.model.setFilesUncounted(true);
+    return countSubagentUsage(session, counting.signal);
+  };
+  const usageCounted = count();
   return {
     sessionId: session.sessionId,
     project: path.basename(session.projectDir),
@@ -218,7 +224,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
     titleFacts: () => session.stream.mapper.facts,
     linkRunningAgent: (agentId) => linkRunningAgent(session, agentId),
     follow(onChange, onError) {
-      follower ??= followSession(session, onChange, onError);
+      follower ??= followSession(session, onChange, onError, () => void count().then(onChange, onError));
     },
     usageCounted,
     close: () => {
@@ -229,7 +235,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
 }
 
 /** Reads what is appended to the session's main file from where the restore stopped, with its audit trail. */
-function followSession(session: HistorySession, onChange: () => void, onError: (error: unknown) => void): Follower {
+function followSession(session: HistorySession, onChange: () => void, onError: (error: unknown) => void, recount: () => void): Follower {
   return followTranscript(session.path, {
     offset: session.offset,
     stream: session.stream,
@@ -241,6 +247,7 @@ function followSession(session: HistorySession, onChange: () => void, onError: (
       // Truncated or replaced: the file is read again from its start into a new session model.
       session.model = new SessionModel({ sessionId: session.sessionId });
       session.loaded.clear();
+      recount();
       onChange();
     },
     onError,
