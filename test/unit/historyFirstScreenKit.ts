@@ -47,8 +47,9 @@ export class SessionWriter {
     this.line({ type: "user", message: { role: "user", content: text }, permissionMode: "default" });
   }
 
-  assistant(block: object): void {
-    this.line({ type: "assistant", message: { id: this.id("msg_"), role: "assistant", model: "claude-opus-4-8", content: [block] } });
+  /** `usage`: the call's, as the CLI writes it on the line (the token shares count it). */
+  assistant(block: object, usage?: object): void {
+    this.line({ type: "assistant", message: { id: this.id("msg_"), role: "assistant", model: "claude-opus-4-8", content: [block], ...(usage !== undefined ? { usage } : {}) } });
   }
 
   result(toolUseId: string, text: string, structured?: unknown, isError = false): void {
@@ -66,7 +67,7 @@ export class SessionWriter {
   }
 
   /** A foreground Agent call with its sidechain file; `stoppedByUser` marks it in meta.json. */
-  agent(final: string, options: { background?: boolean; stoppedByUser?: boolean } = {}): { toolUseId: string; agentId: string } {
+  agent(final: string, options: { background?: boolean; stoppedByUser?: boolean; usage?: object } = {}): { toolUseId: string; agentId: string } {
     const toolUseId = this.id("toolu_");
     const agentId = `a${this.id("").padStart(16, "0")}`;
     const description = `agent ${agentId.slice(-4)}`;
@@ -74,7 +75,14 @@ export class SessionWriter {
     this.assistant({ type: "tool_use", id: toolUseId, name: "Agent", input: { description, prompt, subagent_type: "general-purpose", ...(options.background ? { run_in_background: true } : {}) } });
     const side = [
       { isSidechain: true, agentId, type: "user", uuid: this.id("s-"), message: { role: "user", content: prompt }, sessionId: this.sessionId },
-      { isSidechain: true, agentId, type: "assistant", uuid: this.id("s-"), message: { id: this.id("msg_"), role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: final }] }, sessionId: this.sessionId },
+      {
+        isSidechain: true,
+        agentId,
+        type: "assistant",
+        uuid: this.id("s-"),
+        message: { id: this.id("msg_"), role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: final }], ...(options.usage !== undefined ? { usage: options.usage } : {}) },
+        sessionId: this.sessionId,
+      },
     ];
     writeFileSync(path.join(this.subDir, `agent-${agentId}.jsonl`), side.map((l) => `${JSON.stringify(l)}\n`).join(""));
     writeFileSync(path.join(this.subDir, `agent-${agentId}.meta.json`), JSON.stringify({ agentType: "general-purpose", description, toolUseId, ...(options.stoppedByUser ? { stoppedByUser: true } : {}) }));

@@ -11,6 +11,8 @@ import { restoreSession } from "../../src/main/history/restore.js";
 import { countSubagentUsage, hasSubagentFiles } from "../../src/main/history/subagentUsage.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { EarlierBlocksNoticeId } from "../../src/main/history/firstScreen.js";
+import { SessionWriter } from "./historyFirstScreenKit.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { findRecording, mainTranscriptFiles, RECORDING_VERSIONS } from "../support/recordings.js";
 import { recordOf } from "./hubTestKit.js";
@@ -134,4 +136,32 @@ describe("a followed session read again from its start (its file replaced)", () 
     // Read again: right after the reset the total waited for the new count.
     expect(changes[0]?.sessionInputTokens).toBeUndefined();
   }, 20_000);
+});
+
+describe("a big session, opened on its newest blocks", () => {
+  const tempDir = tempDirs("baton-subagent-usage-big-");
+  it("shows no total on its first screen, then every file's once read whole and counted", async () => {
+    const dir = tempDir();
+    const w = new SessionWriter(path.join(dir, "-home-user-code-x"), "5e55f1e5-0000-4000-8000-0000000005a5");
+    const agents: string[] = [];
+    for (let turn = 0; turn < 40; turn++) {
+      w.prompt(`Turn ${turn}`);
+      // An agent early on (off the first screen) and one late: 7 + 3 input-side tokens each.
+      if (turn === 2 || turn === 38) agents.push(w.agent(`Agent of turn ${turn} done.`, { usage: { input_tokens: 7, cache_read_input_tokens: 3, output_tokens: 1 } }).toolUseId);
+      w.assistant({ type: "text", text: `Answer ${turn}.` }, { input_tokens: 10, output_tokens: 2 });
+    }
+    w.flush();
+    const restored = await createHistorySource({ projectsDir: dir }).restore(w.sessionId);
+    expect(restored.loaded).toBeDefined();
+    const first = restored.transcript();
+    expect(first.blocks[0]?.id).toBe(EarlierBlocksNoticeId);
+    // The newest answers' calls are in the window, but they are not the session's total.
+    expect(first.sessionInputTokens).toBeUndefined();
+    await restored.usageCounted;
+    const counted = restored.transcript();
+    expect(counted.blocks[0]?.id).not.toBe(EarlierBlocksNoticeId);
+    expect(counted.sessionInputTokens).toBe(40 * 10 + 2 * 10);
+    for (const id of agents) expect(recordOf(counted, id)?.inputTokens).toBe(10);
+    restored.close?.();
+  });
 });
