@@ -3,7 +3,7 @@
 // its file's calls and the session's total is what all its files record, while the steps stay
 // unloaded; opening the cards later counts nothing twice; a closed tab stops the pass.
 
-import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAllSubagents, type HistorySession } from "../../src/main/history/historySession.js";
@@ -163,5 +163,44 @@ describe("a big session, opened on its newest blocks", () => {
     expect(counted.sessionInputTokens).toBe(40 * 10 + 2 * 10);
     for (const id of agents) expect(recordOf(counted, id)?.inputTokens).toBe(10);
     restored.close?.();
+  });
+});
+
+describe("an old layout: a subagent's lines kept in the main file", () => {
+  const tempDir = tempDirs("baton-subagent-usage-old-");
+  it("counts them on its card and in the total, without loading them", async () => {
+    const sessionId = "0ld1a40u-0000-4000-8000-000000000001";
+    const dir = path.join(tempDir(), "-home-user-code-x");
+    mkdirSync(dir, { recursive: true });
+    const env = { sessionId, cwd: "/home/user/code/x", version: "2.0.0", isSidechain: false };
+    const usage = (input: number) => ({ input_tokens: input, cache_creation_input_tokens: 5, output_tokens: 3 });
+    const assistant = (uuid: string, parentUuid: string | null, id: string, content: unknown[], tokens: number, sidechain = false) => ({
+      ...env,
+      isSidechain: sidechain,
+      type: "assistant",
+      uuid,
+      parentUuid,
+      message: { id, role: "assistant", model: "claude-opus-4-8", content, usage: usage(tokens) },
+    });
+    const lines = [
+      { ...env, type: "user", uuid: "p1", parentUuid: null, message: { role: "user", content: "look around" } },
+      assistant("a1", "p1", "msg_main_1", [{ type: "tool_use", id: "toolu_T1", name: "Task", input: { prompt: "first job", description: "one", subagent_type: "general-purpose" } }], 15),
+      { ...env, isSidechain: true, type: "user", uuid: "r1", parentUuid: null, message: { role: "user", content: "first job" } },
+      assistant("r1b", "r1", "msg_side_1", [{ type: "text", text: "working on first" }], 20, true),
+      assistant("r1c", "r1b", "msg_side_2", [{ type: "text", text: "first done" }], 30, true),
+      { ...env, type: "user", uuid: "t1", parentUuid: "a1", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_T1", content: "first done" }] } },
+      assistant("a2", "t1", "msg_main_2", [{ type: "text", text: "All looked." }], 25),
+    ];
+    writeFileSync(path.join(dir, `${sessionId}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const { session } = await restoreSession(path.join(dir, `${sessionId}.jsonl`));
+    expect(session.embedded.has("toolu_T1")).toBe(true);
+    session.model.setFilesUncounted(true);
+    await countSubagentUsage(session, new AbortController().signal);
+    const t = session.model.transcript();
+    expect(session.loaded.size).toBe(0);
+    expect(recordOf(t, "toolu_T1")?.inputTokens).toBe(25 + 35);
+    expect(t.sessionInputTokens).toBe(20 + 30 + 25 + 35);
+    await loadAllSubagents(session);
+    expect(session.model.transcript().sessionInputTokens).toBe(20 + 30 + 25 + 35);
   });
 });
