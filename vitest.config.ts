@@ -52,6 +52,8 @@ const onBothClis = [
   "test/integration/uiRewind.test.ts",
   // A session in its own worktree (issue 37): Baton makes it, the CLI runs and keeps its history there.
   "test/integration/sessionWorktree.test.ts",
+  // A fork of a worktree session in a new worktree: each CLI finds the original in another project folder (issue 37).
+  "test/integration/appForkWorktree.test.ts",
 ];
 
 /** Tests that cannot pass on 2.1.332 yet; each says why in its header. Run only on 2.1.197. */

@@ -163,9 +163,10 @@ export const ApiMethods = {
    * A new live tab that continues the tab's session from just before one of its prompts
    * (`promptUuid`, the prompt's block id): the turns before it, then `text` as its first prompt
    * (none: the tab waits for one). The original session is not changed. Fails "not_found" when the
-   * session's file does not hold that prompt.
+   * session's file does not hold that prompt. `inNewWorktree`: the fork runs in a new worktree made
+   * from the commit of the checkout the session ran in (a fork of a worktree session need not share its folder).
    */
-  forkSession: method([arg("tabId", Id), arg("promptUuid", Id), optional("text", PromptText)], returns<TabInfo>()),
+  forkSession: method([arg("tabId", Id), arg("promptUuid", Id), optional("text", PromptText), optional("inNewWorktree", flag)], returns<TabInfo>()),
   closeTab: method([arg("tabId", Id)], returns<void>()),
   sendPrompt: method([arg("tabId", Id), arg("text", PromptText), optional("images", listOf(Image, 20))], returns<void>()),
   interrupt: method([arg("tabId", Id)], returns<void>()),

@@ -52,7 +52,7 @@ export class BatonService {
       exportSession: (tabId, choices) => m.exportSession(tabId, choices),
       newSession: (options) => m.newSession(options),
       repositoryOf: async (dir) => (await repositoryRoot(dir)) ?? null,
-      forkSession: (tabId, promptUuid, text) => m.forkSession(tabId, promptUuid, text),
+      forkSession: (tabId, promptUuid, text, inNewWorktree) => m.forkSession(tabId, promptUuid, text, inNewWorktree),
       closeTab: (tabId) => m.closeTab(tabId),
       sendPrompt: (tabId, text, images) => m.sendPrompt(tabId, text, images),
       interrupt: (tabId) => m.interrupt(tabId),

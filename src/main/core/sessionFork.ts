@@ -5,7 +5,9 @@
 // entry (docs/protocol-notes.md). A first prompt has no parent: its fork is a new session.
 
 import { existsSync, readdirSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { eventStream, readJsonl } from "../history/index.js";
@@ -36,14 +38,41 @@ export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): strin
   return undefined;
 }
 
-/** Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the file has no such prompt. */
-export async function readForkPoint(file: string, promptUuid: string): Promise<ForkPoint> {
-  // The history's own reader (bounded lines, never the whole file as one string), heavy lines kept:
-  // the chain runs through attachment lines too (on 2.1.332 a prompt's parent is one).
+/**
+ * How long a fork from a live session waits for its prompt to reach the file: 2.1.197 writes a
+ * turn's lines tens of milliseconds after its answer (seen 60–80 ms), so a fork from the prompt
+ * just answered would otherwise be refused.
+ */
+export const ForkPointWaitMs = 3000;
+const ForkPointPollMs = 50;
+
+/**
+ * Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the
+ * file has no such prompt, after waiting up to `waitMs` for the file to grow to hold it.
+ */
+export async function readForkPoint(file: string, promptUuid: string, waitMs = 0): Promise<ForkPoint> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const lines = await readLines(file);
+    const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
+    if (prompt !== undefined) return forkPointOf(file, lines, prompt);
+    // Read again only once the file has grown: a big session is not parsed twenty times a second.
+    const size = (await stat(file)).size;
+    do {
+      if (Date.now() >= until) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
+      await delay(ForkPointPollMs);
+    } while ((await stat(file)).size === size);
+  }
+}
+
+/** The history's own reader (bounded lines, never the whole file as one string), heavy lines kept: the chain runs through attachment lines too (on 2.1.332 a prompt's parent is one). */
+async function readLines(file: string): Promise<JsonObject[]> {
   const lines: JsonObject[] = [];
   await readJsonl(file, { final: true, keepHeavy: true, onRecord: (record) => void lines.push(record.value) });
-  const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
-  if (prompt === undefined) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
+  return lines;
+}
+
+function forkPointOf(file: string, lines: readonly JsonObject[], prompt: JsonObject): ForkPoint {
   const parent = prompt["parentUuid"];
   if (typeof parent !== "string") return { earlier: [] };
   const chain = chainUpTo(lines, parent);

@@ -22,7 +22,7 @@ import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
 import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
-import { cliSessionFile, readForkPoint } from "./sessionFork.js";
+import { cliSessionFile, ForkPointWaitMs, readForkPoint } from "./sessionFork.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
 import type { RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
@@ -144,9 +144,11 @@ export class SessionManager {
 
   /**
    * A new live tab continuing the tab's session from just before prompt `promptUuid`, its earlier
-   * turns shown from the original's file, `text` sent as its first prompt (core/sessionFork.ts).
+   * turns shown from the original's file, `text` sent as its first prompt (core/sessionFork.ts);
+   * `inNewWorktree`: in a worktree of its own, made from the commit of the checkout the session
+   * ran in (the CLI finds the original's file in any project folder and runs the fork where it is started).
    */
-  async forkSession(tabId: string, promptUuid: string, text?: string): Promise<TabInfo> {
+  async forkSession(tabId: string, promptUuid: string, text?: string, inNewWorktree = false): Promise<TabInfo> {
     this.assertRunning();
     const tab = this.tabs.require(tabId);
     const sessionId = tab.session.sessionId;
@@ -154,14 +156,18 @@ export class SessionManager {
     if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
     const file = cliSessionFile(this.options.env ?? process.env, sessionId);
     if (file === undefined) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
-    const point = await readForkPoint(file, promptUuid);
+    // A live CLI may not have written a prompt it has just answered yet (2.1.197 writes a turn's lines late).
+    const point = await readForkPoint(file, promptUuid, tab.kind === "live" && tab.session.client.running ? ForkPointWaitMs : 0);
     this.cap.assertRoom();
     const forkTab = this.tabs.newTabId();
     const release = this.cap.claim(forkTab);
     try {
       const fork: ForkStart = { sessionId, ...(point.resumeAt !== undefined ? { resumeAt: point.resumeAt } : {}) };
-      const request: NewSessionOptions = { cwd, ...(text !== undefined ? { initialPrompt: text } : {}) };
-      return await this.startLive(forkTab, request, { fork, earlier: point.earlier, link: { sessionId, promptUuid } });
+      // A live session's fork keeps its permission mode (the CLI reported it); a history file's is not taken on trust.
+      const mode = tab.kind === "live" ? this.tabs.transcriptOf(tabId)?.permissionMode : undefined;
+      const request: NewSessionOptions = { cwd, ...(text !== undefined ? { initialPrompt: text } : {}), ...(mode !== undefined ? { permissionMode: mode } : {}) };
+      const forked: Forked = { fork, earlier: point.earlier, link: { sessionId, promptUuid } };
+      return await (inNewWorktree ? this.startInNewWorktree(forkTab, request, forked) : this.startLive(forkTab, request, forked));
     } finally {
       release();
     }
@@ -322,14 +328,14 @@ export class SessionManager {
   }
 
   /** Starts the session in a new worktree of its folder's repository (worktrees/sessionWorktree.ts), undone when its CLI does not start. */
-  private async startInNewWorktree(tabId: string, options: NewSessionOptions): Promise<TabInfo> {
+  private async startInNewWorktree(tabId: string, options: NewSessionOptions, forked?: Forked): Promise<TabInfo> {
     const made = await createSessionWorktree(options.cwd, options.initialPrompt, randomBytes(3).toString("hex")).catch((error: unknown) => {
       throw error instanceof WorktreeActionError ? new AppError(worktreeApiCode(error.code), `No new worktree: ${error.message}`) : error;
     });
     this.log.baton("info", "worktree made for a new session", { path: made.path, branch: made.branch }, tabId);
     const { newWorktree: _, ...rest } = options;
     try {
-      return await this.startLive(tabId, { ...rest, cwd: made.cwd });
+      return await this.startLive(tabId, { ...rest, cwd: made.cwd }, forked);
     } catch (error) {
       if (!(await discardSessionWorktree(made).catch(() => false))) {
         this.log.baton("warning", "the worktree made for a session that did not start is kept", { path: made.path, branch: made.branch }, tabId);

@@ -10,7 +10,7 @@ import { sessionWorktreeName } from "../../shared/worktreeName.js";
 import { git } from "./git.js";
 import { AgentWorktreesFolder } from "./listWorktrees.js";
 import { holdsAny } from "./liveFolders.js";
-import { openRepository, worktreeAction, WorktreeActionError } from "./repository.js";
+import { openRepository, worktreeAction, WorktreeActionError, type RegisteredWorktree, type Repository } from "./repository.js";
 import { removeWorktree } from "./remove.js";
 
 export interface SessionWorktree {
@@ -36,10 +36,13 @@ export async function linkedWorktreeOf(dir: string): Promise<{ readonly path: st
   const repo = await openRepository(dir).catch(() => undefined);
   const real = await realpath(dir).catch(() => undefined);
   if (repo === undefined || real === undefined) return undefined;
-  const inside = repo.worktrees.filter((w) => !w.isMain && holdsAny(w.realPath, [real]));
-  // The deepest: a worktree may sit inside another's folder (`.claude/worktrees/` is in the main one).
-  const w = inside.sort((a, b) => b.realPath.length - a.realPath.length)[0];
-  return w === undefined ? undefined : { path: w.realPath, ...(w.branch !== undefined ? { branch: w.branch } : {}) };
+  const w = checkoutHolding(repo, real);
+  return w === undefined || w.isMain ? undefined : { path: w.realPath, ...(w.branch !== undefined ? { branch: w.branch } : {}) };
+}
+
+/** The worktree (main or linked) the real folder `real` is in: the deepest, as a worktree may sit inside another's folder (`.claude/worktrees/` is in the main one). */
+function checkoutHolding(repo: Repository, real: string): RegisteredWorktree | undefined {
+  return repo.worktrees.filter((w) => holdsAny(w.realPath, [real])).sort((a, b) => b.realPath.length - a.realPath.length)[0];
 }
 
 /**
@@ -58,8 +61,12 @@ export function createSessionWorktree(dir: string, hint: string | undefined, sho
 function create(dir: string, hint: string | undefined, shortId: string): Promise<SessionWorktree> {
   return worktreeAction(async () => {
     const repo = await openRepository(dir);
-    const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: repo.root }).catch(() => "");
-    if (head.trim() === "") throw new WorktreeActionError("no-base", `${repo.root} has no commit yet: a worktree starts from one`);
+    // From the commit of the checkout `dir` is in: the main one for a new session, the origin's
+    // own worktree for a fork of a session that ran in one (its branch, not the main checkout's).
+    const real = await realpath(dir);
+    const checkout = checkoutHolding(repo, real)?.realPath ?? repo.root;
+    const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: checkout }).catch(() => "");
+    if (head.trim() === "") throw new WorktreeActionError("no-base", `${checkout} has no commit yet: a worktree starts from one`);
     const folder = path.join(repo.root, AgentWorktreesFolder);
     const branches = await git(["for-each-ref", "--format=%(refname:short)", "refs/heads/"], { cwd: repo.root });
     // A folder left in .claude/worktrees that git no longer knows takes its name too.
@@ -72,13 +79,13 @@ function create(dir: string, hint: string | undefined, shortId: string): Promise
     // `--` ends the options; the name is [a-z0-9-] only (worktreeName.ts), the branch is new (no -B).
     await git(["worktree", "add", "-b", branch, "--", target, head.trim()], { cwd: repo.root });
     const made = await realpath(target);
-    return { cwd: await sameSubfolder(dir, repo.root, made), path: made, branch };
+    return { cwd: await sameSubfolder(real, checkout, made), path: made, branch };
   });
 }
 
-/** A session asked for `<repo>/sub` runs in `<worktree>/sub` when the worktree has it. */
-async function sameSubfolder(dir: string, root: string, worktree: string): Promise<string> {
-  const relative = path.relative(root, await realpath(dir));
+/** A session asked for `<checkout>/sub` runs in `<worktree>/sub` when the worktree has it. */
+async function sameSubfolder(real: string, checkout: string, worktree: string): Promise<string> {
+  const relative = path.relative(checkout, real);
   if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return worktree;
   return realpath(path.join(worktree, relative)).catch(() => worktree);
 }

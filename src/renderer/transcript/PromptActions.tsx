@@ -2,10 +2,12 @@
 // small labelled group under the prompt, reached with Tab like any other button. Each action is
 // one entry of PromptActionEntries (its own file says what it does); an entry that does not apply
 // to a prompt (e.g. one that needs a live session) leaves no button, so no button is ever dead.
+import type { TabInfo } from "../../shared/api.js";
 import type { Block } from "../../shared/transcript.js";
+import { useApp } from "../state/appState.js";
 import "./promptActions.css";
 import { rewindFilesAction } from "./rewindFilesAction.js";
-import { editAndResendAction, forkFromHereAction } from "./forkActions.js";
+import { editAndResendAction, forkFromHereAction, forkToWorktreeAction } from "./forkActions.js";
 
 /** One button under a prompt. */
 export interface PromptAction {
@@ -23,14 +25,22 @@ export interface PromptPlace {
   readonly block: Block;
 }
 
+/** A prompt's place and what its tab is now (its session id, kind, worktree): what an entry decides by. */
+export interface PromptContext extends PromptPlace {
+  readonly info: TabInfo | undefined;
+}
+
 /** An action's entry: the button for this prompt, or undefined when it does not apply. */
-export type PromptActionEntry = (place: PromptPlace) => PromptAction | undefined;
+export type PromptActionEntry = (context: PromptContext) => PromptAction | undefined;
 
 /** Every action a prompt may offer, in the order the buttons show. */
-const PromptActionEntries: readonly PromptActionEntry[] = [forkFromHereAction, editAndResendAction, rewindFilesAction];
+const PromptActionEntries: readonly PromptActionEntry[] = [forkFromHereAction, forkToWorktreeAction, editAndResendAction, rewindFilesAction];
 
 export function PromptActions({ tabId, block }: PromptPlace) {
-  const actions = PromptActionEntries.map((entry) => entry({ tabId, block })).filter((a): a is PromptAction => a !== undefined);
+  // Read as a subscription: a new session's id arrives after its first prompt is drawn, and the
+  // fork actions it enables must then appear on that prompt too.
+  const info = useApp((s) => s.tabs[tabId]?.info);
+  const actions = PromptActionEntries.map((entry) => entry({ tabId, block, info })).filter((a): a is PromptAction => a !== undefined);
   if (actions.length === 0) return null;
   return (
     <div className="prompt-actions" role="group" aria-label="Prompt actions">

@@ -2,15 +2,15 @@
 // restored session, a new live tab continues the session from just before that prompt (the main
 // side's forkSession: --resume --fork-session --resume-session-at) and sends the prompt again, as
 // it was or as the person edits it in a dialog first (EditResendDialog.tsx). The original session
-// is left as it is; the new tab says where it came from.
+// is left as it is; the new tab says where it came from. A session running in a worktree may fork
+// into a new worktree of its own ("Fork to a new worktree", or the dialog's choice).
 import { api, report } from "../apiClient.js";
-import { setActiveTab, useApp } from "../state/appState.js";
+import type { TabInfo } from "../../shared/api.js";
+import { setActiveTab } from "../state/appState.js";
 import { EditResendDialog } from "./EditResendDialog.js";
-import type { PromptActionEntry, PromptPlace } from "./PromptActions.js";
+import type { PromptActionEntry, PromptContext } from "./PromptActions.js";
 import { openPromptDialog } from "./promptDialog.js";
-
-/** A prompt the CLI knows by this id: the uuid Baton sent it with, or the one its history line has. */
-const PromptUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { PromptUuid } from "./promptUuid.js";
 
 /**
  * Whether a prompt can be forked from: its session has an id and runs in Baton (a terminal
@@ -18,15 +18,19 @@ const PromptUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * it carries no pictures (a fork sends the words only; leaving the pictures out would answer
  * another question).
  */
-function forkable({ tabId, block }: PromptPlace): boolean {
-  const info = useApp.getState().tabs[tabId]?.info;
+function forkable({ block, info }: PromptContext): boolean {
   if (info?.sessionId === undefined || info.terminal !== undefined) return false;
   return block.queued !== true && PromptUuid.test(block.id) && (block.images?.length ?? 0) === 0 && (block.text ?? "") !== "";
 }
 
+/** A session running in a linked worktree: its fork may start in a new worktree of its own. */
+function inWorktree(info: TabInfo | undefined): boolean {
+  return info?.worktree !== undefined;
+}
+
 /** Starts the fork and brings its tab forward; the reason when it could not (also in the Console). */
-export async function forkFromPrompt(tabId: string, promptUuid: string, text: string): Promise<string | undefined> {
-  const result = await api().forkSession(tabId, promptUuid, text);
+export async function forkFromPrompt(tabId: string, promptUuid: string, text: string, inNewWorktree = false): Promise<string | undefined> {
+  const result = await api().forkSession(tabId, promptUuid, text, inNewWorktree ? true : undefined);
   const tab = report("Fork session", result);
   if (tab === undefined) return result.ok ? "the fork did not open" : result.error.message;
   setActiveTab(tab.tabId);
@@ -44,6 +48,17 @@ export const forkFromHereAction: PromptActionEntry = (place) => {
   };
 };
 
+export const forkToWorktreeAction: PromptActionEntry = (place) => {
+  if (!forkable(place) || !inWorktree(place.info)) return undefined;
+  const { tabId, block } = place;
+  return {
+    key: "fork-worktree",
+    label: "Fork to a new worktree",
+    title: "Continue this session from just before this prompt in a new tab and a new worktree, made from this worktree's last commit, and send the prompt again there",
+    run: () => void forkFromPrompt(tabId, block.id, block.text ?? "", true),
+  };
+};
+
 export const editAndResendAction: PromptActionEntry = (place) => {
   if (!forkable(place)) return undefined;
   const { tabId, block } = place;
@@ -51,10 +66,12 @@ export const editAndResendAction: PromptActionEntry = (place) => {
     key: "edit-resend",
     label: "Edit and resend",
     title: "Edit this prompt, then send it in a new tab that continues the session from just before it",
-    run: () => openEditResend(tabId, block.id, block.text ?? ""),
+    run: () => openEditResend(tabId, block.id, block.text ?? "", inWorktree(place.info)),
   };
 };
 
-function openEditResend(tabId: string, promptUuid: string, prompt: string): void {
-  openPromptDialog((close) => <EditResendDialog prompt={prompt} send={(text) => forkFromPrompt(tabId, promptUuid, text)} onClose={close} />);
+function openEditResend(tabId: string, promptUuid: string, prompt: string, worktreeChoice: boolean): void {
+  openPromptDialog((close) => (
+    <EditResendDialog prompt={prompt} worktreeChoice={worktreeChoice} send={(text, inNewWorktree) => forkFromPrompt(tabId, promptUuid, text, inNewWorktree)} onClose={close} />
+  ));
 }

@@ -1,16 +1,13 @@
 // The prompt action "Rewind files to here" (issue 37): on a prompt of a live tab, it opens the
 // rewind dialog (RewindDialog.tsx; promptDialog.tsx says where).
-import { useApp } from "../state/appState.js";
 import type { PromptActionEntry } from "./PromptActions.js";
+import { PromptUuid } from "./promptUuid.js";
 import { openPromptDialog } from "./promptDialog.js";
 import { RewindDialog } from "./RewindDialog.js";
 
-/** A prompt the CLI knows by this id: the uuid Baton sent it with (the CLI writes it to disk as is). */
-const PromptUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const rewindFilesAction: PromptActionEntry = ({ tabId, block }) => {
+export const rewindFilesAction: PromptActionEntry = ({ tabId, block, info }) => {
   // Only a live tab's CLI can rewind; a queued prompt has no checkpoint yet.
-  if (useApp.getState().tabs[tabId]?.info.kind !== "live" || block.queued === true || !PromptUuid.test(block.id)) return undefined;
+  if (info?.kind !== "live" || block.queued === true || !PromptUuid.test(block.id)) return undefined;
   return {
     key: "rewind-files",
     label: "Rewind files to here",
