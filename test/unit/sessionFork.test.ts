@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readForkPoint } from "../../src/main/core/sessionFork.js";
+import { findForkPoint, readForkPoint } from "../../src/main/core/sessionFork.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "baton-fork-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +50,15 @@ describe("where a fork from a prompt starts", () => {
     const f = file("refuse", [user(uuid(1), null, "first"), answer(uuid(2), uuid(1), "msg_1", "Answer one.")]);
     await expect(readForkPoint(f, uuid(2))).rejects.toMatchObject({ code: "not_found" });
     await expect(readForkPoint(f, uuid(9))).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("waits for a prompt only while the file may still grow: a file that does not is refused once the wait is over", async () => {
+    const f = file("never", [user(uuid(1), null, "first"), answer(uuid(2), uuid(1), "msg_1", "Answer one.")]);
+    const asked = Date.now();
+    await expect(readForkPoint(f, uuid(3), 150)).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/not in the session's file \(yet\)/) });
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(150);
+    // The file's own session: a missing file is refused the same way once the wait is over.
+    const env = { HOME: path.join(dir, "no-home") };
+    await expect(findForkPoint(env, "00000000-aaaa-4000-8000-000000000000", uuid(1), 100)).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/not where Claude Code keeps sessions/) });
   });
 });

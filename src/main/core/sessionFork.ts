@@ -47,6 +47,21 @@ export const ForkPointWaitMs = 3000;
 const ForkPointPollMs = 50;
 
 /**
+ * Where a fork from prompt `promptUuid` of session `sessionId` starts, in the file the CLI with
+ * `env` keeps it in; waits up to `waitMs` for the file to be made and to hold the prompt (2.1.197
+ * may not have made a new session's file yet when its first answers are shown).
+ */
+export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, promptUuid: string, waitMs = 0): Promise<ForkPoint> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const file = cliSessionFile(env, sessionId);
+    if (file !== undefined) return readForkPoint(file, promptUuid, Math.max(0, until - Date.now()));
+    if (Date.now() >= until) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
+    await delay(ForkPointPollMs);
+  }
+}
+
+/**
  * Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the
  * file has no such prompt, after waiting up to `waitMs` for the file to grow to hold it.
  */

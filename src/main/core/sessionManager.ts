@@ -22,7 +22,7 @@ import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
 import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
-import { cliSessionFile, ForkPointWaitMs, readForkPoint } from "./sessionFork.js";
+import { findForkPoint, ForkPointWaitMs } from "./sessionFork.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
 import type { RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
@@ -154,10 +154,8 @@ export class SessionManager {
     const sessionId = tab.session.sessionId;
     const cwd = tab.kind === "live" ? tab.cwd : (this.tabs.transcriptOf(tabId)?.cwd ?? tab.session.cwd);
     if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
-    const file = cliSessionFile(this.options.env ?? process.env, sessionId);
-    if (file === undefined) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
     // A live CLI may not have written a prompt it has just answered yet (2.1.197 writes a turn's lines late).
-    const point = await readForkPoint(file, promptUuid, tab.kind === "live" && tab.session.client.running ? ForkPointWaitMs : 0);
+    const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? ForkPointWaitMs : 0);
     this.cap.assertRoom();
     const forkTab = this.tabs.newTabId();
     const release = this.cap.claim(forkTab);
