@@ -138,6 +138,21 @@ describe("a followed session read again from its start (its file replaced)", () 
   }, 20_000);
 });
 
+describe("a restored tab closed while its subagents' files are counted", () => {
+  const tempDir = tempDirs("baton-subagent-usage-closed-");
+  it.skipIf(findRecording("nested-subagents") === undefined)("stops the pass: no card and no total is counted after the close", async () => {
+    const projectsDir = tempDir();
+    cpSync(path.join(findRecording("nested-subagents")!.dir, "projects"), projectsDir, { recursive: true });
+    const main = readdirSync(projectsDir).flatMap((folder) => readdirSync(path.join(projectsDir, folder)).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(projectsDir, folder, f)))[0]!;
+    const restored = await createHistorySource({ projectsDir }).restore(path.basename(main, ".jsonl"));
+    restored.close?.();
+    await restored.usageCounted;
+    const t = restored.transcript();
+    expect(t.sessionInputTokens).toBeUndefined();
+    expect(t.blocks.filter((b) => b.call?.subagent !== undefined).map((b) => b.call?.subagent?.inputTokens)).toEqual([undefined]);
+  });
+});
+
 describe("a big session, opened on its newest blocks", () => {
   const tempDir = tempDirs("baton-subagent-usage-big-");
   it("shows no total on its first screen, then every file's once read whole and counted", async () => {
