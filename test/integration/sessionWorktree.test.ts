@@ -4,6 +4,8 @@
 // answers neither until both asked). The Worktrees view lists them as running sessions', refuses
 // to remove one while its tab runs and rescues it once the tab is closed; resuming the session
 // from the list opens it in its worktree again. A folder outside git is refused with the reason.
+// While its tab runs the worktree is locked with git's own lock, so `baton worktrees remove` in a
+// terminal (another process) refuses it too; closing the tab lets the lock go.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +14,16 @@ import { text } from "../support/scenarios/types.js";
 import { git } from "../support/git.js";
 import { startFaultApp, value, type FaultApp } from "../support/faults/faultApp.js";
 import { watchTab } from "../support/tabWatch.js";
+import { bufferIO } from "../../src/main/commands/commandIO.js";
+import { run as runWorktreesCommand } from "../../src/main/commands/worktrees.js";
+
+/** The `locked …` line git gives a worktree, or undefined when it is not locked. */
+function lockLine(repo: string, where: string): string | undefined {
+  const block = git(repo, "worktree", "list", "--porcelain")
+    .split("\n\n")
+    .find((b) => b.startsWith(`worktree ${where}\n`));
+  return block?.split("\n").find((l) => l === "locked" || l.startsWith("locked "));
+}
 
 /** The folder the CLI told the model it works in. */
 function cwdOf(request: Readonly<Record<string, unknown>>): string {
@@ -93,10 +105,17 @@ describe("a session in its own worktree", () => {
     ]);
     const refused = await service.removeWorktree(tabs[1]!.tabId, tabs[0]!.cwd!, true);
     expect(refused.ok ? undefined : refused.error.code).toBe("worktree_session_running");
+    // Every other tool is refused too: git's own lock holds it, with Baton's reason.
+    const lock = `baton: a session runs here (pid ${process.pid}`;
+    expect(lockLine(repo, tabs[0]!.cwd!)).toContain(lock);
+    const io = bufferIO();
+    expect(await runWorktreesCommand(["remove", tabs[0]!.cwd!, "--rescue", "--repo", repo], io)).toBe(1);
+    expect(io.err()).toContain("a session runs in it in another Baton");
     expect(fs.existsSync(path.join(tabs[0]!.cwd!, "made-here.txt"))).toBe(true);
 
-    // Its tab closed, the usual rules apply: the new file is rescued onto a branch, then it goes.
+    // Its tab closed, the lock goes and the usual rules apply: the new file is rescued onto a branch, then it goes.
     value(await service.closeTab(tabs[0]!.tabId));
+    expect(lockLine(repo, tabs[0]!.cwd!)).toBeUndefined();
     const removed = value(await service.removeWorktree(tabs[1]!.tabId, tabs[0]!.cwd!, true));
     expect(removed.kind).toBe("rescued-and-removed");
     expect(fs.existsSync(tabs[0]!.cwd!)).toBe(false);

@@ -31,7 +31,7 @@ import type { SessionEscalations } from "./sessionEscalations.js";
 import { TabAnswers } from "./tabAnswers.js";
 import { TabList, type LiveTab } from "./tabList.js";
 import { TabWorktrees, worktreeApiCode } from "./tabWorktrees.js";
-import { createSessionWorktree, discardSessionWorktree, linkedWorktreeOf, WorktreeActionError } from "../worktrees/index.js";
+import { createSessionWorktree, discardSessionWorktree, linkedWorktreeOf, WorktreeActionError, WorktreeLocks } from "../worktrees/index.js";
 import { randomBytes } from "node:crypto";
 import { TerminalSessions } from "./terminalSessions.js";
 import { AskVerdict, type HookInput, type HookLaunch, type HookVerdict } from "../../shared/terminalHooks.js";
@@ -69,6 +69,9 @@ export class SessionManager {
   private readonly terminal: TerminalSessions;
   /** Live tabs in orchestration mode: their escalation desks (questions and plans of their subagents). */
   private readonly escalations = new Map<string, SessionEscalations>();
+  /** The worktree locks live tabs hold (worktrees/sessionLock.ts), by tab: released as the tab goes. */
+  private readonly worktreeLocks: WorktreeLocks;
+  private readonly worktreeHolds = new Map<string, () => Promise<void>>();
   private shuttingDown: Promise<void> | undefined;
 
   constructor(private readonly options: SessionManagerOptions) {
@@ -123,6 +126,7 @@ export class SessionManager {
       log,
     });
     this.worktrees = new TabWorktrees({ tabs, projectsDir: () => options.history?.projectsDir, env: options.env });
+    this.worktreeLocks = new WorktreeLocks((what, error) => this.log.baton("warning", `git worktree lock: ${what} failed`, { error: String(error) }));
   }
 
   listTabs(): readonly TabInfo[] {
@@ -233,7 +237,7 @@ export class SessionManager {
   private rewindTarget(tabId: string): RewindTarget {
     const session = this.tabs.live(tabId);
     const tab = this.tabs.require(tabId);
-    return { session, env: this.options.env ?? process.env, cwd: tab.kind === "live" ? tab.cwd : "" };
+    return { session, env: this.options.env ?? process.env, cwd: tab.kind === "live" ? tab.cwd : "", ...(this.options.audit !== undefined ? { audit: this.options.audit } : {}) };
   }
 
   answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<void> {
@@ -319,6 +323,7 @@ export class SessionManager {
       await Promise.allSettled(live.map((t) => t.session.stop()));
       // The CLIs are gone, and with them every command they ran in a sandbox.
       for (const t of live) t.policy?.close();
+      await Promise.allSettled(live.map((t) => this.releaseWorktree(t.tabId)));
       this.publisher.close();
       this.tabs.close();
     })();
@@ -352,6 +357,8 @@ export class SessionManager {
     const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));
     // A session in a linked worktree (made for it, or a resumed one's) shows its branch on the tab.
     const worktree = await linkedWorktreeOf(options.cwd);
+    // Locked while the tab lives: no other tool removes the folder under the session.
+    if (worktree !== undefined) this.worktreeHolds.set(tabId, await this.worktreeLocks.hold(worktree.path));
     const tab: LiveTab = { kind: "live", tabId, cwd: options.cwd, session, ...(policy !== undefined ? { policy } : {}), ...(forkedFrom !== undefined ? { forkedFrom } : {}), ...(worktree !== undefined ? { worktree } : {}) };
     this.tabs.set(tab);
     this.tabs.emit();
@@ -399,7 +406,15 @@ export class SessionManager {
     if (tab.kind === "live") {
       await tab.session.stop();
       tab.policy?.close();
+      await this.releaseWorktree(tabId);
     } else tab.session.close?.();
+  }
+
+  /** The tab's hold on its worktree's lock, let go once its CLI has stopped. */
+  private async releaseWorktree(tabId: string): Promise<void> {
+    const release = this.worktreeHolds.get(tabId);
+    this.worktreeHolds.delete(tabId);
+    await release?.();
   }
 
   /** A tab's transcript changed: its subscribers get a delta, the tab strip is checked. */

@@ -7,3 +7,4 @@ export { openWorktree } from "./openWorktree.js";
 export { WorktreeActionError } from "./repository.js";
 export { attributeWorktree, type AgentWorktreeFact, type LiveFacts } from "./attribution.js";
 export { createSessionWorktree, discardSessionWorktree, linkedWorktreeOf, repositoryRoot, type SessionWorktree } from "./sessionWorktree.js";
+export { WorktreeLocks } from "./sessionLock.js";

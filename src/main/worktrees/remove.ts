@@ -4,12 +4,14 @@
 // checked unchanged, and only then removed. Locked, main and vanished worktrees are refused.
 // The one window left is a write in the moment between that check and git's removal; a running
 // Claude Code agent holds its worktree locked, so it is refused before then, and so is one a live
-// Baton session runs in (liveFolders.ts). Ignored files are not changes and are not rescued.
+// Baton session runs in (liveFolders.ts; sessionLock.ts locks it too, for every other tool). A Baton
+// lock whose process is gone is undone first. Ignored files are not changes and are not rescued.
 import path from "node:path";
 import type { WorktreeRemoval } from "../../shared/worktrees.js";
 import { git, gitRun } from "./git.js";
 import { commitsText, dirtOf, unmergedCommits, unmergedCount } from "./inspect.js";
 import { holdsAny, realFolders } from "./liveFolders.js";
+import { batonLock, unlockIfBatons } from "./sessionLock.js";
 import { commitSnapshot, snapshotWorktree } from "./snapshot.js";
 import { findWorktree, identityArgs, openRepository, worktreeAction, WorktreeActionError, type RegisteredWorktree } from "./repository.js";
 
@@ -35,10 +37,16 @@ export function rescueBranchName(worktreePath: string, now: Date): string {
   return `baton/rescue/${safe === "" ? "worktree" : safe}-${stamp}`;
 }
 
-function refuseUnusable(w: RegisteredWorktree): void {
+async function refuseUnusable(w: RegisteredWorktree): Promise<void> {
   if (w.isMain) throw new WorktreeActionError("main-worktree", `${w.realPath} is the repository's main worktree: Baton never removes it`);
   if (!w.exists || w.prunable) throw new WorktreeActionError("folder-gone", `${w.realPath}: the folder is gone; git keeps its record until "git worktree prune" (Baton never prunes)`);
-  if (w.locked) throw new WorktreeActionError("locked", `${w.realPath} is locked${w.lockReason === undefined ? "" : ` (${w.lockReason})`}: unlock it first ("git worktree unlock")`);
+  if (!w.locked) return;
+  const baton = await batonLock(w.lockReason);
+  // A lock a Baton that is gone left behind holds nothing: it is undone, and the rest of the rules apply.
+  if (baton === "stale") return unlockIfBatons(w.realPath, w.lockReason ?? "");
+  // Another Baton's running session (sessionLock.ts) is named as one; any other lock as a lock.
+  if (baton === "held") throw new WorktreeActionError("session-running", `${w.realPath}: a session runs in it in another Baton (${w.lockReason}); close its tab (or let it end) before removing it`);
+  throw new WorktreeActionError("locked", `${w.realPath} is locked${w.lockReason === undefined ? "" : ` (${w.lockReason})`}: unlock it first ("git worktree unlock")`);
 }
 
 export function removeWorktree(repoDir: string, target: string, options: RemoveOptions = {}): Promise<WorktreeRemoval> {
@@ -48,10 +56,11 @@ export function removeWorktree(repoDir: string, target: string, options: RemoveO
 async function remove(repoDir: string, target: string, options: RemoveOptions): Promise<WorktreeRemoval> {
   const repo = await openRepository(repoDir);
   const w = await findWorktree(repo, target);
-  refuseUnusable(w);
-  if (holdsAny(w.realPath, await realFolders(options.liveFolders ?? []))) {
+  // This Baton's own sessions first: their worktrees are locked too (sessionLock.ts), and the reason to give is the tab.
+  if (!w.isMain && holdsAny(w.realPath, await realFolders(options.liveFolders ?? []))) {
     throw new WorktreeActionError("session-running", `${w.realPath}: a session runs in it; close its tab (or let it end) before removing it`);
   }
+  await refuseUnusable(w);
   const dirt = await dirtOf(w.realPath);
   const unmerged = w.head === undefined ? 0 : await unmergedCount(repo.root, w.head, w.branchRef);
   const files = dirt.files.map((f) => f.path);
