@@ -25,6 +25,7 @@ export function trailOver(store: StoreService, errors: string[]): AuditTrail {
       recordPolicyDecision: done((e) => store.recordPolicyDecision(e)),
       recordOrchestration: done((e) => store.recordOrchestration(e)),
       recordFork: done((e) => store.recordFork(e)),
+      recordRewind: done((e) => store.recordRewind(e)),
       readAudit: async (sessionId) => store.readAudit(sessionId),
     },
     (what, error) => errors.push(`${what}: ${String(error)}`),

@@ -1,13 +1,15 @@
 // `baton audit <sessionId>`, run as the dispatcher runs it: a session's trail from a temp
 // audit.sqlite, as text (one row per line, terminal-safe) and as JSON; the default place and
-// --db given as the index or the audit file; an unknown session and a missing file.
+// --db given as the index or the audit file; an unknown session and a missing file; a fork's row
+// and file rewinds.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { run } from "../../src/main/commands/audit.js";
 import { main } from "../../src/main/commands/baton.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
-import { policyRecord, type AuditPolicyDecision } from "../../src/main/audit/audit.js";
+import { policyRecord, rewindRecord, type AuditPolicyDecision } from "../../src/main/audit/audit.js";
+import { MaxRewindFiles } from "../../src/main/audit/auditRewinds.js";
 import { StoreService } from "../../src/main/store/storeService.js";
 import { tempDirs } from "../support/tempDirs.js";
 
@@ -142,6 +144,26 @@ describe("baton audit", () => {
       { kind: "interrupt", sessionId: "ff", time: "2026-01-02T00:02:00.000Z" },
     ]);
     expect((await audit(["s1", "--db", dbPath])).out).not.toContain("fork");
+  });
+
+  it("lists each file rewind in its place with the prompt and the files, those past the kept list counted", async () => {
+    const dbPath = recorded(tempDir());
+    const store = new StoreService({ dbPath });
+    const prompt = "00000000-0000-4000-8000-000000000002";
+    store.recordInterrupt({ sessionId: "s4", time: "2026-01-03T00:00:00.000Z" });
+    store.recordRewind(rewindRecord("s4", prompt, ["/home/user/code/x/a.txt", "/home/user/code/x/sub/b.txt"], "2026-01-03T00:01:00.000Z"));
+    const many = Array.from({ length: MaxRewindFiles + 3 }, (_, i) => `/home/user/code/x/f${i}.txt`);
+    store.recordRewind(rewindRecord("s4", prompt, many, "2026-01-03T00:02:00.000Z"));
+    store.close();
+    const { code, out } = await audit(["s4", "--db", dbPath]);
+    expect(code).toBe(0);
+    const rows = out.trimEnd().split("\n").slice(1).map(cells);
+    expect(rows.map((c) => c[4])).toEqual(["interrupt", "rewind", "rewind"]);
+    expect(rows[1]).toEqual(["2026-01-03T00:01:00.000Z", "-", "-", "-", "rewind", "-", `rewound 2 files to just before prompt ${prompt}: /home/user/code/x/a.txt, /home/user/code/x/sub/b.txt`]);
+    expect(rows[2]?.[6]).toMatch(new RegExp(`^rewound ${MaxRewindFiles + 3} files to just before prompt ${prompt}: /home/user/code/x/f0.txt, .*/f${MaxRewindFiles - 1}.txt and 3 more$`));
+    const json = JSON.parse((await audit(["s4", "--db", dbPath, "--json"])).out) as Record<string, unknown>[];
+    expect(json[1]).toEqual({ kind: "rewind", sessionId: "s4", promptUuid: prompt, files: ["/home/user/code/x/a.txt", "/home/user/code/x/sub/b.txt"], fileCount: 2, time: "2026-01-03T00:01:00.000Z" });
+    expect((json[2]?.["files"] as string[]).length).toBe(MaxRewindFiles);
   });
 
   it("finds the trail by default in $XDG_CONFIG_HOME/baton, and takes audit.sqlite itself as --db", async () => {

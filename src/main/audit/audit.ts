@@ -1,7 +1,7 @@
 // Baton's audit trail: each permission
 // decision, each interrupt Baton sent, each policy verdict (issue 22) and the session DAG (issue
 // 24: spawns, status changes, questions, plans and their reviews, phases; auditOrchestration.ts),
-// by session. The JSONL
+// forks and file rewinds (issue 37; auditForks.ts, auditRewinds.ts), by session. The JSONL
 // history cannot say any of them (a denial is an ordinary error result on disk; an interrupt
 // leaves "rejected" results in the sidechains), so a restore reads the answers and interrupts
 // back from here (src/main/history/auditOverlay.ts), and `baton audit` the whole ordered trail.
@@ -11,13 +11,16 @@ import type { JsonObject } from "../../shared/protocol/messages.js";
 import { auditInputDigest, boundedDigest } from "./auditDigest.js";
 import { readFork, type AuditFork } from "./auditForks.js";
 import { readOrchestration } from "./auditOrchestration.js";
+import { readRewinds } from "./auditRewinds.js";
 import { buildTrail, type AuditTrailRow } from "./sessionTrail.js";
 
-export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTrailRow } from "./sessionTrail.js";
+export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTrailRewind, AuditTrailRow } from "./sessionTrail.js";
 export type { AuditEscalationRow, AuditOrchestration, AuditOrchestrationKind } from "./auditOrchestration.js";
 export { insertOrchestration } from "./auditOrchestration.js";
 export type { AuditFork } from "./auditForks.js";
 export { insertFork, readForks } from "./auditForks.js";
+export type { AuditRewind } from "./auditRewinds.js";
+export { insertRewind, rewindRecord } from "./auditRewinds.js";
 
 export type AuditDecision = "allow" | "deny" | "cancelled";
 
@@ -224,7 +227,7 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
     permissions: permissions.map((p) => p.row),
     interrupts: interrupts.map((i) => i.row),
     ...(forkedFrom !== undefined ? { forkedFrom } : {}),
-    trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId)),
+    trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId), readRewinds(db, sessionId)),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   insertInterrupt,
   insertPermission,
   insertPolicyDecision,
+  insertRewind,
   readForks,
   readSessionAudit,
   insertOrchestration,
@@ -22,6 +23,7 @@ import {
   type AuditInterrupt,
   type AuditOrchestration,
   type AuditPermission,
+  type AuditRewind,
   type AuditPolicyRecord,
   type SessionTrail,
 } from "./audit.js";
@@ -105,6 +107,10 @@ export class AuditDatabase {
 
   recordFork(entry: AuditFork): void {
     this.write((db) => insertFork(db, entry));
+  }
+
+  recordRewind(entry: AuditRewind): void {
+    this.write((db) => insertRewind(db, entry));
   }
 
   readAudit(sessionId: string): SessionTrail {

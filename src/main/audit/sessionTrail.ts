@@ -1,6 +1,6 @@
 // One session's audit trail as one ordered list: the person's answers, the policy engine's verdicts,
-// the interrupts and the session DAG's rows (auditOrchestration.ts), in the order they were
-// recorded (each row's `seq`, a002PolicyDecisions.ts).
+// the interrupts, the session DAG's rows (auditOrchestration.ts) and the file rewinds
+// (auditRewinds.ts), in the order they were recorded (each row's `seq`, a002PolicyDecisions.ts).
 //
 // The person's answers are stored as the permission requests' outcomes (audit.ts), so here they
 // take the trail's words: answered by the person is rule "person"; answered by Baton on its own
@@ -11,6 +11,7 @@
 import type { PolicyDecision } from "../../shared/policy.js";
 import type { AuditInterrupt, AuditPermission, AuditPolicyOrigin, AuditPolicyRecord } from "./audit.js";
 import type { AuditOrchestration } from "./auditOrchestration.js";
+import type { AuditRewind } from "./auditRewinds.js";
 
 /** Where a decision in the trail was made: the PreToolUse hook, a can_use_tool request, the person. */
 export type AuditTrailOrigin = AuditPolicyOrigin | "person";
@@ -37,7 +38,12 @@ export interface AuditTrailInterrupt {
   readonly time: string;
 }
 
-export type AuditTrailRow = AuditTrailDecision | AuditTrailInterrupt | AuditOrchestration;
+/** Baton rewound the session's files to just before one of its prompts (issue 37). */
+export interface AuditTrailRewind extends AuditRewind {
+  readonly kind: "rewind";
+}
+
+export type AuditTrailRow = AuditTrailDecision | AuditTrailInterrupt | AuditOrchestration | AuditTrailRewind;
 
 /** A stored row and its place in the trail (null only for a row no trigger numbered). */
 export interface Placed<T> {
@@ -52,12 +58,14 @@ export function buildTrail(
   interrupts: readonly Placed<AuditInterrupt>[],
   verdicts: readonly Placed<AuditPolicyRecord>[],
   orchestration: readonly Placed<AuditOrchestration>[] = [],
+  rewinds: readonly Placed<AuditRewind>[] = [],
 ): AuditTrailRow[] {
   const placed = [
     ...verdicts.map((v) => ({ seq: v.seq, item: { kind: "verdict" as const, row: v.row } })),
     ...permissions.map((p) => ({ seq: p.seq, item: { kind: "answer" as const, row: p.row } })),
     ...interrupts.map((i) => ({ seq: i.seq, item: { kind: "interrupt" as const, row: i.row } })),
     ...orchestration.map((o) => ({ seq: o.seq, item: { kind: "orchestration" as const, row: o.row } })),
+    ...rewinds.map((r) => ({ seq: r.seq, item: { kind: "rewind" as const, row: r.row } })),
   ];
   // Array.prototype.sort is stable: unnumbered rows keep their table's order, after the rest.
   placed.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
@@ -67,6 +75,8 @@ export function buildTrail(
   for (const { item } of placed) {
     if (item.kind === "orchestration") {
       out.push(item.row);
+    } else if (item.kind === "rewind") {
+      out.push({ kind: "rewind", ...item.row });
     } else if (item.kind === "interrupt") {
       out.push({ kind: "interrupt", sessionId: item.row.sessionId, time: item.row.time });
     } else if (item.kind === "verdict") {

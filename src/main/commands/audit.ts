@@ -2,20 +2,22 @@
 // decision on a tool call (the policy engine's verdicts, the person's answers) with the agent that
 // asked, the tool, a digest of the input, the decision, the rule that decided and the message; the
 // interrupts Baton sent; and the session DAG (issue 24): spawns, subagent status changes,
-// questions and plans, where they went, their answers and reviews, phases; and, for a fork Baton
-// made (issue 37), the session and prompt it was forked from. For "why was this denied?" and "who
-// answered what?" after the fact.
+// questions and plans, where they went, their answers and reviews, phases; for a fork Baton made
+// (issue 37), the session and prompt it was forked from; and each file rewind Baton applied (the
+// prompt, the files). For "why was this denied?", "who answered what?" and "what put my files
+// back?" after the fact.
 //
 // It reads audit.sqlite alone, on this thread: a headless command has no UI to keep responsive, and
 // going through the store would create an index file just to read the trail.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { AuditFork, AuditOrchestration, AuditTrailDecision, AuditTrailRow } from "../audit/audit.js";
+import type { AuditFork, AuditOrchestration, AuditTrailDecision, AuditTrailRewind, AuditTrailRow } from "../audit/audit.js";
 import { boundedDigest } from "../audit/auditDigest.js";
 import { AuditDatabase, auditMovedMessage } from "../audit/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../platform/dbPath.js";
 import { StoreError } from "../platform/sqlite/errors.js";
+import { fileCount } from "../../shared/fileRewind.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
@@ -33,7 +35,8 @@ and review (approved, rejected, failed) with who gave it by agent id ("by conduc
 "by person", "by baton") and each phase change. Those rows have the agent (id, else its Agent call's id, /type), the call, a digest
 (the question, the plan, the status, the phase), the kind in DECISION, who or where in RULE,
 and the reason, answer or feedback in MESSAGE. A session Baton forked from another's prompt starts
-with a "fork" row: "forked from <session> at prompt <uuid>".
+with a "fork" row: "forked from <session> at prompt <uuid>". Each "Rewind files to here" Baton
+applied is a "rewind" row: "rewound N files to just before prompt <uuid>: <the files' paths>".
 
 Options:
   --db <file>   The index database (the trail is audit.sqlite in its folder), or audit.sqlite itself
@@ -132,9 +135,11 @@ export function renderTrail(trail: readonly TrailRow[]): string {
         ? [r.time, "-", "-", "-", "fork", "-", `forked from ${r.forkedFrom} at prompt ${r.promptUuid}`]
         : r.kind === "interrupt"
           ? [r.time, "-", "-", "-", "interrupt", "-", "Baton interrupted the turn"]
-          : r.kind === "decision"
-            ? decisionCells(r)
-            : orchestrationCells(r, agents),
+          : r.kind === "rewind"
+            ? [r.time, "-", "-", "-", "rewind", "-", rewindMessage(r)]
+            : r.kind === "decision"
+              ? decisionCells(r)
+              : orchestrationCells(r, agents),
     )
     .map((cells) => cells.map(cell));
   const widths = Header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -142,6 +147,13 @@ export function renderTrail(trail: readonly TrailRow[]): string {
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
   return `${[line(Header), ...rows.map(line)].join("\n")}\n`;
+}
+
+/** The prompt the files went back to, and which files (the trail keeps a bounded list: the rest counted). */
+function rewindMessage(r: AuditTrailRewind): string {
+  const left = r.fileCount - r.files.length;
+  const files = r.files.length === 0 ? "" : `: ${r.files.join(", ")}${left > 0 ? ` and ${left} more` : ""}`;
+  return `rewound ${fileCount(r.fileCount)} to just before prompt ${r.promptUuid}${files}`;
 }
 
 function decisionCells(r: AuditTrailDecision): string[] {
@@ -168,7 +180,7 @@ function agentsOf(trail: readonly TrailRow[]): Agents {
   const byCall = new Map<string, { agentId?: string; type?: string }>();
   const escalationTool = new Map<string, string>();
   for (const r of trail) {
-    if (r.kind === "decision" || r.kind === "interrupt" || r.kind === "fork") continue;
+    if (r.kind === "decision" || r.kind === "interrupt" || r.kind === "fork" || r.kind === "rewind") continue;
     const known = byCall.get(r.agentToolUseId) ?? {};
     if (r.agentId !== undefined) known.agentId ??= r.agentId;
     if (r.kind === "spawn" && r.subagentType !== undefined) known.type = r.subagentType;

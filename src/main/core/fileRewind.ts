@@ -1,21 +1,27 @@
 // "Rewind files to here" on a live tab's prompt (issue 37): the CLI's dry run says which files
 // would change; Baton adds each file's content now and at that prompt (rewindCheckpoints.ts) for
-// the window's diff. The real rewind is the CLI's; the tab's transcript then marks the prompt.
+// the window's diff. The real rewind is the CLI's; the tab's transcript then marks the prompt, and
+// Baton's audit trail records the rewind (a008Rewinds.ts: the CLI's history file does not), so a
+// restore marks the prompt again.
 
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { RewindFile, RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
 import { rewindNoticeText } from "../../shared/fileRewind.js";
+import { rewindRecord } from "../audit/audit.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
+import type { AuditTrail } from "../store/auditTrail.js";
 import { AppError } from "./appError.js";
 import type { LiveSession } from "./liveSession.js";
 import { contentsAtPrompt, readBounded } from "./rewindCheckpoints.js";
 
-/** What a rewind needs of the tab: its session, the CLI's environment and working directory. */
+/** What a rewind needs of the tab: its session, the CLI's environment and working directory; the trail that keeps the mark. */
 export interface RewindTarget {
   readonly session: LiveSession;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Without it (no store) the rewind works and its mark lasts as long as the tab. */
+  readonly audit?: AuditTrail;
 }
 
 export async function previewRewind(target: RewindTarget, promptUuid: string): Promise<RewindPreview> {
@@ -35,7 +41,7 @@ export async function previewRewind(target: RewindTarget, promptUuid: string): P
   return { canRewind: true, files, insertions: answer.insertions, deletions: answer.deletions };
 }
 
-/** Rewinds, and on success marks the transcript. */
+/** Rewinds, and on success marks the transcript and records the rewind. */
 export async function applyRewind(target: RewindTarget, promptUuid: string): Promise<RewindOutcome> {
   const { session } = target;
   const prompt = promptText(session, promptUuid);
@@ -46,8 +52,12 @@ export async function applyRewind(target: RewindTarget, promptUuid: string): Pro
   const answer = await client.rewindFiles(promptUuid, false);
   if (!answer.canRewind) return { rewound: false, ...(answer.error !== undefined ? { error: answer.error } : {}), filesChanged: 0 };
   const files = preview.filesChanged.length;
-  session.addEvent({ kind: "files_rewound", promptUuid, files, timestamp: new Date().toISOString() });
+  const time = new Date().toISOString();
+  session.addEvent({ kind: "files_rewound", promptUuid, files, timestamp: time });
   session.addEvent({ kind: "notice", level: "info", text: rewindNoticeText(files, prompt) });
+  // A failed write is reported by the trail (the Console); the files are rewound all the same.
+  const sessionId = session.sessionId;
+  if (target.audit !== undefined && sessionId !== undefined) target.audit.rewind(rewindRecord(sessionId, promptUuid, preview.filesChanged, time));
   return { rewound: true, filesChanged: preview.filesChanged.length };
 }
 

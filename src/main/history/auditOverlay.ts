@@ -18,12 +18,16 @@
 //    which the stream never sent (live, the call just stopped). Such a result, in a subagent,
 //    after a recorded interrupt and before the next prompt, is left out: the call then has no
 //    result, and the hub stops it with its subagent exactly as it did live.
+//  * A file rewind (issue 37, "Rewind files to here") leaves nothing on disk: the CLI puts the files
+//    back and writes no line. Each recorded rewind is fed as the `files_rewound` event the live tab
+//    had, right after the prompt it went back to (in recorded order, so the latest rewind to a
+//    prompt is the mark it keeps, as live), whenever that prompt's line is read.
 //
 // Why a transform of the disk events and not a change to the hub: the hub already understands
 // these events, and a restore stays the same reducer as live. A
 // session with no audit entries gets no overlay and restores exactly as before.
 
-import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
+import type { ClientEvent, FilesRewoundEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../audit/audit.js";
 import { escalationEvent, isEscalationRow } from "../audit/auditOrchestration.js";
@@ -50,9 +54,17 @@ export class AuditOverlay {
   private readonly injected = new Set<string>();
   /** The escalation chain's events, by the asking agent's Agent call, in recorded order. */
   private readonly escalations = new Map<string, ClientEvent[]>();
+  /** The file rewinds, by the prompt they went back to, in recorded order. */
+  private readonly rewinds = new Map<string, FilesRewoundEvent[]>();
 
   private constructor(audit: AuditWithTrail) {
     for (const row of audit.trail ?? []) {
+      if (row.kind === "rewind") {
+        const list = this.rewinds.get(row.promptUuid) ?? [];
+        list.push({ kind: "files_rewound", promptUuid: row.promptUuid, files: row.fileCount, timestamp: row.time });
+        this.rewinds.set(row.promptUuid, list);
+        continue;
+      }
       if (isEscalationRow(row)) {
         const list = this.escalations.get(row.agentToolUseId) ?? [];
         list.push(escalationEvent(row));
@@ -78,7 +90,7 @@ export class AuditOverlay {
   /** Undefined when there is nothing to apply: the restore goes exactly as without a store. */
   static from(audit: AuditWithTrail | undefined): AuditOverlay | undefined {
     if (audit === undefined) return undefined;
-    if (audit.permissions.length === 0 && audit.interrupts.length === 0 && !(audit.trail ?? []).some((row) => isHookVerdict(row) || isEscalationRow(row))) return undefined;
+    if (audit.permissions.length === 0 && audit.interrupts.length === 0 && !(audit.trail ?? []).some((row) => isHookVerdict(row) || isEscalationRow(row) || row.kind === "rewind")) return undefined;
     return new AuditOverlay(audit);
   }
 
@@ -102,8 +114,9 @@ export class AuditOverlay {
     return out ?? events;
   }
 
-  /** What follows a tool_use: the recorded decisions on it and, for an Agent call, its agent's escalation chain. */
+  /** What follows a tool_use: the recorded decisions on it and, for an Agent call, its agent's escalation chain; a prompt: its rewinds. */
   private addedAfter(ev: ClientEvent): ClientEvent[] | undefined {
+    if (ev.kind === "user_prompt") return ev.parentToolUseId === null && ev.uuid !== undefined ? this.rewinds.get(ev.uuid) : undefined;
     const decisions = this.permissionEvents(ev);
     if (ev.kind !== "assistant_block" || ev.block.type !== "tool_use") return decisions;
     const chain = this.escalations.get(ev.block.id);

@@ -1,7 +1,7 @@
 // The main process's side of the audit trail: fire-and-forget writes to the store worker. A
 // write never delays the decision or the interrupt it records (the CLI gets its answer first);
 // a write that fails is reported to `onError` (the Console), never retried into the UI's path.
-import { policyRecord, type AuditFork, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type SessionAudit } from "../audit/audit.js";
+import { policyRecord, type AuditFork, type AuditInterrupt, type AuditOrchestration, type AuditPermission, type AuditPolicyDecision, type AuditRewind, type SessionAudit } from "../audit/audit.js";
 import type { StoreClient } from "./storeClient.js";
 
 export interface AuditTrail {
@@ -13,6 +13,8 @@ export interface AuditTrail {
   orchestration(entry: AuditOrchestration): void;
   /** A fork Baton made (issue 37): the edge from the session it continues to the fork's session. */
   fork(entry: AuditFork): void;
+  /** A file rewind Baton applied (issue 37): a restore marks the prompt again from it. */
+  rewind(entry: AuditRewind): void;
   /** Settles once every write handed over so far has been answered (shutdown, tests). */
   flush(): Promise<void>;
 }
@@ -23,7 +25,7 @@ export type AuditReader = (sessionId: string) => Promise<SessionAudit | undefine
 /** Every fork recorded, by the fork's session id; empty when the trail cannot be read (the list goes on without links). */
 export type ForkReader = () => Promise<ReadonlyMap<string, AuditFork>>;
 
-export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "recordOrchestration" | "recordFork" | "readAudit">;
+export type AuditStore = Pick<StoreClient, "recordPermission" | "recordInterrupt" | "recordPolicyDecision" | "recordOrchestration" | "recordFork" | "recordRewind" | "readAudit">;
 
 export function createAuditTrail(store: AuditStore, onError: (what: string, error: unknown) => void): AuditTrail {
   const inFlight = new Set<Promise<unknown>>();
@@ -48,6 +50,7 @@ export function createAuditTrail(store: AuditStore, onError: (what: string, erro
     policyDecision: (entry) => track("policy decision", () => store.recordPolicyDecision(policyRecord(entry))),
     orchestration: (entry) => track(`${entry.kind} of ${entry.agentToolUseId}`, () => store.recordOrchestration(entry)),
     fork: (entry) => track(`fork ${entry.forkSessionId} of ${entry.originSessionId}`, () => store.recordFork(entry)),
+    rewind: (entry) => track(`rewind of ${entry.sessionId} to ${entry.promptUuid}`, () => store.recordRewind(entry)),
     async flush() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

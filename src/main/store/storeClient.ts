@@ -1,7 +1,7 @@
 // The async face of the store: every call is a message to the store worker, answered by id.
 // The owner calls close(), which closes the database and terminates the worker.
 import { Worker } from "node:worker_threads";
-import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, AuditRewind, SessionTrail } from "../audit/audit.js";
 import { StoreError, type StoreErrorInfo } from "../platform/sqlite/errors.js";
 import { BUSY_TIMEOUT_MS } from "../platform/sqlite/busyTimeout.js";
 import type { IndexResult, IndexRunOptions, StoreInfo } from "./storeService.js";
@@ -25,6 +25,8 @@ export interface StoreClient {
   recordOrchestration(entry: AuditOrchestration): Promise<null>;
   /** A fork Baton made (issue 37): the fork's session, the session it continues and the prompt. */
   recordFork(entry: AuditFork): Promise<null>;
+  /** A file rewind Baton applied (issue 37): the session, the prompt rewound to, the files. */
+  recordRewind(entry: AuditRewind): Promise<null>;
   /** The session's answers and interrupts (for a restore) and its whole trail in recorded order. */
   readAudit(sessionId: string): Promise<SessionTrail>;
   /** Every fork recorded, oldest first (the session list puts each under its origin). */
@@ -119,6 +121,7 @@ class Connection {
       recordPolicyDecision: (entry) => this.call("recordPolicyDecision", { entry }),
       recordOrchestration: (entry) => this.call("recordOrchestration", { entry }),
       recordFork: (entry) => this.call("recordFork", { entry }),
+      recordRewind: (entry) => this.call("recordRewind", { entry }),
       readAudit: (sessionId) => this.call("readAudit", { sessionId }),
       readForks: () => this.call("readForks", {}),
       close: () => this.close(),

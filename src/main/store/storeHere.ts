@@ -37,6 +37,7 @@ export async function openStoreHere(options: HereOptions): Promise<StoreClient> 
     recordPolicyDecision: (entry) => open(() => (service.recordPolicyDecision(entry), null)),
     recordOrchestration: (entry) => open(() => (service.recordOrchestration(entry), null)),
     recordFork: (entry) => open(() => (service.recordFork(entry), null)),
+    recordRewind: (entry) => open(() => (service.recordRewind(entry), null)),
     readAudit: (sessionId) => open(() => service.readAudit(sessionId)),
     readForks: () => open(() => service.readForks()),
     close: async () => {

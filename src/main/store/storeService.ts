@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, AuditRewind, SessionTrail } from "../audit/audit.js";
 import { AuditDatabase, type AuditInfo } from "../audit/auditDatabase.js";
 import { AUDIT_FILE_NAME, auditDbPath, checkDbPath } from "../platform/dbPath.js";
 import { isBusy, isCorruption, sqliteFault, StoreError, toErrorInfo, type StoreErrorInfo } from "../platform/sqlite/errors.js";
@@ -274,6 +274,12 @@ export class StoreService {
   recordFork(entry: AuditFork): void {
     this.assertOpen();
     this.audit.recordFork(entry);
+  }
+
+  /** Records a file rewind Baton applied: the session, the prompt rewound to, the files (issue 37). */
+  recordRewind(entry: AuditRewind): void {
+    this.assertOpen();
+    this.audit.recordRewind(entry);
   }
 
   /** The session's audit trail, oldest first; empty when Baton recorded nothing for it. */

@@ -69,6 +69,9 @@ async function handle(request: StoreRequest): Promise<unknown> {
     case "recordFork":
       s.recordFork(p["entry"] as never);
       return null;
+    case "recordRewind":
+      s.recordRewind(p["entry"] as never);
+      return null;
     case "readAudit":
       return s.readAudit(String(p["sessionId"]));
     case "readForks":

@@ -1,6 +1,6 @@
 // Messages between StoreClient (any thread) and the store worker. Every request has an id; every
 // answer names it and is `{ok: true, value}` or `{ok: false, error}`.
-import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, SessionTrail } from "../audit/audit.js";
+import type { AuditFork, AuditInterrupt, AuditOrchestration, AuditPermission, AuditPolicyRecord, AuditRewind, SessionTrail } from "../audit/audit.js";
 import type { StoreErrorInfo } from "../platform/sqlite/errors.js";
 import type { IndexResult, StoreInfo } from "./storeService.js";
 import type { SearchHit, SearchOptions } from "../search/search.js";
@@ -20,6 +20,7 @@ export interface StoreMethods {
   recordPolicyDecision: { params: { readonly entry: AuditPolicyRecord }; value: null };
   recordOrchestration: { params: { readonly entry: AuditOrchestration }; value: null };
   recordFork: { params: { readonly entry: AuditFork }; value: null };
+  recordRewind: { params: { readonly entry: AuditRewind }; value: null };
   readAudit: { params: { readonly sessionId: string }; value: SessionTrail };
   readForks: { params: Record<string, never>; value: readonly AuditFork[] };
   close: { params: Record<string, never>; value: null };

@@ -1,0 +1,164 @@
+// A file rewind's mark outlives the live tab (issue 37): applying a rewind records it in the audit
+// trail through the store's worker (the session, the prompt, the files), and a restore of the
+// session puts the mark back on the same prompt (auditOverlay.ts feeds the live tab's
+// `files_rewound` event after that prompt's line): the latest rewind to a prompt is its mark, as
+// live; a prompt the file does not hold marks nothing. An audit trail that is damaged, newer or
+// absent costs the lasting mark only: the rewind is applied and marked in its tab, the failure
+// reported, the session restored without it.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { ClientEvent } from "../../src/shared/events.js";
+import type { Block } from "../../src/shared/transcript.js";
+import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
+import { applyRewind } from "../../src/main/core/fileRewind.js";
+import { createHistorySource } from "../../src/main/core/historySource.js";
+import type { LiveSession } from "../../src/main/core/liveSession.js";
+import { createAuditReader, createAuditTrail, type AuditTrail } from "../../src/main/store/auditTrail.js";
+import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
+import { tempDirs } from "../support/tempDirs.js";
+
+const tempDir = tempDirs("baton-rewind-record-");
+
+const uuid = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+const Files = ["/home/user/code/x/a.txt", "/home/user/code/x/sub/b.txt"];
+
+/** A history folder holding session s1: three prompts (uuid 1, 2, 3), each answered. */
+function projects(dir: string): string {
+  const projectsDir = path.join(dir, "projects");
+  const folder = path.join(projectsDir, "-home-user-code-x");
+  fs.mkdirSync(folder, { recursive: true });
+  const lines: object[] = [];
+  let parent: string | null = null;
+  for (const n of [1, 2, 3]) {
+    const base = { sessionId: "s1", cwd: "/home/user/code/x", timestamp: `2026-12-06T10:0${n}:00.000Z` };
+    lines.push({ ...base, type: "user", message: { role: "user", content: `prompt ${n}` }, uuid: uuid(n), parentUuid: parent });
+    const answer = `a000000${n}-0000-4000-8000-000000000000`;
+    lines.push({ ...base, type: "assistant", message: { id: `msg_${n}`, role: "assistant", model: "m", content: [{ type: "text", text: `answer ${n}` }] }, uuid: answer, parentUuid: uuid(n) });
+    parent = answer;
+  }
+  fs.writeFileSync(path.join(folder, "s1.jsonl"), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+  return projectsDir;
+}
+
+/** A live tab's session whose CLI answers rewinds as both CLIs do, keeping what the tab was given. */
+function fakeLive(sessionId: string, changed: readonly string[]): { session: LiveSession; events: ClientEvent[] } {
+  const events: ClientEvent[] = [];
+  // Its fourth prompt (9) never reached the file.
+  const blocks = [1, 2, 3, 9].map((n) => ({ kind: "user", id: uuid(n), text: `prompt ${n}` }));
+  const client = { running: true, rewindFiles: async (_: string, dryRun: boolean) => (dryRun ? { canRewind: true, filesChanged: changed, insertions: 1, deletions: 1 } : { canRewind: true, filesChanged: [], insertions: 0, deletions: 0 }) };
+  const session = { client, sessionId, transcript: { blocks }, addEvent: (e: ClientEvent) => events.push(e) };
+  return { session: session as unknown as LiveSession, events };
+}
+
+async function withStore<T>(dir: string, work: (store: StoreClient) => Promise<T>): Promise<T> {
+  const store = await openStore({ dbPath: path.join(dir, "cfg", "history.db") });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function rewind(trail: AuditTrail | undefined, promptUuid: string, changed: readonly string[] = Files): Promise<ClientEvent[]> {
+  const live = fakeLive("s1", changed);
+  expect(await applyRewind({ session: live.session, env: {}, cwd: "/home/user/code/x", ...(trail !== undefined ? { audit: trail } : {}) }, promptUuid)).toEqual({ rewound: true, filesChanged: changed.length });
+  return live.events;
+}
+
+const marks = (blocks: readonly Block[]) => blocks.filter((b) => b.kind === "user").map((b) => [b.text, b.rewound?.files ?? null]);
+
+describe("the rewind's mark in the audit trail", () => {
+  it("is recorded through the worker and put back on the same prompt by a restore, the latest rewind to a prompt its mark", async () => {
+    const dir = tempDir();
+    const projectsDir = projects(dir);
+    await withStore(dir, async (store) => {
+      const errors: string[] = [];
+      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const trail = createAuditTrail(store, onError);
+      const live = await rewind(trail, uuid(3), [Files[0]!]);
+      await rewind(trail, uuid(2));
+      // A prompt the session's file does not hold (the CLI never wrote its line): recorded, and marks nothing on restore.
+      await rewind(trail, uuid(9), [Files[0]!]);
+      await trail.flush();
+      const marked = live.find((e) => e.kind === "files_rewound");
+      const rows = (await store.readAudit("s1")).trail;
+      expect(rows.map((r) => (r.kind === "rewind" ? [r.promptUuid, r.files, r.fileCount] : r.kind))).toEqual([
+        [uuid(3), [Files[0]], 1],
+        [uuid(2), Files, 2],
+        [uuid(9), [Files[0]], 1],
+      ]);
+      // The record's time is the live mark's.
+      expect(rows[0]).toMatchObject({ time: marked?.kind === "files_rewound" ? marked.timestamp : "none" });
+
+      const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError) });
+      let restored = (await history.restore("s1")).transcript();
+      expect(marks(restored.blocks)).toEqual([
+        ["prompt 1", null],
+        ["prompt 2", 2],
+        ["prompt 3", 1],
+      ]);
+      expect(restored.blocks.find((b) => b.id === uuid(2))?.rewound).toEqual({ files: 2, at: rows[1]!.time });
+      // The answers are as the file says: the mark adds nothing else to the transcript.
+      expect(restored.blocks.filter((b) => b.kind !== "user").map((b) => b.text)).toEqual(["answer 1", "answer 2", "answer 3"]);
+
+      // Rewound again to the third prompt: the latest rewind is its mark, as live.
+      await rewind(trail, uuid(3));
+      await trail.flush();
+      restored = (await history.restore("s1")).transcript();
+      expect(marks(restored.blocks)).toEqual([
+        ["prompt 1", null],
+        ["prompt 2", 2],
+        ["prompt 3", 2],
+      ]);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it("a damaged audit file is moved aside: the restore goes on without marks, and rewinds are recorded again", async () => {
+    const dir = tempDir();
+    const projectsDir = projects(dir);
+    const auditPath = path.join(dir, "cfg", "audit.sqlite");
+    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
+    fs.writeFileSync(auditPath, "not an audit trail ".repeat(300));
+    await withStore(dir, async (store) => {
+      expect(store.info.audit.movedAsideTo).not.toBeNull();
+      const errors: string[] = [];
+      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError) });
+      expect(marks((await history.restore("s1")).transcript().blocks).every(([, files]) => files === null)).toBe(true);
+      const trail = createAuditTrail(store, onError);
+      await rewind(trail, uuid(1));
+      await trail.flush();
+      expect(marks((await history.restore("s1")).transcript().blocks)[0]).toEqual(["prompt 1", 2]);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it("an audit trail that cannot be written or read (a newer Baton's), or no store at all: the rewind is applied and marked in its tab, the failure reported, no lasting mark", async () => {
+    const dir = tempDir();
+    const projectsDir = projects(dir);
+    const auditPath = path.join(dir, "cfg", "audit.sqlite");
+    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
+    const newer = new Database(auditPath);
+    newer.pragma(`user_version = ${AUDIT_LATEST_VERSION + 1}`);
+    newer.close();
+    await withStore(dir, async (store) => {
+      expect(store.info.audit.error?.code).toBe("newer_schema");
+      const errors: string[] = [];
+      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const trail = createAuditTrail(store, onError);
+      const live = await rewind(trail, uuid(2));
+      await trail.flush();
+      expect(live.map((e) => e.kind)).toEqual(["files_rewound", "notice"]);
+      const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError) });
+      expect(marks((await history.restore("s1")).transcript().blocks).every(([, files]) => files === null)).toBe(true);
+      expect(errors.map((e) => e.slice(0, e.indexOf(":")))).toEqual([`rewind of s1 to ${uuid(2)}`, "audit trail of s1"]);
+      expect(errors.every((e) => e.includes("update Baton"))).toBe(true);
+    });
+    expect((await rewind(undefined, uuid(2))).map((e) => e.kind)).toEqual(["files_rewound", "notice"]);
+    const bare = createHistorySource({ projectsDir });
+    expect(marks((await bare.restore("s1")).transcript().blocks).every(([, files]) => files === null)).toBe(true);
+  });
+});
