@@ -219,8 +219,10 @@ export interface TurnResultEvent {
   readonly numTurns?: number;
   readonly errors?: readonly string[];
   readonly contextWindow?: number;
-  /** Input, cache read and cache creation tokens of every model call of this CLI process so far (`modelUsage`, cumulative). */
+  /** Input, cache read and cache creation tokens of every model call of this CLI process so far (`modelUsage`, cumulative; 2.1.332 carries a resumed or forked session's earlier runs in it). */
   readonly processInputTokens?: number;
+  /** The same of the calls since this process's previous result only (`model_usage_since_last_result`, 2.1.332+). */
+  readonly sinceLastInputTokens?: number;
   readonly permissionDenials?: readonly { readonly toolName: string; readonly toolUseId: string }[];
   readonly subagentStats?: SubagentStats;
 }

@@ -3,7 +3,8 @@
 // from history. Its files keep no turn results, so the session's total is what they record: the
 // main file's calls and every subagent file's, read in the background after the restore without
 // loading any card's steps. Each card's record holds its own file's calls; opening the cards
-// counts nothing twice.
+// counts nothing twice. A fork of it from its second prompt: the turns it continues are counted
+// from the original's lines, so its total is known from its first answer on.
 
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -75,7 +76,12 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
   beforeAll(async () => {
     model = await startModelServer({
       // Foreground on every CLI (2.1.332 backgrounds an Agent call unless told not to).
-      main: [{ blocks: [agentCall("Look around", "[[SUB-A]] look around", { run_in_background: false })] }, { blocks: [text("The agents looked.")] }],
+      main: [
+        { blocks: [agentCall("Look around", "[[SUB-A]] look around", { run_in_background: false })] },
+        { blocks: [text("The agents looked.")] },
+        // The second prompt's answer, and the fork's (the server answers by the conversation's turn).
+        { blocks: [text("Second answer.")] },
+      ],
       "SUB-A": [
         { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
         { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
@@ -90,6 +96,9 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const done = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "The agents looked."));
     value(await service.sendPrompt(tab.tabId, "look around with agents"));
     sessionId = (await done).sessionId;
+    const second = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "Second answer."));
+    value(await service.sendPrompt(tab.tabId, "and a second question"));
+    await second;
     value(await service.closeTab(tab.tabId));
     await first.shutdown();
   }, 120_000);
@@ -111,7 +120,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const inner = fileInputSide(fileOf("[[SUB-B]]"));
     const main = fileInputSide(mainFile);
     // The files record every call the model answered for the main thread and the two agents (100 input tokens each); the CLI's side calls are not in them.
-    expect([main.calls, outer.calls, inner.calls]).toEqual([2, 3, 2]);
+    expect([main.calls, outer.calls, inner.calls]).toEqual([3, 3, 2]);
     const answered = model.requests.filter((r) => r.kind === "agent" && ["main", "SUB-A", "SUB-B"].includes(r.agent));
     expect(main.tokens + outer.tokens + inner.tokens).toBe(answered.length * 100);
 
@@ -137,5 +146,21 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const all = await waitForTranscript(service, tab.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
     expect(all.sessionInputTokens).toBe(main.tokens + outer.tokens + inner.tokens);
     expect(records(all.blocks).map((r) => r.inputTokens)).toEqual([outer.tokens, inner.tokens]);
+  });
+
+  it("a fork from its second prompt knows its total: the first turn's calls from the original's lines, then its own run's", async () => {
+    const service = new BatonService(second!);
+    const tab = value(await service.openSession(sessionId));
+    const restored = await waitForTranscript(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
+    const prompt = restored.blocks.find((b) => b.kind === "user" && b.text === "and a second question")!;
+    const before = model.requests.length;
+    const fork = value(await service.forkSession(tab.tabId, prompt.id, "a forked question"));
+    const forked = await waitForTranscript(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === "a forked question"));
+    // The first turn's two main-thread calls (100 input tokens each, read from the original's
+    // file), then the fork's run: its result's modelUsage, every call the model answered for it.
+    const forkCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
+    expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
+    expect(forked.sessionInputTokens).toBe(200 + 100 * forkCalls.length);
+    value(await service.closeTab(fork.tabId));
   });
 });

@@ -33,6 +33,18 @@ describe("the session's total from the turn results", () => {
     expect(modelOf([]).transcript().sessionInputTokens).toBeUndefined();
   });
 
+  it("sums the calls since each result where the result says them (2.1.332: a resumed run's modelUsage carries the earlier runs)", () => {
+    const since = (cumulative: number, turn: number) =>
+      eventsOf([{ ...result({ m: { inputTokens: cumulative } }), model_usage_since_last_result: { m: { inputTokens: turn - 10, cacheReadInputTokens: 10, outputTokens: 3 } } }])[0]!;
+    expect(since(300, 100)).toMatchObject({ kind: "turn_result", processInputTokens: 300, sinceLastInputTokens: 100 });
+    const exit: ClientEvent = { kind: "process_exit", code: 0, signal: null };
+    // A first run of two turns (100, then 200), then a resumed run whose modelUsage starts from the first run's 300.
+    expect(modelOf([since(100, 100), since(300, 200), exit, since(350, 50)]).transcript().sessionInputTokens).toBe(350);
+    // A fork's run: its modelUsage holds the original's whole session; the turns it continues count from their lines.
+    const earlier: ClientEvent = { kind: "assistant_block", messageId: "msg_1", parentToolUseId: null, block: { type: "text", text: "Earlier." }, usage: { input_tokens: 100 } };
+    expect(modelOf([earlier, exit, since(900, 100)]).transcript().sessionInputTokens).toBe(200);
+  });
+
   it("counts the calls no total covers from their own lines: a fork's earlier turns, then its process", () => {
     const call: ClientEvent = { kind: "assistant_block", messageId: "msg_1", parentToolUseId: null, block: { type: "text", text: "Earlier." }, usage: { input_tokens: 100 } };
     const turn = (total: number): ClientEvent => ({ kind: "turn_result", subtype: "success", isError: false, processInputTokens: total });

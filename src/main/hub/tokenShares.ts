@@ -3,10 +3,12 @@
 // creation tokens): a streamed assistant line carries its call's usage as the response began, so
 // its output count is not final (docs/protocol-notes.md), while the input side is. The session's
 // total comes from the turn results' `modelUsage`, which sums every call of the CLI process
-// (subagents and side calls too) and is cumulative within that process. Calls no process total
-// covers (turns read from history: a restored session, a fork's earlier turns; a CLI that died
-// mid-turn) are counted from their own lines instead, each call once, so a restored session's
-// total is what its files record (history/subagentUsage.ts reads its subagents' files).
+// (subagents and side calls too) and is cumulative within that process; 2.1.332's also carries a
+// resumed or forked session's earlier runs, so there the results' `model_usage_since_last_result`
+// are summed instead. Calls no process total covers (turns read from history: a restored session,
+// a fork's earlier turns; a CLI that died mid-turn) are counted from their own lines instead, each
+// call once, so a restored session's total is what its files record (history/subagentUsage.ts
+// reads its subagents' files).
 
 import type { AssistantBlockEvent, TurnResultEvent } from "../../shared/events.js";
 import type { Usage } from "../../shared/protocol/messages.js";
@@ -67,8 +69,19 @@ export function withTokensAhead(s: SessionModel, record: SubagentRecord): Subage
   return { ...record, inputTokens: (record.inputTokens ?? 0) + ahead };
 }
 
-/** A turn result's process total: it covers every call seen so far; a smaller one than the last means a new CLI process (the earlier one's total is kept). */
+/**
+ * A turn result's process total: it covers every call seen so far. Claude Code 2.1.332 carries a
+ * resumed or forked session's earlier runs in `modelUsage` (docs/protocol-notes.md), so where the
+ * result says what the calls since the previous one read, the process's total is the sum of those.
+ * Otherwise `modelUsage` is this process's own, cumulative: a smaller one than the last means a
+ * new CLI process (the earlier one's total is kept).
+ */
 export function noteProcessTokens(s: SessionModel, ev: TurnResultEvent): void {
+  if (ev.sinceLastInputTokens !== undefined) {
+    s.uncoveredInput = 0;
+    s.inputThisProcess = (s.inputThisProcess ?? 0) + ev.sinceLastInputTokens;
+    return;
+  }
   if (ev.processInputTokens === undefined) return;
   s.uncoveredInput = 0;
   const previous = s.inputThisProcess ?? 0;

@@ -354,6 +354,7 @@ function turnResult(message: ResultMessage): ClientEvent {
     errors: errors === undefined ? undefined : strings(errors),
     contextWindow: contextWindowOf(obj(f, "modelUsage")),
     processInputTokens: inputTokensOf(obj(f, "modelUsage")),
+    sinceLastInputTokens: inputTokensOf(obj(f, "model_usage_since_last_result")),
     permissionDenials: denials?.filter(isObject).map((d) => ({ toolName: str(d, "tool_name") ?? "", toolUseId: str(d, "tool_use_id") ?? "" })),
     subagentStats: subagentStatsOf(obj(f, "subagent_stats")),
   };
