@@ -50,6 +50,8 @@ const onBothClis = [
   // Rewind files to a prompt: the CLI's checkpoints and what each version writes of them (issue 37).
   "test/integration/appRewindFiles.test.ts",
   "test/integration/uiRewind.test.ts",
+  // A rewind's mark across a restart: from Baton's audit trail, since neither CLI writes a rewind to the session's file.
+  "test/integration/appRewindRestart.test.ts",
   // A session in its own worktree (issue 37): Baton makes it, the CLI runs and keeps its history there.
   "test/integration/sessionWorktree.test.ts",
   // A fork of a worktree session in a new worktree: each CLI finds the original in another project folder (issue 37).
