@@ -1,7 +1,9 @@
 // "Rewind files to here" in Chromium through web mode, with the real CLI changing the files
 // (issue 37): the action on a prompt opens a dialog that lists the files a rewind changes with
 // their diffs, nothing changes until "Rewind", then the files are back and the transcript marks
-// it. A CLI with checkpointing turned off: the dialog shows its reason and offers no rewind.
+// it; the mark outlives the tab (Baton's audit trail): the tab closed and the page reloaded, the
+// session reopened from the Project panel shows it on the same prompt. A CLI with checkpointing
+// turned off: the dialog shows its reason and offers no rewind.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Locator } from "playwright-core";
@@ -28,7 +30,7 @@ async function rowTexts(diff: Locator, kind: "add" | "del"): Promise<string[]> {
 }
 
 describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
-  it("shows each file's diff before anything changes, rewinds on confirm and marks the transcript", async () => {
+  it("shows each file's diff before anything changes, rewinds on confirm and marks the transcript, the mark there again once reopened from history", async () => {
     let cwd = "";
     const file = (name: string) => path.join(cwd, name);
     const tool = (name: string, input: Record<string, unknown>): ScriptBlock[] => [{ type: "tool_use", name, input }];
@@ -45,6 +47,7 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
       {
         cwdName: "rewind-ui",
         viewport: { width: 1400, height: 1000 },
+        withAudit: true,
         prepare: async (env) => {
           cwd = env.cwd;
           await fsp.writeFile(file("a.txt"), Original);
@@ -89,6 +92,26 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
     await pw(dialog.getByRole("button", { name: /^Rewind/ })).toHaveCount(0);
     await dialog.getByRole("button", { name: "Close" }).click();
     await pw(dialog).not.toBeVisible();
+
+    // The tab closed and the page reloaded: the session reopened from history marks the same prompt.
+    await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
+    await pw(second).toHaveCount(0, { timeout: 20_000 });
+    await page.reload();
+    await baton.waitReady();
+    await baton.openPanel("Project");
+    await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
+    const rows = baton.project.getByLabel("Sessions").getByRole("listitem");
+    await pw(rows).toHaveCount(1, { timeout: 30_000 });
+    await rows.nth(0).getByRole("button", { name: /^Open session / }).click();
+    await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("(history)", { timeout: 30_000 });
+    await pw(baton.transcript).toContainText("Changed two files.", { timeout: 30_000 });
+    const prompts = baton.transcript.getByLabel("Prompt", { exact: true });
+    await pw(prompts.filter({ hasText: "second: change two files" }).getByRole("note")).toHaveText("Files rewound to here: 2 files");
+    await pw(prompts.filter({ hasText: "first" }).getByRole("note")).toHaveCount(0);
+    await pw(baton.transcript.getByRole("note").filter({ hasText: "Files rewound" })).toHaveCount(1);
+    // A past session's prompts offer no rewind (its CLI is not running).
+    await pw(baton.transcript.getByRole("button", { name: "Rewind files to here" })).toHaveCount(0);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it("shows the CLI's reason when it cannot rewind (checkpointing turned off) and offers no rewind", async () => {

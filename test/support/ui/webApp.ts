@@ -41,7 +41,7 @@ export interface WebAppOptions {
   readonly viewport?: { width: number; height: number };
   /** Open a search index (SQLite in the temp HOME); tests call `store.index(projectsDir)`. */
   readonly withStore?: boolean;
-  /** Record Baton's audit trail (the store's audit.sqlite, opened with it) as the app does: decisions, interrupts, forks. */
+  /** Record Baton's audit trail (the store's audit.sqlite, opened with it) as the app does: decisions, interrupts, forks, rewinds. */
   readonly withAudit?: boolean;
   /** The web server's port (default: any free one). */
   readonly port?: number;
