@@ -23,6 +23,7 @@ import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
 import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
 import { findForkPoint, ForkPointWaitMs } from "./sessionFork.js";
+import { findInLiveSession } from "./liveFind.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
 import type { RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
@@ -282,8 +283,10 @@ export class SessionManager {
     return exportTab(this.tabs.require(tabId), this.options.history, choices);
   }
 
-  /** The hits of `query` inside a restored tab's session, where each shows (core/sessionFind.ts). */
+  /** The hits of `query` inside a tab's session, where each shows (core/sessionFind.ts; a live tab's: core/liveFind.ts). */
   findInSession(tabId: string, query: string): Promise<SessionFind> {
+    const tab = this.tabs.require(tabId);
+    if (tab.kind === "live") return findInLiveSession(this.options.history, tab.session.sessionId, query);
     return this.restored.find(tabId, query);
   }
 
