@@ -2,7 +2,7 @@
 // rewind to the second prompt of a three-turn session (a file edited, another created), then Baton
 // closes (every tab, the store) and a new app core opens the same data folder. The session opened
 // from history shows "Files rewound to here" on that prompt with the same count, and on no other;
-// `baton audit` lists the rewind with the prompt and both files. The session resumed in a live tab
+// `baton audit` lists the rewind with the prompt and both files, `baton export` shows the marks. The session resumed in a live tab
 // after the restart and rewound there again: the next restore shows both marks. Neither CLI writes anything of a
 // rewind to the session's file (checked: no line written after it names the rewind or its prompt):
 // the mark comes from Baton's audit trail. Runs on both CLIs (vitest.config.ts onBothClis).
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditCommand } from "../../src/main/commands/audit.js";
+import { run as exportCommand } from "../../src/main/commands/export.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
 import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
@@ -182,6 +183,8 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
     } finally {
       release();
     }
+    await core.close();
+    core = undefined;
 
     const io = bufferIO();
     expect(await auditCommand([sessionId, "--db", dbPath(), "--json"], io)).toBe(0);
@@ -191,5 +194,13 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
       { sessionId, promptUuid: prompts[3], fileCount: 1, files: [file("c.txt")] },
     ]);
     expect([...(rewinds[0]!["files"] as string[])].sort()).toEqual([file("a.txt"), file("sub/b.txt")]);
+
+    // `baton export` restores through the same trail: each mark under its prompt.
+    const exported = bufferIO();
+    expect(await exportCommand([sessionId, "--projects-dir", env.projectsDir, "--db", dbPath(), "--format", "md"], exported)).toBe(0);
+    const md = exported.out();
+    expect(md.match(/\*Files rewound to here: [0-9]+ files?\*/g)).toEqual(["*Files rewound to here: 2 files*", "*Files rewound to here: 1 file*"]);
+    expect(md.indexOf("*Files rewound to here: 2 files*")).toBeGreaterThan(md.indexOf("> second: change two files"));
+    expect(md.indexOf("*Files rewound to here: 2 files*")).toBeLessThan(md.indexOf("> third"));
   });
 });

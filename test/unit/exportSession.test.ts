@@ -205,6 +205,23 @@ describe("Markdown export", () => {
   });
 });
 
+describe("a prompt the files were rewound to", () => {
+  it("carries the mark in both formats, under that prompt only", () => {
+    const t = transcript();
+    const marked: Transcript = {
+      ...t,
+      blocks: [block({ kind: "user", text: "first" }), block({ kind: "user", text: "second", rewound: { files: 2, at: "2026-12-06T10:00:00.000Z" } }), block({ kind: "text", text: "done" })],
+    };
+    const page = exportSession(marked, all, { title: "x" }).text;
+    expect(page.match(/<p class="rewound" role="note">Files rewound to here: 2 files<\/p>/g)).toHaveLength(1);
+    expect(page.indexOf('class="rewound"')).toBeGreaterThan(page.indexOf(">second<"));
+    const text = exportSession(marked, { ...all, format: "md" }, { title: "x" }).text;
+    expect(text).toContain("### You\n\n> second\n>\n> *Files rewound to here: 2 files*");
+    expect(text.match(/Files rewound/g)).toHaveLength(1);
+    expect(exportSession(t, all, { title: "x" }).text).not.toContain("Files rewound");
+  });
+});
+
 describe("export file names and home paths", () => {
   it("names the file after the title and the short id", () => {
     expect(exportFileName("Fix the parser: <now>", "1A2B3C4D-1111", "html")).toBe("fix-the-parser-now-1a2b3c4d.html");

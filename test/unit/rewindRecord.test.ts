@@ -14,6 +14,7 @@ import type { Block } from "../../src/shared/transcript.js";
 import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
 import { applyRewind } from "../../src/main/core/fileRewind.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
+import { renderTranscriptTree } from "../../src/main/hub/transcriptTree.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
 import { createAuditReader, createAuditTrail, type AuditTrail } from "../../src/main/store/auditTrail.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
@@ -102,6 +103,8 @@ describe("the rewind's mark in the audit trail", () => {
       expect(restored.blocks.find((b) => b.id === uuid(2))?.rewound).toEqual({ files: 2, at: rows[1]!.time });
       // The answers are as the file says: the mark adds nothing else to the transcript.
       expect(restored.blocks.filter((b) => b.kind !== "user").map((b) => b.text)).toEqual(["answer 1", "answer 2", "answer 3"]);
+      // `baton export`'s text tree says it under the prompt.
+      expect(renderTranscriptTree(restored)).toContain("  » prompt 2\n    (Files rewound to here: 2 files)\n  answer 2");
 
       // Rewound again to the third prompt: the latest rewind is its mark, as live.
       await rewind(trail, uuid(3));

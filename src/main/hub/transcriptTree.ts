@@ -3,6 +3,7 @@
 
 import type { Block, SubagentRecord, SubagentStatus, ToolCallRecord, ToolCallStatus, Transcript } from "../../shared/transcript.js";
 import { toolSummary } from "../../shared/toolSummary.js";
+import { rewoundMarkText } from "../../shared/fileRewind.js";
 
 const SubagentIcon: Record<SubagentStatus, string> = { running: "⟳", completed: "✓", failed: "✗", stopped: "■" };
 const ToolIcon: Record<ToolCallStatus, string> = {
@@ -42,6 +43,7 @@ function renderBlock(block: Block, indent: string, out: string[], names: Readonl
   switch (block.kind) {
     case "user":
       out.push(`${indent}» ${oneLine(block.text)}`);
+      if (block.rewound !== undefined) out.push(`${indent}  (${rewoundMarkText(block.rewound.files)})`);
       return;
     case "text":
       out.push(`${indent}${block.streaming === true ? "… " : ""}${oneLine(block.text)}`);

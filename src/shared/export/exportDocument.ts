@@ -9,6 +9,7 @@ import { toolSummary } from "../toolSummary.js";
 import { toolResultText } from "../toolErrorText.js";
 import { withoutAgentTrailer } from "../agentTrailer.js";
 import { resultPatchOf } from "../diff/toolResultPatch.js";
+import { rewoundMarkText } from "../fileRewind.js";
 import type { Block, SubagentRecord, SubagentStatus, ToolCallRecord, ToolCallStatus, Transcript } from "../transcript.js";
 import { tildeHome } from "./homePath.js";
 
@@ -31,7 +32,14 @@ export interface ExportCode {
 }
 
 export type ExportItem =
-  | { readonly kind: "prompt"; readonly text: string; readonly images: number; readonly time?: string }
+  | {
+      readonly kind: "prompt";
+      readonly text: string;
+      readonly images: number;
+      readonly time?: string;
+      /** "Files rewound to here: 2 files": the files were rewound to just before this prompt (issue 37). */
+      readonly rewound?: string;
+    }
   | { readonly kind: "answer"; readonly text: string }
   | { readonly kind: "thinking"; readonly text: string }
   | { readonly kind: "notice"; readonly level: "info" | "warning" | "error"; readonly text: string }
@@ -115,7 +123,13 @@ function itemOf(block: Block, walk: Walk, depth: number): ExportItem | undefined
   const { home } = walk;
   switch (block.kind) {
     case "user":
-      return { kind: "prompt", text: home(block.text ?? ""), images: block.images?.length ?? 0, ...(block.timestamp !== undefined ? { time: block.timestamp } : {}) };
+      return {
+        kind: "prompt",
+        text: home(block.text ?? ""),
+        images: block.images?.length ?? 0,
+        ...(block.timestamp !== undefined ? { time: block.timestamp } : {}),
+        ...(block.rewound !== undefined ? { rewound: rewoundMarkText(block.rewound.files) } : {}),
+      };
     case "text":
       return block.text === undefined || block.text.trim() === "" ? undefined : { kind: "answer", text: home(block.text) };
     case "thinking":

@@ -53,7 +53,8 @@ function item(i: ExportItem): string {
   switch (i.kind) {
     case "prompt": {
       const images = i.images > 0 ? `<p class="images">(${i.images === 1 ? "1 image" : `${i.images} images`})</p>` : "";
-      return `<section class="prompt" aria-label="Prompt"><h2>You</h2><div class="text">${visibleHtml(i.text)}</div>${images}</section>`;
+      const rewound = i.rewound !== undefined ? `<p class="rewound" role="note">${escapeHtml(i.rewound)}</p>` : "";
+      return `<section class="prompt" aria-label="Prompt"><h2>You</h2><div class="text">${visibleHtml(i.text)}</div>${images}${rewound}</section>`;
     }
     case "answer":
       return `<section class="answer" aria-label="Answer"><div class="md">${markdownHtml(i.text)}</div></section>`;

@@ -26,6 +26,7 @@ main > * + *, .agent-body > * + * { margin-top: 0.75rem; }
 .hljs-keyword, .hljs-built_in, .hljs-type { color: var(--error); } .hljs-string, .hljs-regexp { color: var(--ok); }
 .hljs-comment, .hljs-quote { color: var(--dim); font-style: italic; } .hljs-number, .hljs-literal, .hljs-title { color: var(--mark); }
 .prompt { background: var(--prompt); border-radius: 6px; padding: 0.5rem 0.75rem; }
+.prompt .rewound { margin: 0.25rem 0 0; color: var(--dim); font-size: 0.9em; }
 .thinking { color: var(--dim); font-style: italic; }
 .notice { border-left: 3px solid var(--dim); padding: 0.25rem 0.75rem; }
 .notice.error { border-color: var(--error); color: var(--error); }

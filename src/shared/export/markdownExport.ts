@@ -23,7 +23,7 @@ function head(h: ExportHead): string {
 function item(i: ExportItem): string {
   switch (i.kind) {
     case "prompt":
-      return `### You\n\n${quoted(proseMarkdown(i.text))}${i.images > 0 ? `\n>\n> *(${i.images === 1 ? "1 image" : `${i.images} images`})*` : ""}`;
+      return `### You\n\n${quoted(proseMarkdown(i.text))}${i.images > 0 ? `\n>\n> *(${i.images === 1 ? "1 image" : `${i.images} images`})*` : ""}${i.rewound !== undefined ? `\n>\n> *${i.rewound}*` : ""}`;
     case "answer":
       return proseMarkdown(i.text);
     case "thinking":
