@@ -24,6 +24,12 @@ beforeAll(async () => {
     const lines = texts.map((t, i) => line(sessionId, s * 10 + i, `${t} in ${sessionId}`));
     fs.writeFileSync(path.join(project, `${sessionId}.jsonl`), `${lines.join("\n")}\n`);
   }
+  // A refused call: the CLI wraps its message in <tool_use_error> for the model.
+  const refused = [
+    JSON.stringify({ type: "assistant", uuid: "a1", parentUuid: null, sessionId: "s3", timestamp: "2026-01-01T00:01:00.000Z", cwd: "/home/user/code/x", message: { id: "m1", role: "assistant", model: "m", content: [{ type: "tool_use", id: "toolu_1", name: "Edit", input: { file_path: "/home/user/code/x/a.txt" } }] } }),
+    JSON.stringify({ type: "user", uuid: "u2", parentUuid: "a1", sessionId: "s3", timestamp: "2026-01-01T00:01:01.000Z", cwd: "/home/user/code/x", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", is_error: true, content: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>" }] } }),
+  ];
+  fs.writeFileSync(path.join(project, "s3.jsonl"), `${refused.join("\n")}\n`);
   store = new StoreService({ dbPath: path.join(dir, "h.db") });
   await store.index(path.join(dir, "projects"));
 });
@@ -32,6 +38,11 @@ afterAll(() => {
 });
 
 describe("search hits", () => {
+  it("a tool error's snippet is its message, without the CLI's <tool_use_error> tags", () => {
+    const hits = store.search("read yet");
+    expect(hits.map((h) => [h.sessionId, h.kind, h.snippet])).toEqual([["s3", "tool_output", "File has not been «read» «yet». «Read» it first before writing to it."]]);
+  });
+
   it("a prefix search marks the matched word in every hit, and each hit names its own session and line", () => {
     const hits = store.search("pars*");
     expect(hits).toHaveLength(6);

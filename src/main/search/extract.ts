@@ -4,6 +4,7 @@
 // and so is its project folder's name. Lines are turned into ClientEvents
 // by the history reader's event stream (src/main/history/eventStream.ts, each line alone: the index
 // resumes a file from a stored offset), so search sees what a restore shows.
+import { toolResultText } from "../../shared/toolErrorText.js";
 import { withoutAgentTrailer } from "../../shared/agentTrailer.js";
 import { userTextKind } from "../../shared/commandEcho.js";
 import { FirstPrompt } from "../../shared/sessionTitle.js";
@@ -154,7 +155,8 @@ function extractEvent(
       extractBlock(event.block as unknown as JsonObject, at, event.timestamp ?? lineTime, out);
       return;
     case "tool_result":
-      push(out, withoutAgentTrailer(event.text), "tool_output", event.timestamp ?? lineTime, at);
+      // A refused or failed call's message as the window shows it, without the CLI's <tool_use_error> tags.
+      push(out, toolResultText(withoutAgentTrailer(event.text), event.isError === true), "tool_output", event.timestamp ?? lineTime, at);
       if (event.toolUseId !== "") out.results.push({ toolUseId: event.toolUseId, status: resultStatus(event) });
       return;
     case "task_notification":
