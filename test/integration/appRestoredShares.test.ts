@@ -109,16 +109,18 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     await env?.cleanup();
   });
 
-  it("a new app core opens it: each card holds its own file's calls and the total is every file's", async () => {
+  /** What the original session's files record: its main file's calls, the outer agent's and the nested one's. */
+  function originalFiles(): Record<"main" | "outer" | "inner", { readonly calls: number; readonly tokens: number }> {
     const folder = readdirSync(env.projectsDir).find((f) => readdirSync(path.join(env.projectsDir, f)).includes(`${sessionId}.jsonl`))!;
-    const mainFile = path.join(env.projectsDir, folder, `${sessionId}.jsonl`);
     const subagents = path.join(env.projectsDir, folder, sessionId, "subagents");
     const agentFiles = readdirSync(subagents).filter((f) => /^agent-\w+\.jsonl$/.test(f)).map((f) => path.join(subagents, f));
     // Which file is whose: the agent's prompt is its file's first line.
     const fileOf = (marker: string) => agentFiles.find((f) => readFileSync(f, "utf8").split("\n")[0]!.includes(marker))!;
-    const outer = fileInputSide(fileOf("[[SUB-A]]"));
-    const inner = fileInputSide(fileOf("[[SUB-B]]"));
-    const main = fileInputSide(mainFile);
+    return { main: fileInputSide(path.join(env.projectsDir, folder, `${sessionId}.jsonl`)), outer: fileInputSide(fileOf("[[SUB-A]]")), inner: fileInputSide(fileOf("[[SUB-B]]")) };
+  }
+
+  it("a new app core opens it: each card holds its own file's calls and the total is every file's", async () => {
+    const { main, outer, inner } = originalFiles();
     // The files record every call the model answered for the main thread and the two agents (100 input tokens each); the CLI's side calls are not in them.
     expect([main.calls, outer.calls, inner.calls]).toEqual([3, 3, 2]);
     const answered = model.requests.filter((r) => r.kind === "agent" && ["main", "SUB-A", "SUB-B"].includes(r.agent));
@@ -148,7 +150,8 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     expect(records(all.blocks).map((r) => r.inputTokens)).toEqual([outer.tokens, inner.tokens]);
   });
 
-  it("a fork from its second prompt knows its total: the first turn's calls from the original's lines, then its own run's", async () => {
+  it("a fork from its second prompt knows its total: the first turn's calls from the original's files, then its own run's", async () => {
+    const { outer, inner } = originalFiles();
     const service = new BatonService(second!);
     const tab = value(await service.openSession(sessionId));
     const restored = await waitForTranscript(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
@@ -157,10 +160,13 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const fork = value(await service.forkSession(tab.tabId, prompt.id, "a forked question"));
     const forked = await waitForTranscript(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === "a forked question"));
     // The first turn's two main-thread calls (100 input tokens each, read from the original's
-    // file), then the fork's run: its result's modelUsage, every call the model answered for it.
+    // file) and its agents' (their files stay in the original's folder), then the fork's run: the
+    // calls the model answered for it (2.1.332's modelUsage also carries the original's whole session: not counted twice).
     const forkCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
     expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
-    expect(forked.sessionInputTokens).toBe(200 + 100 * forkCalls.length);
+    expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * forkCalls.length);
+    // The earlier agent's card in the fork's tab holds its calls: its share shows there too.
+    expect(records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))?.inputTokens).toBe(outer.tokens);
     value(await service.closeTab(fork.tabId));
   });
 });

@@ -1,7 +1,8 @@
 // Browser test (issue 37): each agent card's share of the session's tokens in a session reopened
 // from history. Its files keep no turn results, so the share is of what they record: the main
 // file's calls and every subagent file's (the scripted model reads 100 input tokens per call:
-// the main thread 2 calls, the outer agent 3, the inner agent 2). The tooltip says what the share is of.
+// the main thread 3 calls, the outer agent 3, the inner agent 2). The tooltip says what the share
+// is of. A fork from its second prompt shows the earlier agent's share in its own tab.
 import { afterEach, describe, expect, it } from "vitest";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
@@ -22,7 +23,12 @@ describe.skipIf(!hasChromium)("a restored session's agent cards show their share
     app = await startWebApp(
       {
         // Foreground on every CLI, so the answer means the agents are done before the tab closes.
-        main: [{ blocks: [agentCall("Outer look", "[[SUB-A]] look around", { run_in_background: false })] }, { blocks: [text("The agents looked.")] }],
+        main: [
+          { blocks: [agentCall("Outer look", "[[SUB-A]] look around", { run_in_background: false })] },
+          { blocks: [text("The agents looked.")] },
+          // The second prompt's answer, and the fork's (the server answers by the conversation's turn).
+          { blocks: [text("Second answer.")] },
+        ],
         "SUB-A": [
           { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
           { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
@@ -36,30 +42,45 @@ describe.skipIf(!hasChromium)("a restored session's agent cards show their share
     await baton.newSession();
     await baton.send("look around with agents");
     await pw(baton.transcript).toContainText("The agents looked.", { timeout: 60_000 });
+    await baton.send("and a second question");
+    await pw(baton.transcript).toContainText("Second answer.", { timeout: 60_000 });
     await baton.sessionTabs.getByRole("button", { name: /^Close / }).click();
     await baton.openLeftTab("Project");
     await baton.project.getByRole("button", { name: "Refresh sessions" }).click();
     await baton.project.getByRole("button", { name: /^Open session / }).first().click();
     await pw(baton.sessionTabs.getByRole("tab", { selected: true })).toContainText("(history)");
 
-    // 300 of the files' 700 tokens: the outer agent's three calls, counted without opening its steps.
+    // 300 of the files' 800 tokens: the outer agent's three calls, counted without opening its steps.
     const outer = baton.subagentCard("general-purpose", "Outer look");
     const outerShare = outer.getByLabel(/^Share of the session's tokens/).first();
-    await pw(outerShare).toHaveText("43% of session", { timeout: 20_000 });
-    expect(await outerShare.getAttribute("title")).toMatch(/^300 of the 700 input-side tokens the session's files record: input, cache read and cache write tokens of this agent's own model calls/);
+    await pw(outerShare).toHaveText("38% of session", { timeout: 20_000 });
+    expect(await outerShare.getAttribute("title")).toMatch(/^300 of the 800 input-side tokens the session's files record: input, cache read and cache write tokens of this agent's own model calls/);
 
     // The nested agent's card appears with its parent's steps, its share already counted from its own file.
     await baton.expand(outer);
     const inner = baton.subagentCard("general-purpose", "Inner look", outer);
     const innerShare = inner.getByLabel(/^Share of the session's tokens/);
-    await pw(innerShare).toHaveText("29% of session", { timeout: 20_000 });
-    expect(await innerShare.getAttribute("title")).toMatch(/^200 of the 700 input-side tokens the session's files record/);
+    await pw(innerShare).toHaveText("25% of session", { timeout: 20_000 });
+    expect(await innerShare.getAttribute("title")).toMatch(/^200 of the 800 input-side tokens the session's files record/);
     // Opening it reads its steps; nothing counts twice.
     await baton.expand(inner);
     await pw(baton.toolCards("Bash", inner).first().getByLabel("Output")).toContainText("inner", { timeout: 20_000 });
-    await pw(innerShare).toHaveText("29% of session");
-    await pw(outerShare).toHaveText("43% of session");
+    await pw(innerShare).toHaveText("25% of session");
+    await pw(outerShare).toHaveText("38% of session");
     await baton.screenshot("restored-shares");
+
+    // Fork from the second prompt: the new tab holds the first turn, whose agent's calls are read
+    // from the original's files: 300 of the fork's 800 (the first turn's 2 main calls, the agents'
+    // 5, the fork's own answer), a live session's share.
+    const second = baton.transcript.getByLabel("Prompt", { exact: true }).filter({ hasText: "and a second question" });
+    await second.getByRole("group", { name: "Prompt actions" }).getByRole("button", { name: "Fork from here" }).click();
+    const tabs = baton.sessionTabs.getByRole("tab");
+    await pw(tabs).toHaveCount(2, { timeout: 60_000 });
+    await pw(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+    await pw(baton.transcript).toContainText("Second answer.", { timeout: 60_000 });
+    const forkShare = baton.subagentCard("general-purpose", "Outer look").getByLabel(/^Share of the session's tokens/).first();
+    await pw(forkShare).toHaveText("38% of session", { timeout: 20_000 });
+    expect(await forkShare.getAttribute("title")).toMatch(/^300 of the session's 800 tokens: input, cache read and cache write tokens/);
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 });

@@ -115,6 +115,15 @@ describe("calls no process total covers", () => {
     expect(recordOf(t, "toolu_a")?.inputTokens).toBe(120);
   });
 
+  it("a fork's earlier agents' calls, read from the original's files, stay in the total once the fork's run reports its own", () => {
+    const model = modelOf([agentCall("toolu_a", null, "msg_m1", 100), exit()]);
+    model.countRecordedCalls([{ parentToolUseId: "toolu_a", messageId: "msg_a1", usage: { input_tokens: 50 } }]);
+    model.apply([line("msg_f1", null, { input: 100 }), turn(100)]);
+    const t = model.transcript();
+    expect(t.sessionInputTokens).toBe(250);
+    expect(recordOf(t, "toolu_a")?.inputTokens).toBe(50);
+  });
+
   it("calls counted from a file before their card exists go on the card when it appears; opening it later counts nothing twice", () => {
     const model = modelOf([agentCall("toolu_a", null, "msg_m1", 100), exit()]);
     model.setFilesUncounted(true);

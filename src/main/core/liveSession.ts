@@ -13,7 +13,7 @@ import type { Block, SubagentRecord, Transcript } from "../../shared/transcript.
 import { ClaudeClient, type ClaudeClientOptions, type InterruptReceipt } from "../cli/claudeClient.js";
 import type { InitializeResult } from "../cli/initializeResult.js";
 import type { PermissionDecider } from "../cli/permissionGate.js";
-import type { SessionModel } from "../hub/index.js";
+import type { RecordedCall, SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { stderrLines, type LogBus } from "../platform/logBus.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
@@ -141,6 +141,13 @@ export class LiveSession {
   /** An event Baton itself adds to the session (a call its policy refused through the hook). */
   addEvent(event: ClientEvent): void {
     if (!this.stopped) this.onEvent(event);
+  }
+
+  /** Counts model calls of earlier runs read from files, without their steps (a fork's earlier agents: core/sessionFork.ts). */
+  countRecordedCalls(calls: readonly RecordedCall[]): void {
+    if (this.stopped || calls.length === 0) return;
+    this.model.countRecordedCalls(calls);
+    this.options.onChange();
   }
 
   async start(): Promise<InitializeResult> {

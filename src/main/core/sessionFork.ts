@@ -10,7 +10,8 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { eventStream, readJsonl } from "../history/index.js";
+import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../history/index.js";
+import type { RecordedCall } from "../hub/index.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
 
@@ -19,6 +20,8 @@ export interface ForkPoint {
   readonly resumeAt?: string;
   /** The turns before the prompt, as the live stream would have given them. */
   readonly earlier: readonly ClientEvent[];
+  /** The model calls of the agents in those turns, from the original's subagent files (the fork's total and their cards' shares). */
+  readonly agentCalls?: readonly RecordedCall[];
 }
 
 /** The session's file where the CLI with `env` writes (any project folder: the CLI names long ones its own way). */
@@ -70,7 +73,11 @@ export async function readForkPoint(file: string, promptUuid: string, waitMs = 0
   for (;;) {
     const lines = await readLines(file);
     const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
-    if (prompt !== undefined) return forkPointOf(file, lines, prompt);
+    if (prompt !== undefined) {
+      const { point, stream } = forkPointOf(file, lines, prompt);
+      const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream);
+      return agentCalls.length === 0 ? point : { ...point, agentCalls };
+    }
     // Read again only once the file has grown: a big session is not parsed twenty times a second.
     const size = (await stat(file)).size;
     do {
@@ -87,9 +94,10 @@ async function readLines(file: string): Promise<JsonObject[]> {
   return lines;
 }
 
-function forkPointOf(file: string, lines: readonly JsonObject[], prompt: JsonObject): ForkPoint {
+/** The fork point, and the stream that read the kept turns (the agents they started). */
+function forkPointOf(file: string, lines: readonly JsonObject[], prompt: JsonObject): { readonly point: ForkPoint; readonly stream?: EventStream } {
   const parent = prompt["parentUuid"];
-  if (typeof parent !== "string") return { earlier: [] };
+  if (typeof parent !== "string") return { point: { earlier: [] } };
   const chain = chainUpTo(lines, parent);
   const stream = eventStream({ kind: "session", file });
   const earlier: ClientEvent[] = [];
@@ -98,7 +106,7 @@ function forkPointOf(file: string, lines: readonly JsonObject[], prompt: JsonObj
     if (typeof uuid === "string" && chain.has(uuid)) earlier.push(...stream.line(line).filter(shownBeforeFork));
   }
   // Ended as a restored session's are: what was open then is stopped, and the fork's turn starts anew.
-  return { resumeAt: parent, earlier: [...earlier, { kind: "process_exit", code: 0, signal: null }] };
+  return { point: { resumeAt: parent, earlier: [...earlier, { kind: "process_exit", code: 0, signal: null }] }, stream };
 }
 
 /** The uuids from `last` back to the session's first entry (a file may hold other branches). */

@@ -22,7 +22,7 @@ import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
 import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
-import { findForkPoint, ForkPointWaitMs } from "./sessionFork.js";
+import { findForkPoint, ForkPointWaitMs, type ForkPoint } from "./sessionFork.js";
 import { findInLiveSession } from "./liveFind.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
@@ -50,6 +50,8 @@ export interface SessionManagerOptions extends LiveSessionSettings {
 interface Forked {
   readonly fork: ForkStart;
   readonly earlier: readonly ClientEvent[];
+  /** The model calls of the agents in the earlier turns, read from the original's files (ForkPoint.agentCalls). */
+  readonly agentCalls?: ForkPoint["agentCalls"];
   readonly link: ForkLink;
 }
 
@@ -169,7 +171,7 @@ export class SessionManager {
       // A live session's fork keeps its permission mode (the CLI reported it); a history file's is not taken on trust.
       const mode = tab.kind === "live" ? this.tabs.transcriptOf(tabId)?.permissionMode : undefined;
       const request: NewSessionOptions = { cwd, ...(text !== undefined ? { initialPrompt: text } : {}), ...(mode !== undefined ? { permissionMode: mode } : {}) };
-      const forked: Forked = { fork, earlier: point.earlier, link: { sessionId, promptUuid } };
+      const forked: Forked = { fork, earlier: point.earlier, ...(point.agentCalls !== undefined ? { agentCalls: point.agentCalls } : {}), link: { sessionId, promptUuid } };
       return await (inNewWorktree ? this.startInNewWorktree(forkTab, request, forked) : this.startLive(forkTab, request, forked));
     } finally {
       release();
@@ -355,6 +357,7 @@ export class SessionManager {
     const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
     // A fork's tab shows the turns it continues before its CLI says anything.
     for (const event of forked?.earlier ?? []) session.addEvent(event);
+    if (forked?.agentCalls !== undefined) session.countRecordedCalls(forked.agentCalls);
     // The link outlives the tab in the audit trail; a resumed fork's tab reads it back (forkRecord.ts).
     if (forked !== undefined && this.options.audit !== undefined) recordForkWhenNamed(session, forked.link, this.options.audit);
     const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));

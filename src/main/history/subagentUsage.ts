@@ -5,9 +5,15 @@
 // (the cards and the total): no blocks go into the model or the loaded cache, and a card opened
 // later counts nothing twice (the hub counts each call once, by agent and message id).
 
+import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
-import type { RecordedCall } from "../hub/index.js";
-import { readSidechain, sidechainSource, type HistorySession } from "./historySession.js";
+import { SessionModel, type RecordedCall } from "../hub/index.js";
+import type { EventStream } from "./eventStream.js";
+import { createHistorySession, readSidechain, sidechainSource, type HistorySession } from "./historySession.js";
+import { sessionIdFromPath } from "../platform/projectsDir.js";
+import type { HistoryProblem } from "./problems.js";
+import { linkForkedSidechains } from "./restore.js";
+import { findSidechainFiles } from "./sidechains.js";
 
 /** Whether the session has subagents whose files the pass would read. */
 export function hasSubagentFiles(session: HistorySession): boolean {
@@ -19,19 +25,52 @@ export function hasSubagentFiles(session: HistorySession): boolean {
  * session's total show. Stops when `signal` is aborted (the tab closed).
  */
 export async function countSubagentUsage(session: HistorySession, signal: AbortSignal): Promise<void> {
+  if (await readSubagentCalls(session, signal, (calls) => session.model.countRecordedCalls(calls))) session.model.setFilesUncounted(false);
+}
+
+/**
+ * The model calls of the agents a session file's lines `stream` was given (a fork's kept turns:
+ * core/sessionFork.ts), read from that session's subagent files, nested agents' too; their steps
+ * are not read into anything. The fork's own files do not hold them: they stay with the original.
+ */
+export async function agentCallsOf(file: string, stream: EventStream): Promise<readonly RecordedCall[]> {
+  if (stream.mapper.agentCalls.size === 0 && stream.mapper.workflowRuns.size === 0) return [];
+  const projectDir = path.dirname(file);
+  const sessionId = sessionIdFromPath(file);
+  const problems: HistoryProblem[] = [];
+  const session = createHistorySession({
+    sessionId,
+    path: file,
+    projectDir,
+    finished: true,
+    model: new SessionModel({ sessionId }),
+    stream,
+    offset: 0,
+    files: await findSidechainFiles(projectDir, sessionId, problems),
+    problems,
+  });
+  // The original may be a fork itself: its earlier agents' files are in its own original's folder.
+  await linkForkedSidechains(session);
+  const calls: RecordedCall[] = [];
+  await readSubagentCalls(session, new AbortController().signal, (read) => calls.push(...read));
+  return calls;
+}
+
+/** Reads every agent's file the session names, nested ones as they are found, handing each file's calls to `take`; false once `signal` stopped it. */
+async function readSubagentCalls(session: HistorySession, signal: AbortSignal, take: (calls: readonly RecordedCall[]) => void): Promise<boolean> {
   const read = new Set<string>();
   for (let next = unread(session, read); next.length > 0; next = unread(session, read)) {
     for (const id of next) {
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       read.add(id);
       const calls: RecordedCall[] = [];
       // What a file holds that cannot be shown is reported once its card is opened, not twice.
       await readSidechain(session, id, (events) => collectCalls(events, calls), []);
-      if (signal.aborted) return;
-      session.model.countRecordedCalls(calls);
+      if (signal.aborted) return false;
+      take(calls);
     }
   }
-  session.model.setFilesUncounted(false);
+  return true;
 }
 
 /** The agents whose calls are neither counted by this pass nor in the model with their steps. */

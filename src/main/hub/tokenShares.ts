@@ -43,18 +43,23 @@ export function noteAgentCall(s: SessionModel, ev: AssistantBlockEvent, agent: N
   countCall(s, { parentToolUseId: agent?.call?.subagent !== undefined ? agent.call.toolUseId : ev.parentToolUseId, messageId: ev.messageId, usage: ev.usage });
 }
 
-/** A call read from a file without its blocks (a restored session's subagents: history/subagentUsage.ts). */
+/**
+ * A call read from a file without its blocks, made by a run none of this session's CLI processes
+ * is (a restored session's subagents: history/subagentUsage.ts; a fork's earlier agents): no
+ * process total will cover it.
+ */
 export function noteRecordedCall(s: SessionModel, call: RecordedCall): void {
-  countCall(s, call);
+  countCall(s, call, true);
 }
 
-function countCall(s: SessionModel, call: RecordedCall): void {
+function countCall(s: SessionModel, call: RecordedCall, earlierRun = false): void {
   const agentId = call.parentToolUseId ?? "";
   const key = `${agentId}\n${call.messageId}`;
   if (s.countedCalls.has(key)) return;
   s.countedCalls.add(key);
   const tokens = inputSideOf(call.usage);
-  if (!s.readingOwnFiles) s.uncoveredInput += tokens;
+  if (earlierRun) s.inputBefore += tokens;
+  else if (!s.readingOwnFiles) s.uncoveredInput += tokens;
   if (agentId === "") return;
   const node = s.tree.agents.get(agentId);
   if (node?.call?.subagent !== undefined) editRecord(s, node, (r) => ({ ...r, inputTokens: (r.inputTokens ?? 0) + tokens }));

@@ -29,7 +29,7 @@ export function shareView(record: SubagentRecord, sessionTokens: number | undefi
     if (restored) {
       return { text: "share —", why: "Share of the session's tokens: not known. None of this agent's model calls is in the session's files as Baton read them (its file is missing, or it started after the session was opened: opening its steps reads it)." };
     }
-    return { text: "share —", why: "Share of the session's tokens: not known. None of this agent's model calls reached Baton (Claude Code 2.1.197 streams the calls of first-level agents only; an agent of the turns a fork continues ran in the session it came from)." };
+    return { text: "share —", why: "Share of the session's tokens: not known. None of this agent's model calls reached Baton (Claude Code 2.1.197 streams the calls of first-level agents only)." };
   }
   if (own > sessionTokens) {
     return { text: "share —", why: "Share of the session's tokens: not known. The session's total counts only the Claude Code runs since Baton started it." };
