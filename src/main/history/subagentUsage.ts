@@ -3,7 +3,9 @@
 // lazily (a card's steps when it is opened), so after a restore this pass reads each subagent's
 // file once, nested agents and Workflow runs too, and counts only its calls' usage into the model
 // (the cards and the total): no blocks go into the model or the loaded cache, and a card opened
-// later counts nothing twice (the hub counts each call once, by agent and message id).
+// later counts nothing twice (the hub counts each call once, by agent and message id). A fork's
+// tab reads the agents of the turns it continues the same way (agentCallsOf): their files stay
+// with the original session.
 
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
