@@ -1,7 +1,8 @@
 // A file rewind's mark survives a restart (issue 37), through the app core and the real CLI: a
 // rewind to the second prompt of a three-turn session (a file edited, another created), then Baton
 // closes (every tab, the store) and a new app core opens the same data folder. The session opened
-// from history shows "Files rewound to here" on that prompt with the same count, and on no other;
+// from history shows "Files rewound to here" on that prompt with the same count, and on no other,
+// and the notice where the rewind happened: the prompts, mark, answers and notice as the live tab had them;
 // `baton audit` lists the rewind with the prompt and both files, `baton export` shows the marks. The session resumed in a live tab
 // after the restart and rewound there again: the next restore shows both marks. Neither CLI writes anything of a
 // rewind to the session's file (checked: no line written after it names the rewind or its prompt):
@@ -11,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/shared/api.js";
+import type { Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditCommand } from "../../src/main/commands/audit.js";
 import { run as exportCommand } from "../../src/main/commands/export.js";
@@ -30,6 +32,11 @@ function value<T>(result: Result<T>): T {
 }
 
 const tool = (name: string, input: Record<string, unknown>) => ({ type: "tool_use" as const, name, input });
+
+/** The prompts (with their marks), answers and notices of a transcript, in order. */
+function stepsOf(t: Transcript): string[][] {
+  return t.blocks.filter((b) => b.kind === "user" || b.kind === "text" || b.kind === "notice").map((b) => [b.kind, b.text ?? "", b.rewound !== undefined ? `rewound ${b.rewound.files}` : ""]);
+}
 
 /** The session file's lines, once it holds every part (2.1.197 writes a turn's lines a moment after its answer). */
 async function linesHolding(env: CliEnv, sessionId: string, parts: readonly string[]): Promise<string[]> {
@@ -92,6 +99,7 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
     let sessionId: string;
     let prompts: string[];
     let before: string[];
+    let liveSteps: string[][];
     try {
       value(await core.service.sendPrompt(tab.tabId, "first"));
       await watch.idleWith("Nothing changed yet.");
@@ -104,6 +112,10 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
       before = await linesHolding(env, sessionId, [prompts[2]!, "Third answer."]);
       expect(value(await core.service.applyRewind(tab.tabId, prompts[1]!))).toEqual({ rewound: true, filesChanged: 2 });
       await watch.waitFor("the live mark", () => watch.transcript().blocks.find((b) => b.id === prompts[1] && b.rewound !== undefined));
+      liveSteps = await watch.waitFor("the live notice", () => {
+        const steps = stepsOf(watch.transcript());
+        return steps.some(([kind]) => kind === "notice") ? steps : undefined;
+      });
     } finally {
       watch.stop();
     }
@@ -132,6 +144,9 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
           const now = watch.transcript();
           return now.blocks.some((b) => b.kind === "text" && b.text?.includes("Third answer.")) ? now : undefined;
         });
+        // As the live tab showed it: the prompts, the mark, the answers and the notice at the end.
+        expect(stepsOf(t)).toEqual(liveSteps);
+        expect(liveSteps.at(-1)).toEqual(["notice", "Files rewound (2 files) to just before the prompt “second: change two files”.", ""]);
         const marks = t.blocks.filter((b) => b.kind === "user").map((b) => [b.id, b.text, b.rewound?.files ?? null]);
         expect(marks).toEqual([
           [prompts[0], "first", null],
@@ -176,6 +191,16 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
           ["second: change two files", 2],
           ["third", null],
           ["fourth: write c", 1],
+        ]);
+        // Each notice where its rewind happened: the first before the prompt sent after it, the second at the end.
+        const steps = stepsOf(t).filter(([kind]) => kind === "user" || kind === "notice");
+        expect(steps.map(([kind, words]) => (kind === "user" ? `» ${words}` : words))).toEqual([
+          "» first",
+          "» second: change two files",
+          "» third",
+          "Files rewound (2 files) to just before the prompt “second: change two files”.",
+          "» fourth: write c",
+          "Files rewound (1 file) to just before the prompt “fourth: write c”.",
         ]);
       } finally {
         watch.stop();

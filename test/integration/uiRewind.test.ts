@@ -2,7 +2,7 @@
 // (issue 37): the action on a prompt opens a dialog that lists the files a rewind changes with
 // their diffs, nothing changes until "Rewind", then the files are back and the transcript marks
 // it; the mark outlives the tab (Baton's audit trail): the tab closed and the page reloaded, the
-// session reopened from the Project panel shows it on the same prompt. A CLI with checkpointing
+// session reopened from the Project panel shows it on the same prompt, and the rewind's notice. A CLI with checkpointing
 // turned off: the dialog shows its reason and offers no rewind.
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -108,7 +108,9 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
     const prompts = baton.transcript.getByLabel("Prompt", { exact: true });
     await pw(prompts.filter({ hasText: "second: change two files" }).getByRole("note")).toHaveText("Files rewound to here: 2 files");
     await pw(prompts.filter({ hasText: "first" }).getByRole("note")).toHaveCount(0);
-    await pw(baton.transcript.getByRole("note").filter({ hasText: "Files rewound" })).toHaveCount(1);
+    await pw(baton.transcript.getByRole("note").filter({ hasText: "Files rewound to here" })).toHaveCount(1);
+    // And the notice that said when it happened, after the turn it came in.
+    await pw(baton.transcript).toContainText("Files rewound (2 files) to just before the prompt “second: change two files”.");
     // A past session's prompts offer no rewind (its CLI is not running).
     await pw(baton.transcript.getByRole("button", { name: "Rewind files to here" })).toHaveCount(0);
     expect(app.pageErrors).toEqual([]);

@@ -2,7 +2,8 @@
 // trail through the store's worker (the session, the prompt, the files), and a restore of the
 // session puts the mark back on the same prompt (auditOverlay.ts feeds the live tab's
 // `files_rewound` event after that prompt's line): the latest rewind to a prompt is its mark, as
-// live; a prompt the file does not hold marks nothing. An audit trail that is damaged, newer or
+// live; a prompt the file does not hold marks nothing. Each rewind's notice goes where it happened:
+// before the first prompt sent after it, else at the end. An audit trail that is damaged, newer or
 // absent costs the lasting mark only: the rewind is applied and marked in its tab, the failure
 // reported, the session restored without it.
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Block } from "../../src/shared/transcript.js";
+import { rewindRecord } from "../../src/main/audit/audit.js";
 import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
 import { applyRewind } from "../../src/main/core/fileRewind.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
@@ -101,8 +103,15 @@ describe("the rewind's mark in the audit trail", () => {
         ["prompt 3", 1],
       ]);
       expect(restored.blocks.find((b) => b.id === uuid(2))?.rewound).toEqual({ files: 2, at: rows[1]!.time });
-      // The answers are as the file says: the mark adds nothing else to the transcript.
-      expect(restored.blocks.filter((b) => b.kind !== "user").map((b) => b.text)).toEqual(["answer 1", "answer 2", "answer 3"]);
+      // The answers are as the file says, and the notices the live tab showed follow them (both rewinds came after the last prompt).
+      const liveNotice = live.find((e) => e.kind === "notice");
+      expect(restored.blocks.filter((b) => b.kind !== "user").map((b) => b.text)).toEqual([
+        "answer 1",
+        "answer 2",
+        "answer 3",
+        liveNotice?.kind === "notice" ? liveNotice.text : "none",
+        "Files rewound (2 files) to just before the prompt “prompt 2”.",
+      ]);
       // `baton export`'s text tree says it under the prompt.
       expect(renderTranscriptTree(restored)).toContain("  » prompt 2\n    (Files rewound to here: 2 files)\n  answer 2");
 
@@ -115,6 +124,38 @@ describe("the rewind's mark in the audit trail", () => {
         ["prompt 2", 2],
         ["prompt 3", 2],
       ]);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it("puts each rewind's notice where it happened: before the first prompt sent after it, else at the end", async () => {
+    const dir = tempDir();
+    const projectsDir = projects(dir);
+    await withStore(dir, async (store) => {
+      const errors: string[] = [];
+      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const trail = createAuditTrail(store, onError);
+      // Prompts were sent at 10:01, 10:02 and 10:03.
+      trail.rewind(rewindRecord("s1", uuid(1), [Files[0]!], "2026-12-06T10:02:30.000Z"));
+      trail.rewind(rewindRecord("s1", uuid(2), Files, "2026-12-06T10:02:40.000Z"));
+      trail.rewind(rewindRecord("s1", uuid(2), Files, "2026-12-06T10:09:00.000Z"));
+      // A rewind to a prompt the file lacks has no mark, and no notice to explain one.
+      trail.rewind(rewindRecord("s1", uuid(9), Files, "2026-12-06T10:09:30.000Z"));
+      await trail.flush();
+      const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError) });
+      const restored = (await history.restore("s1")).transcript();
+      expect(restored.blocks.map((b) => (b.kind === "user" ? `» ${b.text}${b.rewound !== undefined ? ` [${b.rewound.files}]` : ""}` : b.text))).toEqual([
+        "» prompt 1 [1]",
+        "answer 1",
+        "» prompt 2 [2]",
+        "answer 2",
+        "Files rewound (1 file) to just before the prompt “prompt 1”.",
+        "Files rewound (2 files) to just before the prompt “prompt 2”.",
+        "» prompt 3",
+        "answer 3",
+        "Files rewound (2 files) to just before the prompt “prompt 2”.",
+      ]);
+      expect(restored.blocks.filter((b) => b.kind === "notice").map((b) => b.level)).toEqual(["info", "info", "info"]);
       expect(errors).toEqual([]);
     });
   });

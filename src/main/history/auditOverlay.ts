@@ -20,17 +20,17 @@
 //    result, and the hub stops it with its subagent exactly as it did live.
 //  * A file rewind (issue 37, "Rewind files to here") leaves nothing on disk: the CLI puts the files
 //    back and writes no line. Each recorded rewind is fed as the `files_rewound` event the live tab
-//    had, right after the prompt it went back to (in recorded order, so the latest rewind to a
-//    prompt is the mark it keeps, as live), whenever that prompt's line is read.
+//    had, right after the prompt it went back to, and its notice where it happened (rewindMarks.ts).
 //
 // Why a transform of the disk events and not a change to the hub: the hub already understands
 // these events, and a restore stays the same reducer as live. A
 // session with no audit entries gets no overlay and restores exactly as before.
 
-import type { ClientEvent, FilesRewoundEvent, ToolResultEvent } from "../../shared/events.js";
+import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../audit/audit.js";
 import { escalationEvent, isEscalationRow } from "../audit/auditOrchestration.js";
+import { RewindMarks } from "./rewindMarks.js";
 
 /** What the CLI writes for a tool cut off by an interrupt or TaskStop (fixtures/recordings/interrupt-subagent), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
@@ -54,17 +54,12 @@ export class AuditOverlay {
   private readonly injected = new Set<string>();
   /** The escalation chain's events, by the asking agent's Agent call, in recorded order. */
   private readonly escalations = new Map<string, ClientEvent[]>();
-  /** The file rewinds, by the prompt they went back to, in recorded order. */
-  private readonly rewinds = new Map<string, FilesRewoundEvent[]>();
+  /** The file rewinds: each prompt's mark and each rewind's notice. */
+  private readonly rewinds: RewindMarks;
 
   private constructor(audit: AuditWithTrail) {
+    this.rewinds = new RewindMarks((audit.trail ?? []).flatMap((row) => (row.kind === "rewind" ? [row] : [])));
     for (const row of audit.trail ?? []) {
-      if (row.kind === "rewind") {
-        const list = this.rewinds.get(row.promptUuid) ?? [];
-        list.push({ kind: "files_rewound", promptUuid: row.promptUuid, files: row.fileCount, timestamp: row.time });
-        this.rewinds.set(row.promptUuid, list);
-        continue;
-      }
       if (isEscalationRow(row)) {
         const list = this.escalations.get(row.agentToolUseId) ?? [];
         list.push(escalationEvent(row));
@@ -99,24 +94,31 @@ export class AuditOverlay {
     let out: ClientEvent[] | undefined;
     for (let i = 0; i < events.length; i++) {
       const ev = events[i]!;
+      const before = this.rewinds.before(ev);
       const extra = this.addedAfter(ev);
       // The disk says only "a hook refused it"; Baton's own record names the rule.
       const drop = (ev.kind === "tool_result" && this.cutByInterrupt(ev)) || (ev.kind === "permission_denied" && this.hookVerdicts.has(ev.toolUseId));
       if (ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true) this.noteTurnStart(ev.timestamp);
-      if (extra === undefined && !drop) {
+      if (before === undefined && extra === undefined && !drop) {
         out?.push(ev);
         continue;
       }
       out ??= events.slice(0, i);
+      if (before !== undefined) out.push(...before);
       if (!drop) out.push(ev);
       if (extra !== undefined) out.push(...extra);
     }
     return out ?? events;
   }
 
+  /** After the file's last line: what belongs after everything it holds (a rewind's notice no later prompt placed). */
+  end(): readonly ClientEvent[] {
+    return this.rewinds.end();
+  }
+
   /** What follows a tool_use: the recorded decisions on it and, for an Agent call, its agent's escalation chain; a prompt: its rewinds. */
   private addedAfter(ev: ClientEvent): ClientEvent[] | undefined {
-    if (ev.kind === "user_prompt") return ev.parentToolUseId === null && ev.uuid !== undefined ? this.rewinds.get(ev.uuid) : undefined;
+    if (ev.kind === "user_prompt") return this.rewinds.after(ev);
     const decisions = this.permissionEvents(ev);
     if (ev.kind !== "assistant_block" || ev.block.type !== "tool_use") return decisions;
     const chain = this.escalations.get(ev.block.id);

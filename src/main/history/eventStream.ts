@@ -51,7 +51,7 @@ export interface LineEvents {
 
 /** A session's file or a subagent's: what its lines said beyond their events, too. */
 export interface EventStream extends LineEvents {
-  /** After the last line: the inserted events no line placed (their line is gone). */
+  /** After the last line: the inserted events no line placed (their line is gone), and what the audit trail puts after everything (auditOverlay.ts). */
   end(): readonly ClientEvent[];
   /** The file was truncated or replaced: its lines come again from the first, for a new session model. */
   restart(): void;
@@ -92,7 +92,9 @@ class FileStream implements EventStream {
   }
 
   end(): readonly ClientEvent[] {
-    return this.shown(this.mapper.insertedAtEnd());
+    const inserted = this.shown(this.mapper.insertedAtEnd());
+    const last = this.overlay?.end() ?? [];
+    return last.length === 0 ? inserted : [...inserted, ...last];
   }
 
   restart(): void {
