@@ -17,6 +17,8 @@ import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
 import { applyRewind } from "../../src/main/core/fileRewind.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { renderTranscriptTree } from "../../src/main/hub/transcriptTree.js";
+import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
+import { restoreSession } from "../../src/main/history/index.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
 import { createAuditReader, createAuditTrail, type AuditTrail } from "../../src/main/store/auditTrail.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
@@ -24,20 +26,20 @@ import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-rewind-record-");
 
-const uuid = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const Files = ["/home/user/code/x/a.txt", "/home/user/code/x/sub/b.txt"];
 
-/** A history folder holding session s1: three prompts (uuid 1, 2, 3), each answered. */
-function projects(dir: string): string {
+/** A history folder holding session s1: `count` prompts (uuid 1, 2, 3, …, sent at 10:01, 10:02, …), each answered. */
+function projects(dir: string, count = 3): string {
   const projectsDir = path.join(dir, "projects");
   const folder = path.join(projectsDir, "-home-user-code-x");
   fs.mkdirSync(folder, { recursive: true });
   const lines: object[] = [];
   let parent: string | null = null;
-  for (const n of [1, 2, 3]) {
-    const base = { sessionId: "s1", cwd: "/home/user/code/x", timestamp: `2026-12-06T10:0${n}:00.000Z` };
+  for (let n = 1; n <= count; n++) {
+    const base = { sessionId: "s1", cwd: "/home/user/code/x", timestamp: `2026-12-06T10:${String(n).padStart(2, "0")}:00.000Z` };
     lines.push({ ...base, type: "user", message: { role: "user", content: `prompt ${n}` }, uuid: uuid(n), parentUuid: parent });
-    const answer = `a000000${n}-0000-4000-8000-000000000000`;
+    const answer = `a${String(n).padStart(7, "0")}-0000-4000-8000-000000000000`;
     lines.push({ ...base, type: "assistant", message: { id: `msg_${n}`, role: "assistant", model: "m", content: [{ type: "text", text: `answer ${n}` }] }, uuid: answer, parentUuid: uuid(n) });
     parent = answer;
   }
@@ -157,6 +159,33 @@ describe("the rewind's mark in the audit trail", () => {
       ]);
       expect(restored.blocks.filter((b) => b.kind === "notice").map((b) => b.level)).toEqual(["info", "info", "info"]);
       expect(errors).toEqual([]);
+    });
+  });
+
+  it("a big session's first screen marks the prompts it shows; the full read that follows marks every one and places the notices", async () => {
+    const dir = tempDir();
+    const projectsDir = projects(dir, 40);
+    const file = path.join(projectsDir, "-home-user-code-x", "s1.jsonl");
+    await withStore(dir, async (store) => {
+      await store.recordRewind(rewindRecord("s1", uuid(3), Files, "2026-12-06T10:03:30.000Z"));
+      await store.recordRewind(rewindRecord("s1", uuid(39), [Files[0]!], "2026-12-06T11:00:00.000Z"));
+      const audit = await store.readAudit("s1");
+      const first = await restoreFirstScreen(file, { audit, minBlocks: 6 });
+      expect(first.complete).toBe(false);
+      const shown = first.transcript.blocks.filter((b) => b.kind === "user");
+      expect(shown.some((b) => b.id === uuid(3))).toBe(false);
+      expect(shown.filter((b) => b.rewound !== undefined).map((b) => [b.id, b.rewound?.files])).toEqual([[uuid(39), 1]]);
+      const full = (await restoreSession(file, { audit })).transcript;
+      expect(full.blocks.filter((b) => b.rewound !== undefined).map((b) => [b.id, b.rewound?.files])).toEqual([
+        [uuid(3), 2],
+        [uuid(39), 1],
+      ]);
+      const notices = full.blocks.flatMap((b, i) => (b.kind === "notice" ? [[i, b.text]] : []));
+      expect(notices).toEqual([
+        [6, "Files rewound (2 files) to just before the prompt “prompt 3”."],
+        [full.blocks.length - 1, "Files rewound (1 file) to just before the prompt “prompt 39”."],
+      ]);
+      expect(full.blocks[7]?.text).toBe("prompt 4");
     });
   });
 
