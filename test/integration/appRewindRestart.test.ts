@@ -123,8 +123,8 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
     release();
     await core.close();
     // The CLI wrote nothing of the rewind: the session's file goes on from what it held before it, and
-    // what came later (the third prompt's snapshot, 2.1.332's last-prompt and cost-state lines at exit)
-    // is no rewind line and names not the prompt rewound to.
+    // what came later (a late snapshot of a turn already answered, 2.1.332's last-prompt and
+    // cost-state lines at exit) is no rewind line and names not the prompt rewound to.
     const after = readFileSync(cliSessionFile(env.env, sessionId)!, "utf8").split("\n").filter((l) => l.trim() !== "");
     expect(after.slice(0, before.length)).toEqual(before);
     const later = after.slice(before.length).map((l) => JSON.parse(l) as { type?: string; messageId?: string });
