@@ -31,7 +31,7 @@ export interface TabInfo {
   readonly cwd?: string;
   /** A session forked from a prompt of another (issue 37): that session and the prompt's uuid. */
   readonly forkedFrom?: ForkLink;
-  /** A live session running in a linked git worktree (one started "in a new worktree"): that worktree's folder and branch. */
+  /** A session running (or, reopened from history, that ran) in a linked git worktree still there, e.g. one started "in a new worktree": that worktree's folder and branch. */
   readonly worktree?: { readonly path: string; readonly branch?: string };
   /** A session running in a terminal that Baton steers through its hooks (issue 35), and the state its hooks last showed. */
   readonly terminal?: TerminalState;

@@ -34,6 +34,7 @@ const said = (t: Transcript) => t.blocks.filter((b) => b.kind === "user" || b.ki
 describe("a fork of a worktree session, in a new worktree", () => {
   let app: FaultApp;
   let repo: string;
+  let origin: { tabId: string; folder: string; sessionId: string; second: string };
 
   beforeAll(async () => {
     app = await startFaultApp(
@@ -58,25 +59,26 @@ describe("a fork of a worktree session, in a new worktree", () => {
 
   it("runs in another new worktree from the origin worktree's commit, with the turns before the prompt", async () => {
     const { service } = app;
-    const origin = value(await service.newSession({ cwd: repo, newWorktree: true, initialPrompt: "Start the notes", permissionMode: "bypassPermissions" }));
+    const originTab = value(await service.newSession({ cwd: repo, newWorktree: true, initialPrompt: "Start the notes", permissionMode: "bypassPermissions" }));
     const originFolder = path.join(repo, ".claude", "worktrees", "start-the-notes");
-    expect(origin.cwd).toBe(originFolder);
-    const watch = watchTab(service, origin.tabId, 90_000);
+    expect(originTab.cwd).toBe(originFolder);
+    const watch = watchTab(service, originTab.tabId, 90_000);
     let answered: Transcript;
     try {
       await watch.idleWith("Wrote one.txt.");
       // The origin's branch moves on: a fork's worktree starts from it, not from main.
       git(originFolder, "add", "one.txt");
       git(originFolder, "commit", "-q", "-m", "One");
-      value(await service.sendPrompt(origin.tabId, "second"));
+      value(await service.sendPrompt(originTab.tabId, "second"));
       answered = await watch.idleWith("Answer two.");
     } finally {
       watch.stop();
     }
     const second = answered.blocks.filter((b) => b.kind === "user")[1]!.id;
+    origin = { tabId: originTab.tabId, folder: originFolder, sessionId: answered.sessionId, second };
 
     // Asked at once: on 2.1.197 the second prompt may not be in the file yet.
-    const fork = value(await service.forkSession(origin.tabId, second, "second, on its own branch", true));
+    const fork = value(await service.forkSession(originTab.tabId, second, "second, on its own branch", true));
     const forkFolder = path.join(repo, ".claude", "worktrees", "second-on-its-own-branch");
     expect([fork.cwd, fork.worktree, fork.forkedFrom]).toEqual([forkFolder, { path: forkFolder, branch: "worktree-second-on-its-own-branch" }, { sessionId: answered.sessionId, promptUuid: second }]);
     const forkWatch = watchTab(service, fork.tabId, 90_000);
@@ -96,5 +98,27 @@ describe("a fork of a worktree session, in a new worktree", () => {
     expect(fs.readFileSync(path.join(forkFolder, "forked.txt"), "utf8")).toBe("forked.txt in second-on-its-own-branch\n");
     expect(fs.existsSync(path.join(originFolder, "forked.txt"))).toBe(false);
     expect(fs.existsSync(path.join(repo, "forked.txt"))).toBe(false);
+  }, 180_000);
+
+  it("offers the same from the session reopened from history, which shows its worktree", async () => {
+    const { service } = app;
+    value(await service.closeTab(origin.tabId));
+    const restored = value(await service.openSession(origin.sessionId));
+    expect([restored.kind, restored.worktree]).toEqual(["restored", { path: origin.folder, branch: "worktree-start-the-notes" }]);
+    const fork = value(await service.forkSession(restored.tabId, origin.second, "second again, on its own branch", true));
+    const forkFolder = path.join(repo, ".claude", "worktrees", "second-again-on-its-own-branch");
+    expect(fork.worktree).toEqual({ path: forkFolder, branch: "worktree-second-again-on-its-own-branch" });
+    const watch = watchTab(service, fork.tabId, 90_000);
+    try {
+      // A fork of a session read from history starts in the default mode (the file's mode is not taken on trust): its Write asks.
+      const asked = await watch.waitFor("the Write's permission request", () => watch.pending().find((p) => p.toolName === "Write"));
+      expect(watch.transcript().permissionMode).toBe("default");
+      value(await service.answerPermission(fork.tabId, asked.requestId, { behavior: "allow" }));
+      const done = await watch.idleWith("Wrote forked.txt.");
+      expect(said(done)).toEqual(["user: Start the notes", "text: Wrote one.txt.", "user: second again, on its own branch", "text: Wrote forked.txt."]);
+    } finally {
+      watch.stop();
+    }
+    expect(fs.readFileSync(path.join(forkFolder, "forked.txt"), "utf8")).toBe("forked.txt in second-again-on-its-own-branch\n");
   }, 180_000);
 });

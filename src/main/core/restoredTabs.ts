@@ -4,6 +4,7 @@
 
 import type { SearchHit, SessionFind, SessionSummary, TabInfo } from "../../shared/api.js";
 import type { LogBus } from "../platform/logBus.js";
+import { linkedWorktreeOf } from "../worktrees/index.js";
 import { AppError } from "./appError.js";
 import type { HistorySource } from "./historySource.js";
 import { findInSession } from "./sessionFind.js";
@@ -58,7 +59,9 @@ export class RestoredTabs {
     const history = this.options.history;
     if (history === undefined) throw new AppError("history_unavailable", "No history folder is configured");
     const session = await history.restore(sessionId, project);
-    const tab: RestoredTab = { kind: "restored", tabId: tabs.newTabId(), session };
+    // A session that ran in a worktree still there shows its branch, and its prompts offer a fork in a new worktree.
+    const worktree = session.cwd === undefined ? undefined : await linkedWorktreeOf(session.cwd).catch(() => undefined);
+    const tab: RestoredTab = { kind: "restored", tabId: tabs.newTabId(), session, ...(worktree !== undefined ? { worktree } : {}) };
     tabs.set(tab);
     tabs.emit();
     this.follow(tab, sessionId);

@@ -27,6 +27,8 @@ export interface RestoredTab {
   readonly kind: "restored";
   readonly tabId: string;
   readonly session: RestoredSession;
+  /** The linked git worktree the session ran in, while it is still there (its fork may take a new one). */
+  readonly worktree?: LiveTab["worktree"];
 }
 
 export type Tab = LiveTab | RestoredTab;
@@ -122,7 +124,7 @@ export class TabList {
       kind: tab.kind,
       ...(cwd !== undefined ? { cwd } : {}),
       ...(forkedFrom !== undefined ? { forkedFrom } : {}),
-      ...(tab.kind === "live" && tab.worktree !== undefined ? { worktree: tab.worktree } : {}),
+      ...(tab.worktree !== undefined ? { worktree: tab.worktree } : {}),
       ...(terminal !== undefined ? { terminal } : {}),
     };
   }
