@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { text } from "../support/scenarios/types.js";
-import { git } from "../support/git.js";
+import { git, initRepository } from "../support/git.js";
 import { startFaultApp, value, type FaultApp } from "../support/faults/faultApp.js";
 import { watchTab } from "../support/tabWatch.js";
 
@@ -49,11 +49,7 @@ describe("a fork of a worktree session, in a new worktree", () => {
       },
       { cwdName: "wt-fork" },
     );
-    repo = fs.realpathSync(app.env.cwd);
-    git(repo, "init", "-q", "-b", "main");
-    fs.writeFileSync(path.join(repo, "README.md"), "# project\n");
-    git(repo, "add", "README.md");
-    git(repo, "commit", "-q", "-m", "First commit");
+    repo = initRepository(app.env.cwd);
   }, 60_000);
   afterAll(() => app?.close());
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TabInfo } from "../../src/shared/api.js";
 import { text } from "../support/scenarios/types.js";
-import { git } from "../support/git.js";
+import { git, initRepository } from "../support/git.js";
 import { startFaultApp, value, type FaultApp } from "../support/faults/faultApp.js";
 import { watchTab } from "../support/tabWatch.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
@@ -57,11 +57,7 @@ describe("a session in its own worktree", () => {
       },
       { cwdName: "wt-sessions" },
     );
-    repo = fs.realpathSync(app.env.cwd);
-    git(repo, "init", "-q", "-b", "main");
-    fs.writeFileSync(path.join(repo, "README.md"), "# project\n");
-    git(repo, "add", "README.md");
-    git(repo, "commit", "-q", "-m", "First commit");
+    repo = initRepository(app.env.cwd);
   }, 60_000);
   afterAll(() => app?.close());
 

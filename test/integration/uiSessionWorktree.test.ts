@@ -5,7 +5,6 @@
 // Project panel lists a session that ran in one with its branch. A prompt of a session in a
 // worktree offers "Fork to a new worktree", and Edit and resend the same choice: the fork's tab
 // shows its own branch; a session in the main checkout offers neither.
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
-import { git } from "../support/git.js";
+import { git, initRepository } from "../support/git.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiSessionWorktree: /usr/bin/chromium not found, skipping browser tests");
@@ -34,13 +33,9 @@ describe.skipIf(!hasChromium)("a session in its own worktree, in the browser", (
         cwdName: "session-worktrees-ui",
         viewport: { width: 1440, height: 900 },
         prepare: async (env) => {
-          repo = fs.realpathSync(env.cwd);
+          repo = initRepository(env.cwd);
           plain = path.join(path.dirname(repo), "not-a-repository");
           await fsp.mkdir(plain);
-          git(repo, "init", "-q", "-b", "main");
-          await fsp.writeFile(path.join(repo, "README.md"), "first line\n");
-          git(repo, "add", "README.md");
-          git(repo, "commit", "-q", "-m", "Initial commit");
         },
       },
     );
@@ -107,11 +102,7 @@ describe.skipIf(!hasChromium)("a session in its own worktree, in the browser", (
         cwdName: "fork-worktrees-ui",
         viewport: { width: 1440, height: 900 },
         prepare: async (env) => {
-          repo = fs.realpathSync(env.cwd);
-          git(repo, "init", "-q", "-b", "main");
-          await fsp.writeFile(path.join(repo, "README.md"), "first line\n");
-          git(repo, "add", "README.md");
-          git(repo, "commit", "-q", "-m", "Initial commit");
+          repo = initRepository(env.cwd);
         },
       },
     );

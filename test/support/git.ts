@@ -30,3 +30,10 @@ export function commitFile(dir: string, file: string, text: string, message: str
   git(dir, "add", "--", file);
   git(dir, "commit", "-q", "-m", message);
 }
+
+/** Makes `dir` a repository on `main` with one commit (a README): a worktree needs a commit to start from. Returns its real path. */
+export function initRepository(dir: string): string {
+  git(dir, "init", "-q", "-b", "main");
+  commitFile(dir, "README.md", "# project\n", "First commit");
+  return fs.realpathSync(dir);
+}
