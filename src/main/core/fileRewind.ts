@@ -4,7 +4,6 @@
 // Baton's audit trail records the rewind (a008Rewinds.ts: the CLI's history file does not), so a
 // restore marks the prompt again.
 
-import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { RewindFile, RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
 import { rewindNoticeText } from "../../shared/fileRewind.js";
@@ -13,7 +12,9 @@ import { resolveProjectsDir } from "../platform/projectsDir.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { AppError } from "./appError.js";
 import type { LiveSession } from "./liveSession.js";
+import { LateLinesWaitMs } from "./lateLines.js";
 import { contentsAtPrompt, readBounded } from "./rewindCheckpoints.js";
+import { cliSessionFile } from "./sessionFork.js";
 
 /** What a rewind needs of the tab: its session, the CLI's environment and working directory; the trail that keeps the mark. */
 export interface RewindTarget {
@@ -31,7 +32,8 @@ export async function previewRewind(target: RewindTarget, promptUuid: string): P
   const answer = await running(session).client.rewindFiles(promptUuid, true);
   if (!answer.canRewind) return { canRewind: false, ...(answer.error !== undefined ? { error: answer.error } : {}), files: [], insertions: 0, deletions: 0 };
   const sessionId = session.sessionId;
-  const restored = sessionId === undefined ? new Map<string, string | null>() : await contentsAtPrompt(checkpointSource(target, sessionId), promptUuid, answer.filesChanged, latest);
+  const waitUntil = Date.now() + LateLinesWaitMs;
+  const restored = sessionId === undefined ? new Map<string, string | null>() : await contentsAtPrompt(checkpointSource(target, sessionId), promptUuid, answer.filesChanged, latest, waitUntil);
   const files: RewindFile[] = [];
   for (const file of answer.filesChanged) {
     const current = await readBounded(file);
@@ -78,20 +80,5 @@ function checkpointSource(target: RewindTarget, sessionId: string): Parameters<t
   const home = target.env["HOME"] || target.env["USERPROFILE"];
   const projectsDir = resolveProjectsDir({ env: target.env, ...(home ? { homeDir: home } : {}) });
   const configDir = path.dirname(projectsDir);
-  return { historyFile: historyFileOf(projectsDir, sessionId), backupsDir: path.join(configDir, "file-history", sessionId), cwd: target.cwd };
-}
-
-/** The session's file in whichever project folder holds it (the CLI shortens long folder names its own way). */
-function historyFileOf(projectsDir: string, sessionId: string): string {
-  let folders: string[] = [];
-  try {
-    folders = readdirSync(projectsDir);
-  } catch {
-    // No history yet: nothing to find.
-  }
-  for (const folder of folders) {
-    const file = path.join(projectsDir, folder, `${sessionId}.jsonl`);
-    if (existsSync(file)) return file;
-  }
-  return path.join(projectsDir, `${sessionId}.jsonl`);
+  return { historyFile: cliSessionFile(target.env, sessionId) ?? path.join(projectsDir, `${sessionId}.jsonl`), backupsDir: path.join(configDir, "file-history", sessionId), cwd: target.cwd };
 }

@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { readJsonl } from "../history/index.js";
+import { changedFrom, sizeOf } from "./lateLines.js";
 
 /** Larger files show without a diff: the diff is computed in the window (shared/diff bounds it too). */
 export const MaxRewindFileBytes = 2_000_000;
@@ -48,10 +49,16 @@ interface Checkpoints {
 /**
  * The content of each of `files` just before prompt `promptUuid`: a string, null (it did not
  * exist), or absent from the map (no checkpoint found, or unreadable). `latestPrompt`: no prompt
- * of the session came after it.
+ * of the session came after it. `waitUntil` (a Date.now() time): until then, a file the history
+ * does not track yet is waited for as the history file grows (a live CLI's late lines).
  */
-export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[], latestPrompt = false): Promise<Map<string, string | null>> {
-  const checkpoints = await readCheckpoints(source, promptUuid);
+export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[], latestPrompt = false, waitUntil = 0): Promise<Map<string, string | null>> {
+  let checkpoints = await readCheckpoints(source, promptUuid);
+  // A live CLI may not have written the lines that track a file yet (lateLines.ts): read again as the history file grows.
+  const untracked = (): boolean => files.some((f) => !checkpoints.atPrompt.has(path.resolve(f)) && !checkpoints.first.has(path.resolve(f)));
+  while ((checkpoints.seen || !latestPrompt) && untracked() && (await changedFrom(source.historyFile, await sizeOf(source.historyFile), waitUntil))) {
+    checkpoints = await readCheckpoints(source, promptUuid);
+  }
   if (!checkpoints.seen) return latestPrompt ? newestBackups(source.backupsDir, files) : new Map();
   const contents = new Map<string, string | null>();
   for (const file of files) {

@@ -5,7 +5,6 @@
 // entry (docs/protocol-notes.md). A first prompt has no parent: its fork is a new session.
 
 import { existsSync, readdirSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ClientEvent } from "../../shared/events.js";
@@ -14,6 +13,7 @@ import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../histo
 import type { RecordedCall } from "../hub/index.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
+import { changedFrom, sizeOf } from "./lateLines.js";
 
 export interface ForkPoint {
   /** The entry the fork keeps up to (`--resume-session-at`); undefined for a first prompt. */
@@ -41,13 +41,6 @@ export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): strin
   return undefined;
 }
 
-/**
- * How long a fork from a live session waits for its prompt to reach the file: 2.1.197 writes a
- * turn's lines tens of milliseconds after its answer (seen 60–80 ms), so a fork from the prompt
- * just answered would otherwise be refused.
- */
-export const ForkPointWaitMs = 3000;
-const ForkPointPollMs = 50;
 
 /**
  * Where a fork from prompt `promptUuid` of session `sessionId` starts, in the file the CLI with
@@ -60,7 +53,7 @@ export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, p
     const file = cliSessionFile(env, sessionId);
     if (file !== undefined) return readForkPoint(file, promptUuid, Math.max(0, until - Date.now()));
     if (Date.now() >= until) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
-    await delay(ForkPointPollMs);
+    await delay(Math.min(50, until - Date.now()));
   }
 }
 
@@ -78,12 +71,7 @@ export async function readForkPoint(file: string, promptUuid: string, waitMs = 0
       const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream);
       return agentCalls.length === 0 ? point : { ...point, agentCalls };
     }
-    // Read again only once the file has grown: a big session is not parsed twenty times a second.
-    const size = (await stat(file)).size;
-    do {
-      if (Date.now() >= until) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
-      await delay(ForkPointPollMs);
-    } while ((await stat(file)).size === size);
+    if (!(await changedFrom(file, await sizeOf(file), until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
   }
 }
 

@@ -22,7 +22,8 @@ import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
 import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
-import { findForkPoint, ForkPointWaitMs, type ForkPoint } from "./sessionFork.js";
+import { findForkPoint, type ForkPoint } from "./sessionFork.js";
+import { LateLinesWaitMs } from "./lateLines.js";
 import { findInLiveSession } from "./liveFind.js";
 import type { ForkStart } from "./liveSessionFactory.js";
 import { applyRewind, previewRewind, type RewindTarget } from "./fileRewind.js";
@@ -162,7 +163,7 @@ export class SessionManager {
     const cwd = tab.kind === "live" ? tab.cwd : (this.tabs.transcriptOf(tabId)?.cwd ?? tab.session.cwd);
     if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
     // A live CLI may not have written a prompt it has just answered yet (2.1.197 writes a turn's lines late).
-    const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? ForkPointWaitMs : 0);
+    const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? LateLinesWaitMs : 0);
     this.cap.assertRoom();
     const forkTab = this.tabs.newTabId();
     const release = this.cap.claim(forkTab);
