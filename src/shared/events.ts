@@ -223,6 +223,8 @@ export interface TurnResultEvent {
   readonly processInputTokens?: number;
   /** The same of the calls since this process's previous result only (`model_usage_since_last_result`, 2.1.332+). */
   readonly sinceLastInputTokens?: number;
+  /** The cost of those calls (their `costUSD`s): `total_cost_usd` carries a resumed or forked session's earlier runs on 2.1.332. */
+  readonly sinceLastCostUsd?: number;
   readonly permissionDenials?: readonly { readonly toolName: string; readonly toolUseId: string }[];
   readonly subagentStats?: SubagentStats;
 }

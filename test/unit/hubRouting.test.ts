@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AssistantBlockEvent, ClientEvent } from "../../src/shared/events.js";
 import { MaxNestedBlocks, type Block } from "../../src/shared/transcript.js";
 import { allCalls, branches, ev, recordOf, run } from "./hubTestKit.js";
+import { eventsOf, S } from "./cli332Lines.js";
 
 const start = [ev.init(), ev.prompt("go")];
 
@@ -523,6 +524,15 @@ describe("session", () => {
     expect(t.costUsd).toBeCloseTo(1.0);
     expect(t.status).toBe("idle");
     expect(run([ev.init(), ev.prompt("x")]).t.status).toBe("running");
+  });
+
+  it("cost on 2.1.332 is the sum of what each result says its calls since the previous one cost: a resumed or forked run's total_cost_usd carries the earlier runs", () => {
+    const result = (total: number, since: number): ClientEvent => ({ kind: "turn_result", subtype: "success", isError: false, costUsd: total, sinceLastCostUsd: since });
+    const exit: ClientEvent = { kind: "process_exit", code: 0, signal: null };
+    // A first run of two turns (0.25, then 0.5), then a resumed run whose total_cost_usd starts from the first run's 0.75.
+    const { t } = run([ev.init("s-1"), result(0.25, 0.25), result(0.75, 0.5), exit, ev.init("s-1"), result(1.0, 0.25)]);
+    expect(t.costUsd).toBeCloseTo(1.0);
+    expect(eventsOf([{ type: "result", subtype: "success", is_error: false, total_cost_usd: 1, model_usage_since_last_result: { a: { costUSD: 0.25 }, b: { costUSD: 0.5, inputTokens: 3 } }, session_id: S }])[0]).toMatchObject({ costUsd: 1, sinceLastCostUsd: 0.75 });
   });
 
   it("the context gauge follows the conductor's last model call, not the turn's sum nor a subagent's calls", () => {

@@ -56,7 +56,11 @@ export function onInterruptMarker(s: SessionModel, ev: InterruptMarkerEvent): vo
 }
 
 export function onTurnResult(s: SessionModel, ev: TurnResultEvent): void {
-  if (ev.costUsd !== undefined) {
+  if (ev.sinceLastCostUsd !== undefined) {
+    // 2.1.332 counts a resumed or forked session's earlier runs in total_cost_usd: this run's own
+    // cost is the sum of what each result says its calls since the previous one cost.
+    s.costThisProcess = (s.costThisProcess ?? 0) + ev.sinceLastCostUsd;
+  } else if (ev.costUsd !== undefined) {
     // total_cost_usd is cumulative within one CLI process; a smaller value means a new process.
     const previous = s.costThisProcess ?? 0;
     if (ev.costUsd < previous) s.costBefore += previous;

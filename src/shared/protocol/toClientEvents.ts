@@ -355,6 +355,7 @@ function turnResult(message: ResultMessage): ClientEvent {
     contextWindow: contextWindowOf(obj(f, "modelUsage")),
     processInputTokens: inputTokensOf(obj(f, "modelUsage")),
     sinceLastInputTokens: inputTokensOf(obj(f, "model_usage_since_last_result")),
+    sinceLastCostUsd: costOf(obj(f, "model_usage_since_last_result")),
     permissionDenials: denials?.filter(isObject).map((d) => ({ toolName: str(d, "tool_name") ?? "", toolUseId: str(d, "tool_use_id") ?? "" })),
     subagentStats: subagentStatsOf(obj(f, "subagent_stats")),
   };
@@ -425,6 +426,16 @@ function inputTokensOf(modelUsage: JsonObject | undefined): number | undefined {
   for (const usage of Object.values(modelUsage)) {
     const u = isObject(usage) ? usage : undefined;
     total += (num(u, "inputTokens") ?? 0) + (num(u, "cacheReadInputTokens") ?? 0) + (num(u, "cacheCreationInputTokens") ?? 0);
+  }
+  return total;
+}
+
+/** The cost of the models' calls a `modelUsage`-shaped record sums; undefined when none says one. */
+function costOf(modelUsage: JsonObject | undefined): number | undefined {
+  let total: number | undefined;
+  for (const usage of Object.values(modelUsage ?? {})) {
+    const cost = num(isObject(usage) ? usage : undefined, "costUSD");
+    if (cost !== undefined) total = (total ?? 0) + cost;
   }
   return total;
 }
