@@ -9,12 +9,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result, TranscriptDelta } from "../../src/shared/api.js";
-import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
+import type { Result } from "../../src/shared/api.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
 import { managerFor } from "../support/appManager.js";
+import { transcriptWhen } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
@@ -28,24 +28,7 @@ function value<T>(result: Result<T>): T {
 
 /** Subscribes to a tab until `done` holds for its transcript. */
 function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
-  return new Promise((resolve, reject) => {
-    let state = emptyTranscriptState();
-    let stop: (() => void) | undefined;
-    let finished = false;
-    const timer = setTimeout(() => {
-      stop?.();
-      reject(new Error(`timed out; last transcript: ${JSON.stringify(denormalize(state)).slice(0, 500)}`));
-    }, WaitMs);
-    stop = service.onTranscriptDelta(tabId, (delta: TranscriptDelta) => {
-      state = applyDelta(state, delta);
-      const t = denormalize(state);
-      if (finished || !done(t)) return;
-      finished = true;
-      clearTimeout(timer);
-      queueMicrotask(() => stop?.());
-      resolve(t);
-    });
-  });
+  return transcriptWhen(service, tabId, done, WaitMs);
 }
 
 /** Every subagent record in the transcript, nested ones too. */

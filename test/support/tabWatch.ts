@@ -48,3 +48,18 @@ export function watchTab(service: BatonService, tabId: string, waitMs: number): 
     });
   return { transcript: () => denormalize(state), pending: () => state.pending, seen, waitFor, idleWith, stop };
 }
+
+/** Subscribes to a tab until `done` holds for its transcript (checked on every delta); then unsubscribes. */
+export async function transcriptWhen(service: BatonService, tabId: string, done: (t: Transcript) => boolean, waitMs: number): Promise<Transcript> {
+  const watch = watchTab(service, tabId, waitMs);
+  try {
+    return await watch.waitFor("the transcript's state", () => {
+      const t = watch.transcript();
+      return done(t) ? t : undefined;
+    });
+  } catch (error) {
+    throw new Error(`${String(error)}; last transcript: ${JSON.stringify(watch.transcript()).slice(0, 500)}`);
+  } finally {
+    watch.stop();
+  }
+}
