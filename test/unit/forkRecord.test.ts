@@ -5,18 +5,16 @@
 // the list and the restore go on, and the failure is reported.
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { AuditFork } from "../../src/main/audit/audit.js";
-import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
 import { recordForkWhenNamed } from "../../src/main/core/forkRecord.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
 import { SessionManager } from "../../src/main/core/sessionManager.js";
 import { createAuditReader, createAuditTrail, createForkReader } from "../../src/main/store/auditTrail.js";
-import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { failures, plantAuditFile, withStore } from "../support/auditStoreKit.js";
 
 const tempDir = tempDirs("baton-fork-record-");
 
@@ -44,15 +42,6 @@ function fakeLive(): { session: LiveSession; emit: (event: ClientEvent) => void 
 }
 
 const init = (sessionId: string) => ({ kind: "session_init", sessionId, cwd: "/home/user/code/x", model: "m", permissionMode: "default", tools: [], slashCommands: [] }) as unknown as ClientEvent;
-
-async function withStore<T>(dir: string, work: (store: StoreClient) => Promise<T>): Promise<T> {
-  const store = await openStore({ dbPath: path.join(dir, "cfg", "history.db") });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
 
 describe("the fork link in the audit trail", () => {
   it("is recorded once the fork's CLI names its session, once, and read back through the worker with a fork of a fork", async () => {
@@ -86,8 +75,7 @@ describe("the fork link in the audit trail", () => {
     await withStore(dir, async (store) => {
       await store.recordFork(fork);
       await store.recordFork(forkOfFork);
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError), forks: createForkReader(store, onError) });
       const list = await history.listSessions();
       expect(Object.fromEntries(list.map((s) => [s.sessionId, s.forkedFrom ?? null]))).toEqual({
@@ -110,13 +98,10 @@ describe("the fork link in the audit trail", () => {
   it("a damaged audit file is moved aside: the list and the restore go on without links, and new forks are recorded again", async () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
-    const auditPath = path.join(dir, "cfg", "audit.sqlite");
-    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
-    fs.writeFileSync(auditPath, "not an audit trail ".repeat(300));
+    plantAuditFile(dir, "damaged");
     await withStore(dir, async (store) => {
       expect(store.info.audit.movedAsideTo).not.toBeNull();
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError), forks: createForkReader(store, onError) });
       expect((await history.listSessions()).filter((s) => s.forkedFrom !== undefined)).toEqual([]);
       expect((await history.restore("f1")).forkedFrom).toBeUndefined();
@@ -129,15 +114,10 @@ describe("the fork link in the audit trail", () => {
   it("an audit trail that cannot be read (a newer Baton's) or no store at all: no links, the failure reported, the forks' sessions still listed and opened", async () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
-    const auditPath = path.join(dir, "cfg", "audit.sqlite");
-    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
-    const newer = new Database(auditPath);
-    newer.pragma(`user_version = ${AUDIT_LATEST_VERSION + 1}`);
-    newer.close();
+    plantAuditFile(dir, "newer");
     await withStore(dir, async (store) => {
       expect(store.info.audit.error?.code).toBe("newer_schema");
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const trail = createAuditTrail(store, onError);
       const live = fakeLive();
       recordForkWhenNamed(live.session, { sessionId: "s1", promptUuid: Prompt2 }, trail);

@@ -8,12 +8,10 @@
 // reported, the session restored without it.
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
 import type { Block } from "../../src/shared/transcript.js";
 import { rewindRecord } from "../../src/main/audit/audit.js";
-import { AUDIT_LATEST_VERSION } from "../../src/main/audit/migrations/index.js";
 import { applyRewind } from "../../src/main/core/fileRewind.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { renderTranscriptTree } from "../../src/main/hub/transcriptTree.js";
@@ -21,8 +19,8 @@ import { restoreFirstScreen } from "../../src/main/history/firstScreen.js";
 import { restoreSession } from "../../src/main/history/index.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
 import { createAuditReader, createAuditTrail, type AuditTrail } from "../../src/main/store/auditTrail.js";
-import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { failures, plantAuditFile, withStore } from "../support/auditStoreKit.js";
 
 const tempDir = tempDirs("baton-rewind-record-");
 
@@ -57,15 +55,6 @@ function fakeLive(sessionId: string, changed: readonly string[]): { session: Liv
   return { session: session as unknown as LiveSession, events };
 }
 
-async function withStore<T>(dir: string, work: (store: StoreClient) => Promise<T>): Promise<T> {
-  const store = await openStore({ dbPath: path.join(dir, "cfg", "history.db") });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
-
 async function rewind(trail: AuditTrail | undefined, promptUuid: string, changed: readonly string[] = Files): Promise<ClientEvent[]> {
   const live = fakeLive("s1", changed);
   expect(await applyRewind({ session: live.session, env: {}, cwd: "/home/user/code/x", ...(trail !== undefined ? { audit: trail } : {}) }, promptUuid)).toEqual({ rewound: true, filesChanged: changed.length });
@@ -79,8 +68,7 @@ describe("the rewind's mark in the audit trail", () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
     await withStore(dir, async (store) => {
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const trail = createAuditTrail(store, onError);
       const live = await rewind(trail, uuid(3), [Files[0]!]);
       await rewind(trail, uuid(2));
@@ -134,8 +122,7 @@ describe("the rewind's mark in the audit trail", () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
     await withStore(dir, async (store) => {
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const trail = createAuditTrail(store, onError);
       // Prompts were sent at 10:01, 10:02 and 10:03.
       trail.rewind(rewindRecord("s1", uuid(1), [Files[0]!], "2026-12-06T10:02:30.000Z"));
@@ -192,13 +179,10 @@ describe("the rewind's mark in the audit trail", () => {
   it("a damaged audit file is moved aside: the restore goes on without marks, and rewinds are recorded again", async () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
-    const auditPath = path.join(dir, "cfg", "audit.sqlite");
-    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
-    fs.writeFileSync(auditPath, "not an audit trail ".repeat(300));
+    plantAuditFile(dir, "damaged");
     await withStore(dir, async (store) => {
       expect(store.info.audit.movedAsideTo).not.toBeNull();
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const history = createHistorySource({ projectsDir, audit: createAuditReader(store, onError) });
       expect(marks((await history.restore("s1")).transcript().blocks).every(([, files]) => files === null)).toBe(true);
       const trail = createAuditTrail(store, onError);
@@ -212,15 +196,10 @@ describe("the rewind's mark in the audit trail", () => {
   it("an audit trail that cannot be written or read (a newer Baton's), or no store at all: the rewind is applied and marked in its tab, the failure reported, no lasting mark", async () => {
     const dir = tempDir();
     const projectsDir = projects(dir);
-    const auditPath = path.join(dir, "cfg", "audit.sqlite");
-    fs.mkdirSync(path.dirname(auditPath), { recursive: true });
-    const newer = new Database(auditPath);
-    newer.pragma(`user_version = ${AUDIT_LATEST_VERSION + 1}`);
-    newer.close();
+    plantAuditFile(dir, "newer");
     await withStore(dir, async (store) => {
       expect(store.info.audit.error?.code).toBe("newer_schema");
-      const errors: string[] = [];
-      const onError = (what: string, error: unknown): number => errors.push(`${what}: ${String(error)}`);
+      const { errors, onError } = failures();
       const trail = createAuditTrail(store, onError);
       const live = await rewind(trail, uuid(2));
       await trail.flush();
