@@ -14,22 +14,14 @@ import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js
 import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
-import { text } from "../support/scenarios/types.js";
 import { watchTab } from "../support/tabWatch.js";
+import { answerLastPrompt } from "../support/echoAnswer.js";
 
 const WaitMs = 60_000;
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
-}
-
-/** The words of a request's last user message (the CLI's reminders left out). */
-function lastPrompt(body: Readonly<Record<string, unknown>>): string {
-  const messages = body["messages"] as { role: string; content: string | { type: string; text?: string }[] }[];
-  const last = messages.filter((m) => m.role === "user").at(-1);
-  const parts = typeof last?.content === "string" ? [last.content] : (last?.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
-  return parts.filter((p) => !p.startsWith("<system-reminder>")).at(-1) ?? "";
 }
 
 /** Resolves once the session's file holds every part (2.1.197 writes a turn's lines a moment after its answer). */
@@ -71,8 +63,7 @@ describe("a fork's link across a restart, through the real CLI", () => {
     });
 
   beforeAll(async () => {
-    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
-    model = await startModelServer({ main: [answer, answer, answer, answer] });
+    model = await startModelServer({ main: [answerLastPrompt, answerLastPrompt, answerLastPrompt, answerLastPrompt] });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-fork-restart" });
   });
 

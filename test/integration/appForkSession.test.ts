@@ -17,8 +17,8 @@ import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type LoggedRequest, type ModelServer } from "../support/modelServer.js";
-import { text } from "../support/scenarios/types.js";
 import { watchTab } from "../support/tabWatch.js";
+import { answerLastPrompt } from "../support/echoAnswer.js";
 
 const WaitMs = 60_000;
 
@@ -63,13 +63,6 @@ function untilFileHolds(file: string, parts: readonly string[]): Promise<void> {
   });
 }
 
-/** The words of a request's last user message. */
-function lastPrompt(body: Readonly<Record<string, unknown>>): string {
-  const messages = body["messages"] as { role: string; content: unknown }[];
-  const words = conversationOf(messages).filter((m) => m.startsWith("user: "));
-  return (words.at(-1) ?? "").slice("user: ".length);
-}
-
 describe("fork from a prompt through the real CLI", () => {
   let model: ModelServer;
   let env: CliEnv;
@@ -81,9 +74,7 @@ describe("fork from a prompt through the real CLI", () => {
   const lastMainRequest = () => [...model.requests].reverse().find((r) => r.agent === "main")!;
 
   beforeAll(async () => {
-    // The model answers the last prompt it was sent, whatever the turn: a fork's turn number is not the original's.
-    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
-    model = await startModelServer({ main: [answer, answer, answer] });
+    model = await startModelServer({ main: [answerLastPrompt, answerLastPrompt, answerLastPrompt] });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "app-fork" });
     manager = managerFor(env, { withHistory: true });
     service = new BatonService(manager);

@@ -4,10 +4,10 @@
 // open tab carrying it), and the fork opened from there shows that session above its conductor in
 // the session graph. Runs on both CLIs (vitest.config.ts onBothClis).
 import { describe, expect, it, afterEach } from "vitest";
-import { text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { answerLastPrompt } from "../support/echoAnswer.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiForkRestart: /usr/bin/chromium not found, skipping browser tests");
@@ -18,18 +18,9 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** The words of a request's last user message (the CLI's reminders left out). */
-function lastPrompt(body: Readonly<Record<string, unknown>>): string {
-  const messages = body["messages"] as { role: string; content: string | { type: string; text?: string }[] }[];
-  const last = messages.filter((m) => m.role === "user").at(-1);
-  const parts = typeof last?.content === "string" ? [last.content] : (last?.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
-  return parts.filter((p) => !p.startsWith("<system-reminder>")).at(-1) ?? "";
-}
-
 describe.skipIf(!hasChromium)("a fork's link once its tab is closed", () => {
   it("after a reload, the Project panel lists the fork under its origin and the restored fork's graph draws the origin", async () => {
-    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
-    app = await startWebApp({ main: [answer, answer, answer, answer] }, { cwdName: "fork-restart-ui", viewport: { width: 1400, height: 1000 }, withAudit: true });
+    app = await startWebApp({ main: [answerLastPrompt, answerLastPrompt, answerLastPrompt, answerLastPrompt] }, { cwdName: "fork-restart-ui", viewport: { width: 1400, height: 1000 }, withAudit: true });
     const { baton, page } = app;
     await baton.newSession();
     // Three turns: the second prompt's lines are on disk by the third's answer on both CLIs.

@@ -3,10 +3,10 @@
 // the new answer, the original tab keeps its own turns, and the Project panel lists each fork
 // under the session it came from; the session graph of a fork draws its origin above its conductor.
 import { describe, expect, it, afterEach } from "vitest";
-import { text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { answerLastPrompt } from "../support/echoAnswer.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiForkSession: /usr/bin/chromium not found, skipping browser tests");
@@ -17,19 +17,9 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** The words of a request's last user message (the CLI's reminders left out). */
-function lastPrompt(body: Readonly<Record<string, unknown>>): string {
-  const messages = body["messages"] as { role: string; content: string | { type: string; text?: string }[] }[];
-  const last = messages.filter((m) => m.role === "user").at(-1);
-  const parts = typeof last?.content === "string" ? [last.content] : (last?.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
-  return parts.filter((p) => !p.startsWith("<system-reminder>")).at(-1) ?? "";
-}
-
 describe.skipIf(!hasChromium)("fork from a prompt", () => {
   it("forks from a prompt and edits one before resending: new tabs with the earlier turns, the original kept, the origin in a fork's graph, the forks under it in the Project panel", async () => {
-    // The model answers the last prompt it was sent, whatever the turn: a fork's turn number is not the original's.
-    const answer = { blocks: (request: Readonly<Record<string, unknown>>) => [text(`Answer to ${lastPrompt(request)}.`)] };
-    app = await startWebApp({ main: [answer, answer, answer] }, { cwdName: "fork-ui", viewport: { width: 1400, height: 1000 } });
+    app = await startWebApp({ main: [answerLastPrompt, answerLastPrompt, answerLastPrompt] }, { cwdName: "fork-ui", viewport: { width: 1400, height: 1000 } });
     const { baton, page } = app;
     await baton.newSession();
     await baton.send("first");
