@@ -13,12 +13,19 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 const tempDir = tempDirs("baton-claude-cmd-");
 beforeAll(() => void ensureCliBuilt(), 60_000);
 
-/** A stand-in claude: writes its arguments (one per line) to $ARGS_FILE, reads a line, then does what $THEN says (an exit code, kill itself, or wait). */
+/**
+ * A stand-in claude: writes its arguments (one per line) to $ARGS_FILE, reads a line, then does
+ * what $THEN says (an exit code, kill itself, or wait). Waiting, it says what it read only once it
+ * is the process that waits (node, exec'ed): a SIGTERM sent on seeing that line then always finds
+ * the waiting process, never the shell on its way to exec (seen: the shell lived on as a sleep
+ * holding the test's pipe).
+ */
 function fakeClaude(dir: string): string {
   const file = path.join(dir, "claude");
+  const waiter = `exec "${process.execPath}" -e 'console.log("claude read: " + process.argv[1]); setInterval(() => {}, 1000)' "$line"`;
   fs.writeFileSync(
     file,
-    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', 'echo $$ > "$ARGS_FILE.pid"', "read line", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  wait) exec sleep 30 ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
+    ['#!/bin/sh', 'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGS_FILE"', 'echo $$ > "$ARGS_FILE.pid"', "read line", 'case "$THEN" in', `  wait) ${waiter} ;;`, "esac", 'echo "claude read: $line"', 'case "$THEN" in', '  kill) kill -TERM $$ ;;', '  *) exit "$THEN" ;;', "esac", ""].join("\n"),
     { mode: 0o755 },
   );
   return file;
