@@ -17,7 +17,7 @@ import { managerFor } from "../support/appManager.js";
 import { transcriptWhen } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
-import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { sharesScript } from "../support/scenarios/sharesScript.js";
 
 const WaitMs = 60_000;
 
@@ -57,21 +57,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    model = await startModelServer({
-      // Foreground on every CLI (2.1.332 backgrounds an Agent call unless told not to).
-      main: [
-        { blocks: [agentCall("Look around", "[[SUB-A]] look around", { run_in_background: false })] },
-        { blocks: [text("The agents looked.")] },
-        // The second prompt's answer, and the fork's (the server answers by the conversation's turn).
-        { blocks: [text("Second answer.")] },
-      ],
-      "SUB-A": [
-        { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
-        { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
-        { blocks: [text("Outer done.")] },
-      ],
-      "SUB-B": [{ blocks: [bashCall("echo inner", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
-    });
+    model = await startModelServer(sharesScript("Look around"));
     env = await createCliEnv({ baseUrl: model.url, cwdName: "restored-shares" });
     first = managerFor(env, { withHistory: true });
     const service = new BatonService(first);

@@ -4,10 +4,10 @@
 // the main thread 3 calls, the outer agent 3, the inner agent 2). The tooltip says what the share
 // is of. A fork from its second prompt shows the earlier agent's share in its own tab.
 import { afterEach, describe, expect, it } from "vitest";
-import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
 import { startWebApp, type WebApp } from "../support/ui/webApp.js";
+import { sharesScript } from "../support/scenarios/sharesScript.js";
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn("uiRestoredShares: /usr/bin/chromium not found, skipping browser tests");
@@ -21,21 +21,7 @@ afterEach(async () => {
 describe.skipIf(!hasChromium)("a restored session's agent cards show their share of what its files record", () => {
   it("the outer and the nested agent's shares, out of every file's calls", async () => {
     app = await startWebApp(
-      {
-        // Foreground on every CLI, so the answer means the agents are done before the tab closes.
-        main: [
-          { blocks: [agentCall("Outer look", "[[SUB-A]] look around", { run_in_background: false })] },
-          { blocks: [text("The agents looked.")] },
-          // The second prompt's answer, and the fork's (the server answers by the conversation's turn).
-          { blocks: [text("Second answer.")] },
-        ],
-        "SUB-A": [
-          { blocks: [text("Asking an inner agent."), agentCall("Inner look", "[[SUB-B]] echo something", { run_in_background: false })] },
-          { blocks: [bashCall("echo outer", "Echo from the outer agent")] },
-          { blocks: [text("Outer done.")] },
-        ],
-        "SUB-B": [{ blocks: [bashCall("echo inner", "Echo from the inner agent")] }, { blocks: [text("Inner done.")] }],
-      },
+      sharesScript("Outer look"),
       { cwdName: "restored-shares-ui" },
     );
     const { baton } = app;
