@@ -110,6 +110,11 @@ describe("routing by parent tool_use id", () => {
     expect(t.blocks.map((b) => b.id)).toEqual([expect.any(String), "toolu_nobody"]);
     expect(t.blocks[1]?.call?.name).toBe("Agent");
     expect(recordOf(t, "toolu_nobody")?.blocks.map((b) => b.id)).toEqual(["u1:0", "toolu_x"]);
+    // Its call's description was never read: the agent's own prompt names the card, on one line.
+    const prompted = run([...start, ev.prompt("Look through\n  the config   files for stale keys", "toolu_nobody"), ev.text("u1", "lost", "toolu_nobody")]).t;
+    expect(recordOf(prompted, "toolu_nobody")).toMatchObject({ description: "Look through the config files for stale keys", prompt: "Look through\n  the config   files for stale keys" });
+    // A card whose call was read keeps its own description.
+    expect(recordOf(run([...start, ev.agent("toolu_A", "d"), ev.prompt("the prompt", "toolu_A")]).t, "toolu_A")?.description).toBe("d");
   });
 
   it("blocks that came before their Agent call sit in a card for it, which the call then takes over; sent again, nothing is added", () => {

@@ -1,5 +1,6 @@
 // Session-level events: init, prompts, turn results, notices and the end of the process.
 
+import { oneLine } from "../../shared/sessionTitle.js";
 import type {
   ApiRetryEvent,
   CompactBoundaryEvent,
@@ -29,7 +30,8 @@ export function onUserPrompt(s: SessionModel, ev: UserPromptEvent): void {
   if (ev.parentToolUseId !== null) {
     // A subagent's prompt echo: it is the record's prompt, not a block (an unseen Agent call gets a stand-in card for it).
     const text = ev.text;
-    if (homeOf(s, ev.parentToolUseId) !== Gone) editRecordById(s, ev.parentToolUseId, (r) => (r.prompt === "" ? { ...r, prompt: text } : r));
+    // A card for a call whose line was lost or damaged has no description: its prompt's first words name it.
+    if (homeOf(s, ev.parentToolUseId) !== Gone) editRecordById(s, ev.parentToolUseId, (r) => (r.prompt !== "" ? r : { ...r, prompt: text, ...(r.description === "" ? { description: oneLine(text) } : {}) }));
     return;
   }
   if (ev.isMeta === true) return;
