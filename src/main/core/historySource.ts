@@ -174,24 +174,33 @@ export function createHistorySource(options: {
   };
 }
 
+/** The longest a search waits for the index to catch up: past it, it searches what is indexed now. */
+const FreshIndexWaitMs = 250;
+
 /**
  * Brings the index up to what the files hold before a search: the app indexes its folder once as
  * it starts (store/indexRefresh.ts), and sessions run since (a live tab's turns, a terminal's) are
  * searched too. A run over files that did not change only stats them (bench:history: 12 ms over a
- * 2 GB archive). Searches asked while a run is under way share it; one that fails (a lock held
- * elsewhere, a full disk) is said by the store's own run and the search goes on over what is indexed.
+ * 2 GB archive). Searches asked while a run is under way share it. A search never waits long: the
+ * store runs one index run after another, so behind the first index of a large archive (seconds)
+ * it answers from what is indexed so far, as before. A run that fails (a lock held elsewhere, a
+ * full disk) is said by the store's own run; the search goes on over what is indexed.
  */
 function freshIndex(store: StoreClient, projectsDir: string): () => Promise<void> {
   let running: Promise<void> | undefined;
-  return () =>
-    (running ??= store.index(projectsDir).then(
+  return async () => {
+    running ??= store.index(projectsDir).then(
       () => {
         running = undefined;
       },
       () => {
         running = undefined;
       },
-    ));
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, FreshIndexWaitMs)))]);
+    clearTimeout(timer);
+  };
 }
 
 /** A HistorySource whose folder can change while the app runs (the history folder setting). */
