@@ -4,6 +4,7 @@ import type { BatonApi, TabInfo } from "../shared/api.js";
 import { addLog, setPolicy, setSessionInfo, setTabs, useApp } from "./state/appState.js";
 import { enqueueDelta } from "./state/deltaQueue.js";
 import { pruneDrafts } from "./state/drafts.js";
+import { pruneDraftImages } from "./state/draftImages.js";
 import { flushSpots } from "./state/scrollMemory.js";
 import { applyFirstList, readRemembered, startWindowMemory } from "./state/windowMemory.js";
 import { windowId } from "./layout/savedLayout.js";
@@ -29,6 +30,7 @@ export function startSync(api: BatonApi): () => void {
   const onTabs = (tabs: readonly TabInfo[]): void => {
     // Before any composer of these tabs reads its draft: a closed tab's goes, a reused id's too.
     pruneDrafts(localStorage, tabs);
+    void pruneDraftImages(tabs);
     // The first list is the server's tabs as this window finds them (a reload): the tab that was in front comes back to the front.
     if (first) applyFirstList(tabs, readRemembered(localStorage, window));
     else setTabs(tabs);

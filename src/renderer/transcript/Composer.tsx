@@ -1,10 +1,12 @@
 // The prompt box. Enter sends, Shift+Enter is a newline, Esc interrupts, ↑ in an empty box recalls
 // earlier prompts, "/" completes slash commands, pasted or dropped images are attached. The draft
-// is saved per tab as you type and comes back with a reload (state/drafts.ts); a send that fails
+// is saved per tab as you type and comes back with a reload, its pictures too (state/drafts.ts,
+// state/draftImages.ts); a send that fails
 // puts the prompt back in the box and says why.
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { useApp } from "../state/appState.js";
 import { loadDraft, saveDraft } from "../state/drafts.js";
+import { loadDraftImages, saveDraftImages } from "../state/draftImages.js";
 import { handBack, taken, useUnsent } from "../state/unsent.js";
 import { loadPromptHistory, pushPromptHistory } from "../state/persist.js";
 import { interruptActive, sendOrResume } from "../actions.js";
@@ -35,12 +37,30 @@ export function Composer({ tabId }: { tabId: string }) {
   const draftTab = useMemo(() => ({ tabId, ...(sessionId !== undefined ? { sessionId } : {}) }), [tabId, sessionId]);
   const [text, setText] = useState(() => loadDraft(localStorage, draftTab));
   const [images, setImages] = useState<Image[]>([]);
+  // The pictures kept with the draft come back once read (IndexedDB answers later than localStorage).
+  const [imagesRead, setImagesRead] = useState(false);
   const [historyIndex, setHistoryIndex] = useState(-1);
   const [pick, setPick] = useState(0);
   const [notSent, setNotSent] = useState<string | undefined>(undefined);
   const ref = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => saveDraft(localStorage, draftTab, text), [draftTab, text]);
+  useEffect(() => {
+    if (imagesRead) return;
+    let live = true;
+    void loadDraftImages(draftTab).then((kept) => {
+      if (!live) return;
+      if (kept.length > 0) setImages((now) => (now.length === 0 ? kept : now));
+      setImagesRead(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [draftTab, imagesRead]);
+  // Not before they were read: the empty list of a fresh box would forget them.
+  useEffect(() => {
+    if (imagesRead) void saveDraftImages(draftTab, images);
+  }, [draftTab, images, imagesRead]);
   // Nothing is lost: a prompt that was not sent comes back, before anything typed meanwhile.
   const unsent = useUnsent((s) => s[tabId]);
   useEffect(() => {
