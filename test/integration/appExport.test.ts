@@ -2,7 +2,6 @@
 // to export before the CLI has written the session; after a turn, the session's own history file,
 // with the subagent's steps read from its sidechain, comes back as the file the page saves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
 import { managerFor } from "../support/appManager.js";
@@ -12,13 +11,9 @@ import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** Resolves once the tab's transcript is idle with `answer` in it (a subscribed window's view of it). */
 async function answered(service: BatonService, tabId: string, answer: string): Promise<void> {

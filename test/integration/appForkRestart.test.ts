@@ -9,20 +9,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { watchTab } from "../support/tabWatch.js";
 import { answerLastPrompt } from "../support/echoAnswer.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** Resolves once the session's file holds every part (2.1.197 writes a turn's lines a moment after its answer). */
 async function untilFileHolds(env: CliEnv, sessionId: string, parts: readonly string[]): Promise<void> {

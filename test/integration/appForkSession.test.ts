@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result, TabInfo } from "../../src/shared/api.js";
+import type { TabInfo } from "../../src/shared/api.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -19,13 +19,9 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type LoggedRequest, type ModelServer } from "../support/modelServer.js";
 import { watchTab } from "../support/tabWatch.js";
 import { answerLastPrompt } from "../support/echoAnswer.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** The conversation as the person reads it: each prompt and answer, in order. */
 const said = (t: Transcript) => t.blocks.filter((b) => b.kind === "user" || b.kind === "text").map((b) => `${b.kind}: ${b.text ?? ""}`);

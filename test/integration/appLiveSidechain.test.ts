@@ -17,7 +17,7 @@
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result, TranscriptDelta } from "../../src/shared/api.js";
+import type { TranscriptDelta } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { MaxNestedBlocks, type Block, type Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
@@ -28,13 +28,9 @@ import { createCliEnv, testCliVersion, type CliEnv } from "../support/cliEnv.js"
 import { startModelServer, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { gate } from "../support/gate.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** What a subscribed window sees: deltas applied, re-checked on each one until `read` answers. */
 function watch(service: BatonService, tabId: string) {

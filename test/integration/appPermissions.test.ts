@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PendingPermission, Result, TabInfo } from "../../src/shared/api.js";
+import type { PendingPermission, TabInfo } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptState, type TranscriptState } from "../../src/shared/delta/index.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
@@ -16,6 +16,7 @@ import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { bashCall, text } from "../support/scenarios/types.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
 
@@ -62,11 +63,6 @@ class TabWatcher {
       return t.status === "idle" && t.blocks.some((b) => b.kind === "text" && b.text?.includes(textPart)) ? t : undefined;
     });
   }
-}
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
 }
 
 const toolBlocks = (t: Transcript, name: string): Block[] => t.blocks.filter((b) => b.call?.name === name);

@@ -9,7 +9,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -18,13 +17,9 @@ import { transcriptWhen } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { sharesScript } from "../support/scenarios/sharesScript.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** Subscribes to a tab until `done` holds for its transcript. */
 function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {

@@ -11,7 +11,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditCommand } from "../../src/main/commands/audit.js";
@@ -22,14 +21,10 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { text } from "../support/scenarios/types.js";
 import { watchTab } from "../support/tabWatch.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
 const Original = "line one\nline two\nline three\n";
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 const tool = (name: string, input: Record<string, unknown>) => ({ type: "tool_use" as const, name, input });
 

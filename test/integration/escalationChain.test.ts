@@ -15,7 +15,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { Escalation, SubagentPhase } from "../../src/shared/escalation.js";
 import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
 import type { AppCore } from "../../src/main/app/createAppCore.js";
@@ -28,16 +27,12 @@ import { placedBlocks } from "../support/transcriptWalk.js";
 import { startModelServer, type LoggedRequest, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { lastAgentId } from "../support/scenarios/sendMessageContinue.js";
 import { agentCall, text } from "../support/scenarios/types.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 90_000;
 const ASK = batonToolId("ask_conductor");
 const SUBMIT = batonToolId("submit_plan");
 const ANSWER = batonToolId("answer_subagent");
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 type Body = Readonly<Record<string, unknown>>;
 type Message = { role: string; content: unknown };

@@ -8,7 +8,6 @@
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { modelOf } from "../../src/main/hub/index.js";
@@ -21,6 +20,7 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { openSession, type Session } from "../support/scenarios/harness.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
+import { value } from "../support/apiValue.js";
 
 function placed(t: Transcript): Map<string, { kind: string; owner: string; status?: string; sub?: string }> {
   const out = new Map<string, { kind: string; owner: string; status?: string; sub?: string }>();
@@ -105,11 +105,6 @@ describe("history of a real CLI session", () => {
 // ---- with Baton's audit trail -------------------------------------------------------------------
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** A tab's transcript as a window subscribed to it holds it, with a wait for a state. */
 function watchTab(core: AppCore, tabId: string): { transcript(): Transcript; until<T>(what: string, read: (t: Transcript) => T | undefined): Promise<T>; stop(): void } {

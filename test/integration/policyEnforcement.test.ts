@@ -9,7 +9,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/shared/api.js";
 import type { Block, Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
@@ -18,14 +17,9 @@ import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { startModelServer, type ModelServer, type ScriptTurn } from "../support/modelServer.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { git } from "../support/git.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 90_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 
 /** The Agent card of the preset subagent `type` at the top of the transcript. */
 function card(t: Transcript, type: string): Block {

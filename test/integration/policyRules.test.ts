@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PolicyInfo, Result } from "../../src/shared/api.js";
+import type { PolicyInfo } from "../../src/shared/api.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
@@ -18,13 +18,9 @@ import { watchTab } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { bashCall, text } from "../support/scenarios/types.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 const watch = (service: BatonService, tabId: string) => watchTab(service, tabId, WaitMs);
 

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Result, TabInfo } from "../../src/shared/api.js";
+import type { TabInfo } from "../../src/shared/api.js";
 import type { HookInput, HookVerdict } from "../../src/shared/terminalHooks.js";
 import type { Transcript } from "../../src/shared/transcript.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
@@ -18,13 +18,9 @@ import { agentRecordOf } from "../../src/main/core/subagentRecordOf.js";
 import { appendLines, assistant, plantHistory, type PlantedHistory, type RecordedCli } from "../support/plantedHistory.js";
 import { watchTab, type TabWatch } from "../support/tabWatch.js";
 import { tempDirs } from "../support/tempDirs.js";
+import { value } from "../support/apiValue.js";
 
 const WaitMs = 30_000;
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** The id of the recording's agent spawned by the main agent (its card is on the transcript's first screen). */
 function topAgentId(planted: PlantedHistory): string {

@@ -2,12 +2,14 @@
 // files in the temp HOME's .config/baton, a person present, one session tab watched; and the
 // session's audit trail as `baton audit --json` prints it.
 import path from "node:path";
-import type { Result } from "../../src/shared/api.js";
 import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
 import { run as auditRun } from "../../src/main/commands/audit.js";
 import type { PermissionMode } from "../../src/shared/protocol/messages.js";
 import type { CliEnv } from "./cliEnv.js";
 import { watchTab, type TabWatch } from "./tabWatch.js";
+import { value } from "./apiValue.js";
+// A test of these apps takes `value` from here too.
+export { value };
 
 export interface OrchestrationApp {
   readonly core: AppCore;
@@ -18,11 +20,6 @@ export interface OrchestrationApp {
   /** Closes the core (which flushes the trail), then prints the session's trail as JSON rows. */
   auditRows<T>(sessionId: string): Promise<T[]>;
   close(): Promise<void>;
-}
-
-export function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
 }
 
 export async function openOrchestrationApp(env: CliEnv, waitMs: number, permissionMode: PermissionMode = "default"): Promise<OrchestrationApp> {

@@ -3,12 +3,15 @@
 // watch on each tab opened. `close()` stops all of it.
 import { BatonService } from "../../../src/main/core/batonService.js";
 import type { SessionManager, SessionManagerOptions } from "../../../src/main/core/sessionManager.js";
-import type { LogEntry, Result, TabInfo } from "../../../src/shared/api.js";
+import type { LogEntry, TabInfo } from "../../../src/shared/api.js";
 import type { Block, Transcript } from "../../../src/shared/transcript.js";
 import { managerFor } from "../appManager.js";
 import { createCliEnv, type CliEnv } from "../cliEnv.js";
 import { startModelServer, type ModelServer, type Script } from "../modelServer.js";
 import { watchTab, type TabWatch } from "../tabWatch.js";
+import { value } from "../apiValue.js";
+// A test of these apps takes `value` from here too.
+export { value };
 
 export const FaultWaitMs = 90_000;
 
@@ -73,11 +76,6 @@ export async function startFaultApp(script: Script, options: FaultAppOptions): P
       await env.cleanup();
     },
   };
-}
-
-export function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
 }
 
 /** Every block of the transcript, subagents' steps included, depth first. */
