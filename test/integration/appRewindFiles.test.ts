@@ -16,13 +16,12 @@ import { managerFor } from "../support/appManager.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { text } from "../support/scenarios/types.js";
+import { changeTwoFiles, OriginalText as Original, toolUse as tool } from "../support/scenarios/rewindTurns.js";
 import { watchTab } from "../support/tabWatch.js";
 import { value } from "../support/apiValue.js";
 
 const WaitMs = 60_000;
-const Original = "line one\nline two\nline three\n";
 
-const tool = (name: string, input: Record<string, unknown>) => ({ type: "tool_use" as const, name, input });
 const prompts = (t: Transcript) => t.blocks.filter((b) => b.kind === "user");
 
 describe("rewind files through the real CLI", () => {
@@ -36,12 +35,7 @@ describe("rewind files through the real CLI", () => {
   beforeAll(async () => {
     model = await startModelServer({
       main: [
-        { blocks: [text("Nothing changed yet.")] },
-        // 2.1.197's Edit and Write need the file read first.
-        { blocks: () => [tool("Read", { file_path: file("a.txt") })] },
-        { blocks: () => [tool("Edit", { file_path: file("a.txt"), old_string: "line two", new_string: "line 2 edited" })] },
-        { blocks: () => [tool("Write", { file_path: file("sub/b.txt"), content: "a new file\n" })] },
-        { blocks: [text("Changed two files.")] },
+        ...changeTwoFiles(file),
         { blocks: () => [tool("Edit", { file_path: file("a.txt"), old_string: "line 2 edited", new_string: "line 2 again" })] },
         { blocks: [text("Changed it again.")] },
       ],
