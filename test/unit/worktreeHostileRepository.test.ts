@@ -17,6 +17,7 @@ import { run } from "../../src/main/commands/worktrees.js";
 import type { WorktreeInfo } from "../../src/shared/worktrees.js";
 import { FirstChanged, LastChanged, makeRepository, Original, Tracked, type ArmedRepository } from "../support/armedRepository.js";
 import { git, TestGitConfig } from "../support/git.js";
+import { createSessionWorktree, linkedWorktreeOf, WorktreeLocks } from "../../src/main/worktrees/index.js";
 
 const made: ArmedRepository[] = [];
 const savedEnv = { ...process.env };
@@ -79,6 +80,23 @@ describe.each([
   { arm: true, config: "every program set to write a marker" },
   { arm: false, config: "an ordinary config" },
 ])("Baton's worktree actions on a repository with $config", ({ arm }) => {
+  it("a session's worktree (issue 37): found from a folder a history file names, made for a new session or a fork, locked while its tab runs: each starts no program of the repository's", async () => {
+    const r = repository(arm);
+    const noneRan = (after: string): void => expect(r.markers(), `programs that ran during ${after}`).toEqual([]);
+    expect(await linkedWorktreeOf(r.dirty)).toMatchObject({ path: r.dirty });
+    noneRan("finding the worktree a restored session ran in");
+    const made = await createSessionWorktree(r.dirty, "Fork it", "abc123");
+    noneRan("making a fork's worktree from it");
+    expect(made).toMatchObject({ branch: "worktree-fork-it", path: path.join(r.repo, ".claude", "worktrees", "fork-it") });
+    expect(git(made.path, "rev-parse", "HEAD")).toBe(git(r.dirty, "rev-parse", "HEAD"));
+    const failures: string[] = [];
+    const release = await new WorktreeLocks((what, error) => failures.push(`${what}: ${String(error)}`)).hold(made.path);
+    expect(git(r.repo, "worktree", "list", "--porcelain")).toContain("locked baton: a session runs here");
+    await release();
+    noneRan("locking and unlocking it");
+    expect(failures).toEqual([]);
+  });
+
   it("list, diff, merge (fast-forward, merge commit, by objects), rescue and remove do their job and start no program of the repository's", async () => {
     const r = repository(arm);
     const t = tab(r);
