@@ -11,7 +11,7 @@ import type { BlockList, Node } from "./blockTree.js";
 
 export function transcriptOf(s: SessionModel): Transcript {
   const m = s.meta;
-  const cost = s.costBefore + (s.costThisProcess ?? 0);
+  const cost = s.cost.total;
   const inputTokens = sessionInputTokens(s);
   return {
     sessionId: m.sessionId,
@@ -28,7 +28,7 @@ export function transcriptOf(s: SessionModel): Transcript {
     ...(m.backgroundAgents === undefined ? {} : { backgroundAgents: m.backgroundAgents }),
     ...(m.planLimits === undefined ? {} : { planLimits: m.planLimits }),
     ...(inputTokens === undefined ? {} : { sessionInputTokens: inputTokens }),
-    ...(s.costThisProcess === undefined && s.costBefore === 0 ? {} : { costUsd: cost }),
+    ...(s.cost.seen ? { costUsd: cost } : {}),
   };
 }
 

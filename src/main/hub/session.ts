@@ -20,6 +20,7 @@ import { agentToolUseId, onSubagentRetry, onTaskNotification, onTaskProgress, on
 import { noteRecordedCall, type RecordedCall } from "./tokenShares.js";
 import { onAssistantBlock, onToolResult } from "./toolCalls.js";
 import { onApiRetry, onCompactBoundary, onInterruptMarker, onProcessExit, onSessionInit, onTurnResult, onUserPrompt } from "./turns.js";
+import { ProcessTotal } from "./processTotal.js";
 
 export interface SessionMeta {
   readonly sessionId: string;
@@ -50,12 +51,10 @@ export class SessionModel {
   /** The block tree and the indexes the rules look things up in. */
   readonly tree = new BlockTree();
   meta: SessionMeta;
-  /** Cost of earlier CLI processes; `total_cost_usd` is cumulative within one process. */
-  costBefore = 0;
-  costThisProcess: number | undefined = undefined;
-  /** Input-side tokens of earlier CLI processes, and of this one so far (tokenShares.ts; `modelUsage` is cumulative within one process). */
-  inputBefore = 0;
-  inputThisProcess: number | undefined = undefined;
+  /** The session's cost over its CLI processes (the turn results' `total_cost_usd`). */
+  readonly cost = new ProcessTotal();
+  /** Its calls' input-side tokens over its CLI processes (tokenShares.ts; the results' `modelUsage`). */
+  readonly input = new ProcessTotal();
   /** Input-side tokens of calls no process total covers yet, counted from their own lines (history, a CLI that died mid-turn). */
   uncoveredInput = 0;
   /** Model calls already counted, as `<Agent call id or "">\n<message id>` (the main thread's have no call id). */

@@ -18,7 +18,7 @@ import type { Node } from "./blockTree.js";
 import type { SessionModel } from "./session.js";
 
 /** Input, cache read and cache creation tokens of one model call (a file's count that is no count adds nothing). */
-export function inputSideOf(usage: Usage): number {
+function inputSideOf(usage: Usage): number {
   return count(usage.input_tokens) + count(usage.cache_read_input_tokens) + count(usage.cache_creation_input_tokens);
 }
 
@@ -58,7 +58,7 @@ function countCall(s: SessionModel, call: RecordedCall, earlierRun = false): voi
   if (s.countedCalls.has(key)) return;
   s.countedCalls.add(key);
   const tokens = inputSideOf(call.usage);
-  if (earlierRun) s.inputBefore += tokens;
+  if (earlierRun) s.input.before += tokens;
   else if (!s.readingOwnFiles) s.uncoveredInput += tokens;
   if (agentId === "") return;
   const node = s.tree.agents.get(agentId);
@@ -74,30 +74,14 @@ export function withTokensAhead(s: SessionModel, record: SubagentRecord): Subage
   return { ...record, inputTokens: (record.inputTokens ?? 0) + ahead };
 }
 
-/**
- * A turn result's process total: it covers every call seen so far. Claude Code 2.1.332 carries a
- * resumed or forked session's earlier runs in `modelUsage` (docs/protocol-notes.md), so where the
- * result says what the calls since the previous one read, the process's total is the sum of those.
- * Otherwise `modelUsage` is this process's own, cumulative: a smaller one than the last means a
- * new CLI process (the earlier one's total is kept).
- */
+/** A turn result's process total (processTotal.ts says how the figures add up): it covers every call seen so far. */
 export function noteProcessTokens(s: SessionModel, ev: TurnResultEvent): void {
-  if (ev.sinceLastInputTokens !== undefined) {
-    s.uncoveredInput = 0;
-    s.inputThisProcess = (s.inputThisProcess ?? 0) + ev.sinceLastInputTokens;
-    return;
-  }
-  if (ev.processInputTokens === undefined) return;
-  s.uncoveredInput = 0;
-  const previous = s.inputThisProcess ?? 0;
-  if (ev.processInputTokens < previous) s.inputBefore += previous;
-  s.inputThisProcess = ev.processInputTokens;
+  if (s.input.noteResult(ev.sinceLastInputTokens, ev.processInputTokens)) s.uncoveredInput = 0;
 }
 
 /** The process ended: its total joins the earlier processes', and so do the calls no total covered, counted from their lines. */
 export function endProcessTokens(s: SessionModel): void {
-  s.inputBefore += (s.inputThisProcess ?? 0) + s.uncoveredInput;
-  s.inputThisProcess = undefined;
+  s.input.endProcess(s.uncoveredInput);
   s.uncoveredInput = 0;
 }
 
@@ -107,6 +91,6 @@ export function endProcessTokens(s: SessionModel): void {
  * still being read.
  */
 export function sessionInputTokens(s: SessionModel): number | undefined {
-  if (s.filesUncounted || (s.inputThisProcess === undefined && s.inputBefore === 0 && s.countedCalls.size === 0)) return undefined;
-  return s.inputBefore + (s.inputThisProcess ?? 0) + s.uncoveredInput;
+  if (s.filesUncounted || (!s.input.seen && s.countedCalls.size === 0)) return undefined;
+  return s.input.total + s.uncoveredInput;
 }

@@ -58,16 +58,7 @@ export function onInterruptMarker(s: SessionModel, ev: InterruptMarkerEvent): vo
 }
 
 export function onTurnResult(s: SessionModel, ev: TurnResultEvent): void {
-  if (ev.sinceLastCostUsd !== undefined) {
-    // 2.1.332 counts a resumed or forked session's earlier runs in total_cost_usd: this run's own
-    // cost is the sum of what each result says its calls since the previous one cost.
-    s.costThisProcess = (s.costThisProcess ?? 0) + ev.sinceLastCostUsd;
-  } else if (ev.costUsd !== undefined) {
-    // total_cost_usd is cumulative within one CLI process; a smaller value means a new process.
-    const previous = s.costThisProcess ?? 0;
-    if (ev.costUsd < previous) s.costBefore += previous;
-    s.costThisProcess = ev.costUsd;
-  }
+  s.cost.noteResult(ev.sinceLastCostUsd, ev.costUsd);
   noteProcessTokens(s, ev);
   for (const denial of ev.permissionDenials ?? []) markDenied(s, denial.toolUseId);
   // A live turn that ended on an API error says it twice: the answer already shows it.
@@ -112,8 +103,7 @@ export function onCompactBoundary(s: SessionModel, ev: CompactBoundaryEvent): vo
 }
 
 export function onProcessExit(s: SessionModel, ev: ProcessExitEvent): void {
-  s.costBefore += s.costThisProcess ?? 0;
-  s.costThisProcess = undefined;
+  s.cost.endProcess();
   endProcessTokens(s);
   finishStreaming(s);
   stopOpen(s, { spareBackground: false });
