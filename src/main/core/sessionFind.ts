@@ -11,10 +11,20 @@ import type { HistorySource, IndexHit, RestoredSession } from "./historySource.j
 export const MaxSessionHits = 500;
 
 export async function findInSession(history: HistorySource | undefined, session: RestoredSession, query: string): Promise<SessionFind> {
+  if (session.locate === undefined) throw new AppError("not_supported", "This session cannot be searched in place");
+  return placeHits(session, query, await sessionHits(history, query, session));
+}
+
+/** The index's hits of `query` inside one session (its id, and its project folder when known). */
+export function sessionHits(history: HistorySource | undefined, query: string, session: { readonly sessionId: string; readonly project?: string }): Promise<readonly IndexHit[]> {
   const searchIn = history?.searchIn;
   if (searchIn === undefined) throw new AppError("search_unavailable", "No search index is available (the history store is not open)");
+  return searchIn(query, { sessionId: session.sessionId, ...(session.project !== undefined ? { project: session.project } : {}) }, MaxSessionHits);
+}
+
+/** Each hit placed on the block that shows it, in the transcript's order; hits no block shows are counted. */
+export async function placeHits(session: RestoredSession, query: string, hits: readonly IndexHit[]): Promise<SessionFind> {
   if (session.locate === undefined) throw new AppError("not_supported", "This session cannot be searched in place");
-  const hits = await searchIn(query, { sessionId: session.sessionId, ...(session.project !== undefined ? { project: session.project } : {}) }, MaxSessionHits);
   const places = await session.locate(hits);
   const found: { readonly hit: IndexHit; readonly place: HitPlace }[] = [];
   hits.forEach((hit, i) => {
