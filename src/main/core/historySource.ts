@@ -8,7 +8,7 @@ import type { ForkLink, SearchHit, SessionSummary } from "../../shared/api.js";
 import type { Block, Transcript } from "../../shared/transcript.js";
 import { EarlierBlocksNoticeId, restoreFirstScreen, type FirstScreen } from "../history/index.js";
 import { annotatedTranscript, findSessionFile, restoreSession } from "../history/index.js";
-import { countSubagentUsage, hasSubagentFiles, linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../history/index.js";
+import { countSubagentUsage, linkRunningAgent, loadSubagentBlocks, type HistorySession } from "../history/index.js";
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
@@ -240,7 +240,6 @@ function restoredFrom(session: HistorySession): RestoredSession {
   const count = (): Promise<void> => {
     counting.abort();
     counting = new AbortController();
-    if (hasSubagentFiles(session)) session.model.setFilesUncounted(true);
     return countSubagentUsage(session, counting.signal);
   };
   const usageCounted = count();

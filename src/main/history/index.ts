@@ -29,7 +29,7 @@ export {
   type RestoreResult,
 } from "./restore.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
-export { agentCallsOf, countSubagentUsage, hasSubagentFiles } from "./subagentUsage.js";
+export { agentCallsOf, countSubagentUsage } from "./subagentUsage.js";
 export { linkRunningAgent } from "./agentLink.js";
 export { fullTranscript } from "./fullTranscript.js";
 export { exportSessionFile, type ExportFileOptions, type SessionExport } from "./exportFile.js";

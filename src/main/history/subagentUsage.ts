@@ -17,16 +17,13 @@ import type { HistoryProblem } from "./problems.js";
 import { linkForkedSidechains } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
 
-/** Whether the session has subagents whose files the pass would read. */
-export function hasSubagentFiles(session: HistorySession): boolean {
-  return unread(session, new Set()).length > 0;
-}
-
 /**
  * Reads every subagent's file for its calls' usage into the session's model, then lets the
- * session's total show. Stops when `signal` is aborted (the tab closed).
+ * session's total show (until then it has none, when there are such files). Stops when `signal`
+ * is aborted (the tab closed).
  */
 export async function countSubagentUsage(session: HistorySession, signal: AbortSignal): Promise<void> {
+  if (unread(session, new Set()).length > 0) session.model.setFilesUncounted(true);
   if (await readSubagentCalls(session, signal, (calls) => session.model.countRecordedCalls(calls))) session.model.setFilesUncounted(false);
 }
 
