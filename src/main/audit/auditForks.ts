@@ -3,6 +3,7 @@
 // started again names the same session), read one by a restore and `baton audit`, all at once by
 // the session list.
 import type Database from "better-sqlite3";
+import { hasTable } from "../platform/sqlite/hasTable.js";
 
 export interface AuditFork {
   /** The session the fork's CLI started. */
@@ -37,17 +38,13 @@ const Columns = "fork_session_id AS forkSessionId, origin_session_id AS originSe
 
 /** The fork `sessionId` is, or undefined (not a fork Baton made, or a file before a007). */
 export function readFork(db: Database.Database, sessionId: string): AuditFork | undefined {
-  if (!hasForks(db)) return undefined;
+  if (!hasTable(db, "audit_forks")) return undefined;
   return db.prepare(`SELECT ${Columns} FROM audit_forks WHERE fork_session_id = ?`).get(sessionId) as AuditFork | undefined;
 }
 
 /** Every fork recorded, oldest first. */
 export function readForks(db: Database.Database): AuditFork[] {
-  if (!hasForks(db)) return [];
+  if (!hasTable(db, "audit_forks")) return [];
   return db.prepare(`SELECT ${Columns} FROM audit_forks ORDER BY time, fork_session_id`).all() as AuditFork[];
 }
 
-/** Whether the file has a007's table (one read before its upgrade, in the migrations' tests, has not). */
-function hasForks(db: Database.Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_forks'").get() !== undefined;
-}

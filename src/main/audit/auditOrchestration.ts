@@ -14,6 +14,7 @@ import {
 } from "../../shared/escalation.js";
 import type { EscalationOpenedEvent, EscalationRoutedEvent, EscalationSettledEvent, PhaseChangedEvent } from "../../shared/events.js";
 import type { SubagentStatus } from "../../shared/transcript.js";
+import { hasTable } from "../platform/sqlite/hasTable.js";
 
 interface OrchestrationBase {
   readonly sessionId: string;
@@ -239,7 +240,7 @@ interface OrchestrationRow {
  * file at an earlier version (read before its upgrade, as the migrations' tests do) has none.
  */
 export function readOrchestration(db: Database.Database, sessionId: string): { seq: number | null; row: AuditOrchestration }[] {
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_orchestration'").get() === undefined) return [];
+  if (!hasTable(db, "audit_orchestration")) return [];
   const rows = db.prepare("SELECT * FROM audit_orchestration WHERE session_id = ? ORDER BY id").all(sessionId) as OrchestrationRow[];
   return rows.map((r) => ({ seq: r.seq, row: fromRow(r) }));
 }

@@ -4,6 +4,7 @@
 // the prompt again) and by `baton audit`.
 import type Database from "better-sqlite3";
 import type { Placed } from "./sessionTrail.js";
+import { hasTable } from "../platform/sqlite/hasTable.js";
 
 export interface AuditRewind {
   readonly sessionId: string;
@@ -65,14 +66,9 @@ interface RewindRow {
 
 /** The session's rewinds in the order they were applied, with their places in the trail; none in a file before a008. */
 export function readRewinds(db: Database.Database, sessionId: string): Placed<AuditRewind>[] {
-  if (!hasRewinds(db)) return [];
+  if (!hasTable(db, "audit_rewinds")) return [];
   const rows = db
     .prepare("SELECT seq, session_id AS sessionId, prompt_uuid AS promptUuid, files, file_count AS fileCount, time FROM audit_rewinds WHERE session_id = ? ORDER BY id")
     .all(sessionId) as RewindRow[];
   return rows.map((r) => ({ seq: r.seq, row: { sessionId: r.sessionId, promptUuid: r.promptUuid, files: JSON.parse(r.files) as string[], fileCount: r.fileCount, time: r.time } }));
-}
-
-/** Whether the file has a008's table (one read before its upgrade, in the migrations' tests, has not). */
-function hasRewinds(db: Database.Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_rewinds'").get() !== undefined;
 }

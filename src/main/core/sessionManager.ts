@@ -239,9 +239,8 @@ export class SessionManager {
   }
 
   private rewindTarget(tabId: string): RewindTarget {
-    const session = this.tabs.live(tabId);
-    const tab = this.tabs.require(tabId);
-    return { session, env: this.options.env ?? process.env, cwd: tab.kind === "live" ? tab.cwd : "", ...(this.options.audit !== undefined ? { audit: this.options.audit } : {}) };
+    const { session, cwd } = this.tabs.liveTab(tabId);
+    return { session, env: this.options.env ?? process.env, cwd, ...(this.options.audit !== undefined ? { audit: this.options.audit } : {}) };
   }
 
   answerPermission(tabId: string, requestId: string, answer: PermissionAnswer): Promise<void> {

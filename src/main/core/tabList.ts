@@ -67,9 +67,14 @@ export class TabList {
 
   /** The tab's live session, or the API's not_found or read_only. */
   live(tabId: string): LiveSession {
+    return this.liveTab(tabId).session;
+  }
+
+  /** The live tab `tabId`; a past session's is refused as read-only. */
+  liveTab(tabId: string): LiveTab {
     const tab = this.require(tabId);
     if (tab.kind !== "live") throw new AppError("read_only", "This tab shows a past session; resume it to continue");
-    return tab.session;
+    return tab;
   }
 
   /** Adds or replaces a tab; the strip is sent by `emit`. */

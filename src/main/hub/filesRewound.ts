@@ -3,13 +3,12 @@
 // transcript shows where the files now stand.
 
 import type { FilesRewoundEvent } from "../../shared/events.js";
-import { replaceBlock } from "./edits.js";
+import { knownBlock, replaceBlock } from "./edits.js";
 import type { SessionModel } from "./session.js";
 import { makeBlock } from "./shapes.js";
 
 export function onFilesRewound(s: SessionModel, ev: FilesRewoundEvent): void {
-  const top = s.tree.top;
-  const node = top.at(top.index.get(ev.promptUuid));
+  const node = knownBlock(s, ev.promptUuid, undefined);
   if (node === undefined || node === "dropped" || node.block?.kind !== "user") return;
   replaceBlock(s, node, makeBlock({ ...node.block, rewound: { files: ev.files, at: ev.timestamp } }));
 }

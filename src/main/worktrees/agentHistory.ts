@@ -97,15 +97,20 @@ export function isPidAlive(pid: number): boolean {
 export async function isLockHolderAlive(holder: LockHolder): Promise<boolean> {
   if (!isPidAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;
+  const start = await processStartTime(holder.pid);
+  return start === undefined || start === holder.start; // no /proc here: the pid is all there is to go on
+}
+
+/** A process's start time as /proc gives it (field 22 of /proc/<pid>/stat); undefined where there is no /proc. */
+export async function processStartTime(pid: number): Promise<string | undefined> {
   let stat: string;
   try {
-    stat = await readFile(`/proc/${holder.pid}/stat`, "utf8");
+    stat = await readFile(`/proc/${pid}/stat`, "utf8");
   } catch {
-    return true; // no /proc here: the pid is all there is to go on
+    return undefined;
   }
   // Field 2 (the command) is in parentheses and may hold spaces: count from the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[19] === holder.start;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
 }
 
 /**

@@ -5,8 +5,7 @@
 // A lock someone else holds (2.1.332 locks the worktrees its own `--worktree` makes; the person may
 // lock one) is left as it is and never undone. A lock whose Baton is gone (its process died with
 // the tab open) is stale: Baton's own remove undoes it first (remove.ts).
-import { readFile } from "node:fs/promises";
-import { isLockHolderAlive } from "./agentHistory.js";
+import { isLockHolderAlive, processStartTime } from "./agentHistory.js";
 import { git, gitRun } from "./git.js";
 import { openRepository } from "./repository.js";
 
@@ -19,10 +18,7 @@ let ownReason: Promise<string> | undefined;
  * (field 22 of /proc/<pid>/stat, as Claude Code's own locks carry), so a reused pid is not taken for it.
  */
 export function batonLockReason(): Promise<string> {
-  ownReason ??= readFile(`/proc/${process.pid}/stat`, "utf8").then(
-    (stat) => `baton: a session runs here (pid ${process.pid}, start ${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]})`,
-    () => `baton: a session runs here (pid ${process.pid})`,
-  );
+  ownReason ??= processStartTime(process.pid).then((start) => `baton: a session runs here (pid ${process.pid}${start === undefined ? "" : `, start ${start}`})`);
   return ownReason;
 }
 
