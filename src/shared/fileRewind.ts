@@ -2,6 +2,8 @@
 // says would change, with each file's content now and at that prompt so the window can show the
 // diff before the person applies it (docs/protocol-notes.md, "Rewind files").
 
+import { oneLine } from "./sessionTitle.js";
+
 /** One file a rewind would change. */
 export interface RewindFile {
   /** Absolute, as the CLI names it. */
@@ -42,7 +44,5 @@ export function rewoundMarkText(files: number): string {
 
 /** The notice at the end of the transcript, when the rewind happened. */
 export function rewindNoticeText(files: number, prompt: string): string {
-  const words = prompt.replace(/\s+/g, " ").trim();
-  const shown = words.length > 60 ? `${words.slice(0, 59)}…` : words;
-  return `Files rewound (${fileCount(files)}) to just before the prompt “${shown}”.`;
+  return `Files rewound (${fileCount(files)}) to just before the prompt “${oneLine(prompt, 60)}”.`;
 }

@@ -48,10 +48,10 @@ export function untitled(sessionId: string): string {
   return short === "" ? "(untitled)" : `(untitled) ${short}`;
 }
 
-/** A title on one line, cut to MaxTitleChars. */
-export function oneLine(text: string): string {
+/** A title on one line, cut to `max` characters (MaxTitleChars). */
+export function oneLine(text: string, max = MaxTitleChars): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= MaxTitleChars ? line : `${line.slice(0, MaxTitleChars - 1)}…`;
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
 /**

@@ -6,6 +6,7 @@
 // and two small storage calls.
 import type { SerializedDockview } from "dockview";
 import { isPanelId, PanelTitles, type PanelId } from "./panels.js";
+import { IdPattern } from "../state/storedIds.js";
 
 /** Bumped when a saved layout of the version before would not load as the person left it. */
 export const LayoutVersion = 1;
@@ -102,7 +103,7 @@ function withoutSessions(group: GroupState): GroupState {
 }
 
 /** Where the sessions' tabs are: group by group, each group's in its tab order. */
-export function sessionPlaces(groups: readonly GroupState[]): SessionPlace[] {
+function sessionPlaces(groups: readonly GroupState[]): SessionPlace[] {
   return groups.flatMap((group) =>
     group.views.flatMap((view: string, index: number): SessionPlace[] => {
       const tabId = tabIdOfPanel(view);
@@ -192,7 +193,7 @@ function validPlaces(value: unknown, groups: ReadonlySet<string>): SessionPlace[
   return value.flatMap((p: unknown): SessionPlace[] => {
     if (typeof p !== "object" || p === null) return [];
     const { tabId, group, index, front } = p as Record<string, unknown>;
-    if (typeof tabId !== "string" || !/^[A-Za-z0-9_.:-]{1,200}$/.test(tabId) || seen.has(tabId)) return [];
+    if (typeof tabId !== "string" || !IdPattern.test(tabId) || seen.has(tabId)) return [];
     if (typeof group !== "string" || !groups.has(group) || typeof index !== "number" || !Number.isInteger(index) || index < 0) return [];
     seen.add(tabId);
     return [{ tabId, group, index, ...(front === true ? { front: true as const } : {}) }];

@@ -77,12 +77,28 @@ export async function saveDraftImages(tab: DraftTab, images: readonly PromptImag
   await withStore("readwrite", (s) => s.put(stored));
 }
 
-/** Makes the kept pictures match the server's open tabs (as pruneDrafts does the words). */
+/**
+ * Makes the kept pictures match the server's open tabs (as pruneDrafts does the words): one pass
+ * over the entries in one transaction, each entry read only to see whose it is.
+ */
 export async function pruneDraftImages(open: readonly DraftTab[]): Promise<void> {
   const byTab = new Map(open.map((t) => [t.tabId, t]));
-  const all = ((await withStore("readonly", (s) => s.getAll())) ?? []) as StoredImages[];
-  for (const stored of all) {
-    const tab = byTab.get(stored.tabId);
-    if (tab === undefined || !belongs(stored, tab)) await withStore("readwrite", (s) => s.delete(stored.tabId));
-  }
+  const db = await database();
+  if (db === undefined) return;
+  await new Promise<void>((resolve) => {
+    try {
+      const cursor = db.transaction(Store, "readwrite").objectStore(Store).openCursor();
+      cursor.onsuccess = () => {
+        const at = cursor.result;
+        if (at === null) return resolve();
+        const stored = at.value as StoredImages;
+        const tab = byTab.get(stored.tabId);
+        if (tab === undefined || !belongs(stored, tab)) at.delete();
+        at.continue();
+      };
+      cursor.onerror = () => resolve();
+    } catch {
+      resolve();
+    }
+  });
 }

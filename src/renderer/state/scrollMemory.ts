@@ -4,6 +4,7 @@
 // moment after scrolling stops, and only for tabs the server still has open.
 import { windowId } from "../layout/savedLayout.js";
 import { useApp } from "./appState.js";
+import { IdPattern } from "./storedIds.js";
 
 export interface ScrollSpot {
   /** The key of the row at the top of the view (rows.ts: a block id, or a group's key). */
@@ -13,7 +14,6 @@ export interface ScrollSpot {
 }
 
 const WriteDelayMs = 300;
-const IdPattern = /^[A-Za-z0-9_:.-]{1,200}$/;
 
 function storageKey(): string {
   return `baton.scroll.${windowId(globalThis.location?.search ?? "")}`;

@@ -8,6 +8,7 @@
 import type { TabInfo } from "../../shared/api.js";
 import { usePreview } from "../layout/previewTab.js";
 import { setTabs, useApp } from "./appState.js";
+import { IdPattern } from "./storedIds.js";
 
 export interface RememberedTabs {
   /** The tab that was in front. */
@@ -18,8 +19,6 @@ export interface RememberedTabs {
   readonly preview?: string;
 }
 
-/** A tab id or block id as Baton makes them; anything else in storage is not used. */
-const IdPattern = /^[A-Za-z0-9_:.-]{1,200}$/;
 
 export function memoryKey(window: string): string {
   return `baton.tabsInWindow.${window}`;

@@ -4,7 +4,7 @@
 // files. The CLI's refusal (no checkpoint, checkpointing off) is shown in its own words. Paths and
 // contents come from the session's files: drawn through VisibleText and the diff view only.
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { RewindFile, RewindPreview } from "../../shared/fileRewind.js";
+import { fileCount, type RewindFile, type RewindPreview } from "../../shared/fileRewind.js";
 import { computedView, newFileView } from "../../shared/diff/computeDiff.js";
 import { api } from "../apiClient.js";
 import { useApp } from "../state/appState.js";
@@ -83,7 +83,7 @@ export function RewindDialog({ tabId, promptUuid, prompt, onClose }: RewindDialo
         </button>
         {files.length > 0 ? (
           <button type="button" className="primary" onClick={() => void apply()} disabled={applying}>
-            {applying ? "Rewinding…" : `Rewind ${files.length === 1 ? "1 file" : `${files.length} files`}`}
+            {applying ? "Rewinding…" : `Rewind ${fileCount(files.length)}`}
           </button>
         ) : null}
       </div>

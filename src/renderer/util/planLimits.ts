@@ -7,8 +7,8 @@ import type { TabState } from "../state/appState.js";
 export type PlanLevel = "ok" | "warning" | "danger";
 
 /** Utilization from which a window shows the warning colour, and the danger colour. */
-export const WarningAt = 0.8;
-export const DangerAt = 0.95;
+const WarningAt = 0.8;
+const DangerAt = 0.95;
 
 export interface ShownWindow {
   /** The CLI's name of the window (`five_hour`, `seven_day`). */
@@ -80,7 +80,7 @@ export function relativeReset(resetsAt: number, now: number): string {
 }
 
 /** The reset as a local date and time ("Tue 14:05"). */
-export function absoluteReset(resetsAt: number): string {
+function absoluteReset(resetsAt: number): string {
   return new Date(resetsAt * 1000).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
 }
 
