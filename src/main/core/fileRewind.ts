@@ -8,7 +8,7 @@ import path from "node:path";
 import type { RewindFile, RewindOutcome, RewindPreview } from "../../shared/fileRewind.js";
 import { rewindNoticeText } from "../../shared/fileRewind.js";
 import { rewindRecord } from "../audit/audit.js";
-import { resolveProjectsDir } from "../platform/projectsDir.js";
+import { cliProjectsDir } from "../platform/projectsDir.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { AppError } from "./appError.js";
 import type { LiveSession } from "./liveSession.js";
@@ -77,8 +77,7 @@ function running(session: LiveSession): LiveSession {
 
 /** Where the CLI with `env` keeps this session's history file and file backups. */
 function checkpointSource(target: RewindTarget, sessionId: string): Parameters<typeof contentsAtPrompt>[0] {
-  const home = target.env["HOME"] || target.env["USERPROFILE"];
-  const projectsDir = resolveProjectsDir({ env: target.env, ...(home ? { homeDir: home } : {}) });
+  const projectsDir = cliProjectsDir(target.env);
   const configDir = path.dirname(projectsDir);
   return { historyFile: cliSessionFile(target.env, sessionId) ?? path.join(projectsDir, `${sessionId}.jsonl`), backupsDir: path.join(configDir, "file-history", sessionId), cwd: target.cwd };
 }

@@ -16,7 +16,7 @@ import type { PermissionDecider } from "../cli/permissionGate.js";
 import type { RecordedCall, SessionModel } from "../hub/index.js";
 import type { AuditTrail } from "../store/auditTrail.js";
 import { stderrLines, type LogBus } from "../platform/logBus.js";
-import { resolveProjectsDir } from "../platform/projectsDir.js";
+import { cliProjectsDir } from "../platform/projectsDir.js";
 import { consoleEntry } from "./consoleEntry.js";
 import { EventBatch } from "./eventBatch.js";
 import { InterruptGraceMs, InterruptSettleMs, settledInterrupt, settlesWithin } from "./interruptSettling.js";
@@ -244,15 +244,6 @@ export class LiveSession {
     if (events.length === 0 || this.stopped) return;
     this.batch.applyNow(events);
   }
-}
-
-/**
- * Where the CLI with `env` writes its sessions: not Baton's history folder, which the person may
- * point elsewhere (`--projects-dir`, the setting).
- */
-function cliProjectsDir(env: NodeJS.ProcessEnv): string {
-  const home = env["HOME"] || env["USERPROFILE"];
-  return resolveProjectsDir({ env, ...(home ? { homeDir: home } : {}) });
 }
 
 /** Whether the CLI saved session `sessionId` in any project folder; undefined when that cannot be told. */

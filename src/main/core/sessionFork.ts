@@ -11,7 +11,7 @@ import type { ClientEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../history/index.js";
 import type { RecordedCall } from "../hub/index.js";
-import { resolveProjectsDir } from "../platform/projectsDir.js";
+import { cliProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
 import { changedFrom, sizeOf } from "./lateLines.js";
 
@@ -26,8 +26,7 @@ export interface ForkPoint {
 
 /** The session's file where the CLI with `env` writes (any project folder: the CLI names long ones its own way). */
 export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): string | undefined {
-  const home = env["HOME"] || env["USERPROFILE"];
-  const projectsDir = resolveProjectsDir({ env, ...(home ? { homeDir: home } : {}) });
+  const projectsDir = cliProjectsDir(env);
   let folders: string[];
   try {
     folders = readdirSync(projectsDir);

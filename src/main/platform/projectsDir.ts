@@ -20,6 +20,15 @@ export function resolveProjectsDir(options: ProjectsDirOptions = {}): string {
   return path.join(options.homeDir ?? os.homedir(), ".claude", "projects");
 }
 
+/**
+ * Where the CLI run with `env` writes its sessions (its CLAUDE_CONFIG_DIR, else its HOME's
+ * .claude): not Baton's history folder, which the person may point elsewhere.
+ */
+export function cliProjectsDir(env: NodeJS.ProcessEnv): string {
+  const home = env["HOME"] || env["USERPROFILE"];
+  return resolveProjectsDir({ env, ...(home ? { homeDir: home } : {}) });
+}
+
 export interface ProjectsDirChoice {
   readonly projectsDir: string;
   readonly source: ProjectsDirSource;
