@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectFolderName } from "../../src/main/platform/projectsDir.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
-import { childrenRunning, descendantPids, theChild } from "../support/faults/cliProcesses.js";
+import { childrenRunning, commandLine, descendantPids, theChild } from "../support/faults/cliProcesses.js";
 import { allBlocks, noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
 
 describe("faults: the CLI killed mid-turn", () => {
@@ -126,7 +126,7 @@ describe("faults: the CLI killed mid-turn", () => {
     });
     // Its command runs (the stream does not carry a background agent's steps; the process shows it).
     const cli = theChild(cliName);
-    await expect.poll(() => descendantPids(cli.pid).some((pid) => commandOf(pid) === "sleep 20"), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => descendantPids(cli.pid).some((pid) => commandLine(pid) === "sleep 20"), { timeout: 60_000 }).toBe(true);
     process.kill(cli.pid, "SIGKILL");
 
     const after = await watch.waitFor("the tab to say the CLI stopped", () => (watch.transcript().status === "error" ? watch.transcript() : undefined));
@@ -149,10 +149,3 @@ function savedText(app: FaultApp, sessionId: string): string {
   return file === undefined ? "" : fs.readFileSync(file, "utf8");
 }
 
-function commandOf(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== "").join(" ");
-  } catch {
-    return "";
-  }
-}

@@ -4,7 +4,6 @@
 // interrupt goes unanswered and Baton kills the CLI once its grace time is over, with the command
 // it was running: the tab says so, nothing spins, nothing runs on, and the next prompt resumes. A CLI that answers Stop but never
 // ends its turn is killed the same way (a stand-in client: the real CLI always ends it).
-import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
@@ -13,7 +12,7 @@ import { LiveSession } from "../../src/main/core/liveSession.js";
 import { LogBus } from "../../src/main/platform/logBus.js";
 import { descendantsIn } from "../../src/main/cli/processTree.js";
 import { bashCall, text } from "../support/scenarios/types.js";
-import { childrenRunning, descendantPids, isRunning, theChild } from "../support/faults/cliProcesses.js";
+import { childrenRunning, commandLine, descendantPids, isRunning, theChild } from "../support/faults/cliProcesses.js";
 import { noticesOf, startFaultApp, stillSpinning, value, type FaultApp } from "../support/faults/faultApp.js";
 
 // Long enough for a loaded machine: the real CLI ends a stopped turn well within it.
@@ -80,7 +79,7 @@ describe("faults: a hung turn, and Stop", () => {
     const frozen = theChild(cliName);
     // The command it runs, in a process group of its own (the CLI's choice).
     const command = await waitForValue(() => {
-      const pids = descendantPids(frozen.pid).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") === "sleep\u000019\u0000");
+      const pids = descendantPids(frozen.pid).filter((pid) => commandLine(pid) === "sleep 19");
       return pids.length > 0 ? pids : undefined;
     });
     process.kill(frozen.pid, "SIGSTOP");

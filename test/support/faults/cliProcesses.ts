@@ -53,6 +53,15 @@ export function descendantPids(pid: number): number[] {
   return found;
 }
 
+/** A process's command line, its arguments joined by spaces; "" once it has ended (it may end while a test looks). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== "").join(" ");
+  } catch {
+    return "";
+  }
+}
+
 /** Whether `pid` runs (a zombie waiting to be reaped does not). */
 export function isRunning(pid: number): boolean {
   try {
