@@ -33,7 +33,19 @@ function literalOf(payload: XssPayload): string {
 /** Scrolls the conversation from the top to the end, opening and inspecting everything on the way. */
 async function crawlTranscript(app: WebApp, probe: Probe): Promise<void> {
   const { baton, page } = app;
-  await baton.conversation.evaluate((el) => (el.scrollTop = 0));
+  // A long session opens on its newest blocks under a notice at the top; wait for the whole file.
+  await expect
+    .poll(
+      () =>
+        baton.conversation.evaluate((el) => {
+          // The list mounts the rows in view: read the top once the scroll there has been drawn.
+          const atTop = el.scrollTop === 0;
+          el.scrollTop = 0;
+          return atTop && !el.textContent?.includes("are still loading");
+        }),
+      { timeout: 30_000, interval: 250 },
+    )
+    .toBe(true);
   await probe.frames();
   for (let step = 0; step < 500; step++) {
     while ((await probe.crawlOnce()) > 0) await probe.frames();
