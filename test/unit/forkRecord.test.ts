@@ -3,36 +3,18 @@
 // every fork) and by a restore (the restored tab's TabInfo.forkedFrom, which the graph draws), a
 // fork of a fork too. An audit trail that is absent, damaged or unreadable costs the links only:
 // the list and the restore go on, and the failure is reported.
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
-import type { AuditFork } from "../../src/main/audit/audit.js";
 import { recordForkWhenNamed } from "../../src/main/core/forkRecord.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
 import { SessionManager } from "../../src/main/core/sessionManager.js";
 import { createAuditReader, createAuditTrail, createForkReader } from "../../src/main/store/auditTrail.js";
+import { fork, forkOfFork, ForkPrompt as Prompt2, forkProjects as projects } from "../support/forkHistory.js";
 import { tempDirs } from "../support/tempDirs.js";
 import { failures, plantAuditFile, withStore } from "../support/auditStoreKit.js";
 
 const tempDir = tempDirs("baton-fork-record-");
-
-const Prompt2 = "00000000-0000-4000-8000-000000000002";
-const fork: AuditFork = { forkSessionId: "f1", originSessionId: "s1", promptUuid: Prompt2, time: "2026-12-06T10:00:00.000Z" };
-const forkOfFork: AuditFork = { forkSessionId: "ff", originSessionId: "f1", promptUuid: "00000000-0000-4000-8000-000000000009", time: "2026-12-06T10:05:00.000Z" };
-
-/** A history folder holding sessions s1, f1 and ff (one prompt each) in one project. */
-function projects(dir: string): string {
-  const projectsDir = path.join(dir, "projects");
-  const folder = path.join(projectsDir, "-home-user-code-x");
-  fs.mkdirSync(folder, { recursive: true });
-  for (const [i, sessionId] of ["s1", "f1", "ff"].entries()) {
-    const line = { type: "user", message: { role: "user", content: `prompt of ${sessionId}` }, uuid: `u-${sessionId}`, parentUuid: null, timestamp: `2026-12-06T0${i}:00:00.000Z`, sessionId, cwd: "/home/user/code/x" };
-    fs.writeFileSync(path.join(folder, `${sessionId}.jsonl`), `${JSON.stringify(line)}\n`);
-  }
-  return projectsDir;
-}
 
 /** A live session whose client only takes listeners, and a way to make its CLI speak. */
 function fakeLive(): { session: LiveSession; emit: (event: ClientEvent) => void } {

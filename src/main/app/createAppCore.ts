@@ -138,6 +138,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     history,
     ...(audit ? { audit } : {}),
     ...(auditReader ? { readAudit: auditReader } : {}),
+    ...(forkReader ? { readForks: forkReader } : {}),
     log,
     ...(options.permissionGraceMs !== undefined ? { permissionGraceMs: options.permissionGraceMs } : {}),
     maxRunningSessions: maxRunningSessionsOf(options, log),

@@ -18,7 +18,7 @@ export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTr
 export type { AuditEscalationRow, AuditOrchestration, AuditOrchestrationKind } from "./auditOrchestration.js";
 export { insertOrchestration } from "./auditOrchestration.js";
 export type { AuditFork } from "./auditForks.js";
-export { insertFork, readForks } from "./auditForks.js";
+export { forkLinkOf, insertFork, readForks } from "./auditForks.js";
 export type { AuditRewind } from "./auditRewinds.js";
 export { insertRewind, rewindRecord } from "./auditRewinds.js";
 

@@ -3,6 +3,7 @@
 // started again names the same session), read one by a restore and `baton audit`, all at once by
 // the session list.
 import type Database from "better-sqlite3";
+import type { ForkLink } from "../../shared/api.js";
 import { hasTable } from "../platform/sqlite/hasTable.js";
 
 export interface AuditFork {
@@ -14,6 +15,11 @@ export interface AuditFork {
   readonly promptUuid: string;
   /** ISO 8601: when the fork's CLI named its session. */
   readonly time: string;
+}
+
+/** The link a tab, a list and an export show: the origin and its prompt. */
+export function forkLinkOf(fork: AuditFork): ForkLink {
+  return { sessionId: fork.originSessionId, promptUuid: fork.promptUuid };
 }
 
 /** Checks an entry from another thread before it reaches SQL: a bad one is refused, not stored half. */

@@ -10,15 +10,15 @@
 // It reads audit.sqlite alone, on this thread: a headless command has no UI to keep responsive, and
 // going through the store would create an index file just to read the trail.
 import { existsSync } from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import type { AuditFork, AuditOrchestration, AuditTrailDecision, AuditTrailRewind, AuditTrailRow } from "../audit/audit.js";
 import { boundedDigest } from "../audit/auditDigest.js";
 import { AuditDatabase, auditMovedMessage } from "../audit/auditDatabase.js";
-import { AUDIT_FILE_NAME, auditDbPath, checkDbPath, defaultDbPath } from "../platform/dbPath.js";
+import { checkDbPath, defaultDbPath } from "../platform/dbPath.js";
 import { StoreError } from "../platform/sqlite/errors.js";
 import { fileCount } from "../../shared/fileRewind.js";
 import { terminalJson, terminalText } from "../../shared/terminalText.js";
+import { auditFileFor } from "./auditFile.js";
 import { ExitCode, terminalIO, type CommandIO } from "./commandIO.js";
 
 const HELP = `Usage: baton audit <sessionId> [--db <file>] [--json]
@@ -88,11 +88,6 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
   }
   io.stdout(values.json === true ? `${terminalJson(trail, 2)}\n` : renderTrail(trail));
   return ExitCode.ok;
-}
-
-/** `--db` names the index (as for the other commands) or the audit file itself. */
-function auditFileFor(db: string): string {
-  return path.basename(db) === AUDIT_FILE_NAME ? path.resolve(db) : auditDbPath(db);
 }
 
 /** A fork's row, first in its trail: the session it was forked from and the prompt. */

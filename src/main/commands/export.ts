@@ -13,7 +13,7 @@ import { HistoryError } from "../history/index.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
 import { resolveSessionFile, restoreSession } from "../history/index.js";
 import { renderTranscriptTree } from "../hub/transcriptTree.js";
-import type { SessionAudit } from "../audit/audit.js";
+import { forkLinkOf, type SessionAudit } from "../audit/audit.js";
 import { createAuditReader } from "../store/auditTrail.js";
 import { auditDbPath, defaultDbPath } from "../platform/dbPath.js";
 import { openStore } from "../store/storeClient.js";
@@ -29,7 +29,7 @@ subagent's sidechain) and prints it: a readable tree, with --json the Transcript
 --format one Markdown or self-contained HTML file (no script, nothing loaded from elsewhere; each
 subagent a folded section, at every depth; your home folder written as ~).
 Permission decisions and interrupts Baton recorded (audit.sqlite beside the index) show as
-they did in the app. A session id found in two project folders (a copied history) is refused,
+they did in the app, and a fork Baton made names the session and prompt it was forked from. A session id found in two project folders (a copied history) is refused,
 naming both files: give one of them, or its folder with --project.
 
 Options:
@@ -124,10 +124,13 @@ export async function run(args: readonly string[], terminal: CommandIO): Promise
     return historyFailure(error, io);
   }
   const transcript = fullTranscript(restored.session);
+  // A fork Baton made: its file names the origin nowhere, the audit trail does.
+  const forkedFrom = audit?.forkedFrom === undefined ? undefined : forkLinkOf(audit.forkedFrom);
   if (values.json === true) {
-    io.stdout(`${terminalJson({ transcript, problems: restored.problems }, 2)}\n`);
+    io.stdout(`${terminalJson({ transcript, problems: restored.problems, ...(forkedFrom !== undefined ? { forkedFrom } : {}) }, 2)}\n`);
     return ExitCode.ok;
   }
+  if (forkedFrom !== undefined) io.stdout(`Forked from ${forkedFrom.sessionId} at prompt ${forkedFrom.promptUuid}\n`);
   io.stdout(renderTranscriptTree(transcript));
   for (const problem of restored.problems) io.stderr(`baton export: ${problem.path}: ${problem.message}\n`);
   return ExitCode.ok;

@@ -4,8 +4,8 @@
 // reads it back for a restored fork's tab, a resumed fork's live tab and the session list.
 
 import type { ForkLink } from "../../shared/api.js";
-import type { AuditFork } from "../audit/audit.js";
-import type { AuditReader, AuditTrail } from "../store/auditTrail.js";
+import { forkLinkOf } from "../audit/audit.js";
+import type { AuditTrail, ForkReader } from "../store/auditTrail.js";
 import type { LiveSession } from "./liveSession.js";
 
 /** Records the fork once its CLI names its session; a CLI started again later names the same one. */
@@ -17,15 +17,11 @@ export function recordForkWhenNamed(session: LiveSession, link: ForkLink, audit:
   });
 }
 
-/** The tab's link, from a recorded fork. */
-export function forkLinkOf(fork: AuditFork): ForkLink {
-  return { sessionId: fork.originSessionId, promptUuid: fork.promptUuid };
-}
-
 /** The link of a session resumed in a live tab, when it is a fork Baton recorded; none when the trail cannot tell. */
-export async function recordedForkLink(trail: { readonly audit?: AuditTrail; readonly readAudit?: AuditReader }, sessionId: string | undefined): Promise<ForkLink | undefined> {
-  if (trail.readAudit === undefined || sessionId === undefined) return undefined;
+export async function recordedForkLink(trail: { readonly audit?: AuditTrail; readonly readForks?: ForkReader }, sessionId: string | undefined): Promise<ForkLink | undefined> {
+  if (trail.readForks === undefined || sessionId === undefined) return undefined;
   await trail.audit?.flush(); // a fork recorded a moment ago
-  const fork = (await trail.readAudit(sessionId))?.forkedFrom;
+  // The forks alone (a row per fork), not the session's whole trail.
+  const fork = (await trail.readForks()).get(sessionId);
   return fork === undefined ? undefined : forkLinkOf(fork);
 }

@@ -12,7 +12,7 @@ import { countSubagentUsage, linkRunningAgent, loadSubagentBlocks, type HistoryS
 import { placeHits, type HitPlace, type HitRow } from "../history/index.js";
 import type { HistoryProblem } from "../history/index.js";
 import { exportSessionFile, listSessionsWithProblems } from "../history/index.js";
-import { forkLinkOf } from "./forkRecord.js";
+import { forkLinkOf } from "../audit/audit.js";
 import { knownSessions } from "./indexedSessionList.js";
 import type { ReaderFacts } from "./tabTitle.js";
 import { followTranscript, type Follower } from "../history/index.js";

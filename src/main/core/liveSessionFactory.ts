@@ -13,7 +13,7 @@ import { phasesFromTrail } from "../orchestration/restoredPhases.js";
 import type { LogBus } from "../platform/logBus.js";
 import type { PolicyService } from "../policy/policyService.js";
 import type { SessionPolicy } from "../policy/sessionPolicy.js";
-import type { AuditReader, AuditTrail } from "../store/auditTrail.js";
+import type { AuditReader, AuditTrail, ForkReader } from "../store/auditTrail.js";
 import { LiveSession, type ClientFactory, type LiveSessionOptions } from "./liveSession.js";
 import { DefaultPermissionGraceMs, type PermissionBroker } from "./permissionBroker.js";
 import type { PolicyControl } from "./policyControl.js";
@@ -38,6 +38,8 @@ export interface LiveSessionSettings {
   readonly conductorTimeoutMs?: number;
   /** A session's audit trail: a resumed session's agents keep the phases it recorded. */
   readonly readAudit?: AuditReader;
+  /** Every fork Baton recorded: a resumed fork's tab names its origin. */
+  readonly readForks?: ForkReader;
   /** How long after Stop a turn may still run before Baton kills its CLI. Default InterruptGraceMs (interruptSettling.ts). */
   readonly interruptGraceMs?: number;
 }

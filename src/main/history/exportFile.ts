@@ -6,7 +6,7 @@
 import { exportSession } from "../../shared/export/exportSession.js";
 import type { ExportChoices, ExportedFile } from "../../shared/export/exportTypes.js";
 import { sessionTitle } from "../../shared/sessionTitle.js";
-import type { SessionAudit } from "../audit/audit.js";
+import { forkLinkOf, type SessionAudit } from "../audit/audit.js";
 import { fullTranscript } from "./fullTranscript.js";
 import type { HistoryProblem } from "./problems.js";
 import { restoreSession } from "./restore.js";
@@ -36,6 +36,11 @@ export async function exportSessionFile(file: string, choices: ExportChoices, op
   // As a restored tab is titled (core/tabTitle.ts): the hub's title, else what the reader found.
   const facts = restored.session.stream.mapper.facts;
   const { title } = sessionTitle({ customTitle: transcript.title, firstPrompt: facts.firstPrompt, summary: facts.summary }, transcript.sessionId || facts.sessionId);
-  const exported = exportSession(transcript, choices, { title, ...(options.home !== undefined ? { home: options.home } : {}) });
+  const fork = options.audit?.forkedFrom;
+  const exported = exportSession(transcript, choices, {
+    title,
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(fork !== undefined ? { forkedFrom: forkLinkOf(fork) } : {}),
+  });
   return { file: exported, problems: restored.problems };
 }

@@ -4,6 +4,7 @@
 // home folder is written as `~` in every text. Plain data; markdownExport.ts and htmlExport.ts
 // write it. Text stays text: escaping is the writers'.
 
+import type { ForkLink } from "../api.js";
 import type { Json, JsonObject } from "../protocol/messages.js";
 import { toolSummary } from "../toolSummary.js";
 import { toolResultText } from "../toolErrorText.js";
@@ -18,6 +19,8 @@ export interface ExportHead {
   readonly sessionId: string;
   readonly cwd?: string;
   readonly model?: string;
+  /** A fork Baton made (issue 37): the session it continues and the prompt it was made at. */
+  readonly forkedFrom?: ForkLink;
   /** The first and last times the transcript's blocks carry (ISO). */
   readonly from?: string;
   readonly to?: string;
@@ -86,6 +89,7 @@ export interface DocumentOptions {
   readonly thinking: boolean;
   /** The person's home folder, written as `~`. */
   readonly home?: string;
+  readonly forkedFrom?: ForkLink;
 }
 
 export function exportDocument(transcript: Transcript, options: DocumentOptions): ExportDocument {
@@ -96,6 +100,7 @@ export function exportDocument(transcript: Transcript, options: DocumentOptions)
     sessionId: transcript.sessionId,
     ...(transcript.cwd !== undefined ? { cwd: home(transcript.cwd) } : {}),
     ...(transcript.model !== undefined ? { model: transcript.model } : {}),
+    ...(options.forkedFrom !== undefined ? { forkedFrom: options.forkedFrom } : {}),
     ...(times.from !== undefined ? { from: times.from } : {}),
     ...(times.to !== undefined ? { to: times.to } : {}),
     toolOutputsLeftOut: !options.toolOutputs,

@@ -2,6 +2,7 @@
 // session's title and short id. Pure: the main side restores the transcript (every subagent's
 // steps loaded) and knows the title and the home folder; the window saves what this returns.
 
+import type { ForkLink } from "../api.js";
 import type { Transcript } from "../transcript.js";
 import { exportDocument } from "./exportDocument.js";
 import { exportHtml } from "./htmlExport.js";
@@ -13,10 +14,13 @@ export interface ExportContext {
   readonly title: string;
   /** The person's home folder, written as `~`. */
   readonly home?: string;
+  /** The session is a fork Baton made (the audit trail says so): where it came from. */
+  readonly forkedFrom?: ForkLink;
 }
 
 export function exportSession(transcript: Transcript, choices: ExportChoices, context: ExportContext): ExportedFile {
-  const doc = exportDocument(transcript, { title: context.title, toolOutputs: choices.toolOutputs, thinking: choices.thinking, ...(context.home !== undefined ? { home: context.home } : {}) });
+  const { title, home, forkedFrom } = context;
+  const doc = exportDocument(transcript, { title, toolOutputs: choices.toolOutputs, thinking: choices.thinking, ...(home !== undefined ? { home } : {}), ...(forkedFrom !== undefined ? { forkedFrom } : {}) });
   const text = choices.format === "md" ? exportMarkdown(doc) : exportHtml(doc);
   return { fileName: exportFileName(doc.head.title, transcript.sessionId, choices.format), mediaType: ExportMediaTypes[choices.format], text };
 }

@@ -15,7 +15,9 @@ export function toolMark(status: ToolCallStatus): string {
 export function headFacts(h: ExportHead): readonly (readonly [string, string])[] {
   const facts: [string, string][] = [["Session", h.sessionId]];
   if (h.cwd !== undefined) facts.push(["Folder", h.cwd]);
-  if (h.model !== undefined) facts.push(["Model", h.model]);
+  if (h.model !== undefined && h.model !== "") facts.push(["Model", h.model]);
+  // The fork's file holds copies of the turns before the prompt and names the origin nowhere.
+  if (h.forkedFrom !== undefined) facts.push(["Forked from", `${h.forkedFrom.sessionId} at prompt ${h.forkedFrom.promptUuid}`]);
   if (h.from !== undefined) {
     const [from, to] = [when(h.from), h.to !== undefined ? when(h.to) : undefined];
     facts.push(["Time", to !== undefined && to !== from ? `${from} – ${to}` : from]);
