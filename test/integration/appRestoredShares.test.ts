@@ -4,7 +4,8 @@
 // main file's calls and every subagent file's, read in the background after the restore without
 // loading any card's steps. Each card's record holds its own file's calls; opening the cards
 // counts nothing twice. A fork of it from its second prompt: the turns it continues are counted
-// from the original's lines, so its total is known from its first answer on.
+// from the original's lines, so its total is known from its first answer on, and the card of an
+// agent it copied opens on that agent's steps, read from the original's files.
 
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -130,7 +131,15 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
     expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * forkCalls.length);
     // The earlier agent's card in the fork's tab holds its calls: its share shows there too.
-    expect(records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))?.inputTokens).toBe(outer.tokens);
+    const card = records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))!;
+    expect(card.inputTokens).toBe(outer.tokens);
+    // Its steps are in the original's files (the CLI copies the main lines only): opening the card
+    // reads them there, and its nested agent's card opens too.
+    const opened = waitForTranscript(service, fork.tabId, (t) => records(t.blocks).some((r) => r.prompt.includes("[[SUB-B]]")));
+    value(await service.loadSubagentBlocks(fork.tabId, card.toolUseId));
+    const nested = records((await opened).blocks).find((r) => r.prompt.includes("[[SUB-B]]"))!;
+    value(await service.loadSubagentBlocks(fork.tabId, nested.toolUseId));
+    await waitForTranscript(service, fork.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
     value(await service.closeTab(fork.tabId));
   });
 });

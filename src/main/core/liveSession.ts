@@ -44,6 +44,8 @@ export interface LiveSessionOptions {
   readonly onApplied?: () => void;
   /** The history folder the CLI writes to (docs/configuration.md); without it cards show only what streamed. */
   readonly projectsDir?: string;
+  /** The session is a fork of this one (issue 37): its copied turns' agents have their files there. */
+  readonly forkedFrom?: string;
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
   readonly audit?: AuditTrail;
   /** How long an interrupt of a running turn waits for its result after the CLI's answer. Default InterruptSettleMs. */
@@ -86,6 +88,7 @@ export class LiveSession {
       sessionId: () => this.sessionId,
       ...(options.projectsDir !== undefined ? { projectsDir: options.projectsDir } : {}),
       cwd: options.client.cwd,
+      ...(options.forkedFrom !== undefined ? { forkedFrom: options.forkedFrom } : {}),
       absorb: (events) => this.absorb(events),
       onChange: options.onChange,
       warn,

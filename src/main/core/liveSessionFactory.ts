@@ -77,7 +77,8 @@ interface Making {
 export class LiveSessionFactory {
   constructor(private readonly options: LiveSessionFactoryOptions) {}
 
-  async make(tabId: string, request: NewSessionOptions, fork?: ForkStart): Promise<MadeSession> {
+  /** `forkedFrom`: the session this one is a fork of (made now, or resumed), for its copied agents' files. */
+  async make(tabId: string, request: NewSessionOptions, fork?: ForkStart, forkedFrom?: string): Promise<MadeSession> {
     const making: Making = {};
     const policy = this.policyFor(tabId, request, making);
     if (policy?.orchestration === true) {
@@ -99,6 +100,7 @@ export class LiveSessionFactory {
       ...(settings.createClient ? { createClient: settings.createClient } : {}),
       ...(settings.audit ? { audit: settings.audit } : {}),
       ...(projectsDir !== undefined ? { projectsDir } : {}),
+      ...(forkedFrom !== undefined ? { forkedFrom } : {}),
       ...(settings.interruptGraceMs !== undefined ? { interruptGraceMs: settings.interruptGraceMs } : {}),
     });
     making.live = session;

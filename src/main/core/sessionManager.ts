@@ -354,13 +354,13 @@ export class SessionManager {
 
   /** Makes the tab's session and starts its CLI; a CLI that cannot start takes its tab with it. */
   private async startLive(tabId: string, options: NewSessionOptions, forked?: Forked): Promise<TabInfo> {
-    const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
+    // The link outlives the tab in the audit trail; a resumed fork's tab reads it back (forkRecord.ts).
+    const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));
+    const { session, policy } = await this.factory.make(tabId, options, forked?.fork, forkedFrom?.sessionId);
     // A fork's tab shows the turns it continues before its CLI says anything.
     for (const event of forked?.earlier ?? []) session.addEvent(event);
     if (forked?.agentCalls !== undefined) session.countRecordedCalls(forked.agentCalls);
-    // The link outlives the tab in the audit trail; a resumed fork's tab reads it back (forkRecord.ts).
     if (forked !== undefined && this.options.audit !== undefined) recordForkWhenNamed(session, forked.link, this.options.audit);
-    const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));
     // A session in a linked worktree (made for it, or a resumed one's) shows its branch on the tab.
     const worktree = await linkedWorktreeOf(options.cwd);
     // Locked while the tab lives: no other tool removes the folder under the session.

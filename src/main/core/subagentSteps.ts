@@ -20,6 +20,8 @@ export interface SubagentStepsOptions {
   readonly projectsDir?: string;
   /** The folder the CLI was started in. */
   readonly cwd: string;
+  /** A fork's origin session: the agents of the turns it copied have their files there. */
+  readonly forkedFrom?: string;
   /** Events read from disk, for the tab's model. */
   readonly absorb: (events: readonly ClientEvent[]) => void;
   /** A card asked for its steps: the transcript it is offered changes. */
@@ -115,7 +117,8 @@ export class SubagentSteps {
     if (projectsDir === undefined || sessionId === undefined) return undefined;
     const reported = this.options.model().meta.cwd;
     const cwds = [...(reported ? [reported] : []), this.options.cwd];
-    return { projectsDir, cwds, sessionId };
+    const { forkedFrom } = this.options;
+    return { projectsDir, cwds, sessionId, ...(forkedFrom !== undefined ? { forkedFrom } : {}) };
   }
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
