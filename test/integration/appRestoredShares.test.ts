@@ -131,13 +131,16 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
     expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * forkCalls.length);
     // The earlier agent's card in the fork's tab holds its calls: its share shows there too.
-    const card = records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))!;
-    expect(card.inputTokens).toBe(outer.tokens);
-    // Its steps are in the original's files (the CLI copies the main lines only): opening the card
-    // reads them there, and its nested agent's card opens too.
-    const opened = waitForTranscript(service, fork.tabId, (t) => records(t.blocks).some((r) => r.prompt.includes("[[SUB-B]]")));
+    expect(records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))?.inputTokens).toBe(outer.tokens);
+    // Its steps are in the original's files (the CLI copies the main lines only): the card is
+    // offered its file there (the window opens only a card that has one), opening it reads them,
+    // and its nested agent's card is offered and opens too.
+    const offered = (t: Transcript, marker: string) => records(t.blocks).find((r) => r.prompt.includes(marker) && r.sidechainPath !== undefined);
+    const card = offered(await waitForTranscript(service, fork.tabId, (t) => offered(t, "[[SUB-A]]") !== undefined), "[[SUB-A]]")!;
+    expect(card.blocks).toEqual([]);
+    const opened = waitForTranscript(service, fork.tabId, (t) => offered(t, "[[SUB-B]]") !== undefined);
     value(await service.loadSubagentBlocks(fork.tabId, card.toolUseId));
-    const nested = records((await opened).blocks).find((r) => r.prompt.includes("[[SUB-B]]"))!;
+    const nested = offered(await opened, "[[SUB-B]]")!;
     value(await service.loadSubagentBlocks(fork.tabId, nested.toolUseId));
     await waitForTranscript(service, fork.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
     value(await service.closeTab(fork.tabId));

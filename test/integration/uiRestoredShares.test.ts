@@ -2,7 +2,8 @@
 // from history. Its files keep no turn results, so the share is of what they record: the main
 // file's calls and every subagent file's (the scripted model reads 100 input tokens per call:
 // the main thread 3 calls, the outer agent 3, the inner agent 2). The tooltip says what the share
-// is of. A fork from its second prompt shows the earlier agent's share in its own tab.
+// is of. A fork from its second prompt shows the earlier agent's share in its own tab, and its
+// card and its nested agent's open there on their steps.
 import { afterEach, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
@@ -67,6 +68,12 @@ describe.skipIf(!hasChromium)("a restored session's agent cards show their share
     const forkShare = baton.subagentCard("general-purpose", "Outer look").getByLabel(/^Share of the session's tokens/).first();
     await pw(forkShare).toHaveText("38% of session", { timeout: 20_000 });
     expect(await forkShare.getAttribute("title")).toMatch(/^300 of the session's 800 tokens: input, cache read and cache write tokens/);
+    // The fork's copy of that agent opens on its steps, read from the original's files (the CLI copies none), and so does its nested agent.
+    const forkOuter = baton.subagentCard("general-purpose", "Outer look");
+    await baton.expand(forkOuter);
+    const forkInner = baton.subagentCard("general-purpose", "Inner look", forkOuter);
+    await baton.expand(forkInner);
+    await pw(baton.toolCards("Bash", forkInner).first().getByLabel("Output")).toContainText("inner", { timeout: 20_000 });
     expect(app.pageErrors.filter((e) => !e.includes("favicon"))).toEqual([]);
   });
 });

@@ -38,10 +38,10 @@ async function crawlTranscript(app: WebApp, probe: Probe): Promise<void> {
     .poll(
       () =>
         baton.conversation.evaluate((el) => {
-          // The list mounts the rows in view: read the top once the scroll there has been drawn.
-          const atTop = el.scrollTop === 0;
+          // The list mounts the rows in view: read its first row once the scroll there has drawn it.
           el.scrollTop = 0;
-          return atTop && !el.textContent?.includes("are still loading");
+          const first = el.querySelector('.row[data-index="0"]');
+          return first !== null && !first.textContent?.includes("are still loading");
         }),
       { timeout: 30_000, interval: 250 },
     )

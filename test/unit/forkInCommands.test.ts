@@ -32,7 +32,7 @@ async function recorded(dir: string): Promise<{ projectsDir: string; db: string 
   return { projectsDir, db: path.join(dir, "cfg", "history.db") };
 }
 
-describe("a fork's origin in the commands and exports", () => {
+describe("a fork's origin in the commands and exports", { timeout: 60_000 }, () => {
   it("baton sessions names each fork's origin, in the table and in JSON", async () => {
     const { projectsDir, db } = await recorded(tempDir());
     const json = await baton(sessionsRun, ["--projects-dir", projectsDir, "--db", db, "--json"]);

@@ -1,7 +1,7 @@
 // Forks in the audit trail (issue 37, a007Forks.ts): which session each fork continues and at which
 // of its prompts. Written once per fork (the first record of a fork session stands: a fork's CLI
 // started again names the same session), read one by a restore and `baton audit`, all at once by
-// the session list.
+// the session list, `baton sessions` and a resumed fork's tab (the table holds a row per fork).
 import type Database from "better-sqlite3";
 import type { ForkLink } from "../../shared/api.js";
 import { hasTable } from "../platform/sqlite/hasTable.js";

@@ -29,8 +29,9 @@ subagent's sidechain) and prints it: a readable tree, with --json the Transcript
 --format one Markdown or self-contained HTML file (no script, nothing loaded from elsewhere; each
 subagent a folded section, at every depth; your home folder written as ~).
 Permission decisions and interrupts Baton recorded (audit.sqlite beside the index) show as
-they did in the app, and a fork Baton made names the session and prompt it was forked from. A session id found in two project folders (a copied history) is refused,
-naming both files: give one of them, or its folder with --project.
+they did in the app, and a fork Baton made names the session and prompt it was forked from.
+A session id found in two project folders (a copied history) is refused, naming both files:
+give one of them, or its folder with --project.
 
 Options:
   --project=<folder>      The session id's project folder: its name, as "baton search" shows it

@@ -3,7 +3,7 @@
 
 import { parseArgs } from "node:util";
 import type { ForkLink } from "../../shared/api.js";
-import { forkLinkOf } from "../audit/audit.js";
+import { forkLinkOf } from "../audit/auditForks.js";
 import { defaultDbPath } from "../platform/dbPath.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { listSessionsWithProblems, type SessionSummary } from "../history/index.js";

@@ -8,19 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ClientEvent } from "../../shared/events.js";
 import { stepsNotStreamed, type Block } from "../../shared/transcript.js";
-import {
-  eventStream,
-  findSessionFile,
-  findSiblingSidechains,
-  findSidechainFiles,
-  followJsonl,
-  markRecords,
-  projectFolderName,
-  workflowRunDir,
-  type Follower,
-  type MarkRecord,
-  type SidechainFile,
-} from "../history/index.js";
+import { eventStream, findSidechainFiles, followJsonl, markRecords, projectFolderName, workflowRunDir, type Follower, type MarkRecord } from "../history/index.js";
 import { containedPath, isPlainId, staysInsideDir } from "../platform/containedPath.js";
 
 /** Where a live session's history goes: `<projectsDir>/<cwd as folder name>/<sessionId>/subagents/`. */
@@ -29,12 +17,8 @@ export interface SidechainLocation {
   /** The cwd the CLI reported first, then the one it was started in (they differ behind symlinks). */
   readonly cwds: readonly string[];
   readonly sessionId: string;
-  /**
-   * The session this one was forked from (issue 37): the turns the fork copied name agents whose
-   * files stay in that session's folder (neither CLI copies them), or, a fork of a fork, in a
-   * session beside it.
-   */
-  readonly forkedFrom?: string;
+  /** A fork's copied agent's file, found in its origin's folder (copiedAgents.ts). */
+  readonly copied?: (toolUseId: string) => string | undefined;
 }
 
 interface Reading {
@@ -116,34 +100,19 @@ export class SidechainReader {
   }
 }
 
-/** The agent's file: named by its agent id, else by the meta.json naming its Agent call; a fork's copied agent's, in its origin's folder. */
+/** The agent's file: named by its agent id, else by the meta.json naming its Agent call; a fork's copied agent's, where its origin has it. */
 async function locate(where: SidechainLocation, toolUseId: string, taskId: string): Promise<string | undefined> {
+  const copied = where.copied?.(toolUseId);
+  if (copied !== undefined) return copied;
   for (const cwd of new Set(where.cwds)) {
     // A project folder linked out of the history folder is not read (containedPath.ts).
     const project = await containedPath(where.projectsDir, projectFolderName(cwd));
     if (project.kind !== "inside") continue;
-    const file = agentFile(await findSidechainFiles(project.path, where.sessionId), toolUseId, taskId);
-    if (file !== undefined) return file;
+    const files = await findSidechainFiles(project.path, where.sessionId);
+    const file = files.find((f) => taskId !== "" && f.agentId === taskId) ?? files.find((f) => f.meta?.toolUseId === toolUseId);
+    if (file !== undefined) return file.path;
   }
-  return where.forkedFrom === undefined ? undefined : locateCopied(where.projectsDir, where.forkedFrom, toolUseId, taskId);
-}
-
-/** The file of an agent a fork copied the call of: in the origin's folder, else (a fork of a fork) a session's beside it. */
-async function locateCopied(projectsDir: string, origin: string, toolUseId: string, taskId: string): Promise<string | undefined> {
-  // Found as a page's session id is (inside the history folder only); an origin gone or in two folders: no steps.
-  const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
-  if (file === undefined) return undefined;
-  const project = path.dirname(file);
-  const own = agentFile(await findSidechainFiles(project, origin), toolUseId, taskId);
-  if (own !== undefined) return own;
-  // Its meta names the call; the agent id too when known (a call id alone may repeat across sessions).
-  const siblings = await findSiblingSidechains(project, origin, new Set([toolUseId]));
-  return siblings.find((f) => taskId === "" || f.agentId === taskId)?.path;
-}
-
-/** The file of agent `taskId` (when known), else the one whose meta names the Agent call `toolUseId`. */
-function agentFile(files: readonly SidechainFile[], toolUseId: string, taskId: string): string | undefined {
-  return (files.find((f) => taskId !== "" && f.agentId === taskId) ?? files.find((f) => f.meta?.toolUseId === toolUseId))?.path;
+  return undefined;
 }
 
 /** The folder of a Workflow run's agent transcripts, once it exists (workflowRuns.ts). */

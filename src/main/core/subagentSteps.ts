@@ -10,6 +10,7 @@ import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 import { MarkedTranscript, ownBlocks } from "../history/index.js";
 import type { SessionModel } from "../hub/index.js";
 import { expectedSidechainPath, offeredPaths, SidechainReader, stepsWithSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
+import { CopiedAgents } from "./copiedAgents.js";
 import { WorkflowReads } from "./workflowReads.js";
 
 export interface SubagentStepsOptions {
@@ -34,16 +35,25 @@ export class SubagentSteps {
   private readonly workflows: WorkflowReads;
   /** Agents whose card may need its steps from disk: nothing streamed for them (yet). */
   private readonly unstreamed = new Set<string>();
+  /** Agents this tab saw start: never a copied one. */
+  private readonly started = new Set<string>();
   /** Cards that asked for their steps: they are not offered a sidechain path again. */
   private readonly asked = new Set<string>();
   /** The hub's transcript with sidechain paths offered, built once per change (history/sidechainPaths.ts). */
   private readonly shown = new MarkedTranscript(() => offeredPaths(this.offeredSidechains()));
+  /** A fork's: the files of the agents of the turns it copied. */
+  private readonly copied: CopiedAgents | undefined;
 
   constructor(private readonly options: SubagentStepsOptions) {
     this.sidechains = new SidechainReader({
       onEvents: (events) => options.absorb(events),
       onError: (path, error) => options.warn("could not read a subagent transcript", { path, error: String(error) }),
     });
+    const { projectsDir, forkedFrom } = options;
+    this.copied =
+      projectsDir === undefined || forkedFrom === undefined
+        ? undefined
+        : new CopiedAgents({ projectsDir, origin: forkedFrom, onFound: options.onChange, warn: options.warn });
     this.workflows = new WorkflowReads({
       status: (toolUseId) => this.recordOfCall(toolUseId)?.status,
       absorb: (events) => options.absorb(events),
@@ -53,7 +63,7 @@ export class SubagentSteps {
 
   /** The hub's transcript; records with nothing streamed carry their sidechain path (see SubagentRecord). */
   transcript(hub: Transcript): Transcript {
-    return this.shown.of(hub, String(this.asked.size));
+    return this.shown.of(hub, `${this.asked.size}/${this.copied?.size ?? 0}`);
   }
 
   /**
@@ -61,7 +71,10 @@ export class SubagentSteps {
    * offered its file. A card that asked before the file existed tries again as its agent reports progress.
    */
   note(event: ClientEvent): void {
-    if (event.kind === "task_started" && event.taskType !== "local_bash" && event.toolUseId !== undefined) this.unstreamed.add(event.toolUseId);
+    if (event.kind === "task_started" && event.taskType !== "local_bash" && event.toolUseId !== undefined) {
+      this.unstreamed.add(event.toolUseId);
+      this.started.add(event.toolUseId);
+    }
     if (event.kind !== "task_progress" && event.kind !== "task_notification") return;
     const toolUseId = event.toolUseId;
     if (toolUseId === undefined || !this.asked.has(toolUseId) || this.sidechains.has(toolUseId)) return;
@@ -82,6 +95,8 @@ export class SubagentSteps {
       this.options.onChange();
     }
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
+    // A card opened before the copied agents' files were read waits for them.
+    await this.copied?.read(() => this.copiedCalls());
     const where = this.location();
     if (!fromDisk || where === undefined) return this.asShown(record.blocks);
     // A Workflow's card holds the agents of its run; any other, its sidechain.
@@ -112,13 +127,16 @@ export class SubagentSteps {
   }
 
   private location(): SidechainLocation | undefined {
-    const { projectsDir } = this.options;
+    const { projectsDir, forkedFrom } = this.options;
+    const { copied } = this;
     const sessionId = this.options.sessionId();
-    if (projectsDir === undefined || sessionId === undefined) return undefined;
+    if (projectsDir === undefined) return undefined;
+    const copiedFile = copied === undefined ? {} : { copied: (toolUseId: string) => copied.fileOf(toolUseId) };
+    // A fork's tab shows the turns it copied before its CLI names its session: their agents' files are its origin's.
+    if (sessionId === undefined) return forkedFrom === undefined ? undefined : { projectsDir, cwds: [], sessionId: forkedFrom, ...copiedFile };
     const reported = this.options.model().meta.cwd;
     const cwds = [...(reported ? [reported] : []), this.options.cwd];
-    const { forkedFrom } = this.options;
-    return { projectsDir, cwds, sessionId, ...(forkedFrom !== undefined ? { forkedFrom } : {}) };
+    return { projectsDir, cwds, sessionId, ...copiedFile };
   }
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
@@ -127,9 +145,34 @@ export class SubagentSteps {
     return runId === undefined ? undefined : workflowRunPath(where, runId);
   }
 
+  /** The copied agents' cards that have not asked yet, with their files; the first call starts reading them. */
+  private copiedOffers(): Map<string, string> {
+    const paths = new Map<string, string>();
+    if (this.copied === undefined) return paths;
+    void this.copied.read(() => this.copiedCalls());
+    // Only records with no steps yet take the offer (offeredPaths): this tab's own agents have other ids.
+    for (const [toolUseId, file] of this.copied.files()) if (!this.asked.has(toolUseId)) paths.set(toolUseId, file);
+    return paths;
+  }
+
+  /** Agent calls whose steps did not stream in this tab and that never started here: the copied turns'. */
+  private copiedCalls(): Set<string> {
+    const calls = new Set<string>();
+    const walk = (blocks: readonly Block[]): void => {
+      for (const block of blocks) {
+        const record = block.call?.subagent;
+        if (record === undefined) continue;
+        if (stepsNotStreamed(record) && !this.started.has(record.toolUseId)) calls.add(record.toolUseId);
+        walk(record.blocks);
+      }
+    };
+    walk(this.options.model().transcript().blocks);
+    return calls;
+  }
+
   /** Nested records with nothing streamed whose card has not asked yet, with their expected file (a Workflow's: its run's folder). */
   private offeredSidechains(): Map<string, string> {
-    const paths = new Map<string, string>();
+    const paths = this.copiedOffers();
     if (this.unstreamed.size === 0) return paths;
     const where = this.location();
     for (const toolUseId of [...this.unstreamed]) {

@@ -79,7 +79,7 @@ export async function startWebApp(script: Script, options: WebAppOptions = {}): 
     claudePath: env.claudePath,
     env: env.env,
     history: createHistorySource({ projectsDir: env.projectsDir, ...(store !== undefined ? { store } : {}), ...auditReaders }),
-    ...(audit !== undefined ? { audit, readAudit: auditReaders.audit } : {}),
+    ...(audit !== undefined ? { audit, readAudit: auditReaders.audit, readForks: auditReaders.forks } : {}),
     clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 2000 } },
   });
   const service = new BatonService(manager);

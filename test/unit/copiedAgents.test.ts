@@ -1,0 +1,58 @@
+// The agents of the turns a fork copied (issue 37): neither CLI copies their files, so a fork's tab
+// finds each in its origin's folder by the Agent call its meta names, its nested agents too; for a
+// fork of a fork, in the session beside it that ran them. An origin gone, or a subagents folder
+// linked out of the history folder, gives none.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { copiedAgentFiles } from "../../src/main/core/copiedAgents.js";
+import { tempDirs } from "../support/tempDirs.js";
+
+const tempDir = tempDirs("baton-copied-agents-");
+
+/** A session file under the project, and its agents' files with the Agent call each meta names. */
+function session(project: string, sessionId: string, agents: Record<string, string> = {}): void {
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, `${sessionId}.jsonl`), `${JSON.stringify({ type: "user", sessionId, uuid: `u-${sessionId}`, message: { role: "user", content: "hi" } })}\n`);
+  const folder = path.join(project, sessionId, "subagents");
+  for (const [agentId, toolUseId] of Object.entries(agents)) {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `agent-${agentId}.jsonl`), `${JSON.stringify({ type: "user", isSidechain: true, agentId, message: { role: "user", content: `task of ${agentId}` } })}\n`);
+    fs.writeFileSync(path.join(folder, `agent-${agentId}.meta.json`), JSON.stringify({ agentType: "general-purpose", description: agentId, toolUseId }));
+  }
+}
+
+const agentFile = (project: string, sessionId: string, agentId: string) => path.join(project, sessionId, "subagents", `agent-${agentId}.jsonl`);
+
+describe("a fork's copied agents", () => {
+  it("are found in the origin's folder, nested ones too, and for a fork of a fork beside it", async () => {
+    const projectsDir = path.join(tempDir(), "projects");
+    const project = path.join(projectsDir, "-home-user-code-x");
+    session(project, "origin", { a1111111111111111: "toolu_outer", a2222222222222222: "toolu_nested" });
+    session(project, "fork1"); // the fork: its CLI copied the calls, not the files
+    session(project, "other", { a3333333333333333: "toolu_unrelated" });
+
+    const ofOrigin = await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"]));
+    expect(Object.fromEntries(ofOrigin)).toEqual({
+      toolu_outer: agentFile(project, "origin", "a1111111111111111"),
+      toolu_nested: agentFile(project, "origin", "a2222222222222222"),
+    });
+    // A fork of fork1: fork1's folder has none of the copied calls; the session beside it that ran them does, with its nested agent.
+    const ofFork = await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]));
+    expect(Object.fromEntries(ofFork)).toEqual(Object.fromEntries(ofOrigin));
+    // Nothing is looked for beside the origin when its folder has every copied call.
+    expect([...(await copiedAgentFiles(projectsDir, "fork1", () => new Set()))]).toEqual([]);
+  });
+
+  it("an origin gone, named by a path, or whose subagents folder leads out of the history folder: none", async () => {
+    const dir = tempDir();
+    const projectsDir = path.join(dir, "projects");
+    const project = path.join(projectsDir, "-home-user-code-x");
+    session(project, "origin");
+    session(path.join(dir, "elsewhere"), "origin", { a1111111111111111: "toolu_outer" });
+    fs.symlinkSync(path.join(dir, "elsewhere", "origin"), path.join(project, "origin"));
+    expect([...(await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"])))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "gone", () => new Set(["toolu_outer"])))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "../elsewhere/origin", () => new Set(["toolu_outer"])))]).toEqual([]);
+  });
+});
