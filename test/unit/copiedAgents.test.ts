@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { copiedAgentFiles } from "../../src/main/core/copiedAgents.js";
+import { CopiedAgents, copiedAgentFiles } from "../../src/main/core/copiedAgents.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-copied-agents-");
@@ -34,8 +34,8 @@ describe("a fork's copied agents", () => {
 
     const ofOrigin = await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"]));
     expect(Object.fromEntries(ofOrigin)).toEqual({
-      toolu_outer: agentFile(project, "origin", "a1111111111111111"),
-      toolu_nested: agentFile(project, "origin", "a2222222222222222"),
+      toolu_outer: { path: agentFile(project, "origin", "a1111111111111111"), agentId: "a1111111111111111" },
+      toolu_nested: { path: agentFile(project, "origin", "a2222222222222222"), agentId: "a2222222222222222" },
     });
     // A fork of fork1: fork1's folder has none of the copied calls; the session beside it that ran them does, with its nested agent.
     const ofFork = await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]));
@@ -54,5 +54,30 @@ describe("a fork's copied agents", () => {
     expect([...(await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"])))]).toEqual([]);
     expect([...(await copiedAgentFiles(projectsDir, "gone", () => new Set(["toolu_outer"])))]).toEqual([]);
     expect([...(await copiedAgentFiles(projectsDir, "../elsewhere/origin", () => new Set(["toolu_outer"])))]).toEqual([]);
+  });
+
+  it("are read once for the tab; a card takes only its own agent's file; a failing listener costs nothing later", async () => {
+    const projectsDir = path.join(tempDir(), "projects");
+    const project = path.join(projectsDir, "-home-user-code-x");
+    session(project, "origin", { a1111111111111111: "toolu_outer" });
+    let calls = 0;
+    const warnings: string[] = [];
+    const copied = new CopiedAgents({
+      projectsDir,
+      origin: "origin",
+      onFound: () => {
+        throw new Error("the window went away");
+      },
+      warn: (message) => void warnings.push(message),
+    });
+    const read = () => copied.read(() => (calls++, new Set(["toolu_outer"])));
+    await Promise.all([read(), read()]);
+    await read();
+    expect(calls).toBe(1); // three reads asked, the folders read once
+    expect(copied.size).toBe(1);
+    expect(copied.fileOf("toolu_outer")).toBe(agentFile(project, "origin", "a1111111111111111"));
+    expect(copied.fileOf("toolu_outer", "a1111111111111111")).toBe(agentFile(project, "origin", "a1111111111111111"));
+    expect(copied.fileOf("toolu_outer", "a9999999999999999")).toBeUndefined();
+    expect(warnings).toEqual(["could not read the subagent files of the session this one was forked from"]);
   });
 });

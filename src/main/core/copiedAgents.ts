@@ -1,11 +1,17 @@
 // The agents of the turns a fork copied (issue 37). Neither CLI copies a subagent's file into a
 // fork: the Agent calls come over, their files stay in the folder of the session that ran them
-// (the fork's origin, or for a fork of a fork a session beside it). A live fork's tab (made now
-// or resumed) reads that folder once, so each copied card is offered its file as a restored tab's
-// card is, and opening it reads the file from there (subagentSteps.ts).
+// (the fork's origin, or for a fork of a fork a session beside it). A fork's tab reads that folder
+// once, so each copied card is offered its file as a restored tab's card is, and opening it reads
+// the file from there (subagentSteps.ts).
 
 import path from "node:path";
-import { findSessionFile, findSiblingSidechains, findSidechainFiles } from "../history/index.js";
+import { findSessionFile, findSiblingSidechains, findSidechainFiles, type SidechainFile } from "../history/index.js";
+
+/** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
+export interface CopiedAgent {
+  readonly path: string;
+  readonly agentId: string;
+}
 
 export interface CopiedAgentsOptions {
   readonly projectsDir: string;
@@ -18,59 +24,62 @@ export interface CopiedAgentsOptions {
 
 export class CopiedAgents {
   /** Agent call id → its agent's file, once read. */
-  private filesByCall: ReadonlyMap<string, string> = new Map();
+  private byCall: ReadonlyMap<string, CopiedAgent> = new Map();
   private reading: Promise<void> | undefined;
 
   constructor(private readonly options: CopiedAgentsOptions) {}
 
   /** How many files are known: a change of the transcript's marks. */
   get size(): number {
-    return this.filesByCall.size;
+    return this.byCall.size;
   }
 
-  fileOf(toolUseId: string): string | undefined {
-    return this.filesByCall.get(toolUseId);
+  /** The file of the copied Agent call `toolUseId`; with `agentId` (its card's), only that agent's. */
+  fileOf(toolUseId: string, agentId = ""): string | undefined {
+    const agent = this.byCall.get(toolUseId);
+    return agent !== undefined && (agentId === "" || agent.agentId === agentId) ? agent.path : undefined;
   }
 
-  files(): Iterable<[string, string]> {
-    return this.filesByCall.entries();
+  agents(): Iterable<[string, CopiedAgent]> {
+    return this.byCall.entries();
   }
 
-  /** Reads the folders once; `calls`: the copied Agent calls, looked for beside the origin when its folder lacks them. */
+  /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin when its folder lacks them. */
   read(calls: () => ReadonlySet<string>): Promise<void> {
-    this.reading ??= copiedAgentFiles(this.options.projectsDir, this.options.origin, calls).then(
-      (files) => {
-        this.filesByCall = files;
-        if (files.size > 0) this.options.onFound();
-      },
-      (error: unknown) => this.options.warn("could not read the subagent files of the session this one was forked from", { origin: this.options.origin, error: String(error) }),
-    );
+    const { projectsDir, origin, warn } = this.options;
+    this.reading ??= copiedAgentFiles(projectsDir, origin, calls)
+      .then((found) => {
+        this.byCall = found;
+        if (found.size > 0) this.options.onFound();
+      })
+      .catch((error: unknown) => warn("could not read the subagent files of the session this one was forked from", { origin, error: String(error) }));
     return this.reading;
   }
 }
 
 /**
- * Every agent file of the origin's folder by the Agent call its meta names, and of each session
- * beside it that holds one of `calls` the origin's folder lacks (a fork of a fork: with its agents'
- * own nested agents). The origin is found as a page's session id is: inside the history folder
- * only; gone, or in two project folders: none.
+ * Every agent file of the origin's folder by the Agent call its meta names; for calls in `calls`
+ * its folder lacks (a fork of a fork), the files beside it that name them, and the other agents of
+ * their folders (their nested agents). The origin is found as a page's session id is: inside the
+ * history folder only; gone, or in two project folders: none.
  */
-export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>): Promise<ReadonlyMap<string, string>> {
+export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>): Promise<ReadonlyMap<string, CopiedAgent>> {
   const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
-  const files = new Map<string, string>();
-  if (file === undefined) return files;
+  const found = new Map<string, CopiedAgent>();
+  if (file === undefined) return found;
   const project = path.dirname(file);
-  const addFolder = async (sessionId: string): Promise<void> => {
-    for (const f of await findSidechainFiles(project, sessionId)) {
+  const add = (files: readonly SidechainFile[]): void => {
+    for (const f of files) {
       const id = f.meta?.toolUseId;
-      if (id !== undefined && !files.has(id)) files.set(id, f.path);
+      if (id !== undefined && !found.has(id)) found.set(id, { path: f.path, agentId: f.agentId });
     }
   };
-  await addFolder(origin);
-  const missing = new Set([...calls()].filter((id) => !files.has(id)));
-  if (missing.size === 0) return files;
-  // A sibling's file sits at <project>/<session>/subagents/agent-<id>.jsonl.
-  const sessions = new Set((await findSiblingSidechains(project, origin, missing)).map((f) => path.basename(path.dirname(path.dirname(f.path)))));
-  for (const sessionId of sessions) await addFolder(sessionId);
-  return files;
+  add(await findSidechainFiles(project, origin));
+  const missing = new Set([...calls()].filter((id) => !found.has(id)));
+  if (missing.size === 0) return found;
+  const beside = await findSiblingSidechains(project, origin, missing);
+  add(beside);
+  // Their nested agents are in the same folder: <project>/<session>/subagents/.
+  for (const sessionId of new Set(beside.map((f) => path.basename(path.dirname(path.dirname(f.path)))))) add(await findSidechainFiles(project, sessionId));
+  return found;
 }

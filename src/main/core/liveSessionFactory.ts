@@ -77,7 +77,7 @@ interface Making {
 export class LiveSessionFactory {
   constructor(private readonly options: LiveSessionFactoryOptions) {}
 
-  /** `forkedFrom`: the session this one is a fork of (made now, or resumed), for its copied agents' files. */
+  /** `forkedFrom`: the session a fork made now continues, for the files of the agents of the turns it copied. */
   async make(tabId: string, request: NewSessionOptions, fork?: ForkStart, forkedFrom?: string): Promise<MadeSession> {
     const making: Making = {};
     const policy = this.policyFor(tabId, request, making);

@@ -17,8 +17,8 @@ export interface SidechainLocation {
   /** The cwd the CLI reported first, then the one it was started in (they differ behind symlinks). */
   readonly cwds: readonly string[];
   readonly sessionId: string;
-  /** A fork's copied agent's file, found in its origin's folder (copiedAgents.ts). */
-  readonly copied?: (toolUseId: string) => string | undefined;
+  /** A fork's copied agent's file, found in its origin's folder (copiedAgents.ts); with its card's agent id, only that agent's. */
+  readonly copied?: (toolUseId: string, taskId: string) => string | undefined;
 }
 
 interface Reading {
@@ -102,7 +102,7 @@ export class SidechainReader {
 
 /** The agent's file: named by its agent id, else by the meta.json naming its Agent call; a fork's copied agent's, where its origin has it. */
 async function locate(where: SidechainLocation, toolUseId: string, taskId: string): Promise<string | undefined> {
-  const copied = where.copied?.(toolUseId);
+  const copied = where.copied?.(toolUseId, taskId);
   if (copied !== undefined) return copied;
   for (const cwd of new Set(where.cwds)) {
     // A project folder linked out of the history folder is not read (containedPath.ts).

@@ -95,10 +95,11 @@ export class SubagentSteps {
       this.options.onChange();
     }
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
+    if (!fromDisk) return this.asShown(record.blocks);
     // A card opened before the copied agents' files were read waits for them.
     await this.copied?.read(() => this.copiedCalls());
     const where = this.location();
-    if (!fromDisk || where === undefined) return this.asShown(record.blocks);
+    if (where === undefined) return this.asShown(record.blocks);
     // A Workflow's card holds the agents of its run; any other, its sidechain.
     const run = this.workflowRun(toolUseId, where);
     const events = run !== undefined ? await this.workflows.read(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
@@ -131,7 +132,8 @@ export class SubagentSteps {
     const { copied } = this;
     const sessionId = this.options.sessionId();
     if (projectsDir === undefined) return undefined;
-    const copiedFile = copied === undefined ? {} : { copied: (toolUseId: string) => copied.fileOf(toolUseId) };
+    // Never one of this tab's own agents (a call id may repeat across sessions; an agent id does not).
+    const copiedFile = copied === undefined ? {} : { copied: (toolUseId: string, taskId: string) => (this.started.has(toolUseId) ? undefined : copied.fileOf(toolUseId, taskId)) };
     // A fork's tab shows the turns it copied before its CLI names its session: their agents' files are its origin's.
     if (sessionId === undefined) return forkedFrom === undefined ? undefined : { projectsDir, cwds: [], sessionId: forkedFrom, ...copiedFile };
     const reported = this.options.model().meta.cwd;
@@ -150,19 +152,24 @@ export class SubagentSteps {
     const paths = new Map<string, string>();
     if (this.copied === undefined) return paths;
     void this.copied.read(() => this.copiedCalls());
-    // Only records with no steps yet take the offer (offeredPaths): this tab's own agents have other ids.
-    for (const [toolUseId, file] of this.copied.files()) if (!this.asked.has(toolUseId)) paths.set(toolUseId, file);
+    // Only records with no steps yet take the offer (offeredPaths), never one of this tab's own agents.
+    for (const [toolUseId, agent] of this.copied.agents()) {
+      if (this.asked.has(toolUseId) || this.started.has(toolUseId)) continue;
+      const taskId = this.recordOfCall(toolUseId)?.taskId ?? "";
+      if (taskId === "" || taskId === agent.agentId) paths.set(toolUseId, agent.path);
+    }
     return paths;
   }
 
-  /** Agent calls whose steps did not stream in this tab and that never started here: the copied turns'. */
+  /** The copied turns' agents that ran (an agent id) with steps to read (not a Workflow's run): calls that never started here and streamed nothing. */
   private copiedCalls(): Set<string> {
     const calls = new Set<string>();
     const walk = (blocks: readonly Block[]): void => {
       for (const block of blocks) {
         const record = block.call?.subagent;
         if (record === undefined) continue;
-        if (stepsNotStreamed(record) && !this.started.has(record.toolUseId)) calls.add(record.toolUseId);
+        const ran = record.taskId !== "" && record.subagentType !== WorkflowType;
+        if (ran && stepsNotStreamed(record) && !this.started.has(record.toolUseId)) calls.add(record.toolUseId);
         walk(record.blocks);
       }
     };
