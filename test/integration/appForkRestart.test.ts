@@ -16,21 +16,9 @@ import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { watchTab } from "../support/tabWatch.js";
 import { answerLastPrompt } from "../support/echoAnswer.js";
 import { value } from "../support/apiValue.js";
+import { sessionLinesHolding } from "../support/cliTranscripts.js";
 
 const WaitMs = 60_000;
-
-/** Resolves once the session's file holds every part (2.1.197 writes a turn's lines a moment after its answer). */
-async function untilFileHolds(env: CliEnv, sessionId: string, parts: readonly string[]): Promise<void> {
-  const deadline = Date.now() + WaitMs;
-  const holds = (): boolean => {
-    const file = cliSessionFile(env.env, sessionId);
-    return file !== undefined && parts.every((p) => readFileSync(file, "utf8").includes(p));
-  };
-  while (!holds()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for session ${sessionId}'s file to hold ${parts.join(", ")}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Where a line holds `value`: `<line type>.<key path>` for each place. */
 function placesOf(line: Record<string, unknown>, value: string): string[] {
@@ -82,7 +70,7 @@ describe("a fork's link across a restart, through the real CLI", () => {
       const t = await watch.idleWith("Answer to second.");
       originId = t.sessionId;
       second = t.blocks.filter((b) => b.kind === "user").map((b) => b.id)[1]!;
-      await untilFileHolds(env, originId, [second, "Answer to second."]);
+      await sessionLinesHolding(env.env, originId, [second, "Answer to second."], WaitMs);
     } finally {
       watch.stop();
     }

@@ -20,6 +20,7 @@ import { startModelServer, type LoggedRequest, type ModelServer } from "../suppo
 import { watchTab } from "../support/tabWatch.js";
 import { answerLastPrompt } from "../support/echoAnswer.js";
 import { value } from "../support/apiValue.js";
+import { sessionLinesHolding } from "../support/cliTranscripts.js";
 
 const WaitMs = 60_000;
 
@@ -37,25 +38,6 @@ function conversationOf(messages: readonly { role: string; content: unknown }[])
     const content = m.content as string | { type: string; text?: string }[];
     const parts = typeof content === "string" ? [content] : content.filter((c) => c.type === "text").map((c) => c.text ?? "");
     return parts.filter((p) => !p.startsWith("<system-reminder>")).map((p) => `${m.role}: ${p}`);
-  });
-}
-
-/** Resolves once the file holds every part (read every 50 ms). */
-function untilFileHolds(file: string, parts: readonly string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const text = readFileSync(file, "utf8");
-      if (!parts.every((p) => text.includes(p))) return;
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve();
-    };
-    const poll = setInterval(check, 50);
-    const timer = setTimeout(() => {
-      clearInterval(poll);
-      reject(new Error(`timed out waiting for ${file} to hold ${parts.join(", ")}`));
-    }, WaitMs);
-    check();
   });
 }
 
@@ -90,7 +72,7 @@ describe("fork from a prompt through the real CLI", () => {
       expect(file).toBeDefined();
       const prompts = t.blocks.filter((b) => b.kind === "user").map((b) => b.id);
       // 2.1.197 writes a turn's lines after its result: the file is whole once it holds the last prompt and answer.
-      await untilFileHolds(file, [prompts[2]!, "Answer to third."]);
+      await sessionLinesHolding(env.env, sessionId, [prompts[2]!, "Answer to third."], WaitMs);
       original = { tab, sessionId, file, bytes: readFileSync(file), prompts };
     } finally {
       watch.stop();

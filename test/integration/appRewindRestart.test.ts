@@ -21,8 +21,9 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { text } from "../support/scenarios/types.js";
 import { changeTwoFiles, OriginalText as Original, toolUse as tool } from "../support/scenarios/rewindTurns.js";
-import { watchTab } from "../support/tabWatch.js";
+import { transcriptWhen, watchTab } from "../support/tabWatch.js";
 import { value } from "../support/apiValue.js";
+import { sessionLinesHolding } from "../support/cliTranscripts.js";
 
 const WaitMs = 60_000;
 
@@ -30,18 +31,6 @@ const WaitMs = 60_000;
 /** The prompts (with their marks), answers and notices of a transcript, in order. */
 function stepsOf(t: Transcript): string[][] {
   return t.blocks.filter((b) => b.kind === "user" || b.kind === "text" || b.kind === "notice").map((b) => [b.kind, b.text ?? "", b.rewound !== undefined ? `rewound ${b.rewound.files}` : ""]);
-}
-
-/** The session file's lines, once it holds every part (2.1.197 writes a turn's lines a moment after its answer). */
-async function linesHolding(env: CliEnv, sessionId: string, parts: readonly string[]): Promise<string[]> {
-  const deadline = Date.now() + WaitMs;
-  for (;;) {
-    const file = cliSessionFile(env.env, sessionId);
-    const content = file === undefined ? "" : readFileSync(file, "utf8");
-    if (parts.every((p) => content.includes(p))) return content.split("\n").filter((l) => l.trim() !== "");
-    if (Date.now() > deadline) throw new Error(`timed out waiting for session ${sessionId}'s file to hold ${parts.join(", ")}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("a rewind's mark across a restart, through the real CLI", () => {
@@ -98,7 +87,7 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
       const t = await watch.idleWith("Third answer.");
       sessionId = t.sessionId;
       prompts = t.blocks.filter((b) => b.kind === "user").map((b) => b.id);
-      before = await linesHolding(env, sessionId, [prompts[2]!, "Third answer."]);
+      before = await sessionLinesHolding(env.env, sessionId, [prompts[2]!, "Third answer."], WaitMs);
       expect(value(await core.service.applyRewind(tab.tabId, prompts[1]!))).toEqual({ rewound: true, filesChanged: 2 });
       await watch.waitFor("the live mark", () => watch.transcript().blocks.find((b) => b.id === prompts[1] && b.rewound !== undefined));
       liveSteps = await watch.waitFor("the live notice", () => {
@@ -127,24 +116,16 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
       expect(value(await core.service.listSessions()).some((s) => s.sessionId === sessionId)).toBe(true);
       const restored = value(await core.service.openSession(sessionId));
       expect(restored).toMatchObject({ kind: "restored", sessionId });
-      watch = watchTab(core.service, restored.tabId, WaitMs);
-      try {
-        const t = await watch.waitFor("the restored transcript", () => {
-          const now = watch.transcript();
-          return now.blocks.some((b) => b.kind === "text" && b.text?.includes("Third answer.")) ? now : undefined;
-        });
-        // As the live tab showed it: the prompts, the mark, the answers and the notice at the end.
-        expect(stepsOf(t)).toEqual(liveSteps);
-        expect(liveSteps.at(-1)).toEqual(["notice", "Files rewound (2 files) to just before the prompt “second: change two files”.", ""]);
-        const marks = t.blocks.filter((b) => b.kind === "user").map((b) => [b.id, b.text, b.rewound?.files ?? null]);
-        expect(marks).toEqual([
-          [prompts[0], "first", null],
-          [prompts[1], "second: change two files", 2],
-          [prompts[2], "third", null],
-        ]);
-      } finally {
-        watch.stop();
-      }
+      const t = await transcriptWhen(core.service, restored.tabId, (now) => now.blocks.some((b) => b.kind === "text" && b.text?.includes("Third answer.") === true), WaitMs);
+      // As the live tab showed it: the prompts, the mark, the answers and the notice at the end.
+      expect(stepsOf(t)).toEqual(liveSteps);
+      expect(liveSteps.at(-1)).toEqual(["notice", "Files rewound (2 files) to just before the prompt “second: change two files”.", ""]);
+      const marks = t.blocks.filter((b) => b.kind === "user").map((b) => [b.id, b.text, b.rewound?.files ?? null]);
+      expect(marks).toEqual([
+        [prompts[0], "first", null],
+        [prompts[1], "second: change two files", 2],
+        [prompts[2], "third", null],
+      ]);
 
       // Resumed in a live tab (its CLI goes on in the same session; the tab shows only the new
       // turns), a rewind there is the same session's: recorded beside the first.
@@ -169,31 +150,23 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
     release = core.manager.acquirePresence();
     try {
       const restored = value(await core.service.openSession(sessionId));
-      watch = watchTab(core.service, restored.tabId, WaitMs);
-      try {
-        const t = await watch.waitFor("the restored transcript", () => {
-          const now = watch.transcript();
-          return now.blocks.some((b) => b.kind === "text" && b.text?.includes("Wrote c.txt.")) ? now : undefined;
-        });
-        expect(t.blocks.filter((b) => b.kind === "user").map((b) => [b.text, b.rewound?.files ?? null])).toEqual([
-          ["first", null],
-          ["second: change two files", 2],
-          ["third", null],
-          ["fourth: write c", 1],
-        ]);
-        // Each notice where its rewind happened: the first before the prompt sent after it, the second at the end.
-        const steps = stepsOf(t).filter(([kind]) => kind === "user" || kind === "notice");
-        expect(steps.map(([kind, words]) => (kind === "user" ? `» ${words}` : words))).toEqual([
-          "» first",
-          "» second: change two files",
-          "» third",
-          "Files rewound (2 files) to just before the prompt “second: change two files”.",
-          "» fourth: write c",
-          "Files rewound (1 file) to just before the prompt “fourth: write c”.",
-        ]);
-      } finally {
-        watch.stop();
-      }
+      const t = await transcriptWhen(core.service, restored.tabId, (now) => now.blocks.some((b) => b.kind === "text" && b.text?.includes("Wrote c.txt.") === true), WaitMs);
+      expect(t.blocks.filter((b) => b.kind === "user").map((b) => [b.text, b.rewound?.files ?? null])).toEqual([
+        ["first", null],
+        ["second: change two files", 2],
+        ["third", null],
+        ["fourth: write c", 1],
+      ]);
+      // Each notice where its rewind happened: the first before the prompt sent after it, the second at the end.
+      const steps = stepsOf(t).filter(([kind]) => kind === "user" || kind === "notice");
+      expect(steps.map(([kind, words]) => (kind === "user" ? `» ${words}` : words))).toEqual([
+        "» first",
+        "» second: change two files",
+        "» third",
+        "Files rewound (2 files) to just before the prompt “second: change two files”.",
+        "» fourth: write c",
+        "Files rewound (1 file) to just before the prompt “fourth: write c”.",
+      ]);
     } finally {
       release();
     }

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Locator } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptBlock } from "../support/modelServer.js";
+import { OriginalText } from "../support/scenarios/rewindTurns.js";
 import { text } from "../support/scenarios/types.js";
 import { chromiumAvailable } from "../support/ui/browser.js";
 import { expectLocator as pw } from "../support/ui/expectLocator.js";
@@ -23,7 +24,6 @@ afterEach(async () => {
   app = undefined;
 });
 
-const Original = "line one\nline two\nline three\n";
 
 async function rowTexts(diff: Locator, kind: "add" | "del"): Promise<string[]> {
   return diff.locator(`.dl.${kind} .tx`).allTextContents();
@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
         withAudit: true,
         prepare: async (env) => {
           cwd = env.cwd;
-          await fsp.writeFile(file("a.txt"), Original);
+          await fsp.writeFile(file("a.txt"), OriginalText);
         },
       },
     );
@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)("rewind files to a prompt", () => {
 
     await dialog.getByRole("button", { name: "Rewind 2 files" }).click();
     await pw(dialog).not.toBeVisible({ timeout: 30_000 });
-    expect(await fsp.readFile(file("a.txt"), "utf8")).toBe(Original);
+    expect(await fsp.readFile(file("a.txt"), "utf8")).toBe(OriginalText);
     await expect(fsp.access(file("b.txt"))).rejects.toThrow();
     await pw(second.getByRole("note")).toHaveText("Files rewound to here: 2 files", { timeout: 30_000 });
     await pw(baton.transcript).toContainText("Files rewound (2 files) to just before the prompt “second: change two files”.");

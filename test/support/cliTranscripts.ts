@@ -3,6 +3,7 @@
 // only a short while to get there first, too short on a loaded machine.
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import type { CliSurroundings } from "./modelServer.js";
 import { sleep } from "./model/http.js";
 
@@ -44,4 +45,20 @@ async function anyHolds(files: readonly string[], text: string): Promise<boolean
     if (content.includes(text)) return true;
   }
   return false;
+}
+
+/**
+ * The lines of session `sessionId`'s main file under the CLI's history folder (`env` as the CLI
+ * ran with), once it holds every part: 2.1.197 writes a turn's lines a moment after its answer.
+ * Throws after `waitMs`.
+ */
+export async function sessionLinesHolding(env: NodeJS.ProcessEnv, sessionId: string, parts: readonly string[], waitMs: number): Promise<string[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const file = cliSessionFile(env, sessionId);
+    const content = file === undefined ? "" : await fsp.readFile(file, "utf8");
+    if (parts.every((p) => content.includes(p))) return content.split("\n").filter((l) => l.trim() !== "");
+    if (Date.now() > deadline) throw new Error(`timed out waiting for session ${sessionId}'s file to hold ${parts.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
+  }
 }

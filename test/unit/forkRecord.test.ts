@@ -29,8 +29,8 @@ describe("the fork link in the audit trail", () => {
   it("is recorded once the fork's CLI names its session, once, and read back through the worker with a fork of a fork", async () => {
     const dir = tempDir();
     await withStore(dir, async (store) => {
-      const errors: string[] = [];
-      const trail = createAuditTrail(store, (what, error) => errors.push(`${what}: ${String(error)}`));
+      const { errors, onError } = failures();
+      const trail = createAuditTrail(store, onError);
       const live = fakeLive();
       recordForkWhenNamed(live.session, { sessionId: "s1", promptUuid: Prompt2 }, trail);
       // The origin's id is not the fork's (a CLI echoing it names nothing new); the first init is.

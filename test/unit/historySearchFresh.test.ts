@@ -3,12 +3,12 @@
 // files first. And it never hangs on a long index run (the first index of a large archive, which
 // the store runs before any other): past a short wait it answers from what is indexed so far.
 // A real store in the worker; the long run is the real run held at a gate.
-import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import { openStore, type StoreClient } from "../../src/main/store/storeClient.js";
 import { gate } from "../support/gate.js";
+import { writePromptSession } from "../support/historyFiles.js";
 import { tempDirs } from "../support/tempDirs.js";
 
 const tempDir = tempDirs("baton-fresh-");
@@ -18,31 +18,23 @@ afterEach(async () => {
   store = undefined;
 });
 
-/** A session file with one prompt saying `words`. */
-function writeSession(projectsDir: string, sessionId: string, words: string): void {
-  const folder = path.join(projectsDir, "-home-user-code-x");
-  fs.mkdirSync(folder, { recursive: true });
-  const line = { type: "user", uuid: `${sessionId}-u1`, parentUuid: null, sessionId, timestamp: "2026-12-06T10:00:00.000Z", cwd: "/home/user/code/x", message: { role: "user", content: words } };
-  fs.writeFileSync(path.join(folder, `${sessionId}.jsonl`), `${JSON.stringify(line)}\n`);
-}
-
 const sessionsFound = async (search: (q: string, limit: number) => Promise<readonly { sessionId: string }[]>, query: string) => (await search(query, 10)).map((h) => h.sessionId);
 
 describe("a search over history", () => {
   it("finds a session written after the folder was indexed", async () => {
     const projectsDir = path.join(tempDir(), "projects");
-    writeSession(projectsDir, "s1", "the alpha plan");
+    writePromptSession(projectsDir, "s1", "the alpha plan");
     store = await openStore({ dbPath: path.join(projectsDir, "..", "history.db") });
     await store.index(projectsDir);
     const history = createHistorySource({ projectsDir, store });
-    writeSession(projectsDir, "s2", "the beta plan");
+    writePromptSession(projectsDir, "s2", "the beta plan");
     expect(await sessionsFound(history.search!, "beta")).toEqual(["s2"]);
     expect(await sessionsFound(history.search!, "plan")).toEqual(expect.arrayContaining(["s1", "s2"]));
   });
 
   it("answers from what is indexed while a long index run holds the store, and finds the rest once it is done", async () => {
     const projectsDir = path.join(tempDir(), "projects");
-    writeSession(projectsDir, "s1", "the alpha plan");
+    writePromptSession(projectsDir, "s1", "the alpha plan");
     const real = await openStore({ dbPath: path.join(projectsDir, "..", "history.db") });
     store = real;
     await real.index(projectsDir);
@@ -50,7 +42,7 @@ describe("a search over history", () => {
     const held = gate();
     const slow: StoreClient = { ...real, index: async (dir, options) => (await held.opened, real.index(dir, options)) };
     const history = createHistorySource({ projectsDir, store: slow });
-    writeSession(projectsDir, "s2", "the beta plan");
+    writePromptSession(projectsDir, "s2", "the beta plan");
     expect(await sessionsFound(history.search!, "alpha")).toEqual(["s1"]);
     expect(await sessionsFound(history.search!, "beta")).toEqual([]);
     held.open();
