@@ -17,6 +17,8 @@ export function startSync(api: BatonApi): () => void {
   const infoAsked = new Set<string>();
   const window = windowId(globalThis.location.search);
   let first = true;
+  /** The tabs and sessions the pictures were last pruned for. */
+  let prunedFor: string | undefined;
 
   const askInfo = (tab: TabInfo): void => {
     if (!tab.live || infoAsked.has(tab.tabId)) return;
@@ -30,7 +32,10 @@ export function startSync(api: BatonApi): () => void {
   const onTabs = (tabs: readonly TabInfo[]): void => {
     // Before any composer of these tabs reads its draft: a closed tab's goes, a reused id's too.
     pruneDrafts(localStorage, tabs);
-    void pruneDraftImages(tabs);
+    // The pictures' store is read whole to prune it: only when the tabs or their sessions changed, not at every title or state change.
+    const owners = tabs.map((t) => `${t.tabId}\0${t.sessionId ?? ""}`).join("\n");
+    if (owners !== prunedFor) void pruneDraftImages(tabs);
+    prunedFor = owners;
     // The first list is the server's tabs as this window finds them (a reload): the tab that was in front comes back to the front.
     if (first) applyFirstList(tabs, readRemembered(localStorage, window));
     else setTabs(tabs);

@@ -75,7 +75,7 @@ describe("a fork's copied agents", () => {
     await read();
     expect(calls).toBe(1); // three reads asked, the folders read once
     expect(copied.size).toBe(1);
-    expect(copied.fileOf("toolu_outer")).toBe(agentFile(project, "origin", "a1111111111111111"));
+    expect(copied.fileOf("toolu_outer", "")).toBe(agentFile(project, "origin", "a1111111111111111"));
     expect(copied.fileOf("toolu_outer", "a1111111111111111")).toBe(agentFile(project, "origin", "a1111111111111111"));
     expect(copied.fileOf("toolu_outer", "a9999999999999999")).toBeUndefined();
     expect(warnings).toEqual(["could not read the subagent files of the session this one was forked from"]);

@@ -57,8 +57,8 @@ export function buildTrail(
   permissions: readonly Placed<AuditPermission>[],
   interrupts: readonly Placed<AuditInterrupt>[],
   verdicts: readonly Placed<AuditPolicyRecord>[],
-  orchestration: readonly Placed<AuditOrchestration>[] = [],
-  rewinds: readonly Placed<AuditRewind>[] = [],
+  orchestration: readonly Placed<AuditOrchestration>[],
+  rewinds: readonly Placed<AuditRewind>[],
 ): AuditTrailRow[] {
   const placed = [
     ...verdicts.map((v) => ({ seq: v.seq, item: { kind: "verdict" as const, row: v.row } })),

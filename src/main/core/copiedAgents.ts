@@ -34,14 +34,15 @@ export class CopiedAgents {
     return this.byCall.size;
   }
 
-  /** The file of the copied Agent call `toolUseId`; with `agentId` (its card's), only that agent's. */
-  fileOf(toolUseId: string, agentId = ""): string | undefined {
+  /** The file of the copied Agent call `toolUseId`; with `agentId` (its card's, "" when not known), only that agent's. */
+  fileOf(toolUseId: string, agentId: string): string | undefined {
     const agent = this.byCall.get(toolUseId);
     return agent !== undefined && (agentId === "" || agent.agentId === agentId) ? agent.path : undefined;
   }
 
-  agents(): Iterable<[string, CopiedAgent]> {
-    return this.byCall.entries();
+  /** The copied Agent calls whose files were found. */
+  calls(): Iterable<string> {
+    return this.byCall.keys();
   }
 
   /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin when its folder lacks them. */

@@ -77,8 +77,7 @@ interface Making {
 export class LiveSessionFactory {
   constructor(private readonly options: LiveSessionFactoryOptions) {}
 
-  /** `forkedFrom`: the session a fork made now continues, for the files of the agents of the turns it copied. */
-  async make(tabId: string, request: NewSessionOptions, fork?: ForkStart, forkedFrom?: string): Promise<MadeSession> {
+  async make(tabId: string, request: NewSessionOptions, fork?: ForkStart): Promise<MadeSession> {
     const making: Making = {};
     const policy = this.policyFor(tabId, request, making);
     if (policy?.orchestration === true) {
@@ -100,7 +99,8 @@ export class LiveSessionFactory {
       ...(settings.createClient ? { createClient: settings.createClient } : {}),
       ...(settings.audit ? { audit: settings.audit } : {}),
       ...(projectsDir !== undefined ? { projectsDir } : {}),
-      ...(forkedFrom !== undefined ? { forkedFrom } : {}),
+      // A fork shows the turns it copied: their agents' files are its origin's.
+      ...(fork !== undefined ? { forkedFrom: fork.sessionId } : {}),
       ...(settings.interruptGraceMs !== undefined ? { interruptGraceMs: settings.interruptGraceMs } : {}),
     });
     making.live = session;

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { readJsonl } from "../history/index.js";
-import { changedFrom, sizeOf } from "./lateLines.js";
+import { changedFrom } from "./lateLines.js";
 
 /** Larger files show without a diff: the diff is computed in the window (shared/diff bounds it too). */
 export const MaxRewindFileBytes = 2_000_000;
@@ -56,7 +56,7 @@ export async function contentsAtPrompt(source: CheckpointSource, promptUuid: str
   let checkpoints = await readCheckpoints(source, promptUuid);
   // A live CLI may not have written the lines that track a file yet (lateLines.ts): read again as the history file grows.
   const untracked = (): boolean => files.some((f) => !checkpoints.atPrompt.has(path.resolve(f)) && !checkpoints.first.has(path.resolve(f)));
-  while ((checkpoints.seen || !latestPrompt) && untracked() && (await changedFrom(source.historyFile, await sizeOf(source.historyFile), waitUntil))) {
+  while ((checkpoints.seen || !latestPrompt) && untracked() && (await changedFrom(source.historyFile, waitUntil))) {
     checkpoints = await readCheckpoints(source, promptUuid);
   }
   if (!checkpoints.seen) return latestPrompt ? newestBackups(source.backupsDir, files) : new Map();

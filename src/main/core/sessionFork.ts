@@ -13,7 +13,7 @@ import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../histo
 import type { RecordedCall } from "../hub/index.js";
 import { cliProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
-import { changedFrom, sizeOf } from "./lateLines.js";
+import { changedFrom } from "./lateLines.js";
 
 export interface ForkPoint {
   /** The entry the fork keeps up to (`--resume-session-at`); undefined for a first prompt. */
@@ -70,7 +70,7 @@ export async function readForkPoint(file: string, promptUuid: string, waitMs = 0
       const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream);
       return agentCalls.length === 0 ? point : { ...point, agentCalls };
     }
-    if (!(await changedFrom(file, await sizeOf(file), until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
+    if (!(await changedFrom(file, until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
   }
 }
 

@@ -356,8 +356,7 @@ export class SessionManager {
   private async startLive(tabId: string, options: NewSessionOptions, forked?: Forked): Promise<TabInfo> {
     // The link outlives the tab in the audit trail; a resumed fork's tab reads it back (forkRecord.ts).
     const forkedFrom = forked?.link ?? (await recordedForkLink(this.options, options.resumeSessionId));
-    // A resumed session's tab shows only its new turns: a fork made now shows the turns it copied, whose agents' files are its origin's.
-    const { session, policy } = await this.factory.make(tabId, options, forked?.fork, forked?.link.sessionId);
+    const { session, policy } = await this.factory.make(tabId, options, forked?.fork);
     // A fork's tab shows the turns it continues before its CLI says anything.
     for (const event of forked?.earlier ?? []) session.addEvent(event);
     if (forked?.agentCalls !== undefined) session.countRecordedCalls(forked.agentCalls);

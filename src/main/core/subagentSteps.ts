@@ -132,8 +132,7 @@ export class SubagentSteps {
     const { copied } = this;
     const sessionId = this.options.sessionId();
     if (projectsDir === undefined) return undefined;
-    // Never one of this tab's own agents (a call id may repeat across sessions; an agent id does not).
-    const copiedFile = copied === undefined ? {} : { copied: (toolUseId: string, taskId: string) => (this.started.has(toolUseId) ? undefined : copied.fileOf(toolUseId, taskId)) };
+    const copiedFile = copied === undefined ? {} : { copied: (toolUseId: string, taskId: string) => this.copiedFile(toolUseId, taskId) };
     // A fork's tab shows the turns it copied before its CLI names its session: their agents' files are its origin's.
     if (sessionId === undefined) return forkedFrom === undefined ? undefined : { projectsDir, cwds: [], sessionId: forkedFrom, ...copiedFile };
     const reported = this.options.model().meta.cwd;
@@ -152,13 +151,17 @@ export class SubagentSteps {
     const paths = new Map<string, string>();
     if (this.copied === undefined) return paths;
     void this.copied.read(() => this.copiedCalls());
-    // Only records with no steps yet take the offer (offeredPaths), never one of this tab's own agents.
-    for (const [toolUseId, agent] of this.copied.agents()) {
-      if (this.asked.has(toolUseId) || this.started.has(toolUseId)) continue;
-      const taskId = this.recordOfCall(toolUseId)?.taskId ?? "";
-      if (taskId === "" || taskId === agent.agentId) paths.set(toolUseId, agent.path);
+    // Only records with no steps yet take the offer (offeredPaths).
+    for (const toolUseId of this.copied.calls()) {
+      const file = this.asked.has(toolUseId) ? undefined : this.copiedFile(toolUseId, this.recordOfCall(toolUseId)?.taskId ?? "");
+      if (file !== undefined) paths.set(toolUseId, file);
     }
     return paths;
+  }
+
+  /** A copied agent's file: never one of this tab's own agents (a call id may repeat across sessions; an agent id does not). */
+  private copiedFile(toolUseId: string, taskId: string): string | undefined {
+    return this.started.has(toolUseId) ? undefined : this.copied?.fileOf(toolUseId, taskId);
   }
 
   /** The copied turns' agents that ran (an agent id) with steps to read (not a Workflow's run): calls that never started here and streamed nothing. */

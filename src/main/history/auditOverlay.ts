@@ -30,7 +30,7 @@ import type { ClientEvent, ToolResultEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import type { AuditPermission, AuditTrailDecision, AuditTrailRow, SessionAudit } from "../audit/audit.js";
 import { escalationEvent, isEscalationRow } from "../audit/auditOrchestration.js";
-import { RewindMarks } from "./rewindMarks.js";
+import { isTopPrompt, RewindMarks } from "./rewindMarks.js";
 
 /** What the CLI writes for a tool cut off by an interrupt or TaskStop (fixtures/recordings/interrupt-subagent), as for a rejected one. */
 const RejectedText = /^The user doesn't want to proceed with this tool use/;
@@ -98,7 +98,7 @@ export class AuditOverlay {
       const extra = this.addedAfter(ev);
       // The disk says only "a hook refused it"; Baton's own record names the rule.
       const drop = (ev.kind === "tool_result" && this.cutByInterrupt(ev)) || (ev.kind === "permission_denied" && this.hookVerdicts.has(ev.toolUseId));
-      if (ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true) this.noteTurnStart(ev.timestamp);
+      if (isTopPrompt(ev)) this.noteTurnStart(ev.timestamp);
       if (before === undefined && extra === undefined && !drop) {
         out?.push(ev);
         continue;

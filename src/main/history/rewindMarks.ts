@@ -63,6 +63,7 @@ export class RewindMarks {
   }
 }
 
-function isTopPrompt(ev: ClientEvent): ev is Extract<ClientEvent, { kind: "user_prompt" }> {
+/** A prompt the person sent at the top level (not an agent's, not the CLI's own). */
+export function isTopPrompt(ev: ClientEvent): ev is Extract<ClientEvent, { kind: "user_prompt" }> {
   return ev.kind === "user_prompt" && ev.parentToolUseId === null && ev.isMeta !== true;
 }

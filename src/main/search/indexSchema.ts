@@ -1,6 +1,7 @@
 // The search index's file (history.db): its migrations, a large page cache, and the one kind of
 // file it retires rather than reads.
 import type Database from "better-sqlite3";
+import { hasTable } from "../platform/sqlite/hasTable.js";
 import { schemaVersion } from "../platform/sqlite/migrate.js";
 import type { DatabaseSchema } from "../platform/sqlite/openDatabase.js";
 import { LATEST_VERSION, MIGRATIONS } from "./migrations/index.js";
@@ -14,6 +15,5 @@ export const IndexSchema: DatabaseSchema = { migrations: MIGRATIONS, latest: LAT
  */
 function devAuditIndex(db: Database.Database): string | undefined {
   if (schemaVersion(db) !== 3) return undefined;
-  const audit = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_permissions'").get();
-  return audit === undefined ? undefined : "an index from a development build that held the audit trail";
+  return hasTable(db, "audit_permissions") ? "an index from a development build that held the audit trail" : undefined;
 }

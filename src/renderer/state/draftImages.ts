@@ -6,7 +6,7 @@
 // fails (no IndexedDB, a full disk, a private window) keeps nothing and says nothing: the pictures
 // stay in the box, only a reload would lose them, as before.
 import type { PromptImage } from "../../shared/api.js";
-import type { DraftTab } from "./drafts.js";
+import { belongs, type DraftTab } from "./drafts.js";
 
 const DatabaseName = "baton-drafts";
 const Store = "images";
@@ -54,10 +54,6 @@ function isImage(value: unknown): value is PromptImage {
   if (typeof value !== "object" || value === null) return false;
   const { mediaType, data } = value as Record<string, unknown>;
   return typeof mediaType === "string" && /^image\/(png|jpeg|gif|webp)$/.test(mediaType) && typeof data === "string" && data !== "";
-}
-
-function belongs(stored: StoredImages, tab: DraftTab): boolean {
-  return stored.sessionId === undefined || tab.sessionId === undefined || stored.sessionId === tab.sessionId;
 }
 
 /** The pictures kept for the tab ([] for none, another session's, or storage unavailable). */

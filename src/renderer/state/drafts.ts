@@ -43,8 +43,8 @@ function parse(raw: string | null): StoredDraft | undefined {
   }
 }
 
-/** A draft typed for one session is not another session's (a tab id reused by a later Baton). */
-function belongs(draft: StoredDraft, tab: DraftTab): boolean {
+/** A draft (its words or its pictures) typed for one session is not another session's (a tab id reused by a later Baton). */
+export function belongs(draft: { readonly sessionId?: string }, tab: DraftTab): boolean {
   return draft.sessionId === undefined || tab.sessionId === undefined || draft.sessionId === tab.sessionId;
 }
 
