@@ -10,17 +10,16 @@ import { setTimeout as delay } from "node:timers/promises";
 export const LateLinesWaitMs = 3000;
 const PollMs = 50;
 
-/** The file's size now; -1 while it does not exist. */
-function sizeOf(file: string): Promise<number> {
+/** The file's size now; -1 while it does not exist. Taken before a read, so lines written during the read count as growth. */
+export function sizeOf(file: string): Promise<number> {
   return stat(file).then(
     (s) => s.size,
     () => -1,
   );
 }
 
-/** True once `file` is no longer as long as it is now (made, grown, replaced), false at `until` (a Date.now() time). */
-export async function changedFrom(file: string, until: number): Promise<boolean> {
-  const size = await sizeOf(file);
+/** True once `file` is no longer `size` bytes long (made, grown, replaced), false at `until` (a Date.now() time). */
+export async function changedFrom(file: string, size: number, until: number): Promise<boolean> {
   while (Date.now() < until) {
     await delay(PollMs);
     if ((await sizeOf(file)) !== size) return true;

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { readJsonl } from "../history/index.js";
-import { changedFrom } from "./lateLines.js";
+import { changedFrom, sizeOf } from "./lateLines.js";
 
 /** Larger files show without a diff: the diff is computed in the window (shared/diff bounds it too). */
 export const MaxRewindFileBytes = 2_000_000;
@@ -53,10 +53,13 @@ interface Checkpoints {
  * does not track yet is waited for as the history file grows (a live CLI's late lines).
  */
 export async function contentsAtPrompt(source: CheckpointSource, promptUuid: string, files: readonly string[], latestPrompt = false, waitUntil = 0): Promise<Map<string, string | null>> {
+  // Measured before each read: lines the CLI writes during a read are growth to read again.
+  let size = await sizeOf(source.historyFile);
   let checkpoints = await readCheckpoints(source, promptUuid);
   // A live CLI may not have written the lines that track a file yet (lateLines.ts): read again as the history file grows.
   const untracked = (): boolean => files.some((f) => !checkpoints.atPrompt.has(path.resolve(f)) && !checkpoints.first.has(path.resolve(f)));
-  while ((checkpoints.seen || !latestPrompt) && untracked() && (await changedFrom(source.historyFile, waitUntil))) {
+  while ((checkpoints.seen || !latestPrompt) && untracked() && (await changedFrom(source.historyFile, size, waitUntil))) {
+    size = await sizeOf(source.historyFile);
     checkpoints = await readCheckpoints(source, promptUuid);
   }
   if (!checkpoints.seen) return latestPrompt ? newestBackups(source.backupsDir, files) : new Map();

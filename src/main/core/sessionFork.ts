@@ -13,7 +13,7 @@ import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../histo
 import type { RecordedCall } from "../hub/index.js";
 import { cliProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
-import { changedFrom } from "./lateLines.js";
+import { changedFrom, sizeOf } from "./lateLines.js";
 
 export interface ForkPoint {
   /** The entry the fork keeps up to (`--resume-session-at`); undefined for a first prompt. */
@@ -63,6 +63,8 @@ export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, p
 export async function readForkPoint(file: string, promptUuid: string, waitMs = 0): Promise<ForkPoint> {
   const until = Date.now() + waitMs;
   for (;;) {
+    // Measured before the read: lines the CLI writes while the file is read are growth to read again.
+    const size = await sizeOf(file);
     const lines = await readLines(file);
     const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
     if (prompt !== undefined) {
@@ -70,7 +72,7 @@ export async function readForkPoint(file: string, promptUuid: string, waitMs = 0
       const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream);
       return agentCalls.length === 0 ? point : { ...point, agentCalls };
     }
-    if (!(await changedFrom(file, until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
+    if (!(await changedFrom(file, size, until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");
   }
 }
 
