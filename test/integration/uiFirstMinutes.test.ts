@@ -185,6 +185,11 @@ describe.skipIf(!hasChromium)("first minutes in the browser", () => {
       await expectReadable(page, `the New session dialog, ${theme}`);
     }
     expect(await folderField.inputValue()).toBe(alpha);
+    // The filled-in folder is a suggestion: typing in the field (focused on opening) replaces it
+    // rather than joining it into one path.
+    await pw(folderField).toBeFocused();
+    await page.keyboard.type("/elsewhere");
+    expect(await folderField.inputValue()).toBe("/elsewhere");
 
     await recent.filter({ hasText: beta }).click();
     expect(await folderField.inputValue()).toBe(beta);

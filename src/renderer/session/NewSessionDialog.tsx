@@ -3,7 +3,7 @@
 // folders of recent sessions to pick; the desktop app adds its folder picker. A start that fails
 // says why in the dialog and keeps what was typed. Without `claude` the button is disabled and says
 // what to install.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { ClaudeInstallCommand } from "../../shared/api.js";
 import { api, report } from "../apiClient.js";
@@ -106,11 +106,25 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   const [firstPrompt, setFirstPrompt] = useState("");
   const found = useRepositoryOf(cwd.trim());
   const repository = found ?? undefined;
-  // Nothing used yet: the most recent project is the likeliest.
+  // Nothing used yet: the most recent project is the likeliest. The list comes while the person
+  // may already be in the field, so the suggestion is selected: what they type replaces it
+  // instead of joining it into one path. Offered once: a field emptied later stays empty.
   const firstRecent = recent[0];
+  const field = useRef<HTMLInputElement>(null);
+  const offered = useRef(false);
+  const selectSuggestion = useRef(false);
   useEffect(() => {
-    if (firstRecent !== undefined) setCwd((c) => (c === "" ? firstRecent : c));
-  }, [firstRecent]);
+    if (firstRecent === undefined || offered.current) return;
+    offered.current = true;
+    if (cwd !== "") return;
+    selectSuggestion.current = true;
+    setCwd(firstRecent);
+  }, [firstRecent, cwd]);
+  useLayoutEffect(() => {
+    if (!selectSuggestion.current) return;
+    selectSuggestion.current = false;
+    if (document.activeElement === field.current) field.current?.select();
+  }, [cwd]);
 
   useEffect(() => {
     const d = dialog.current;
@@ -174,6 +188,7 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
           <span>Working directory</span>
           <span className="ns-row">
             <input
+              ref={field}
               aria-label="Working directory"
               placeholder="/path/to/project"
               value={cwd}

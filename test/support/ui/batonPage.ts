@@ -53,8 +53,12 @@ export class BatonPage {
     const dialog = this.page.getByRole("dialog", { name: "New session" });
     await dialog.getByRole("textbox", { name: "Working directory" }).fill(cwd);
     await dialog.getByRole("button", { name: "Start", exact: true }).click();
-    // Modal until the session has started: the window behind it takes no input before.
-    await dialog.waitFor({ state: "hidden", timeout: 60_000 });
+    // Modal until the session has started: the window behind it takes no input before. A start
+    // that fails keeps it open with the reason, which the failure then names.
+    await dialog.waitFor({ state: "hidden", timeout: 60_000 }).catch(async (error: unknown) => {
+      const shown = await dialog.innerText({ timeout: 1_000 }).catch(() => "(unreadable)");
+      throw new Error(`The New session dialog stayed open; it shows:\n${shown}`, { cause: error });
+    });
     // Starting the CLI can take a while on a loaded machine.
     await this.sessionTabs.getByRole("tab", { selected: true }).waitFor({ timeout: 60_000 });
   }
