@@ -51,6 +51,8 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
   let first: SessionManager;
   let second: SessionManager | undefined;
   let sessionId: string;
+  /** The fork the second test makes, with the calls the model answered for its own run. */
+  let forkMade: { readonly sessionId: string; readonly ownCalls: number } | undefined;
 
   beforeAll(async () => {
     model = await startModelServer(sharesScript("Look around"));
@@ -130,19 +132,50 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const forkCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
     expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
     expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * forkCalls.length);
-    // The earlier agent's card in the fork's tab holds its calls: its share shows there too.
-    expect(records(forked.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))?.inputTokens).toBe(outer.tokens);
-    // Its steps are in the original's files (the CLI copies the main lines only): the card is
-    // offered its file there (the window opens only a card that has one), opening it reads them,
-    // and its nested agent's card is offered and opens too.
-    const offered = (t: Transcript, marker: string) => records(t.blocks).find((r) => r.prompt.includes(marker) && r.sidechainPath !== undefined);
-    const card = offered(await waitForTranscript(service, fork.tabId, (t) => offered(t, "[[SUB-A]]") !== undefined), "[[SUB-A]]")!;
-    expect(card.blocks).toEqual([]);
-    const opened = waitForTranscript(service, fork.tabId, (t) => offered(t, "[[SUB-B]]") !== undefined);
-    value(await service.loadSubagentBlocks(fork.tabId, card.toolUseId));
-    const nested = offered(await opened, "[[SUB-B]]")!;
-    value(await service.loadSubagentBlocks(fork.tabId, nested.toolUseId));
-    await waitForTranscript(service, fork.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
+    // The earlier agent's card in the fork's tab holds its calls. Its steps are in the original's
+    // files (the CLI copies the main lines only): the card is offered its file there, opening it
+    // reads them, and its nested agent's card is offered and opens too.
+    await opensNestedCard(service, fork.tabId, outer.tokens);
+    forkMade = { sessionId: forked.sessionId!, ownCalls: forkCalls.length };
     value(await service.closeTab(fork.tabId));
   });
+
+  it("the fork reopened from history, and a fork of it, count the nested agent's calls too and open its card", async () => {
+    const { outer, inner } = originalFiles();
+    const { sessionId: forkId, ownCalls } = forkMade!;
+    const service = new BatonService(second!);
+    // Reopened: its file copied the first turn's lines; both agents' files are in the original's folder.
+    const tab = value(await service.openSession(forkId));
+    const reopened = await waitForTranscript(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
+    expect(reopened.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * ownCalls);
+    await opensNestedCard(service, tab.tabId, outer.tokens);
+
+    // A fork of the fork from its own prompt: the turns before it, counted from the fork's lines and the original's files.
+    const prompt = reopened.blocks.find((b) => b.kind === "user" && b.text === "a forked question")!;
+    const before = model.requests.length;
+    const again = value(await service.forkSession(tab.tabId, prompt.id, "the fork's forked question"));
+    const forked = await waitForTranscript(service, again.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === "the fork's forked question"));
+    const itsCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
+    expect(itsCalls.map((r) => r.agent)).toEqual(["main"]);
+    expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * itsCalls.length);
+    await opensNestedCard(service, again.tabId, outer.tokens);
+    value(await service.closeTab(again.tabId));
+    value(await service.closeTab(tab.tabId));
+  });
+
+  /**
+   * The outer agent's card holds its share and is offered its file, unread (the window opens only
+   * a card that has one); opening it offers the nested agent's, and that opens on its Bash.
+   */
+  async function opensNestedCard(service: BatonService, tabId: string, outerTokens: number): Promise<void> {
+    const offered = (t: Transcript, marker: string) => records(t.blocks).find((r) => r.prompt.includes(marker) && r.sidechainPath !== undefined);
+    const card = offered(await waitForTranscript(service, tabId, (t) => offered(t, "[[SUB-A]]") !== undefined), "[[SUB-A]]")!;
+    expect(card.inputTokens).toBe(outerTokens);
+    expect(card.blocks).toEqual([]);
+    const opened = waitForTranscript(service, tabId, (t) => offered(t, "[[SUB-B]]") !== undefined);
+    value(await service.loadSubagentBlocks(tabId, card.toolUseId));
+    const nested = offered(await opened, "[[SUB-B]]")!;
+    value(await service.loadSubagentBlocks(tabId, nested.toolUseId));
+    await waitForTranscript(service, tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
+  }
 });

@@ -5,7 +5,7 @@
 // the file from there (subagentSteps.ts).
 
 import path from "node:path";
-import { findSessionFile, findSiblingSidechains, findSidechainFiles, type SidechainFile } from "../history/index.js";
+import { findForkedSidechains, findSessionFile, findSidechainFiles, type SidechainFile } from "../history/index.js";
 
 /** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
 export interface CopiedAgent {
@@ -77,10 +77,6 @@ export async function copiedAgentFiles(projectsDir: string, origin: string, call
   };
   add(await findSidechainFiles(project, origin));
   const missing = new Set([...calls()].filter((id) => !found.has(id)));
-  if (missing.size === 0) return found;
-  const beside = await findSiblingSidechains(project, origin, missing);
-  add(beside);
-  // Their nested agents are in the same folder: <project>/<session>/subagents/.
-  for (const sessionId of new Set(beside.map((f) => path.basename(path.dirname(path.dirname(f.path)))))) add(await findSidechainFiles(project, sessionId));
+  if (missing.size > 0) add(await findForkedSidechains(project, origin, missing));
   return found;
 }

@@ -13,7 +13,7 @@ import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
-import { findSidechainFiles, findSiblingSidechains } from "./sidechains.js";
+import { findForkedSidechains, findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
 
@@ -168,7 +168,8 @@ export async function linkForkedSidechains(session: HistorySession): Promise<voi
   const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
   if (missing.length === 0) return;
   const wanted = new Set(missing.map((c) => c.toolUseId));
-  for (const file of await findSiblingSidechains(session.projectDir, session.sessionId, wanted, session.problems)) {
+  // Their nested agents' files are beside them: linked too, or their cards and calls would be lost.
+  for (const file of await findForkedSidechains(session.projectDir, session.sessionId, wanted, session.problems)) {
     const id = file.meta?.toolUseId;
     if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
   }

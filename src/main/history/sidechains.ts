@@ -7,6 +7,7 @@
 // Side requests (`agent-acompact-*`, prompt suggestions, `/btw` questions, 2.0.x `Warmup`) are not
 // subagents and are left out (sideConversations.ts); a `/subtask` fork is one, with no call.
 
+import path from "node:path";
 import type { AgentCall } from "./agentCall.js";
 import { obj, str, textOf } from "../../shared/jsonFields.js";
 import { readJsonl } from "./jsonlReader.js";
@@ -155,10 +156,27 @@ export function linkSidechains(
 }
 
 /**
+ * The files of a fork's copied agents (`toolUseIds`: its Agent calls its own folder lacks): the
+ * sidechains beside it that name them, and every other agent file of those sessions' folders,
+ * where the agents they started (nested ones) are. Each is taken by the call its meta names, so an
+ * agent of the origin the fork did not copy is never one of the fork's.
+ */
+export async function findForkedSidechains(projectDir: string, sessionId: string, toolUseIds: ReadonlySet<string>, problems?: HistoryProblem[]): Promise<SidechainFile[]> {
+  const beside = await findSiblingSidechains(projectDir, sessionId, toolUseIds, problems);
+  const found = [...beside];
+  // <project>/<session>/subagents/agent-<id>.jsonl: the session that ran them.
+  for (const origin of new Set(beside.map((f) => path.basename(path.dirname(path.dirname(f.path)))))) {
+    const known = new Set(found.map((f) => f.path));
+    found.push(...(await findSidechainFiles(projectDir, origin)).filter((f) => f.meta?.toolUseId !== undefined && !known.has(f.path)));
+  }
+  return found;
+}
+
+/**
  * Sidechains of other sessions in the same project whose meta names one of `toolUseIds`: a
  * `--fork-session` copy keeps the Agent calls but not their sidechains (neither CLI copies them).
  */
-export async function findSiblingSidechains(
+async function findSiblingSidechains(
   projectDir: string,
   sessionId: string,
   toolUseIds: ReadonlySet<string>,
