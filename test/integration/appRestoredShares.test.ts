@@ -122,21 +122,16 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const service = new BatonService(second!);
     const tab = value(await service.openSession(sessionId));
     const restored = await waitForTranscript(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
-    const prompt = restored.blocks.find((b) => b.kind === "user" && b.text === "and a second question")!;
-    const before = model.requests.length;
-    const fork = value(await service.forkSession(tab.tabId, prompt.id, "a forked question"));
-    const forked = await waitForTranscript(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === "a forked question"));
+    const fork = await forkAnswered(service, tab.tabId, restored, "and a second question", "a forked question");
     // The first turn's two main-thread calls (100 input tokens each, read from the original's
     // file) and its agents' (their files stay in the original's folder), then the fork's run: the
     // calls the model answered for it (2.1.332's modelUsage also carries the original's whole session: not counted twice).
-    const forkCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
-    expect(forkCalls.map((r) => r.agent)).toEqual(["main"]);
-    expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * forkCalls.length);
+    expect(fork.transcript.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * fork.ownCalls);
     // The earlier agent's card in the fork's tab holds its calls. Its steps are in the original's
     // files (the CLI copies the main lines only): the card is offered its file there, opening it
     // reads them, and its nested agent's card is offered and opens too.
     await opensNestedCard(service, fork.tabId, outer.tokens);
-    forkMade = { sessionId: forked.sessionId!, ownCalls: forkCalls.length };
+    forkMade = { sessionId: fork.transcript.sessionId!, ownCalls: fork.ownCalls };
     value(await service.closeTab(fork.tabId));
   });
 
@@ -151,17 +146,23 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     await opensNestedCard(service, tab.tabId, outer.tokens);
 
     // A fork of the fork from its own prompt: the turns before it, counted from the fork's lines and the original's files.
-    const prompt = reopened.blocks.find((b) => b.kind === "user" && b.text === "a forked question")!;
-    const before = model.requests.length;
-    const again = value(await service.forkSession(tab.tabId, prompt.id, "the fork's forked question"));
-    const forked = await waitForTranscript(service, again.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === "the fork's forked question"));
-    const itsCalls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
-    expect(itsCalls.map((r) => r.agent)).toEqual(["main"]);
-    expect(forked.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * itsCalls.length);
+    const again = await forkAnswered(service, tab.tabId, reopened, "a forked question", "the fork's forked question");
+    expect(again.transcript.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * again.ownCalls);
     await opensNestedCard(service, again.tabId, outer.tokens);
     value(await service.closeTab(again.tabId));
     value(await service.closeTab(tab.tabId));
   });
+
+  /** Forks the tab from its prompt `from` with `words`, once the fork has its answer; `ownCalls`: the model's calls for the fork's run (the main thread's only). */
+  async function forkAnswered(service: BatonService, tabId: string, shown: Transcript, from: string, words: string): Promise<{ readonly tabId: string; readonly transcript: Transcript; readonly ownCalls: number }> {
+    const prompt = shown.blocks.find((b) => b.kind === "user" && b.text === from)!;
+    const before = model.requests.length;
+    const fork = value(await service.forkSession(tabId, prompt.id, words));
+    const transcript = await waitForTranscript(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === words));
+    const calls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
+    expect(calls.map((r) => r.agent)).toEqual(["main"]);
+    return { tabId: fork.tabId, transcript, ownCalls: calls.length };
+  }
 
   /**
    * The outer agent's card holds its share and is offered its file, unread (the window opens only
