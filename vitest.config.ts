@@ -56,6 +56,8 @@ const onBothClis = [
   "test/integration/sessionWorktree.test.ts",
   // A fork of a worktree session in a new worktree: each CLI finds the original in another project folder (issue 37).
   "test/integration/appForkWorktree.test.ts",
+  // A fork in a new worktree reopened, and its fork: the copied agents' files found through the recorded origins.
+  "test/integration/appForkWorktreeAgents.test.ts",
   // A search hit in a live tab lands on it: the session's file read aside as each CLI writes it.
   "test/integration/uiSearchLandsLive.test.ts",
 ];

@@ -7,10 +7,8 @@
 // from the original's lines, so its total is known from its first answer on, and the card of an
 // agent it copied opens on that agent's steps, read from the original's files.
 
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentRecord, Transcript } from "../../src/shared/transcript.js";
+import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
 import { managerFor } from "../support/appManager.js";
@@ -19,30 +17,11 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { sharesScript } from "../support/scenarios/sharesScript.js";
 import { value } from "../support/apiValue.js";
-
-const WaitMs = 60_000;
+import { forkAnswered, opensNestedCard, records, sharesOnDisk, ShareWaitMs } from "../support/sessionShares.js";
 
 /** Subscribes to a tab until `done` holds for its transcript. */
 function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
-  return transcriptWhen(service, tabId, done, WaitMs);
-}
-
-/** Every subagent record in the transcript, nested ones too. */
-function records(blocks: Transcript["blocks"]): SubagentRecord[] {
-  return blocks.flatMap((b) => (b.call?.subagent === undefined ? [] : [b.call.subagent, ...records(b.call.subagent.blocks)]));
-}
-
-/** A history file's model calls, each message once: its input, cache read and cache creation tokens summed. */
-function fileInputSide(file: string): { readonly calls: number; readonly tokens: number } {
-  const calls = new Map<string, number>();
-  for (const text of readFileSync(file, "utf8").split("\n")) {
-    if (text.trim() === "") continue;
-    const line = JSON.parse(text) as { type?: string; message?: { id?: string; usage?: Record<string, number> } };
-    const usage = line.message?.usage;
-    if (line.type !== "assistant" || usage === undefined) continue;
-    calls.set(line.message!.id!, (usage["input_tokens"] ?? 0) + (usage["cache_read_input_tokens"] ?? 0) + (usage["cache_creation_input_tokens"] ?? 0));
-  }
-  return { calls: calls.size, tokens: [...calls.values()].reduce((a, b) => a + b, 0) };
+  return transcriptWhen(service, tabId, done, ShareWaitMs);
 }
 
 describe("a restored session's token shares, from its files (real CLI)", () => {
@@ -77,14 +56,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
   });
 
   /** What the original session's files record: its main file's calls, the outer agent's and the nested one's. */
-  function originalFiles(): Record<"main" | "outer" | "inner", { readonly calls: number; readonly tokens: number }> {
-    const folder = readdirSync(env.projectsDir).find((f) => readdirSync(path.join(env.projectsDir, f)).includes(`${sessionId}.jsonl`))!;
-    const subagents = path.join(env.projectsDir, folder, sessionId, "subagents");
-    const agentFiles = readdirSync(subagents).filter((f) => /^agent-\w+\.jsonl$/.test(f)).map((f) => path.join(subagents, f));
-    // Which file is whose: the agent's prompt is its file's first line.
-    const fileOf = (marker: string) => agentFiles.find((f) => readFileSync(f, "utf8").split("\n")[0]!.includes(marker))!;
-    return { main: fileInputSide(path.join(env.projectsDir, folder, `${sessionId}.jsonl`)), outer: fileInputSide(fileOf("[[SUB-A]]")), inner: fileInputSide(fileOf("[[SUB-B]]")) };
-  }
+  const originalFiles = () => sharesOnDisk(env.projectsDir, sessionId);
 
   it("a new app core opens it: each card holds its own file's calls and the total is every file's", async () => {
     const { main, outer, inner } = originalFiles();
@@ -122,7 +94,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const service = new BatonService(second!);
     const tab = value(await service.openSession(sessionId));
     const restored = await waitForTranscript(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
-    const fork = await forkAnswered(service, tab.tabId, restored, "and a second question", "a forked question");
+    const fork = await forkAnswered(service, model, tab.tabId, restored, "and a second question", "a forked question");
     // The first turn's two main-thread calls (100 input tokens each, read from the original's
     // file) and its agents' (their files stay in the original's folder), then the fork's run: the
     // calls the model answered for it (2.1.332's modelUsage also carries the original's whole session: not counted twice).
@@ -146,37 +118,10 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     await opensNestedCard(service, tab.tabId, outer.tokens);
 
     // A fork of the fork from its own prompt: the turns before it, counted from the fork's lines and the original's files.
-    const again = await forkAnswered(service, tab.tabId, reopened, "a forked question", "the fork's forked question");
+    const again = await forkAnswered(service, model, tab.tabId, reopened, "a forked question", "the fork's forked question");
     expect(again.transcript.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * again.ownCalls);
     await opensNestedCard(service, again.tabId, outer.tokens);
     value(await service.closeTab(again.tabId));
     value(await service.closeTab(tab.tabId));
   });
-
-  /** Forks the tab from its prompt `from` with `words`, once the fork has its answer; `ownCalls`: the model's calls for the fork's run (the main thread's only). */
-  async function forkAnswered(service: BatonService, tabId: string, shown: Transcript, from: string, words: string): Promise<{ readonly tabId: string; readonly transcript: Transcript; readonly ownCalls: number }> {
-    const prompt = shown.blocks.find((b) => b.kind === "user" && b.text === from)!;
-    const before = model.requests.length;
-    const fork = value(await service.forkSession(tabId, prompt.id, words));
-    const transcript = await waitForTranscript(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === words));
-    const calls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
-    expect(calls.map((r) => r.agent)).toEqual(["main"]);
-    return { tabId: fork.tabId, transcript, ownCalls: calls.length };
-  }
-
-  /**
-   * The outer agent's card holds its share and is offered its file, unread (the window opens only
-   * a card that has one); opening it offers the nested agent's, and that opens on its Bash.
-   */
-  async function opensNestedCard(service: BatonService, tabId: string, outerTokens: number): Promise<void> {
-    const offered = (t: Transcript, marker: string) => records(t.blocks).find((r) => r.prompt.includes(marker) && r.sidechainPath !== undefined);
-    const card = offered(await waitForTranscript(service, tabId, (t) => offered(t, "[[SUB-A]]") !== undefined), "[[SUB-A]]")!;
-    expect(card.inputTokens).toBe(outerTokens);
-    expect(card.blocks).toEqual([]);
-    const opened = waitForTranscript(service, tabId, (t) => offered(t, "[[SUB-B]]") !== undefined);
-    value(await service.loadSubagentBlocks(tabId, card.toolUseId));
-    const nested = offered(await opened, "[[SUB-B]]")!;
-    value(await service.loadSubagentBlocks(tabId, nested.toolUseId));
-    await waitForTranscript(service, tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
-  }
 });

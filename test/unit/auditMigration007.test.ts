@@ -64,7 +64,7 @@ describe("audit migration 7 (forks)", () => {
     expect(migrate(db, AUDIT_MIGRATIONS, 7)).toEqual([7]);
     expect(readSessionAudit(db, "s1")).toEqual(before);
     insertFork(db, { ...fork, originSessionId: "s0", forkSessionId: "s1" });
-    expect(readSessionAudit(db, "s1")).toEqual({ ...before, forkedFrom: { ...fork, originSessionId: "s0", forkSessionId: "s1" } });
+    expect(readSessionAudit(db, "s1")).toEqual({ ...before, forkedFrom: { ...fork, originSessionId: "s0", forkSessionId: "s1" }, forkOrigins: ["s0"] });
     db.close();
   });
 

@@ -44,6 +44,21 @@ describe("a fork's copied agents", () => {
     expect([...(await copiedAgentFiles(projectsDir, "fork1", () => new Set()))]).toEqual([]);
   });
 
+  it("for a fork of a fork made in another project folder (a new worktree), in the folder of the session its origin came from", async () => {
+    const projectsDir = path.join(tempDir(), "projects");
+    const main = path.join(projectsDir, "-home-user-code-x");
+    const worktree = path.join(projectsDir, "-home-user-code-x--claude-worktrees-second");
+    session(main, "origin", { a1111111111111111: "toolu_outer", a2222222222222222: "toolu_nested" });
+    session(main, "other", { a3333333333333333: "toolu_outer_elsewhere" });
+    session(worktree, "fork1"); // forked into a new worktree: its folder has none of the copied calls
+    const outer = { toolu_outer: { path: agentFile(main, "origin", "a1111111111111111"), agentId: "a1111111111111111" }, toolu_nested: { path: agentFile(main, "origin", "a2222222222222222"), agentId: "a2222222222222222" } };
+    // The trail says fork1 came from origin: looked for there, with the nested agent beside it.
+    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]), ["origin"]))).toEqual(outer);
+    // Without the record nothing beside fork1 names the calls; an origin gone or not a plain id is passed over.
+    expect([...(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"])))]).toEqual([]);
+    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]), ["gone", "../x", "origin"]))).toEqual(outer);
+  });
+
   it("an origin gone, named by a path, or whose subagents folder leads out of the history folder: none", async () => {
     const dir = tempDir();
     const projectsDir = path.join(dir, "projects");

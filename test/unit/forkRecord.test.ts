@@ -5,6 +5,7 @@
 // the list and the restore go on, and the failure is reported.
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../../src/shared/events.js";
+import { forkOrigins } from "../../src/main/audit/audit.js";
 import { recordForkWhenNamed } from "../../src/main/core/forkRecord.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { LiveSession } from "../../src/main/core/liveSession.js";
@@ -48,7 +49,18 @@ describe("the fork link in the audit trail", () => {
       ]);
       expect(Date.parse(forks[0]!.time)).not.toBeNaN();
       expect((await store.readAudit("ff")).forkedFrom).toEqual(forkOfFork);
+      // Where a fork of a fork's copied agents may have run: its origin, then that one's.
+      expect((await store.readAudit("ff")).forkOrigins).toEqual(["f1", "s1"]);
+      expect((await store.readAudit("f1")).forkOrigins).toEqual(["s1"]);
+      expect((await store.readAudit("s1")).forkOrigins).toBeUndefined();
     });
+  });
+
+  it("a chain of origins ends where the records do, and a loop (a trail edited by hand) gives each session once", () => {
+    const records = new Map([fork, forkOfFork, { ...fork, forkSessionId: "s1", originSessionId: "ff" }].map((f) => [f.forkSessionId, f]));
+    expect(forkOrigins("ff", (id) => records.get(id))).toEqual(["f1", "s1"]);
+    expect(forkOrigins("f1", (id) => records.get(id))).toEqual(["s1", "ff"]);
+    expect(forkOrigins("other", (id) => records.get(id))).toEqual([]);
   });
 
   it("the session list names each fork's origin from one read of every fork, and a restored fork's tab carries its link", async () => {

@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import type { PolicyDecision, SandboxProtection } from "../../shared/policy.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
 import { auditInputDigest, boundedDigest } from "./auditDigest.js";
-import { readFork, type AuditFork } from "./auditForks.js";
+import { forkOrigins, readFork, type AuditFork } from "./auditForks.js";
 import { readOrchestration } from "./auditOrchestration.js";
 import { readRewinds } from "./auditRewinds.js";
 import { buildTrail, type AuditTrailRow } from "./sessionTrail.js";
@@ -18,7 +18,7 @@ export type { AuditTrailDecision, AuditTrailInterrupt, AuditTrailOrigin, AuditTr
 export type { AuditEscalationRow, AuditOrchestration, AuditOrchestrationKind } from "./auditOrchestration.js";
 export { insertOrchestration } from "./auditOrchestration.js";
 export type { AuditFork } from "./auditForks.js";
-export { forkLinkOf, insertFork, readForks } from "./auditForks.js";
+export { forkLinkOf, forkOrigins, insertFork, readForks } from "./auditForks.js";
 export type { AuditRewind } from "./auditRewinds.js";
 export { insertRewind, rewindRecord } from "./auditRewinds.js";
 
@@ -95,6 +95,8 @@ export interface SessionAudit {
   readonly interrupts: readonly AuditInterrupt[];
   /** The session is a fork Baton made (issue 37): the session it continues and the prompt it was made at. */
   readonly forkedFrom?: AuditFork;
+  /** A fork's origin, then that one's origin, …: where the agents of the turns it copied ran. */
+  readonly forkOrigins?: readonly string[];
 }
 
 /** A session's records and, in one list in the order they were recorded, its whole trail. */
@@ -226,7 +228,7 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
   return {
     permissions: permissions.map((p) => p.row),
     interrupts: interrupts.map((i) => i.row),
-    ...(forkedFrom !== undefined ? { forkedFrom } : {}),
+    ...(forkedFrom !== undefined ? { forkedFrom, forkOrigins: forkOrigins(sessionId, (id) => readFork(db, id)) } : {}),
     trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId), readRewinds(db, sessionId)),
   };
 }

@@ -22,6 +22,21 @@ export function forkLinkOf(fork: AuditFork): ForkLink {
   return { sessionId: fork.originSessionId, promptUuid: fork.promptUuid };
 }
 
+/**
+ * The sessions `sessionId` was forked from, nearest first: its origin, that one's origin, … as
+ * recorded (a fork of a fork's copied agents ran in one of them). `originOf`: a fork's record.
+ */
+export function forkOrigins(sessionId: string, originOf: (forkSessionId: string) => AuditFork | undefined): string[] {
+  const origins: string[] = [];
+  const seen = new Set([sessionId]);
+  // A trail edited by hand may hold a loop: each session once.
+  for (let at = originOf(sessionId)?.originSessionId; at !== undefined && !seen.has(at); at = originOf(at)?.originSessionId) {
+    origins.push(at);
+    seen.add(at);
+  }
+  return origins;
+}
+
 /** Checks an entry from another thread before it reaches SQL: a bad one is refused, not stored half. */
 export function checkFork(entry: AuditFork): AuditFork {
   for (const key of ["forkSessionId", "originSessionId", "promptUuid", "time"] as const) {

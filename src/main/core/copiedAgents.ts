@@ -5,7 +5,7 @@
 // the file from there (subagentSteps.ts).
 
 import path from "node:path";
-import { findForkedSidechains, findSessionFile, findSidechainFiles, type SidechainFile } from "../history/index.js";
+import { findCopiedSidechains, findSessionFile, findSidechainFiles, type SidechainFile } from "../history/index.js";
 
 /** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
 export interface CopiedAgent {
@@ -17,6 +17,8 @@ export interface CopiedAgentsOptions {
   readonly projectsDir: string;
   /** The session the fork was made from. */
   readonly origin: string;
+  /** The sessions that one was forked from, nearest first, as recorded (SessionAudit.forkOrigins). */
+  readonly originsOfOrigin?: () => Promise<readonly string[]>;
   /** The files were found: the cards can be offered them. */
   readonly onFound: () => void;
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
@@ -47,8 +49,9 @@ export class CopiedAgents {
 
   /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin when its folder lacks them. */
   read(calls: () => ReadonlySet<string>): Promise<void> {
-    const { projectsDir, origin, warn } = this.options;
-    this.reading ??= copiedAgentFiles(projectsDir, origin, calls)
+    const { projectsDir, origin, originsOfOrigin, warn } = this.options;
+    this.reading ??= (originsOfOrigin?.() ?? Promise.resolve([]))
+      .then((origins) => copiedAgentFiles(projectsDir, origin, calls, origins))
       .then((found) => {
         this.byCall = found;
         if (found.size > 0) this.options.onFound();
@@ -60,11 +63,12 @@ export class CopiedAgents {
 
 /**
  * Every agent file of the origin's folder by the Agent call its meta names; for calls in `calls`
- * its folder lacks (a fork of a fork), the files beside it that name them, and the other agents of
- * their folders (their nested agents). The origin is found as a page's session id is: inside the
- * history folder only; gone, or in two project folders: none.
+ * its folder lacks (a fork of a fork), the files beside it that name them, or else in the folders
+ * of the sessions it came from (`originsOfOrigin`, wherever their project folders are), with the
+ * other agents of their folders (their nested agents). The origin is found as a page's session id
+ * is: inside the history folder only; gone, or in two project folders: none.
  */
-export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>): Promise<ReadonlyMap<string, CopiedAgent>> {
+export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>, originsOfOrigin: readonly string[] = []): Promise<ReadonlyMap<string, CopiedAgent>> {
   const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
   const found = new Map<string, CopiedAgent>();
   if (file === undefined) return found;
@@ -77,6 +81,6 @@ export async function copiedAgentFiles(projectsDir: string, origin: string, call
   };
   add(await findSidechainFiles(project, origin));
   const missing = new Set([...calls()].filter((id) => !found.has(id)));
-  if (missing.size > 0) add(await findForkedSidechains(project, origin, missing));
+  if (missing.size > 0) add(await findCopiedSidechains(project, origin, missing, { projectsDir, origins: originsOfOrigin }));
   return found;
 }

@@ -4,7 +4,7 @@
 // reads it back for a restored fork's tab, a resumed fork's live tab and the session list.
 
 import type { ForkLink } from "../../shared/api.js";
-import { forkLinkOf } from "../audit/audit.js";
+import { forkLinkOf, forkOrigins } from "../audit/audit.js";
 import type { AuditTrail, ForkReader } from "../store/auditTrail.js";
 import type { LiveSession } from "./liveSession.js";
 
@@ -24,4 +24,15 @@ export async function recordedForkLink(trail: { readonly audit?: AuditTrail; rea
   // The forks alone (a row per fork), not the session's whole trail.
   const fork = (await trail.readForks()).get(sessionId);
   return fork === undefined ? undefined : forkLinkOf(fork);
+}
+
+/**
+ * The sessions `sessionId` was forked from, nearest first, as recorded: where the agents of turns
+ * a fork of it copied may have run (copiedAgents.ts, sessionFork.ts). None when the trail cannot tell.
+ */
+export async function recordedOrigins(trail: { readonly audit?: AuditTrail; readonly readForks?: ForkReader }, sessionId: string): Promise<string[]> {
+  if (trail.readForks === undefined) return [];
+  await trail.audit?.flush();
+  const forks = await trail.readForks();
+  return forkOrigins(sessionId, (id) => forks.get(id));
 }

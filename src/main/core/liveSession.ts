@@ -46,6 +46,8 @@ export interface LiveSessionOptions {
   readonly projectsDir?: string;
   /** The session is a fork of this one (issue 37): its copied turns' agents have their files there. */
   readonly forkedFrom?: string;
+  /** The sessions that one was forked from, as recorded: for a fork of a fork, its copied agents' files may be theirs. */
+  readonly originsOfOrigin?: () => Promise<readonly string[]>;
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
   readonly audit?: AuditTrail;
   /** How long an interrupt of a running turn waits for its result after the CLI's answer. Default InterruptSettleMs. */
@@ -89,6 +91,7 @@ export class LiveSession {
       ...(options.projectsDir !== undefined ? { projectsDir: options.projectsDir } : {}),
       cwd: options.client.cwd,
       ...(options.forkedFrom !== undefined ? { forkedFrom: options.forkedFrom } : {}),
+      ...(options.originsOfOrigin !== undefined ? { originsOfOrigin: options.originsOfOrigin } : {}),
       absorb: (events) => this.absorb(events),
       onChange: options.onChange,
       warn,

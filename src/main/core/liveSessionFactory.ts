@@ -14,6 +14,7 @@ import type { LogBus } from "../platform/logBus.js";
 import type { PolicyService } from "../policy/policyService.js";
 import type { SessionPolicy } from "../policy/sessionPolicy.js";
 import type { AuditReader, AuditTrail, ForkReader } from "../store/auditTrail.js";
+import { recordedOrigins } from "./forkRecord.js";
 import { LiveSession, type ClientFactory, type LiveSessionOptions } from "./liveSession.js";
 import { DefaultPermissionGraceMs, type PermissionBroker } from "./permissionBroker.js";
 import type { PolicyControl } from "./policyControl.js";
@@ -99,8 +100,8 @@ export class LiveSessionFactory {
       ...(settings.createClient ? { createClient: settings.createClient } : {}),
       ...(settings.audit ? { audit: settings.audit } : {}),
       ...(projectsDir !== undefined ? { projectsDir } : {}),
-      // A fork shows the turns it copied: their agents' files are its origin's.
-      ...(fork !== undefined ? { forkedFrom: fork.sessionId } : {}),
+      // A fork shows the turns it copied: their agents' files are its origin's (or its origin's origins').
+      ...(fork !== undefined ? { forkedFrom: fork.sessionId, originsOfOrigin: () => recordedOrigins(settings, fork.sessionId) } : {}),
       ...(settings.interruptGraceMs !== undefined ? { interruptGraceMs: settings.interruptGraceMs } : {}),
     });
     making.live = session;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ClientEvent } from "../../shared/events.js";
 import type { JsonObject } from "../../shared/protocol/messages.js";
-import { agentCallsOf, eventStream, readJsonl, type EventStream } from "../history/index.js";
+import { agentCallsOf, eventStream, readJsonl, type EventStream, type ForkOrigins } from "../history/index.js";
 import type { RecordedCall } from "../hub/index.js";
 import { cliProjectsDir } from "../platform/projectsDir.js";
 import { AppError } from "./appError.js";
@@ -44,13 +44,14 @@ export function cliSessionFile(env: NodeJS.ProcessEnv, sessionId: string): strin
 /**
  * Where a fork from prompt `promptUuid` of session `sessionId` starts, in the file the CLI with
  * `env` keeps it in; waits up to `waitMs` for the file to be made and to hold the prompt (2.1.197
- * may not have made a new session's file yet when its first answers are shown).
+ * may not have made a new session's file yet when its first answers are shown). `origins`: the
+ * sessions this one was forked from, as recorded, where the agents of turns it copied ran.
  */
-export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, promptUuid: string, waitMs = 0): Promise<ForkPoint> {
+export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, promptUuid: string, waitMs = 0, origins: readonly string[] = []): Promise<ForkPoint> {
   const until = Date.now() + waitMs;
   for (;;) {
     const file = cliSessionFile(env, sessionId);
-    if (file !== undefined) return readForkPoint(file, promptUuid, Math.max(0, until - Date.now()));
+    if (file !== undefined) return readForkPoint(file, promptUuid, Math.max(0, until - Date.now()), { projectsDir: cliProjectsDir(env), origins });
     if (Date.now() >= until) throw new AppError("not_found", "This session's file is not where Claude Code keeps sessions: it cannot be forked.");
     await delay(Math.min(50, until - Date.now()));
   }
@@ -60,7 +61,7 @@ export async function findForkPoint(env: NodeJS.ProcessEnv, sessionId: string, p
  * Where a fork from prompt `promptUuid` of the session in `file` starts. Fails "not_found" when the
  * file has no such prompt, after waiting up to `waitMs` for the file to grow to hold it.
  */
-export async function readForkPoint(file: string, promptUuid: string, waitMs = 0): Promise<ForkPoint> {
+export async function readForkPoint(file: string, promptUuid: string, waitMs = 0, from: ForkOrigins = {}): Promise<ForkPoint> {
   const until = Date.now() + waitMs;
   for (;;) {
     // Measured before the read: lines the CLI writes while the file is read are growth to read again.
@@ -69,7 +70,7 @@ export async function readForkPoint(file: string, promptUuid: string, waitMs = 0
     const prompt = lines.find((line) => line["uuid"] === promptUuid && line["type"] === "user");
     if (prompt !== undefined) {
       const { point, stream } = forkPointOf(file, lines, prompt);
-      const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream);
+      const agentCalls = stream === undefined ? [] : await agentCallsOf(file, stream, from);
       return agentCalls.length === 0 ? point : { ...point, agentCalls };
     }
     if (!(await changedFrom(file, size, until))) throw new AppError("not_found", "This prompt is not in the session's file (yet): it cannot be forked from.");

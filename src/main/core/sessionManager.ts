@@ -21,7 +21,7 @@ import { PolicyControl } from "./policyControl.js";
 import { DefaultMaxRunningSessions, ProcessCap } from "./processCap.js";
 import { RestoredTabs } from "./restoredTabs.js";
 import { exportTab } from "./sessionExport.js";
-import { recordedForkLink, recordForkWhenNamed } from "./forkRecord.js";
+import { recordedForkLink, recordedOrigins, recordForkWhenNamed } from "./forkRecord.js";
 import { findForkPoint, type ForkPoint } from "./sessionFork.js";
 import { LateLinesWaitMs } from "./lateLines.js";
 import { findInLiveSession } from "./liveFind.js";
@@ -163,7 +163,9 @@ export class SessionManager {
     const cwd = tab.kind === "live" ? tab.cwd : (this.tabs.transcriptOf(tabId)?.cwd ?? tab.session.cwd);
     if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
     // A live CLI may not have written a prompt it has just answered yet (2.1.197 writes a turn's lines late).
-    const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? LateLinesWaitMs : 0);
+    // A fork of a fork: the agents of turns the tab's session copied ran in the sessions it came from.
+    const origins = await recordedOrigins(this.options, sessionId);
+    const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? LateLinesWaitMs : 0, origins);
     this.cap.assertRoom();
     const forkTab = this.tabs.newTabId();
     const release = this.cap.claim(forkTab);

@@ -23,6 +23,8 @@ export interface SubagentStepsOptions {
   readonly cwd: string;
   /** A fork's origin session: the agents of the turns it copied have their files there. */
   readonly forkedFrom?: string;
+  /** The sessions the origin was forked from, as recorded (a fork of a fork's copied agents may have run there). */
+  readonly originsOfOrigin?: () => Promise<readonly string[]>;
   /** Events read from disk, for the tab's model. */
   readonly absorb: (events: readonly ClientEvent[]) => void;
   /** A card asked for its steps: the transcript it is offered changes. */
@@ -49,11 +51,11 @@ export class SubagentSteps {
       onEvents: (events) => options.absorb(events),
       onError: (path, error) => options.warn("could not read a subagent transcript", { path, error: String(error) }),
     });
-    const { projectsDir, forkedFrom } = options;
+    const { projectsDir, forkedFrom, originsOfOrigin } = options;
     this.copied =
       projectsDir === undefined || forkedFrom === undefined
         ? undefined
-        : new CopiedAgents({ projectsDir, origin: forkedFrom, onFound: options.onChange, warn: options.warn });
+        : new CopiedAgents({ projectsDir, origin: forkedFrom, ...(originsOfOrigin !== undefined ? { originsOfOrigin } : {}), onFound: options.onChange, warn: options.warn });
     this.workflows = new WorkflowReads({
       status: (toolUseId) => this.recordOfCall(toolUseId)?.status,
       absorb: (events) => options.absorb(events),

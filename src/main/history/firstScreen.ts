@@ -15,7 +15,7 @@ import { emptyStats, readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
 import { openRegularFile } from "../platform/regularFile.js";
-import { linkForkedSidechains, resolveSessionFile } from "./restore.js";
+import { forkOriginsOf, linkForkedSidechains, resolveSessionFile } from "./restore.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
 import { findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
@@ -157,7 +157,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, stream.mapper.agentCalls, tail.problems);
   const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, stream, offset: tail.endOffset, files, problems: tail.problems });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
-  if (tail.complete) await linkForkedSidechains(session);
+  if (tail.complete) await linkForkedSidechains(session, forkOriginsOf(options));
   const transcript = annotatedTranscript(session);
   const blockCount = transcript.blocks.length;
   const { firstPrompt, summary } = (head?.stream ?? stream).mapper.facts;

@@ -18,13 +18,15 @@ export { DiskMapper, type SessionFacts } from "./diskMapper.js";
 export { eventStream, type EventStream, type LineEvents, type StreamOf } from "./eventStream.js";
 export type { AgentCall } from "./agentCall.js";
 export { workflowEvents, workflowRunDir, recordedAgents, runRecordPath } from "./workflowRuns.js";
-export { findForkedSidechains, findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";
+export { findSidechainFiles, linkSidechains, type SidechainFile } from "./sidechains.js";
 export { isCompactionAgent, type SidechainMeta } from "./subagentFolder.js";
 export { listSessions, listSessionsWithProblems, type SessionSummary, type KnownSession, type TitleSource } from "./sessionList.js";
 export {
   restoreSession,
   resolveSessionFile,
   findSessionFile,
+  findCopiedSidechains,
+  type ForkOrigins,
   type RestoreOptions,
   type RestoreResult,
 } from "./restore.js";

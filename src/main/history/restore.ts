@@ -13,7 +13,7 @@ import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
 import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
-import { findForkedSidechains, findSidechainFiles } from "./sidechains.js";
+import { findForkedSidechains, findSidechainFiles, type SidechainFile } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
 
@@ -155,7 +155,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   problems.push(...skipped);
   signal?.throwIfAborted();
   const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, stream, offset, files, problems });
-  await linkForkedSidechains(session);
+  await linkForkedSidechains(session, forkOriginsOf(options));
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);
     reportUnlinked(session);
@@ -163,16 +163,62 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   return { transcript: annotatedTranscript(session), problems: session.problems, session };
 }
 
-/** A fork copies the main lines but not the sidechains: find them in the session it came from. */
-export async function linkForkedSidechains(session: HistorySession): Promise<void> {
+/** Where else a fork's copied agents may have run: the sessions Baton recorded it came from (SessionAudit.forkOrigins). */
+export interface ForkOrigins {
+  /** The history folder the origins are looked up in (default: the CLI's). */
+  readonly projectsDir?: string;
+  /** Its origin, then that one's origin, …. */
+  readonly origins?: readonly string[];
+}
+
+/** A restore's history folder and the origins its audit trail recorded. */
+export function forkOriginsOf(options: { readonly projectsDir?: string; readonly audit?: SessionAudit }): ForkOrigins {
+  const origins = options.audit?.forkOrigins;
+  return { ...(options.projectsDir !== undefined ? { projectsDir: options.projectsDir } : {}), ...(origins !== undefined ? { origins } : {}) };
+}
+
+/** A fork copies the main lines but not the sidechains: find them in the sessions it came from. */
+export async function linkForkedSidechains(session: HistorySession, from: ForkOrigins = {}): Promise<void> {
   const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
   if (missing.length === 0) return;
   const wanted = new Set(missing.map((c) => c.toolUseId));
   // Their nested agents' files are beside them: linked too, or their cards and calls would be lost.
-  for (const file of await findForkedSidechains(session.projectDir, session.sessionId, wanted, session.problems)) {
+  for (const file of await findCopiedSidechains(session.projectDir, session.sessionId, wanted, from, session.problems)) {
     const id = file.meta?.toolUseId;
     if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
   }
+}
+
+/**
+ * The files of the agents a fork copied (`wanted`: its Agent calls with none of their own): beside
+ * it in its project folder, else in the folder of each session it came from, nearest first, with
+ * the sessions beside that one (a fork made in a new worktree is in another project folder than
+ * its origin). Every file comes with the agents nested in its folder; each is taken by the call
+ * its meta names.
+ */
+export async function findCopiedSidechains(projectDir: string, sessionId: string, wanted: ReadonlySet<string>, from: ForkOrigins, problems?: HistoryProblem[]): Promise<SidechainFile[]> {
+  const found = await findForkedSidechains(projectDir, sessionId, wanted, problems);
+  const lacking = (): Set<string> => {
+    const named = new Set(found.map((f) => f.meta?.toolUseId));
+    return new Set([...wanted].filter((id) => !named.has(id)));
+  };
+  const origins = from.origins ?? [];
+  if (origins.length === 0 || lacking().size === 0) return found;
+  const projectsDir = resolveProjectsDir(from.projectsDir === undefined ? {} : { override: from.projectsDir });
+  const looked = new Set([projectDir]);
+  for (const origin of origins) {
+    const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
+    const project = file === undefined ? undefined : path.dirname(file);
+    // A folder looked in already held every session beside the fork.
+    if (project === undefined || looked.has(project)) continue;
+    looked.add(project);
+    found.push(...(await findSidechainFiles(project, origin)).filter((f) => f.meta?.toolUseId !== undefined));
+    const still = lacking();
+    if (still.size === 0) break;
+    found.push(...(await findForkedSidechains(project, origin, still)));
+    if (lacking().size === 0) break;
+  }
+  return found;
 }
 
 function reportUnlinked(session: HistorySession): void {

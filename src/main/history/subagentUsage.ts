@@ -14,7 +14,7 @@ import type { EventStream } from "./eventStream.js";
 import { createHistorySession, readSidechain, sidechainSource, type HistorySession } from "./historySession.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
 import type { HistoryProblem } from "./problems.js";
-import { linkForkedSidechains } from "./restore.js";
+import { linkForkedSidechains, type ForkOrigins } from "./restore.js";
 import { findSidechainFiles } from "./sidechains.js";
 
 /**
@@ -32,7 +32,7 @@ export async function countSubagentUsage(session: HistorySession, signal: AbortS
  * core/sessionFork.ts), read from that session's subagent files, nested agents' too; their steps
  * are not read into anything. The fork's own files do not hold them: they stay with the original.
  */
-export async function agentCallsOf(file: string, stream: EventStream): Promise<readonly RecordedCall[]> {
+export async function agentCallsOf(file: string, stream: EventStream, from: ForkOrigins = {}): Promise<readonly RecordedCall[]> {
   if (stream.mapper.agentCalls.size === 0 && stream.mapper.workflowRuns.size === 0) return [];
   const projectDir = path.dirname(file);
   const sessionId = sessionIdFromPath(file);
@@ -49,7 +49,7 @@ export async function agentCallsOf(file: string, stream: EventStream): Promise<r
     problems,
   });
   // The original may be a fork itself: its earlier agents' files are in its own original's folder.
-  await linkForkedSidechains(session);
+  await linkForkedSidechains(session, from);
   const calls: RecordedCall[] = [];
   await readSubagentCalls(session, new AbortController().signal, (read) => calls.push(...read));
   return calls;
