@@ -7,9 +7,9 @@
 // both CLIs (vitest.config.ts onBothClis).
 
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import type { AppCore } from "../../src/main/app/createAppCore.js";
+import { appCoreFor } from "../support/appManager.js";
 import { cliSessionFile } from "../../src/main/core/sessionFork.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
@@ -36,14 +36,7 @@ describe("a fork's link across a restart, through the real CLI", () => {
   let env: CliEnv;
   let core: AppCore | undefined;
 
-  const open = (): Promise<AppCore> =>
-    createAppCore({
-      projectsDir: env.projectsDir,
-      dbPath: path.join(env.home, ".config", "baton", "baton.db"),
-      claudePath: env.claudePath,
-      env: env.env,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+  const open = (): Promise<AppCore> => appCoreFor(env);
 
   beforeAll(async () => {
     model = await startModelServer({ main: [answerLastPrompt, answerLastPrompt, answerLastPrompt, answerLastPrompt] });

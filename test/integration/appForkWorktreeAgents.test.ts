@@ -8,7 +8,8 @@
 // (vitest.config.ts onBothClis).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import type { AppCore } from "../../src/main/app/createAppCore.js";
+import { appCoreFor } from "../support/appManager.js";
 import { value } from "../support/apiValue.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { initRepository } from "../support/git.js";
@@ -27,13 +28,7 @@ describe("a fork in a new worktree, reopened from history, and a fork of it: the
     model = await startModelServer(sharesScript("Look around"));
     env = await createCliEnv({ baseUrl: model.url, cwdName: "fork-worktree-agents" });
     repo = initRepository(env.cwd);
-    core = await createAppCore({
-      projectsDir: env.projectsDir,
-      dbPath: path.join(env.home, ".config", "baton", "baton.db"),
-      claudePath: env.claudePath,
-      env: env.env,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+    core = await appCoreFor(env);
   });
 
   afterAll(async () => {

@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import type { AppCore } from "../../src/main/app/createAppCore.js";
+import { appCoreFor, appDatabase } from "../support/appManager.js";
 import { run as auditCommand } from "../../src/main/commands/audit.js";
 import { run as exportCommand } from "../../src/main/commands/export.js";
 import { bufferIO } from "../../src/main/commands/commandIO.js";
@@ -38,16 +39,9 @@ describe("a rewind's mark across a restart, through the real CLI", () => {
   let env: CliEnv;
   let core: AppCore | undefined;
   const file = (name: string) => path.join(env.cwd, name);
-  const dbPath = () => path.join(env.home, ".config", "baton", "baton.db");
+  const dbPath = () => appDatabase(env);
 
-  const open = (): Promise<AppCore> =>
-    createAppCore({
-      projectsDir: env.projectsDir,
-      dbPath: dbPath(),
-      claudePath: env.claudePath,
-      env: env.env,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+  const open = (): Promise<AppCore> => appCoreFor(env);
 
   beforeAll(async () => {
     model = await startModelServer({

@@ -9,7 +9,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyDelta, denormalize, emptyTranscriptState } from "../../src/shared/delta/index.js";
-import { createAppCore, type AppCore } from "../../src/main/app/createAppCore.js";
+import type { AppCore } from "../../src/main/app/createAppCore.js";
+import { appCoreFor } from "../support/appManager.js";
 import { modelOf } from "../../src/main/hub/index.js";
 import { loadSubagentBlocks } from "../../src/main/history/historySession.js";
 import { restoreSession } from "../../src/main/history/restore.js";
@@ -182,13 +183,7 @@ describe("a session Baton ran, restored with its audit trail", () => {
       "SUB-L": [{ blocks: [bashCall("sleep 20 && touch late.txt", "Sleep, then create a file")] }, { blocks: [text("never reached")] }],
     });
     env = await createCliEnv({ baseUrl: model.url, cwdName: "history-audit" });
-    core = await createAppCore({
-      projectsDir: env.projectsDir,
-      dbPath: path.join(env.home, ".config", "baton", "baton.db"),
-      claudePath: env.claudePath,
-      env: env.env,
-      clientDefaults: { stopTimeouts: { closeStdinMs: 3000, sigtermMs: 3000 } },
-    });
+    core = await appCoreFor(env);
     const release = core.manager.acquirePresence();
     const tab = value(await core.service.newSession({ cwd: env.cwd, permissionMode: "default" }));
     const watch = watchTab(core, tab.tabId);
