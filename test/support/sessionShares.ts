@@ -13,7 +13,7 @@ import { transcriptWhen } from "./tabWatch.js";
 export const ShareWaitMs = 60_000;
 
 /** A history file's model calls, each message once: its input, cache read and cache creation tokens summed. */
-export function fileInputSide(file: string): { readonly calls: number; readonly tokens: number } {
+function fileInputSide(file: string): { readonly calls: number; readonly tokens: number } {
   const calls = new Map<string, number>();
   for (const text of readFileSync(file, "utf8").split("\n")) {
     if (text.trim() === "") continue;

@@ -1,11 +1,10 @@
 // The agents of the turns a fork copied (issue 37). Neither CLI copies a subagent's file into a
 // fork: the Agent calls come over, their files stay in the folder of the session that ran them
-// (the fork's origin, or for a fork of a fork a session beside it). A fork's tab reads that folder
-// once, so each copied card is offered its file as a restored tab's card is, and opening it reads
-// the file from there (subagentSteps.ts).
+// (the fork's origin; for a fork of a fork a session beside it, or one it came from, as recorded).
+// A fork's tab reads those folders once, so each copied card is offered its file as a restored
+// tab's card is, and opening it reads the file from there (subagentSteps.ts).
 
-import path from "node:path";
-import { findCopiedSidechains, findSessionFile, findSidechainFiles, type SidechainFile } from "../history/index.js";
+import { findOriginSidechains } from "../history/index.js";
 
 /** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
 export interface CopiedAgent {
@@ -18,7 +17,7 @@ export interface CopiedAgentsOptions {
   /** The session the fork was made from. */
   readonly origin: string;
   /** The sessions that one was forked from, nearest first, as recorded (SessionAudit.forkOrigins). */
-  readonly originsOfOrigin?: () => Promise<readonly string[]>;
+  readonly originsOfOrigin?: readonly string[];
   /** The files were found: the cards can be offered them. */
   readonly onFound: () => void;
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
@@ -47,11 +46,10 @@ export class CopiedAgents {
     return this.byCall.keys();
   }
 
-  /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin when its folder lacks them. */
+  /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin, then in its own origins' folders, when its folder lacks them. */
   read(calls: () => ReadonlySet<string>): Promise<void> {
     const { projectsDir, origin, originsOfOrigin, warn } = this.options;
-    this.reading ??= (originsOfOrigin?.() ?? Promise.resolve([]))
-      .then((origins) => copiedAgentFiles(projectsDir, origin, calls, origins))
+    this.reading ??= copiedAgentFiles(projectsDir, origin, calls, originsOfOrigin)
       .then((found) => {
         this.byCall = found;
         if (found.size > 0) this.options.onFound();
@@ -62,25 +60,17 @@ export class CopiedAgents {
 }
 
 /**
- * Every agent file of the origin's folder by the Agent call its meta names; for calls in `calls`
- * its folder lacks (a fork of a fork), the files beside it that name them, or else in the folders
- * of the sessions it came from (`originsOfOrigin`, wherever their project folders are), with the
- * other agents of their folders (their nested agents). The origin is found as a page's session id
- * is: inside the history folder only; gone, or in two project folders: none.
+ * The files of the agents a fork copied, by the Agent call each meta names: every agent file of
+ * its origin's folder, and for calls in `calls` that folder lacks (a fork of a fork), those beside
+ * it or in the folders of the sessions it came from (`originsOfOrigin`, as recorded), with the
+ * agents nested in theirs (history/copiedSidechains.ts). Each session is found as a page's
+ * session id is: inside the history folder only; gone, or in two project folders: passed over.
  */
 export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>, originsOfOrigin: readonly string[] = []): Promise<ReadonlyMap<string, CopiedAgent>> {
-  const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
   const found = new Map<string, CopiedAgent>();
-  if (file === undefined) return found;
-  const project = path.dirname(file);
-  const add = (files: readonly SidechainFile[]): void => {
-    for (const f of files) {
-      const id = f.meta?.toolUseId;
-      if (id !== undefined && !found.has(id)) found.set(id, { path: f.path, agentId: f.agentId });
-    }
-  };
-  add(await findSidechainFiles(project, origin));
-  const missing = new Set([...calls()].filter((id) => !found.has(id)));
-  if (missing.size > 0) add(await findCopiedSidechains(project, origin, missing, { projectsDir, origins: originsOfOrigin }));
+  for (const f of await findOriginSidechains(calls, { projectsDir, origins: [origin, ...originsOfOrigin] })) {
+    const id = f.meta?.toolUseId;
+    if (id !== undefined && !found.has(id)) found.set(id, { path: f.path, agentId: f.agentId });
+  }
   return found;
 }

@@ -28,7 +28,8 @@ export async function recordedForkLink(trail: { readonly audit?: AuditTrail; rea
 
 /**
  * The sessions `sessionId` was forked from, nearest first, as recorded: where the agents of turns
- * a fork of it copied may have run (copiedAgents.ts, sessionFork.ts). None when the trail cannot tell.
+ * a fork of it copies may have run (its fork point's count, sessionFork.ts, and the new tab's
+ * copied cards, copiedAgents.ts). None when the trail cannot tell.
  */
 export async function recordedOrigins(trail: { readonly audit?: AuditTrail; readonly readForks?: ForkReader }, sessionId: string): Promise<string[]> {
   if (trail.readForks === undefined) return [];

@@ -47,7 +47,7 @@ export interface LiveSessionOptions {
   /** The session is a fork of this one (issue 37): its copied turns' agents have their files there. */
   readonly forkedFrom?: string;
   /** The sessions that one was forked from, as recorded: for a fork of a fork, its copied agents' files may be theirs. */
-  readonly originsOfOrigin?: () => Promise<readonly string[]>;
+  readonly originsOfOrigin?: readonly string[];
   /** Baton's audit trail: every permission decision and interrupt of this tab is written there. */
   readonly audit?: AuditTrail;
   /** How long an interrupt of a running turn waits for its result after the CLI's answer. Default InterruptSettleMs. */

@@ -14,7 +14,6 @@ import type { LogBus } from "../platform/logBus.js";
 import type { PolicyService } from "../policy/policyService.js";
 import type { SessionPolicy } from "../policy/sessionPolicy.js";
 import type { AuditReader, AuditTrail, ForkReader } from "../store/auditTrail.js";
-import { recordedOrigins } from "./forkRecord.js";
 import { LiveSession, type ClientFactory, type LiveSessionOptions } from "./liveSession.js";
 import { DefaultPermissionGraceMs, type PermissionBroker } from "./permissionBroker.js";
 import type { PolicyControl } from "./policyControl.js";
@@ -67,6 +66,8 @@ export interface MadeSession {
 export interface ForkStart {
   readonly sessionId: string;
   readonly resumeAt?: string;
+  /** The sessions `sessionId` was forked from, as recorded: the agents of turns it copied may have run there. */
+  readonly origins?: readonly string[];
 }
 
 /** What the policy and the desk ask of a session that does not exist yet when they are made. */
@@ -101,7 +102,7 @@ export class LiveSessionFactory {
       ...(settings.audit ? { audit: settings.audit } : {}),
       ...(projectsDir !== undefined ? { projectsDir } : {}),
       // A fork shows the turns it copied: their agents' files are its origin's (or its origin's origins').
-      ...(fork !== undefined ? { forkedFrom: fork.sessionId, originsOfOrigin: () => recordedOrigins(settings, fork.sessionId) } : {}),
+      ...(fork !== undefined ? { forkedFrom: fork.sessionId, ...(fork.origins !== undefined ? { originsOfOrigin: fork.origins } : {}) } : {}),
       ...(settings.interruptGraceMs !== undefined ? { interruptGraceMs: settings.interruptGraceMs } : {}),
     });
     making.live = session;

@@ -164,13 +164,14 @@ export class SessionManager {
     if (sessionId === undefined || cwd === undefined) throw new AppError("not_found", "This session has no id or folder yet: it cannot be forked.");
     // A live CLI may not have written a prompt it has just answered yet (2.1.197 writes a turn's lines late).
     // A fork of a fork: the agents of turns the tab's session copied ran in the sessions it came from.
-    const origins = await recordedOrigins(this.options, sessionId);
+    const isFork = (tab.kind === "live" ? tab.forkedFrom : tab.session.forkedFrom) !== undefined;
+    const origins = isFork ? await recordedOrigins(this.options, sessionId) : [];
     const point = await findForkPoint(this.options.env ?? process.env, sessionId, promptUuid, tab.kind === "live" && tab.session.client.running ? LateLinesWaitMs : 0, origins);
     this.cap.assertRoom();
     const forkTab = this.tabs.newTabId();
     const release = this.cap.claim(forkTab);
     try {
-      const fork: ForkStart = { sessionId, ...(point.resumeAt !== undefined ? { resumeAt: point.resumeAt } : {}) };
+      const fork: ForkStart = { sessionId, ...(point.resumeAt !== undefined ? { resumeAt: point.resumeAt } : {}), ...(origins.length > 0 ? { origins } : {}) };
       // A live session's fork keeps its permission mode (the CLI reported it); a history file's is not taken on trust.
       const mode = tab.kind === "live" ? this.tabs.transcriptOf(tabId)?.permissionMode : undefined;
       const request: NewSessionOptions = { cwd, ...(text !== undefined ? { initialPrompt: text } : {}), ...(mode !== undefined ? { permissionMode: mode } : {}) };

@@ -24,7 +24,7 @@ export interface SubagentStepsOptions {
   /** A fork's origin session: the agents of the turns it copied have their files there. */
   readonly forkedFrom?: string;
   /** The sessions the origin was forked from, as recorded (a fork of a fork's copied agents may have run there). */
-  readonly originsOfOrigin?: () => Promise<readonly string[]>;
+  readonly originsOfOrigin?: readonly string[];
   /** Events read from disk, for the tab's model. */
   readonly absorb: (events: readonly ClientEvent[]) => void;
   /** A card asked for its steps: the transcript it is offered changes. */

@@ -24,12 +24,11 @@ export { listSessions, listSessionsWithProblems, type SessionSummary, type Known
 export {
   restoreSession,
   resolveSessionFile,
-  findSessionFile,
-  findCopiedSidechains,
-  type ForkOrigins,
   type RestoreOptions,
   type RestoreResult,
 } from "./restore.js";
+export { findSessionFile } from "./sessionFile.js";
+export { findOriginSidechains, type ForkOrigins } from "./copiedSidechains.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { agentCallsOf, countSubagentUsage } from "./subagentUsage.js";
 export { linkRunningAgent } from "./agentLink.js";

@@ -3,17 +3,17 @@
 // transcript can still be loaded (`sidechainPath`). A missing sidechain leaves the card with its
 // summary, not an error.
 
-import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Transcript } from "../../shared/transcript.js";
 import type { SessionAudit } from "../audit/audit.js";
 import { eventStream, isStandaloneFile } from "./eventStream.js";
-import { MainFileReader, createHistorySession, loadAllSubagents, sidechainSource, type HistorySession } from "./historySession.js";
+import { MainFileReader, createHistorySession, loadAllSubagents, type HistorySession } from "./historySession.js";
 import { readJsonl } from "./jsonlReader.js";
 import { HistoryError, lineProblems, type HistoryProblem } from "./problems.js";
-import { containedFile, containedPath, isPlainId, quotedId } from "../platform/containedPath.js";
 import { resolveProjectsDir, sessionIdFromPath } from "../platform/projectsDir.js";
-import { findForkedSidechains, findSidechainFiles, type SidechainFile } from "./sidechains.js";
+import { forkOriginsOf, linkForkedSidechains } from "./copiedSidechains.js";
+import { findSessionFile, isFile, looksLikePath } from "./sessionFile.js";
+import { findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
 
@@ -54,64 +54,7 @@ export async function resolveSessionFile(pathOrId: string, projectsDir?: string,
   return findSessionFile(pathOrId, resolveProjectsDir(projectsDir === undefined ? {} : { override: projectsDir }), project);
 }
 
-function looksLikePath(pathOrId: string): boolean {
-  return pathOrId.endsWith(".jsonl") || pathOrId.includes("/") || pathOrId.includes(path.sep);
-}
 
-/**
- * A session the app names (from a page, untrusted): its id, looked up in its project folder
- * `project` or else in each project folder of `projectsDir`, or an absolute path of a transcript
- * inside that folder. A session is its project folder and id: an id found in two project folders
- * (a copied history) is refused as ambiguous, naming both, unless `project` picks one. Links are
- * followed only while they stay inside the folder (containedPath.ts). Returns the path as found
- * (its name is the session's id). Errors name the id and the history folder, never Baton's working
- * folder.
- */
-export async function findSessionFile(idOrPath: string, projectsDir: string, project?: string): Promise<string> {
-  const root = path.resolve(projectsDir);
-  if (looksLikePath(idOrPath)) {
-    if (!path.isAbsolute(idOrPath)) throw new HistoryError("refused", idOrPath, "A session is named by its id, or by the path of a transcript inside the history folder");
-    const checked = await containedFile(root, idOrPath);
-    if (checked.kind === "inside" && (await isFile(checked.real))) return checked.path;
-    if (checked.kind === "outside") throw new HistoryError("refused", idOrPath, `That transcript is not in the history folder ${root} (${checked.reason}); Baton does not read it`);
-    throw new HistoryError("not_found", idOrPath, `No transcript file there in the history folder ${root}`);
-  }
-  if (!isPlainId(idOrPath)) throw new HistoryError("refused", idOrPath, `${quotedId(idOrPath)} is not a session id`);
-  if (project !== undefined && !isProjectName(project)) throw new HistoryError("refused", idOrPath, `${quotedId(project)} is not a project folder's name`);
-  let projects: string[];
-  try {
-    projects = project !== undefined ? [project] : await readdir(root);
-  } catch {
-    throw new HistoryError("not_found", idOrPath, `No projects folder at ${root}`);
-  }
-  let refused: string | undefined;
-  const found: string[] = [];
-  for (const name of projects.sort()) {
-    const checked = await containedPath(root, name, `${idOrPath}.jsonl`);
-    if (checked.kind === "inside" && (await isFile(checked.real))) found.push(checked.path);
-    if (checked.kind === "outside") refused ??= checked.reason;
-  }
-  if (found.length === 1) return found[0]!;
-  if (found.length > 1) {
-    throw new HistoryError("ambiguous", idOrPath, `Session ${idOrPath} is in ${found.length} project folders; name its project folder or give its file: ${found.join(", ")}`);
-  }
-  if (refused !== undefined) throw new HistoryError("refused", idOrPath, `Session ${idOrPath} was not opened: ${refused}`);
-  const where = project !== undefined ? `in the project folder ${path.join(root, project)}` : `under ${root}`;
-  throw new HistoryError("not_found", idOrPath, `No session ${idOrPath} ${where}`);
-}
-
-/** A project folder's name: one plain entry of the history folder, never `.`, `..` or a path. */
-function isProjectName(name: string): boolean {
-  return name.length > 0 && name.length <= 255 && name !== "." && name !== ".." && !/[\\/\0]/.test(name);
-}
-
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
 
 export async function restoreSession(pathOrId: string, options: RestoreOptions = {}): Promise<RestoreResult> {
   const file = await resolveSessionFile(pathOrId, options.projectsDir);
@@ -161,64 +104,6 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
     reportUnlinked(session);
   }
   return { transcript: annotatedTranscript(session), problems: session.problems, session };
-}
-
-/** Where else a fork's copied agents may have run: the sessions Baton recorded it came from (SessionAudit.forkOrigins). */
-export interface ForkOrigins {
-  /** The history folder the origins are looked up in (default: the CLI's). */
-  readonly projectsDir?: string;
-  /** Its origin, then that one's origin, …. */
-  readonly origins?: readonly string[];
-}
-
-/** A restore's history folder and the origins its audit trail recorded. */
-export function forkOriginsOf(options: { readonly projectsDir?: string; readonly audit?: SessionAudit }): ForkOrigins {
-  const origins = options.audit?.forkOrigins;
-  return { ...(options.projectsDir !== undefined ? { projectsDir: options.projectsDir } : {}), ...(origins !== undefined ? { origins } : {}) };
-}
-
-/** A fork copies the main lines but not the sidechains: find them in the sessions it came from. */
-export async function linkForkedSidechains(session: HistorySession, from: ForkOrigins = {}): Promise<void> {
-  const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && sidechainSource(session, c.toolUseId) === undefined);
-  if (missing.length === 0) return;
-  const wanted = new Set(missing.map((c) => c.toolUseId));
-  // Their nested agents' files are beside them: linked too, or their cards and calls would be lost.
-  for (const file of await findCopiedSidechains(session.projectDir, session.sessionId, wanted, from, session.problems)) {
-    const id = file.meta?.toolUseId;
-    if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
-  }
-}
-
-/**
- * The files of the agents a fork copied (`wanted`: its Agent calls with none of their own): beside
- * it in its project folder, else in the folder of each session it came from, nearest first, with
- * the sessions beside that one (a fork made in a new worktree is in another project folder than
- * its origin). Every file comes with the agents nested in its folder; each is taken by the call
- * its meta names.
- */
-export async function findCopiedSidechains(projectDir: string, sessionId: string, wanted: ReadonlySet<string>, from: ForkOrigins, problems?: HistoryProblem[]): Promise<SidechainFile[]> {
-  const found = await findForkedSidechains(projectDir, sessionId, wanted, problems);
-  const lacking = (): Set<string> => {
-    const named = new Set(found.map((f) => f.meta?.toolUseId));
-    return new Set([...wanted].filter((id) => !named.has(id)));
-  };
-  const origins = from.origins ?? [];
-  if (origins.length === 0 || lacking().size === 0) return found;
-  const projectsDir = resolveProjectsDir(from.projectsDir === undefined ? {} : { override: from.projectsDir });
-  const looked = new Set([projectDir]);
-  for (const origin of origins) {
-    const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
-    const project = file === undefined ? undefined : path.dirname(file);
-    // A folder looked in already held every session beside the fork.
-    if (project === undefined || looked.has(project)) continue;
-    looked.add(project);
-    found.push(...(await findSidechainFiles(project, origin)).filter((f) => f.meta?.toolUseId !== undefined));
-    const still = lacking();
-    if (still.size === 0) break;
-    found.push(...(await findForkedSidechains(project, origin, still)));
-    if (lacking().size === 0) break;
-  }
-  return found;
 }
 
 function reportUnlinked(session: HistorySession): void {

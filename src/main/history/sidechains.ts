@@ -158,8 +158,8 @@ export function linkSidechains(
 /**
  * The files of a fork's copied agents (`toolUseIds`: its Agent calls its own folder lacks): the
  * sidechains beside it that name them, and every other agent file of those sessions' folders,
- * where the agents they started (nested ones) are. Each is taken by the call its meta names, so an
- * agent of the origin the fork did not copy is never one of the fork's.
+ * where the agents they started (nested ones) are. Each is known by the call its meta names: the
+ * other agents of those folders come along, and only a call of the fork's ever reads one.
  */
 export async function findForkedSidechains(projectDir: string, sessionId: string, toolUseIds: ReadonlySet<string>, problems?: HistoryProblem[]): Promise<SidechainFile[]> {
   const beside = await findSiblingSidechains(projectDir, sessionId, toolUseIds, problems);

@@ -14,7 +14,7 @@ import type { EventStream } from "./eventStream.js";
 import { createHistorySession, readSidechain, sidechainSource, type HistorySession } from "./historySession.js";
 import { sessionIdFromPath } from "../platform/projectsDir.js";
 import type { HistoryProblem } from "./problems.js";
-import { linkForkedSidechains, type ForkOrigins } from "./restore.js";
+import { linkForkedSidechains, type ForkOrigins } from "./copiedSidechains.js";
 import { findSidechainFiles } from "./sidechains.js";
 
 /**

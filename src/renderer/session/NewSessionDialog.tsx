@@ -112,17 +112,19 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   const firstRecent = recent[0];
   const field = useRef<HTMLInputElement>(null);
   const offered = useRef(false);
-  const selectSuggestion = useRef(false);
+  const suggested = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (firstRecent === undefined || offered.current) return;
     offered.current = true;
-    if (cwd !== "") return;
-    selectSuggestion.current = true;
+    // What the field holds now, not this render's value: a keystroke may have come since.
+    if ((field.current?.value ?? cwd) !== "") return;
+    suggested.current = firstRecent;
     setCwd(firstRecent);
   }, [firstRecent, cwd]);
   useLayoutEffect(() => {
-    if (!selectSuggestion.current) return;
-    selectSuggestion.current = false;
+    // Selected once, in the render that shows it (an effect run twice selects nothing more).
+    if (suggested.current === undefined || cwd !== suggested.current) return;
+    suggested.current = undefined;
     if (document.activeElement === field.current) field.current?.select();
   }, [cwd]);
 
