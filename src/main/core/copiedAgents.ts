@@ -16,7 +16,7 @@ export interface CopiedAgentsOptions {
   readonly projectsDir: string;
   /** The session the fork was made from. */
   readonly origin: string;
-  /** The sessions that one was forked from, nearest first, as recorded (SessionAudit.forkOrigins). */
+  /** The sessions that one was forked from, nearest first, as recorded (forkRecord.ts: recordedOrigins). */
   readonly originsOfOrigin?: readonly string[];
   /** The files were found: the cards can be offered them. */
   readonly onFound: () => void;
