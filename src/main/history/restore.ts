@@ -54,8 +54,6 @@ export async function resolveSessionFile(pathOrId: string, projectsDir?: string,
   return findSessionFile(pathOrId, resolveProjectsDir(projectsDir === undefined ? {} : { override: projectsDir }), project);
 }
 
-
-
 export async function restoreSession(pathOrId: string, options: RestoreOptions = {}): Promise<RestoreResult> {
   const file = await resolveSessionFile(pathOrId, options.projectsDir);
   const sessionId = sessionIdFromPath(file);
