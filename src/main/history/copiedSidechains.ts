@@ -5,12 +5,15 @@
 // trail recorded the chain (SessionAudit.forkOrigins). Each file is taken by the Agent call its
 // meta names, with the other agent files of its folder: the agents it started (nested ones).
 
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { SessionAudit } from "../audit/audit.js";
 import { resolveProjectsDir } from "../platform/projectsDir.js";
 import { sidechainSource, type HistorySession } from "./historySession.js";
 import { findSessionFile } from "./sessionFile.js";
 import { findForkedSidechains, findSidechainFiles, type SidechainFile } from "./sidechains.js";
+import { listDir } from "./subagentFolder.js";
+import { workflowRunDir } from "./workflowRuns.js";
 
 /** Where else a fork's copied agents may have run: the sessions Baton recorded it came from. */
 export interface ForkOrigins {
@@ -26,8 +29,12 @@ export function forkOriginsOf(options: { readonly projectsDir?: string; readonly
   return { ...(options.projectsDir !== undefined ? { projectsDir: options.projectsDir } : {}), ...(origins !== undefined ? { origins } : {}) };
 }
 
-/** Links a restored fork's copied Agent calls (top-level ones that ran, with no file of the session's own) to their files. */
+/**
+ * Links a restored fork's copied Agent calls (top-level ones that ran, with no file of the
+ * session's own) to their files, and its copied Workflow calls to their runs' folders.
+ */
 export async function linkForkedSidechains(session: HistorySession, from: ForkOrigins = {}): Promise<void> {
+  await linkForkedRuns(session, from);
   const missing = [...session.calls.values()].filter((c) => c.parentToolUseId === null && !c.failed && sidechainSource(session, c.toolUseId) === undefined);
   if (missing.length === 0) return;
   const wanted = new Set(missing.map((c) => c.toolUseId));
@@ -36,6 +43,29 @@ export async function linkForkedSidechains(session: HistorySession, from: ForkOr
   for (const file of files) {
     const id = file.meta?.toolUseId;
     if (id !== undefined && !session.links.has(id)) session.links.set(id, file);
+  }
+}
+
+/**
+ * A copied Workflow call's run is in the folder of the session that ran it: one of the fork's
+ * recorded origins, else a session beside it. Its files are checked against that project folder
+ * when read (workflowRuns.ts); the run id is a plain name (workflowLaunch.ts).
+ */
+async function linkForkedRuns(session: HistorySession, from: ForkOrigins): Promise<void> {
+  const runs = [...session.stream.mapper.workflowRuns].filter(([callId]) => !session.workflows.has(callId));
+  if (runs.length === 0) return;
+  const folders: string[] = [];
+  const projectsDir = resolveProjectsDir(from.projectsDir === undefined ? {} : { override: from.projectsDir });
+  for (const origin of from.origins ?? []) {
+    const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
+    if (file !== undefined) folders.push(path.join(path.dirname(file), origin));
+  }
+  for (const entry of (await listDir(session.projectDir)).sort()) {
+    if (entry !== session.sessionId && !entry.endsWith(".jsonl")) folders.push(path.join(session.projectDir, entry));
+  }
+  for (const [callId, runId] of runs) {
+    const dir = folders.map((folder) => workflowRunDir(folder, runId)).find((d) => existsSync(d));
+    if (dir !== undefined) session.workflows.set(callId, dir);
   }
 }
 
