@@ -58,6 +58,8 @@ const onBothClis = [
   "test/integration/appForkWorktree.test.ts",
   // A fork in a new worktree reopened, and its fork: the copied agents' files found through the recorded origins.
   "test/integration/appForkWorktreeAgents.test.ts",
+  // A fork's copied Workflow card: the run's folder stays in the origin's, on each CLI.
+  "test/integration/appForkWorkflow.test.ts",
   // A search hit in a live tab lands on it: the session's file read aside as each CLI writes it.
   "test/integration/uiSearchLandsLive.test.ts",
 ];

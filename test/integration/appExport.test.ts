@@ -2,12 +2,10 @@
 // to export before the CLI has written the session; after a turn, the session's own history file,
 // with the subagent's steps read from its sidechain, comes back as the file the page saves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BatonService } from "../../src/main/core/batonService.js";
-import type { SessionManager } from "../../src/main/core/sessionManager.js";
-import { managerFor } from "../support/appManager.js";
+import type { BatonService } from "../../src/main/core/batonService.js";
+import { serviceAppFor, type ServiceApp } from "../support/appManager.js";
 import { watchTab } from "../support/tabWatch.js";
-import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
-import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import type { CliEnv } from "../support/cliEnv.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -42,26 +40,19 @@ async function fileHolds(projectsDir: string, sessionId: string, text: string): 
 }
 
 describe("exportSession on a live session", () => {
-  let model: ModelServer;
+  let app: ServiceApp;
   let env: CliEnv;
-  let manager: SessionManager;
   let service: BatonService;
 
   beforeAll(async () => {
-    model = await startModelServer({
+    app = await serviceAppFor({
       main: [{ blocks: [agentCall("Echo via sub", "[[SUB]] echo something", { run_in_background: false })] }, { blocks: [text("Export session done.")] }],
       SUB: [{ blocks: [bashCall("echo from-the-sidechain", "Echo")] }, { blocks: [text("Sub echoed.")] }],
-    });
-    env = await createCliEnv({ baseUrl: model.url, cwdName: "app-export" });
-    manager = managerFor(env, { withHistory: true });
-    service = new BatonService(manager);
+    }, "app-export");
+    ({ env, service } = app);
   });
 
-  afterAll(async () => {
-    await manager?.shutdown();
-    await model?.close();
-    await env?.cleanup();
-  });
+  afterAll(() => app?.close());
 
   it("has nothing to export before the first turn, then the whole session with its subagent's steps", async () => {
     const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));

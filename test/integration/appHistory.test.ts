@@ -4,12 +4,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../src/shared/transcript.js";
-import { BatonService } from "../../src/main/core/batonService.js";
-import type { SessionManager } from "../../src/main/core/sessionManager.js";
-import { managerFor } from "../support/appManager.js";
+import type { BatonService } from "../../src/main/core/batonService.js";
+import { serviceAppFor, type ServiceApp } from "../support/appManager.js";
 import { transcriptWhen } from "../support/tabWatch.js";
-import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
-import { startModelServer, type ModelServer } from "../support/modelServer.js";
+import type { CliEnv } from "../support/cliEnv.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
 import { value } from "../support/apiValue.js";
 
@@ -21,21 +19,18 @@ function waitForTranscript(service: BatonService, tabId: string, done: (t: Trans
 }
 
 describe("history through the session manager", () => {
-  let model: ModelServer;
+  let app: ServiceApp;
   let env: CliEnv;
-  let manager: SessionManager;
   let service: BatonService;
   let sessionId: string;
 
   beforeAll(async () => {
-    model = await startModelServer({
+    app = await serviceAppFor({
       // Foreground on every CLI (2.1.332 backgrounds an Agent call unless told not to).
       main: [{ blocks: [agentCall("Echo via sub", "[[SUB]] echo something", { run_in_background: false })] }, { blocks: [text("First session done.")] }, { blocks: [text("Resumed and answering.")] }],
       SUB: [{ blocks: [bashCall("echo from-sub", "Echo")] }, { blocks: [text("Sub echoed.")] }],
-    });
-    env = await createCliEnv({ baseUrl: model.url, cwdName: "app-history" });
-    manager = managerFor(env, { withHistory: true });
-    service = new BatonService(manager);
+    }, "app-history");
+    ({ env, service } = app);
 
     const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
     const done = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "First session done."));
@@ -44,11 +39,7 @@ describe("history through the session manager", () => {
     value(await service.closeTab(tab.tabId));
   });
 
-  afterAll(async () => {
-    await manager?.shutdown();
-    await model?.close();
-    await env?.cleanup();
-  });
+  afterAll(() => app?.close());
 
   it("lists the finished session", async () => {
     const sessions = value(await service.listSessions());
@@ -83,7 +74,7 @@ describe("history through the session manager", () => {
     value(await service.sendPrompt(tab.tabId, "and now?"));
     const t = await done;
     expect(t.sessionId).toBe(sessionId);
-    const last = model.requests.filter((r) => r.agent === "main" && r.kind === "agent").at(-1);
+    const last = app.model.requests.filter((r) => r.agent === "main" && r.kind === "agent").at(-1);
     expect(JSON.stringify(last?.body)).toContain("delegate an echo");
   });
 });

@@ -71,10 +71,12 @@ describe("a fork's copied agents", () => {
     expect([...(await copiedAgentFiles(projectsDir, "../elsewhere/origin", () => new Set(["toolu_outer"])))]).toEqual([]);
   });
 
-  it("are read once for the tab; a card takes only its own agent's file; a failing listener costs nothing later", async () => {
+  it("are read once for the tab, a copied Workflow's run too; a card takes only its own agent's file; a failing listener costs nothing later", async () => {
     const projectsDir = path.join(tempDir(), "projects");
     const project = path.join(projectsDir, "-home-user-code-x");
     session(project, "origin", { a1111111111111111: "toolu_outer" });
+    const run = path.join(project, "origin", "subagents", "workflows", "wf_1");
+    fs.mkdirSync(run, { recursive: true });
     let calls = 0;
     const warnings: string[] = [];
     const copied = new CopiedAgents({
@@ -85,11 +87,13 @@ describe("a fork's copied agents", () => {
       },
       warn: (message) => void warnings.push(message),
     });
-    const read = () => copied.read(() => (calls++, new Set(["toolu_outer"])));
+    const runs = new Map([["toolu_wf", "wf_1"], ["toolu_wf_gone", "wf_2"]]);
+    const read = () => copied.read(() => (calls++, { calls: new Set(["toolu_outer"]), runs }));
     await Promise.all([read(), read()]);
     await read();
     expect(calls).toBe(1); // three reads asked, the folders read once
-    expect(copied.size).toBe(1);
+    expect(copied.size).toBe(2);
+    expect([copied.runOf("toolu_wf"), copied.runOf("toolu_wf_gone")]).toEqual([run, undefined]);
     expect(copied.fileOf("toolu_outer", "")).toBe(agentFile(project, "origin", "a1111111111111111"));
     expect(copied.fileOf("toolu_outer", "a1111111111111111")).toBe(agentFile(project, "origin", "a1111111111111111"));
     expect(copied.fileOf("toolu_outer", "a9999999999999999")).toBeUndefined();

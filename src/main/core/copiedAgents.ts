@@ -4,7 +4,7 @@
 // A fork's tab reads those folders once, so each copied card is offered its file as a restored
 // tab's card is, and opening it reads the file from there (subagentSteps.ts).
 
-import { findOriginSidechains } from "../history/index.js";
+import { findCopiedRuns, findOriginSidechains } from "../history/index.js";
 
 /** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
 export interface CopiedAgent {
@@ -23,16 +23,34 @@ export interface CopiedAgentsOptions {
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
 }
 
+/** What a fork's tab copied: its agents with steps to read, and its Workflow calls with their run ids. */
+export interface CopiedWork {
+  readonly calls: ReadonlySet<string>;
+  readonly runs: ReadonlyMap<string, string>;
+}
+
 export class CopiedAgents {
   /** Agent call id → its agent's file, once read. */
   private byCall: ReadonlyMap<string, CopiedAgent> = new Map();
+  /** Workflow call id → its run's folder, once read. */
+  private runs: ReadonlyMap<string, string> = new Map();
   private reading: Promise<void> | undefined;
 
   constructor(private readonly options: CopiedAgentsOptions) {}
 
-  /** How many files are known: a change of the transcript's marks. */
+  /** How many files and runs are known: a change of the transcript's marks. */
   get size(): number {
-    return this.byCall.size;
+    return this.byCall.size + this.runs.size;
+  }
+
+  /** The folder of the copied Workflow call `toolUseId`'s run. */
+  runOf(toolUseId: string): string | undefined {
+    return this.runs.get(toolUseId);
+  }
+
+  /** The copied Workflow calls whose runs were found. */
+  runCalls(): Iterable<string> {
+    return this.runs.keys();
   }
 
   /** The file of the copied Agent call `toolUseId`; with `agentId` (its card's, "" when not known), only that agent's. */
@@ -46,13 +64,22 @@ export class CopiedAgents {
     return this.byCall.keys();
   }
 
-  /** Reads the folders once, never failing; `calls`: the copied Agent calls, looked for beside the origin, then in its own origins' folders, when its folder lacks them. */
-  read(calls: () => ReadonlySet<string>): Promise<void> {
-    const { projectsDir, origin, originsOfOrigin, warn } = this.options;
-    this.reading ??= copiedAgentFiles(projectsDir, origin, calls, originsOfOrigin)
-      .then((found) => {
+  /**
+   * Reads the folders once, never failing: the copied Agent calls' files are looked for in the
+   * origin's folder, beside it, then in its own origins' folders; the copied Workflow calls' runs
+   * in the origin's folder and its origins'. `copied` is asked once.
+   */
+  read(copied: () => CopiedWork): Promise<void> {
+    const { projectsDir, origin, originsOfOrigin = [], warn } = this.options;
+    this.reading ??= Promise.resolve()
+      .then(() => {
+        const { calls, runs } = copied();
+        return Promise.all([copiedAgentFiles(projectsDir, origin, () => calls, originsOfOrigin), findCopiedRuns(runs, { projectsDir, origins: [origin, ...originsOfOrigin] })]);
+      })
+      .then(([found, runFolders]) => {
         this.byCall = found;
-        if (found.size > 0) this.options.onFound();
+        this.runs = runFolders;
+        if (found.size + runFolders.size > 0) this.options.onFound();
       })
       .catch((error: unknown) => warn("could not read the subagent files of the session this one was forked from", { origin, error: String(error) }));
     return this.reading;

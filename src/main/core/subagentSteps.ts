@@ -10,7 +10,7 @@ import { workflowLaunchOf } from "../../shared/workflowLaunch.js";
 import { MarkedTranscript, ownBlocks } from "../history/index.js";
 import type { SessionModel } from "../hub/index.js";
 import { expectedSidechainPath, offeredPaths, SidechainReader, stepsWithSidechainPaths, workflowRunPath, type SidechainLocation } from "./liveSidechains.js";
-import { CopiedAgents } from "./copiedAgents.js";
+import { CopiedAgents, type CopiedWork } from "./copiedAgents.js";
 import { WorkflowReads } from "./workflowReads.js";
 
 export interface SubagentStepsOptions {
@@ -99,11 +99,11 @@ export class SubagentSteps {
     const fromDisk = stepsNotStreamed(record) || record.droppedBlockCount > 0 || this.sidechains.has(toolUseId);
     if (!fromDisk) return this.asShown(record.blocks);
     // A card opened before the copied agents' files were read waits for them.
-    await this.copied?.read(() => this.copiedCalls());
+    await this.readCopied();
     const where = this.location();
     if (where === undefined) return this.asShown(record.blocks);
-    // A Workflow's card holds the agents of its run; any other, its sidechain.
-    const run = this.workflowRun(toolUseId, where);
+    // A Workflow's card holds the agents of its run (a copied one's is its origin's); any other, its sidechain.
+    const run = this.workflowRun(toolUseId, where) ?? this.copiedRun(toolUseId);
     const events = run !== undefined ? await this.workflows.read(toolUseId, where.sessionId, run) : await this.sidechains.read(where, toolUseId, record.taskId);
     const now = this.recordOfCall(toolUseId) ?? record;
     if (events === undefined || now.droppedBlockCount === 0) return this.asShown(now.blocks);
@@ -144,19 +144,37 @@ export class SubagentSteps {
 
   /** The folder of the Workflow run the call `toolUseId` launched, once it exists. */
   private workflowRun(toolUseId: string, where: SidechainLocation): string | undefined {
-    const runId = workflowLaunchOf(this.options.model().findToolCall(toolUseId)?.result?.structured)?.runId;
+    const runId = this.runIdOf(toolUseId);
     return runId === undefined ? undefined : workflowRunPath(where, runId);
+  }
+
+  private runIdOf(toolUseId: string): string | undefined {
+    return workflowLaunchOf(this.options.model().findToolCall(toolUseId)?.result?.structured)?.runId;
+  }
+
+  /** A copied Workflow call's run, in the folder of the session that ran it: never one this tab launched. */
+  private copiedRun(toolUseId: string): string | undefined {
+    return this.started.has(toolUseId) ? undefined : this.copied?.runOf(toolUseId);
+  }
+
+  /** Reads the copied agents' files and runs, once. */
+  private readCopied(): Promise<void> | undefined {
+    return this.copied?.read(() => this.copiedWork());
   }
 
   /** The copied agents' cards that have not asked yet, with their files; the first call starts reading them. */
   private copiedOffers(): Map<string, string> {
     const paths = new Map<string, string>();
     if (this.copied === undefined) return paths;
-    void this.copied.read(() => this.copiedCalls());
+    void this.readCopied();
     // Only records with no steps yet take the offer (offeredPaths).
     for (const toolUseId of this.copied.calls()) {
       const file = this.asked.has(toolUseId) ? undefined : this.copiedFile(toolUseId, this.recordOfCall(toolUseId)?.taskId ?? "");
       if (file !== undefined) paths.set(toolUseId, file);
+    }
+    for (const toolUseId of this.copied.runCalls()) {
+      const run = this.asked.has(toolUseId) ? undefined : this.copiedRun(toolUseId);
+      if (run !== undefined) paths.set(toolUseId, run);
     }
     return paths;
   }
@@ -166,20 +184,27 @@ export class SubagentSteps {
     return this.started.has(toolUseId) ? undefined : this.copied?.fileOf(toolUseId, taskId);
   }
 
-  /** The copied turns' agents that ran (an agent id) with steps to read (not a Workflow's run): calls that never started here and streamed nothing. */
-  private copiedCalls(): Set<string> {
+  /**
+   * The copied turns' agents that ran (an agent id) with steps to read, and their Workflow calls
+   * with the runs their receipts name: calls that never started here and streamed nothing.
+   */
+  private copiedWork(): CopiedWork {
     const calls = new Set<string>();
+    const runs = new Map<string, string>();
     const walk = (blocks: readonly Block[]): void => {
       for (const block of blocks) {
         const record = block.call?.subagent;
         if (record === undefined) continue;
-        const ran = record.taskId !== "" && record.subagentType !== WorkflowType;
-        if (ran && stepsNotStreamed(record) && !this.started.has(record.toolUseId)) calls.add(record.toolUseId);
+        if (!this.started.has(record.toolUseId)) {
+          const runId = record.subagentType === WorkflowType ? this.runIdOf(record.toolUseId) : undefined;
+          if (runId !== undefined) runs.set(record.toolUseId, runId);
+          else if (record.taskId !== "" && record.subagentType !== WorkflowType && stepsNotStreamed(record)) calls.add(record.toolUseId);
+        }
         walk(record.blocks);
       }
     };
     walk(this.options.model().transcript().blocks);
-    return calls;
+    return { calls, runs };
   }
 
   /** Nested records with nothing streamed whose card has not asked yet, with their expected file (a Workflow's: its run's folder). */

@@ -46,27 +46,37 @@ export async function linkForkedSidechains(session: HistorySession, from: ForkOr
   }
 }
 
-/**
- * A copied Workflow call's run is in the folder of the session that ran it: one of the fork's
- * recorded origins, else a session beside it. Its files are checked against that project folder
- * when read (workflowRuns.ts); the run id is a plain name (workflowLaunch.ts).
- */
+/** A restored fork's copied Workflow calls, linked to their runs' folders (findCopiedRuns). */
 async function linkForkedRuns(session: HistorySession, from: ForkOrigins): Promise<void> {
-  const runs = [...session.stream.mapper.workflowRuns].filter(([callId]) => !session.workflows.has(callId));
-  if (runs.length === 0) return;
+  const runs = new Map([...session.stream.mapper.workflowRuns].filter(([callId]) => !session.workflows.has(callId)));
+  for (const [callId, dir] of await findCopiedRuns(runs, from, { projectDir: session.projectDir, sessionId: session.sessionId })) session.workflows.set(callId, dir);
+}
+
+/**
+ * The folders of the Workflow runs a fork copied (`runs`: call id → run id), by call: a run is in
+ * the folder of the session that ran it, one of the fork's recorded origins, else (`beside`) a
+ * session beside the fork. Its files are checked against that project folder when read
+ * (workflowRuns.ts); a run id is a plain name (workflowLaunch.ts).
+ */
+export async function findCopiedRuns(runs: ReadonlyMap<string, string>, from: ForkOrigins, beside?: { readonly projectDir: string; readonly sessionId: string }): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (runs.size === 0) return found;
   const folders: string[] = [];
   const projectsDir = resolveProjectsDir(from.projectsDir === undefined ? {} : { override: from.projectsDir });
   for (const origin of from.origins ?? []) {
     const file = await findSessionFile(origin, projectsDir).catch(() => undefined);
     if (file !== undefined) folders.push(path.join(path.dirname(file), origin));
   }
-  for (const entry of (await listDir(session.projectDir)).sort()) {
-    if (entry !== session.sessionId && !entry.endsWith(".jsonl")) folders.push(path.join(session.projectDir, entry));
+  if (beside !== undefined) {
+    for (const entry of (await listDir(beside.projectDir)).sort()) {
+      if (entry !== beside.sessionId && !entry.endsWith(".jsonl")) folders.push(path.join(beside.projectDir, entry));
+    }
   }
   for (const [callId, runId] of runs) {
     const dir = folders.map((folder) => workflowRunDir(folder, runId)).find((d) => existsSync(d));
-    if (dir !== undefined) session.workflows.set(callId, dir);
+    if (dir !== undefined) found.set(callId, dir);
   }
+  return found;
 }
 
 /**
