@@ -32,16 +32,16 @@ describe("a fork's copied agents", () => {
     session(project, "fork1"); // the fork: its CLI copied the calls, not the files
     session(project, "other", { a3333333333333333: "toolu_unrelated" });
 
-    const ofOrigin = await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"]));
+    const ofOrigin = await copiedAgentFiles(projectsDir, "origin", new Set(["toolu_outer"]));
     expect(Object.fromEntries(ofOrigin)).toEqual({
       toolu_outer: { path: agentFile(project, "origin", "a1111111111111111"), agentId: "a1111111111111111" },
       toolu_nested: { path: agentFile(project, "origin", "a2222222222222222"), agentId: "a2222222222222222" },
     });
     // A fork of fork1: fork1's folder has none of the copied calls; the session beside it that ran them does, with its nested agent.
-    const ofFork = await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]));
+    const ofFork = await copiedAgentFiles(projectsDir, "fork1", new Set(["toolu_outer"]));
     expect(Object.fromEntries(ofFork)).toEqual(Object.fromEntries(ofOrigin));
     // Nothing is looked for beside the origin when its folder has every copied call.
-    expect([...(await copiedAgentFiles(projectsDir, "fork1", () => new Set()))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "fork1", new Set()))]).toEqual([]);
   });
 
   it("for a fork of a fork made in another project folder (a new worktree), in the folder of the session its origin came from", async () => {
@@ -53,10 +53,10 @@ describe("a fork's copied agents", () => {
     session(worktree, "fork1"); // forked into a new worktree: its folder has none of the copied calls
     const outer = { toolu_outer: { path: agentFile(main, "origin", "a1111111111111111"), agentId: "a1111111111111111" }, toolu_nested: { path: agentFile(main, "origin", "a2222222222222222"), agentId: "a2222222222222222" } };
     // The trail says fork1 came from origin: looked for there, with the nested agent beside it.
-    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]), ["origin"]))).toEqual(outer);
+    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", new Set(["toolu_outer"]), ["origin"]))).toEqual(outer);
     // Without the record nothing beside fork1 names the calls; an origin gone or not a plain id is passed over.
-    expect([...(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"])))]).toEqual([]);
-    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", () => new Set(["toolu_outer"]), ["gone", "../x", "origin"]))).toEqual(outer);
+    expect([...(await copiedAgentFiles(projectsDir, "fork1", new Set(["toolu_outer"])))]).toEqual([]);
+    expect(Object.fromEntries(await copiedAgentFiles(projectsDir, "fork1", new Set(["toolu_outer"]), ["gone", "../x", "origin"]))).toEqual(outer);
   });
 
   it("an origin gone, named by a path, or whose subagents folder leads out of the history folder: none", async () => {
@@ -66,9 +66,9 @@ describe("a fork's copied agents", () => {
     session(project, "origin");
     session(path.join(dir, "elsewhere"), "origin", { a1111111111111111: "toolu_outer" });
     fs.symlinkSync(path.join(dir, "elsewhere", "origin"), path.join(project, "origin"));
-    expect([...(await copiedAgentFiles(projectsDir, "origin", () => new Set(["toolu_outer"])))]).toEqual([]);
-    expect([...(await copiedAgentFiles(projectsDir, "gone", () => new Set(["toolu_outer"])))]).toEqual([]);
-    expect([...(await copiedAgentFiles(projectsDir, "../elsewhere/origin", () => new Set(["toolu_outer"])))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "origin", new Set(["toolu_outer"])))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "gone", new Set(["toolu_outer"])))]).toEqual([]);
+    expect([...(await copiedAgentFiles(projectsDir, "../elsewhere/origin", new Set(["toolu_outer"])))]).toEqual([]);
   });
 
   it("are read once for the tab, a copied Workflow's run too; a card takes only its own agent's file; a failing listener costs nothing later", async () => {
@@ -98,5 +98,11 @@ describe("a fork's copied agents", () => {
     expect(copied.fileOf("toolu_outer", "a1111111111111111")).toBe(agentFile(project, "origin", "a1111111111111111"));
     expect(copied.fileOf("toolu_outer", "a9999999999999999")).toBeUndefined();
     expect(warnings).toEqual(["could not read the subagent files of the session this one was forked from"]);
+
+    // A fork of a fork with no recorded origins: the run is in the session beside its origin that ran it.
+    session(project, "fork1");
+    const ofFork = new CopiedAgents({ projectsDir, origin: "fork1", onFound: () => undefined, warn: (message) => void warnings.push(message) });
+    await ofFork.read(() => ({ calls: new Set(), runs }));
+    expect([ofFork.runOf("toolu_wf"), ofFork.runOf("toolu_wf_gone"), ofFork.size]).toEqual([run, undefined, 1]);
   });
 });

@@ -42,9 +42,13 @@ function applyInBatches(events: readonly ClientEvent[], sizes: readonly number[]
   return model.transcript();
 }
 
-/** Where the lines that parse put subagent blocks (the parser's own reading of each line). */
-function originsOf(lines: readonly RecordedLine[]): SubagentOrigins {
+/**
+ * Where the lines that parse put subagent blocks (the parser's own reading of each line). The
+ * prompts Baton sent (`stdin`) are the conductor's whatever a line echoing one names as its parent.
+ */
+function originsOf(lines: readonly RecordedLine[], stdin: StdinRecording | undefined): SubagentOrigins {
   const origins = emptyOrigins();
+  for (const prompt of stdin?.prompts ?? []) if (prompt.uuid !== undefined) origins.conductors.add(prompt.uuid);
   for (const { text, lineNumber } of lines) {
     const parsed = parseLine(text, lineNumber);
     if (parsed.ok) noteLine(origins, parsed.message as unknown as Record<string, unknown>, streamParent(parsed.message as unknown as Record<string, unknown>));
@@ -78,7 +82,7 @@ describe.skipIf(runs.length === 0)("session model over every recorded run, chunk
   it("the recorded order keeps every subagent block in its card", () => {
     let checked = 0;
     for (const run of runs) {
-      const origins = originsOf(run.lines);
+      const origins = originsOf(run.lines, run.stdin);
       checked += expectSubagentBlocksPlaced(run.reference, origins, run.capture.label);
       expectNothingLost(run.reference, origins, run.capture.label);
     }
@@ -100,7 +104,7 @@ describe.skipIf(runs.length === 0)("session model over every recorded run, chunk
       fc.property(picks, (order) => {
         const lines = interleave(run.lines, run.before, order);
         const t = applyInBatches(recordingEvents(lines, run.stdin), []);
-        const origins = originsOf(lines);
+        const origins = originsOf(lines, run.stdin);
         expectSubagentBlocksPlaced(t, origins, label);
         expectNothingLost(t, origins, label);
       }),
@@ -111,7 +115,7 @@ describe.skipIf(runs.length === 0)("session model over every recorded run, chunk
       fc.property(picks, fc.array(lineEdit, { minLength: 1, maxLength: 8 }), batchSizes, (order, edits, sizes) => {
         const lines = editLines(interleave(run.lines, run.before, order), edits, (line, c) => ({ ...line, text: corrupt(line.text, c) }));
         const t = applyInBatches(recordingEvents(lines, run.stdin), sizes);
-        expectSubagentBlocksPlaced(t, originsOf(lines), label);
+        expectSubagentBlocksPlaced(t, originsOf(lines, run.stdin), label);
       }),
       fuzzParameters(14),
     );

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
+import { fileIdentity, followJsonl, followTranscript, type Follower } from "../../src/main/history/tail.js";
 import { restoreSession } from "../../src/main/history/restore.js";
 import { createHistorySource } from "../../src/main/core/historySource.js";
 import type { ClientEvent } from "../../src/shared/events.js";
@@ -72,6 +72,23 @@ describe("followJsonl", () => {
     renameSync(next, file);
     await waitFor("the replacement", () => resets >= 1 && seen.length === 4);
     expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }, { fresh: 4 }]);
+  });
+
+  it("reads again from the start a file replaced (by one of the same size) after it was read and before it is followed", async () => {
+    const file = path.join(dir, "early.jsonl");
+    writeFileSync(file, line({ n: 1 }));
+    // What a restore does: the identity taken, the file read up to its end.
+    const identity = await fileIdentity(file);
+    const offset = statSync(file).size;
+    const next = path.join(dir, "early.next");
+    writeFileSync(next, line({ n: 2 }));
+    renameSync(next, file);
+    let resets = 0;
+    const seen: unknown[] = [];
+    const f = followJsonl(file, { offset, ...(identity !== undefined ? { identity } : {}), pollMs: 20, onReset: () => void resets++, onRecords: (rs) => rs.forEach((r) => seen.push(r.value)) });
+    followers.push(f);
+    await f.check();
+    expect([resets, seen]).toEqual([1, [{ n: 2 }]]);
   });
 
   it("emits nothing after stop", async () => {

@@ -4,7 +4,7 @@
 // A fork's tab reads those folders once, so each copied card is offered its file as a restored
 // tab's card is, and opening it reads the file from there (subagentSteps.ts).
 
-import { findCopiedRuns, findOriginSidechains } from "../history/index.js";
+import { findCopiedRuns, findOriginSidechains, originPlaces, type SessionPlace } from "../history/index.js";
 
 /** A copied agent's file and its agent id (a card whose agent id is known takes only its own). */
 export interface CopiedAgent {
@@ -34,7 +34,7 @@ export class CopiedAgents {
   private byCall: ReadonlyMap<string, CopiedAgent> = new Map();
   /** Workflow call id → its run's folder, once read. */
   private runs: ReadonlyMap<string, string> = new Map();
-  private reading: Promise<void> | undefined;
+  private reading: Promise<unknown> | undefined;
 
   constructor(private readonly options: CopiedAgentsOptions) {}
 
@@ -67,22 +67,26 @@ export class CopiedAgents {
   /**
    * Reads the folders once, never failing: the copied Agent calls' files are looked for in the
    * origin's folder, beside it, then in its own origins' folders; the copied Workflow calls' runs
-   * in the origin's folder and its origins'. `copied` is asked once.
+   * in the origin's session folder and its origins', then beside the origin. `copied` is asked once.
    */
   read(copied: () => CopiedWork): Promise<void> {
     const { projectsDir, origin, originsOfOrigin = [], warn } = this.options;
-    this.reading ??= Promise.resolve()
-      .then(() => {
-        const { calls, runs } = copied();
-        return Promise.all([copiedAgentFiles(projectsDir, origin, () => calls, originsOfOrigin), findCopiedRuns(runs, { projectsDir, origins: [origin, ...originsOfOrigin] })]);
-      })
-      .then(([found, runFolders]) => {
-        this.byCall = found;
-        this.runs = runFolders;
-        if (found.size + runFolders.size > 0) this.options.onFound();
-      })
-      .catch((error: unknown) => warn("could not read the subagent files of the session this one was forked from", { origin, error: String(error) }));
-    return this.reading;
+    const failed = (what: string) => (error: unknown) => {
+      warn(`could not read the ${what} of the session this one was forked from`, { origin, error: String(error) });
+      return new Map<string, never>();
+    };
+    this.reading ??= (async () => {
+      const { calls, runs } = copied();
+      const origins = await originPlaces({ projectsDir, origins: [origin, ...originsOfOrigin] });
+      const [files, runFolders] = await Promise.all([
+        agentFilesOf(calls, origins).catch(failed("subagent files")),
+        findCopiedRuns(runs, origins, origins[0]).catch(failed("Workflow runs")),
+      ]);
+      this.byCall = files;
+      this.runs = runFolders;
+      if (files.size + runFolders.size > 0) this.options.onFound();
+    })().catch(failed("subagent files"));
+    return this.reading.then(() => undefined);
   }
 }
 
@@ -93,9 +97,13 @@ export class CopiedAgents {
  * agents nested in theirs (history/copiedSidechains.ts). Each session is found as a page's
  * session id is: inside the history folder only; gone, or in two project folders: passed over.
  */
-export async function copiedAgentFiles(projectsDir: string, origin: string, calls: () => ReadonlySet<string>, originsOfOrigin: readonly string[] = []): Promise<ReadonlyMap<string, CopiedAgent>> {
+export async function copiedAgentFiles(projectsDir: string, origin: string, calls: ReadonlySet<string>, originsOfOrigin: readonly string[] = []): Promise<ReadonlyMap<string, CopiedAgent>> {
+  return agentFilesOf(calls, await originPlaces({ projectsDir, origins: [origin, ...originsOfOrigin] }));
+}
+
+async function agentFilesOf(calls: ReadonlySet<string>, origins: readonly SessionPlace[]): Promise<Map<string, CopiedAgent>> {
   const found = new Map<string, CopiedAgent>();
-  for (const f of await findOriginSidechains(calls, { projectsDir, origins: [origin, ...originsOfOrigin] })) {
+  for (const f of await findOriginSidechains(calls, origins)) {
     const id = f.meta?.toolUseId;
     if (id !== undefined && !found.has(id)) found.set(id, { path: f.path, agentId: f.agentId });
   }

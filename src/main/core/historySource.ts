@@ -269,6 +269,7 @@ function restoredFrom(session: HistorySession): RestoredSession {
 function followSession(session: HistorySession, onChange: () => void, onError: (error: unknown) => void, recount: () => void): Follower {
   return followTranscript(session.path, {
     offset: session.offset,
+    ...(session.identity !== undefined ? { identity: session.identity } : {}),
     stream: session.stream,
     onEvents: (events) => {
       session.model.apply(events);

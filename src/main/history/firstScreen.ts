@@ -18,6 +18,7 @@ import { openRegularFile } from "../platform/regularFile.js";
 import { forkOriginsOf, linkForkedSidechains } from "./copiedSidechains.js";
 import { resolveSessionFile } from "./restore.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
+import { fileIdentity } from "./tail.js";
 import { findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
 import { TailReader } from "./tailReader.js";
@@ -70,13 +71,15 @@ export interface FirstScreen {
 export async function restoreFirstScreen(pathOrId: string, options: FirstScreenOptions = {}): Promise<FirstScreen> {
   const file = await resolveSessionFile(pathOrId, options.projectsDir);
   const minBlocks = Math.max(1, options.minBlocks ?? DefaultFirstScreenBlocks);
+  // Before the read: a file replaced while it is read is seen as replaced when followed.
+  const identity = await fileIdentity(file);
   let tail: TailRead;
   try {
     tail = await readTail(file, minBlocks, options);
   } catch (error) {
     throw new HistoryError("unreadable", pathOrId, `Cannot read ${file}: ${String(error)}`);
   }
-  return buildFirstScreen(file, tail, options);
+  return buildFirstScreen(file, tail, options, identity);
 }
 
 interface TailRead {
@@ -138,7 +141,7 @@ function countBlocks(lines: readonly WindowLine[]): number {
   return n;
 }
 
-async function buildFirstScreen(file: string, tail: TailRead, options: FirstScreenOptions): Promise<FirstScreen> {
+async function buildFirstScreen(file: string, tail: TailRead, options: FirstScreenOptions, identity: string | undefined): Promise<FirstScreen> {
   const sessionId = sessionIdFromPath(file);
   const projectDir = path.dirname(file);
   const head = tail.complete ? undefined : await readHead(file, Math.min(HeadBytes, tail.startOffset));
@@ -156,7 +159,7 @@ async function buildFirstScreen(file: string, tail: TailRead, options: FirstScre
   const finished = options.live !== true;
   const model = reader.finish(finished, head === undefined ? undefined : mergedInit(head.stream, stream));
   const files = tail.complete ? await findSidechainFiles(projectDir, sessionId, tail.problems) : await windowSidechainFiles(projectDir, sessionId, stream.mapper.agentCalls, tail.problems);
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, stream, offset: tail.endOffset, files, problems: tail.problems });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished, model, stream, offset: tail.endOffset, ...(identity !== undefined ? { identity } : {}), files, problems: tail.problems });
   // The whole file is in: make it exactly what the full restore gives (a fork's sidechains too).
   if (tail.complete) await linkForkedSidechains(session, forkOriginsOf(options));
   const transcript = annotatedTranscript(session);

@@ -26,6 +26,8 @@ export interface HistorySession {
   /** The main file's events and where its reading stopped, to follow a file that still grows. */
   readonly stream: EventStream;
   readonly offset: number;
+  /** The main file's identity before it was read (tail.ts: fileIdentity): following it sees a file replaced since. */
+  readonly identity?: string;
   readonly calls: Map<string, AgentCall>;
   readonly files: readonly SidechainFile[];
   /** Agent tool_use id → its sidechain file. */
@@ -78,6 +80,7 @@ export function createHistorySession(init: {
   model: SessionModel;
   stream: EventStream;
   offset: number;
+  identity?: string;
   files: readonly SidechainFile[];
   problems: HistoryProblem[];
 }): HistorySession {
@@ -98,6 +101,7 @@ export function createHistorySession(init: {
     model: init.model,
     stream: init.stream,
     offset: init.offset,
+    ...(init.identity !== undefined ? { identity: init.identity } : {}),
     calls,
     files: init.files,
     links: linkSidechains(init.files, calls, new Map(), (id) => embedded.has(id)),

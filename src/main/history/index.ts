@@ -28,7 +28,7 @@ export {
   type RestoreResult,
 } from "./restore.js";
 export { findSessionFile } from "./sessionFile.js";
-export { findCopiedRuns, findOriginSidechains, type ForkOrigins } from "./copiedSidechains.js";
+export { findCopiedRuns, findOriginSidechains, originPlaces, type ForkOrigins, type SessionPlace } from "./copiedSidechains.js";
 export { loadSubagentBlocks, loadAllSubagents, ownBlocks, sidechainSource, type HistorySession } from "./historySession.js";
 export { agentCallsOf, countSubagentUsage } from "./subagentUsage.js";
 export { linkRunningAgent } from "./agentLink.js";

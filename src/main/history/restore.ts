@@ -16,6 +16,7 @@ import { findSessionFile, isFile, looksLikePath } from "./sessionFile.js";
 import { findSidechainFiles } from "./sidechains.js";
 import { findLineInserts } from "./sessionInserts.js";
 import { annotatedTranscript } from "./sidechainPaths.js";
+import { fileIdentity } from "./tail.js";
 
 /** The reader awaits each chunk: this bounds how long a restore holds the event loop at a time. */
 const RestoreChunkBytes = 256 * 1024;
@@ -70,6 +71,8 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   // kept, only the transcript. The reader awaits every chunk, so the loop yields between batches.
   const reader = new MainFileReader(sessionId, stream);
   const signal = options.signal;
+  // Before the read: a file replaced while it is read is seen as replaced when followed.
+  const identity = await fileIdentity(file);
   let offset = 0;
   try {
     const result = await readJsonl(file, {
@@ -95,7 +98,7 @@ export async function restoreSession(pathOrId: string, options: RestoreOptions =
   const files = await sidechains;
   problems.push(...skipped);
   signal?.throwIfAborted();
-  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, stream, offset, files, problems });
+  const session = createHistorySession({ sessionId, path: file, projectDir, finished: options.live !== true, model, stream, offset, ...(identity !== undefined ? { identity } : {}), files, problems });
   await linkForkedSidechains(session, forkOriginsOf(options));
   if (options.loadSidechains === true) {
     await loadAllSubagents(session);

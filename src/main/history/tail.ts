@@ -13,6 +13,11 @@ import { readJsonl, type JsonlRecord } from "./jsonlReader.js";
 export interface FollowOptions {
   /** Start here (e.g. where a restore stopped); default 0. */
   readonly offset?: number;
+  /**
+   * The file's identity (fileIdentity) when what comes before `offset` was read: a file replaced
+   * since, before the first look, is read again from its start too. Default: the first look's.
+   */
+  readonly identity?: string;
   readonly pollMs?: number;
   readonly onRecords: (records: readonly JsonlRecord[]) => void;
   /** The file was truncated or replaced: everything read so far is void; reading restarts at 0. */
@@ -30,7 +35,7 @@ export interface Follower {
 export function followJsonl(filePath: string, options: FollowOptions): Follower {
   let offset = options.offset ?? 0;
   let lineNumber = 1;
-  let identity: string | undefined;
+  let identity = options.identity;
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -42,7 +47,7 @@ export function followJsonl(filePath: string, options: FollowOptions): Follower 
     } catch {
       return; // Not there (yet, or while being replaced): the next tick looks again.
     }
-    const id = `${info.dev}:${info.ino}`;
+    const id = identityOf(info);
     const replaced = identity !== undefined && identity !== id;
     identity = id;
     if (replaced || info.size < offset) {
@@ -119,6 +124,8 @@ export function followJsonl(filePath: string, options: FollowOptions): Follower 
 
 export interface FollowTranscriptOptions {
   readonly offset?: number;
+  /** See FollowOptions.identity. */
+  readonly identity?: string;
   /**
    * Continue the stream a restore read the file with (`session.stream`, its audit trail with it),
    * so the session is not re-initialised; a reset starts it over.
@@ -138,6 +145,7 @@ export function followTranscript(filePath: string, options: FollowTranscriptOpti
   const stream = options.stream ?? eventStream({ kind: "session", file: filePath, ...(options.audit !== undefined ? { audit: options.audit } : {}) });
   return followJsonl(filePath, {
     ...(options.offset !== undefined ? { offset: options.offset } : {}),
+    ...(options.identity !== undefined ? { identity: options.identity } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onReset: () => {
@@ -149,4 +157,17 @@ export function followTranscript(filePath: string, options: FollowTranscriptOpti
       if (events.length > 0) options.onEvents(events);
     },
   });
+}
+
+/** A file's identity (device and inode): a file replaced under the same name has another. Undefined when it is not there. */
+export async function fileIdentity(filePath: string): Promise<string | undefined> {
+  try {
+    return identityOf(await stat(filePath));
+  } catch {
+    return undefined;
+  }
+}
+
+function identityOf(info: { readonly dev: number; readonly ino: number }): string {
+  return `${info.dev}:${info.ino}`;
 }
