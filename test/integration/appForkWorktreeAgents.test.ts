@@ -46,14 +46,15 @@ describe("a fork in a new worktree, reopened from history, and a fork of it: the
     const originId = (await looked).sessionId!;
     const answered = when(origin.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "Second answer."));
     value(await service.sendPrompt(origin.tabId, "and a second question"));
-    const { outer, inner } = sharesOnDisk(env.projectsDir, originId);
 
     const fork = await forkAnswered(service, model, origin.tabId, await answered, "and a second question", "a forked question", true);
     expect(fork.transcript.cwd).toBe(path.join(repo, ".claude", "worktrees", "a-forked-question"));
-    expect(fork.transcript.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * fork.ownCalls);
     const forkId = fork.transcript.sessionId!;
     value(await service.closeTab(fork.tabId));
     value(await service.closeTab(origin.tabId));
+    // Read once the CLIs have stopped: 2.1.197 writes a turn's lines to the files late.
+    const { outer, inner } = sharesOnDisk(env.projectsDir, originId);
+    expect(fork.transcript.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * fork.ownCalls);
 
     // Reopened: its file is in the worktree's project folder, the agents' files in the origin's.
     const reopened = value(await service.openSession(forkId));
