@@ -7,9 +7,8 @@ import { serviceAppFor, type ServiceApp } from "../support/appManager.js";
 import { watchTab } from "../support/tabWatch.js";
 import type { CliEnv } from "../support/cliEnv.js";
 import { agentCall, bashCall, text } from "../support/scenarios/types.js";
-import fsp from "node:fs/promises";
-import path from "node:path";
 import { value } from "../support/apiValue.js";
+import { sessionLinesHolding } from "../support/cliTranscripts.js";
 
 const WaitMs = 60_000;
 
@@ -20,22 +19,6 @@ async function answered(service: BatonService, tabId: string, answer: string): P
     await watch.idleWith(answer);
   } finally {
     watch.stop();
-  }
-}
-
-/**
- * Resolves once the session's main file holds `text`: the CLI writes its history as it goes, and
- * may write a turn's last line after the turn's result (2.1.197); an export reads that file.
- */
-async function fileHolds(projectsDir: string, sessionId: string, text: string): Promise<void> {
-  const deadline = Date.now() + WaitMs;
-  for (;;) {
-    for (const project of await fsp.readdir(projectsDir).catch(() => [])) {
-      const content = await fsp.readFile(path.join(projectsDir, project, `${sessionId}.jsonl`), "utf8").catch(() => "");
-      if (content.includes(text)) return;
-    }
-    if (Date.now() > deadline) throw new Error(`the CLI never wrote ${JSON.stringify(text)} to session ${sessionId}'s file`);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // looked at again: polling for the state, not waiting out a time
   }
 }
 
@@ -64,7 +47,7 @@ describe("exportSession on a live session", () => {
     value(await service.sendPrompt(tab.tabId, "delegate an echo for the export"));
     await done;
     const sessionId = value(await service.listTabs()).find((t) => t.tabId === tab.tabId)?.sessionId ?? "";
-    await fileHolds(env.projectsDir, sessionId, "Export session done.");
+    await sessionLinesHolding(env.env, sessionId, ["Export session done."], WaitMs);
     const md = value(await service.exportSession(tab.tabId, choices));
     expect(md.mediaType).toBe("text/markdown; charset=utf-8");
     expect(md.fileName).toMatch(/^delegate-an-echo-for-the-export-[0-9a-f]{8}\.md$/);

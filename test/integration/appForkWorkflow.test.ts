@@ -10,8 +10,7 @@ import { value } from "../support/apiValue.js";
 import { serviceAppFor, type ServiceApp } from "../support/appManager.js";
 import { workflow } from "../support/scenarios/workflow.js";
 import { text } from "../support/scenarios/types.js";
-import { records, ShareWaitMs } from "../support/sessionShares.js";
-import { transcriptWhen } from "../support/tabWatch.js";
+import { records, shareWhen } from "../support/sessionShares.js";
 
 describe("a fork's copied Workflow card (real CLI)", () => {
   let app: ServiceApp;
@@ -24,7 +23,7 @@ describe("a fork's copied Workflow card (real CLI)", () => {
   });
   afterAll(() => app?.close());
 
-  const when = (tabId: string, done: (t: Transcript) => boolean) => transcriptWhen(service, tabId, done, ShareWaitMs);
+  const when = (tabId: string, done: (t: Transcript) => boolean) => shareWhen(service, tabId, done);
   const workflowCard = (t: Transcript) => records(t.blocks).find((r) => r.subagentType === "workflow");
 
   /** Opens the tab's Workflow card, offered its run's folder, and gives its agents' names. */

@@ -15,8 +15,7 @@ import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { initRepository } from "../support/git.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { sharesScript } from "../support/scenarios/sharesScript.js";
-import { forkAnswered, opensNestedCard, sharesOnDisk, ShareWaitMs } from "../support/sessionShares.js";
-import { transcriptWhen } from "../support/tabWatch.js";
+import { forkAnswered, opensNestedCard, sharesOnDisk, shareWhen } from "../support/sessionShares.js";
 
 describe("a fork in a new worktree, reopened from history, and a fork of it: the agents it copied (real CLI)", () => {
   let model: ModelServer;
@@ -39,7 +38,7 @@ describe("a fork in a new worktree, reopened from history, and a fork of it: the
 
   it("counts the origin's agents and opens their cards, reopened and in a fork of the fork", async () => {
     const { service } = core;
-    const when = (tabId: string, done: Parameters<typeof transcriptWhen>[2]) => transcriptWhen(service, tabId, done, ShareWaitMs);
+    const when = (tabId: string, done: Parameters<typeof shareWhen>[2]) => shareWhen(service, tabId, done);
     const origin = value(await service.newSession({ cwd: repo, permissionMode: "bypassPermissions" }));
     const looked = when(origin.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "The agents looked."));
     value(await service.sendPrompt(origin.tabId, "look around with agents"));

@@ -8,21 +8,15 @@
 // agent it copied opens on that agent's steps, read from the original's files.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Transcript } from "../../src/shared/transcript.js";
 import { BatonService } from "../../src/main/core/batonService.js";
 import type { SessionManager } from "../../src/main/core/sessionManager.js";
 import { managerFor } from "../support/appManager.js";
-import { transcriptWhen } from "../support/tabWatch.js";
 import { createCliEnv, type CliEnv } from "../support/cliEnv.js";
 import { startModelServer, type ModelServer } from "../support/modelServer.js";
 import { sharesScript } from "../support/scenarios/sharesScript.js";
 import { value } from "../support/apiValue.js";
-import { forkAnswered, opensNestedCard, records, sharesOnDisk, ShareWaitMs } from "../support/sessionShares.js";
+import { forkAnswered, opensNestedCard, records, sharesOnDisk, shareWhen } from "../support/sessionShares.js";
 
-/** Subscribes to a tab until `done` holds for its transcript. */
-function waitForTranscript(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
-  return transcriptWhen(service, tabId, done, ShareWaitMs);
-}
 
 describe("a restored session's token shares, from its files (real CLI)", () => {
   let model: ModelServer;
@@ -39,10 +33,10 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     first = managerFor(env, { withHistory: true });
     const service = new BatonService(first);
     const tab = value(await service.newSession({ cwd: env.cwd, permissionMode: "bypassPermissions" }));
-    const done = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "The agents looked."));
+    const done = shareWhen(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "The agents looked."));
     value(await service.sendPrompt(tab.tabId, "look around with agents"));
     sessionId = (await done).sessionId;
-    const second = waitForTranscript(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "Second answer."));
+    const second = shareWhen(service, tab.tabId, (t) => t.status === "idle" && t.blocks.some((b) => b.text === "Second answer."));
     value(await service.sendPrompt(tab.tabId, "and a second question"));
     await second;
     value(await service.closeTab(tab.tabId));
@@ -68,7 +62,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     second = managerFor(env, { withHistory: true });
     const service = new BatonService(second);
     const tab = value(await service.openSession(sessionId));
-    const counted = await waitForTranscript(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
+    const counted = await shareWhen(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
     expect(counted.sessionInputTokens).toBe(main.tokens + outer.tokens + inner.tokens);
     const card = records(counted.blocks).find((r) => r.prompt.includes("[[SUB-A]]"))!;
     expect(card.inputTokens).toBe(outer.tokens);
@@ -77,14 +71,14 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     expect(card.sidechainPath).toBeDefined();
 
     // Opening the card shows the nested agent's card, with what its own file recorded; nothing counts twice.
-    const opened = waitForTranscript(service, tab.tabId, (t) => records(t.blocks).some((r) => r.prompt.includes("[[SUB-B]]")));
+    const opened = shareWhen(service, tab.tabId, (t) => records(t.blocks).some((r) => r.prompt.includes("[[SUB-B]]")));
     value(await service.loadSubagentBlocks(tab.tabId, card.toolUseId));
     const withNested = await opened;
     const nested = records(withNested.blocks).find((r) => r.prompt.includes("[[SUB-B]]"))!;
     expect(nested.inputTokens).toBe(inner.tokens);
     expect(records(withNested.blocks).find((r) => r.toolUseId === card.toolUseId)?.inputTokens).toBe(outer.tokens);
     value(await service.loadSubagentBlocks(tab.tabId, nested.toolUseId));
-    const all = await waitForTranscript(service, tab.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
+    const all = await shareWhen(service, tab.tabId, (t) => records(t.blocks).find((r) => r.toolUseId === nested.toolUseId)?.blocks.some((b) => b.call?.name === "Bash") === true);
     expect(all.sessionInputTokens).toBe(main.tokens + outer.tokens + inner.tokens);
     expect(records(all.blocks).map((r) => r.inputTokens)).toEqual([outer.tokens, inner.tokens]);
   });
@@ -93,7 +87,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const { outer, inner } = originalFiles();
     const service = new BatonService(second!);
     const tab = value(await service.openSession(sessionId));
-    const restored = await waitForTranscript(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
+    const restored = await shareWhen(service, tab.tabId, (t) => t.blocks.some((b) => b.kind === "user" && b.text === "and a second question"));
     const fork = await forkAnswered(service, model, tab.tabId, restored, "and a second question", "a forked question");
     // The first turn's two main-thread calls (100 input tokens each, read from the original's
     // file) and its agents' (their files stay in the original's folder), then the fork's run: the
@@ -113,7 +107,7 @@ describe("a restored session's token shares, from its files (real CLI)", () => {
     const service = new BatonService(second!);
     // Reopened: its file copied the first turn's lines; both agents' files are in the original's folder.
     const tab = value(await service.openSession(forkId));
-    const reopened = await waitForTranscript(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
+    const reopened = await shareWhen(service, tab.tabId, (t) => t.sessionInputTokens !== undefined);
     expect(reopened.sessionInputTokens).toBe(200 + outer.tokens + inner.tokens + 100 * ownCalls);
     await opensNestedCard(service, tab.tabId, outer.tokens);
 

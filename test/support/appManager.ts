@@ -40,7 +40,6 @@ export function appDatabase(env: CliEnv): string {
 export interface ServiceApp {
   readonly model: ModelServer;
   readonly env: CliEnv;
-  readonly manager: SessionManager;
   readonly service: BatonService;
   /** Stops the sessions, the model and the environment, in that order. */
   close(): Promise<void>;
@@ -53,7 +52,6 @@ export async function serviceAppFor(script: Script, cwdName: string): Promise<Se
   return {
     model,
     env,
-    manager,
     service: new BatonService(manager),
     async close() {
       await manager.shutdown();

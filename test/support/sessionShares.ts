@@ -10,7 +10,12 @@ import { value } from "./apiValue.js";
 import type { ModelServer } from "./modelServer.js";
 import { transcriptWhen } from "./tabWatch.js";
 
-export const ShareWaitMs = 60_000;
+const ShareWaitMs = 60_000;
+
+/** The tab's transcript once `done` holds for it (a minute at most: the share tests run whole turns of the real CLI). */
+export function shareWhen(service: BatonService, tabId: string, done: (t: Transcript) => boolean): Promise<Transcript> {
+  return transcriptWhen(service, tabId, done, ShareWaitMs);
+}
 
 /** A history file's model calls, each message once: its input, cache read and cache creation tokens summed. */
 function fileInputSide(file: string): { readonly calls: number; readonly tokens: number } {
@@ -46,7 +51,7 @@ export function records(blocks: Transcript["blocks"]): SubagentRecord[] {
  */
 export async function opensNestedCard(service: BatonService, tabId: string, outerTokens: number): Promise<void> {
   const offered = (t: Transcript, marker: string) => records(t.blocks).find((r) => r.prompt.includes(marker) && r.sidechainPath !== undefined);
-  const when = (done: (t: Transcript) => boolean) => transcriptWhen(service, tabId, done, ShareWaitMs);
+  const when = (done: (t: Transcript) => boolean) => shareWhen(service, tabId, done);
   const card = offered(await when((t) => offered(t, "[[SUB-A]]") !== undefined), "[[SUB-A]]")!;
   expect(card.inputTokens).toBe(outerTokens);
   expect(card.blocks).toEqual([]);
@@ -73,7 +78,7 @@ export async function forkAnswered(
   const prompt = shown.blocks.find((b) => b.kind === "user" && b.text === from)!;
   const before = model.requests.length;
   const fork = value(await service.forkSession(tabId, prompt.id, words, inNewWorktree));
-  const transcript = await transcriptWhen(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === words), ShareWaitMs);
+  const transcript = await shareWhen(service, fork.tabId, (t) => t.status === "idle" && t.blocks.at(-1)?.text === "Second answer." && t.blocks.some((b) => b.text === words));
   const calls = model.requests.slice(before).filter((r) => r.agent !== "side:preflight");
   expect(calls.map((r) => r.agent)).toEqual(["main"]);
   return { tabId: fork.tabId, transcript, ownCalls: calls.length };

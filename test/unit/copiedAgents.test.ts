@@ -40,7 +40,7 @@ describe("a fork's copied agents", () => {
     // A fork of fork1: fork1's folder has none of the copied calls; the session beside it that ran them does, with its nested agent.
     const ofFork = await copiedAgentFiles(projectsDir, "fork1", new Set(["toolu_outer"]));
     expect(Object.fromEntries(ofFork)).toEqual(Object.fromEntries(ofOrigin));
-    // Nothing is looked for beside the origin when its folder has every copied call.
+    // A fork with no copied call finds none.
     expect([...(await copiedAgentFiles(projectsDir, "fork1", new Set()))]).toEqual([]);
   });
 

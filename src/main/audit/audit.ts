@@ -228,7 +228,7 @@ export function readSessionAudit(db: Database.Database, sessionId: string): Sess
   return {
     permissions: permissions.map((p) => p.row),
     interrupts: interrupts.map((i) => i.row),
-    ...(forkedFrom !== undefined ? { forkedFrom, forkOrigins: forkOrigins(sessionId, (id) => readFork(db, id)) } : {}),
+    ...(forkedFrom !== undefined ? { forkedFrom, forkOrigins: forkOrigins(sessionId, (id) => (id === sessionId ? forkedFrom : readFork(db, id))) } : {}),
     trail: buildTrail(permissions, interrupts, verdicts, readOrchestration(db, sessionId), readRewinds(db, sessionId)),
   };
 }

@@ -165,9 +165,13 @@ export async function findForkedSidechains(projectDir: string, sessionId: string
   const beside = await findSiblingSidechains(projectDir, sessionId, toolUseIds, problems);
   const found = [...beside];
   // <project>/<session>/subagents/agent-<id>.jsonl: the session that ran them.
+  const known = new Set(found.map((f) => f.path));
   for (const origin of new Set(beside.map((f) => path.basename(path.dirname(path.dirname(f.path)))))) {
-    const known = new Set(found.map((f) => f.path));
-    found.push(...(await findSidechainFiles(projectDir, origin)).filter((f) => f.meta?.toolUseId !== undefined && !known.has(f.path)));
+    for (const f of await findSidechainFiles(projectDir, origin)) {
+      if (f.meta?.toolUseId === undefined || known.has(f.path)) continue;
+      known.add(f.path);
+      found.push(f);
+    }
   }
   return found;
 }

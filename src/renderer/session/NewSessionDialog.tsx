@@ -116,11 +116,11 @@ function NewSessionDialog({ onClose }: { readonly onClose: () => void }) {
   useEffect(() => {
     if (firstRecent === undefined || offered.current) return;
     offered.current = true;
-    // What the field holds now, not this render's value: a keystroke may have come since.
-    if ((field.current?.value ?? cwd) !== "") return;
+    // What the field holds now, not a render's value: a keystroke may have come since.
+    if ((field.current?.value ?? "") !== "") return;
     suggested.current = firstRecent;
     setCwd(firstRecent);
-  }, [firstRecent, cwd]);
+  }, [firstRecent]);
   useLayoutEffect(() => {
     // Selected once, in the render that shows it (an effect run twice selects nothing more).
     if (suggested.current === undefined || cwd !== suggested.current) return;
